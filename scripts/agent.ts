@@ -1,0 +1,79 @@
+/**
+ * npm run agent -- --task TEXT --url URL [--base-url URL] [--api-key KEY] [--model NAME] ...
+ * The headless runner of CONTRACT.md §2. Exit 0 finished, 1 stopped/failed, 2 bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { runAgent } from './run-agent';
+import { isDialect, DEFAULT_DIALECT, DIALECTS } from '../src/core/dialects';
+
+const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
+
+  --task TEXT          the task, as you would type it in the side panel (required)
+  --url URL            start page (required)
+  --base-url URL       OpenAI-compatible base URL (env VLM_BASE_URL), e.g. http://127.0.0.1:8000/v1
+  --api-key KEY        sent as "Authorization: Bearer KEY" (env VLM_API_KEY)
+  --model NAME         model name (env VLM_MODEL), default glm-4.5v
+  --dialect NAME       model dialect, default ${DEFAULT_DIALECT} (known: ${Object.keys(DIALECTS).join(', ')})
+  --max-steps N        default 15
+  --approve auto|step  default auto
+  --trace FILE         trace JSON (default traces/<run-id>.json)
+  --report FILE        self-contained HTML report
+  --zip FILE           zip export
+  --viewport WxH       page size in CSS pixels, default 1280x800
+  --headed             show the browser window`;
+
+function usage(problem: string): never {
+  process.stderr.write(`${problem}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+async function main() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        task: { type: 'string' }, url: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' },
+        model: { type: 'string' }, dialect: { type: 'string' }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
+        trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, viewport: { type: 'string' },
+        headed: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    usage(e instanceof Error ? e.message : String(e));
+  }
+  if (values.help) { process.stdout.write(`${USAGE}\n`); process.exit(0); }
+  if (!values.task?.trim()) usage('--task is required.');
+  if (!values.url) usage('--url is required.');
+  try {
+    const u = new URL(values.url);
+    if (!/^https?:$/.test(u.protocol)) throw new Error();
+  } catch {
+    usage(`--url must be an http(s) URL, got "${values.url}".`);
+  }
+  const baseUrl = values['base-url'] ?? process.env.VLM_BASE_URL;
+  if (!baseUrl) usage('No model endpoint: give --base-url or set VLM_BASE_URL (for a run without a model, try "npm run demo").');
+  const apiKey = values['api-key'] ?? process.env.VLM_API_KEY ?? '';
+  const model = values.model ?? process.env.VLM_MODEL ?? 'glm-4.5v';
+  const dialect = values.dialect ?? DEFAULT_DIALECT;
+  if (!isDialect(dialect)) usage(`Unknown dialect "${dialect}"; known: ${Object.keys(DIALECTS).join(', ')}.`);
+  const maxSteps = values['max-steps'] === undefined ? 15 : Number(values['max-steps']);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) usage('--max-steps must be a positive whole number.');
+  const approve = values.approve ?? 'auto';
+  if (approve !== 'auto' && approve !== 'step') usage('--approve must be auto or step.');
+  if (approve === 'step') usage('--approve step is not available in this version yet (step approval is coming); use --approve auto.');
+  if (values.report || values.zip) usage('--report and --zip are not available in this version yet (trace export to HTML and zip is coming); --trace writes the JSON trace.');
+  const vp = /^(\d+)x(\d+)$/.exec(values.viewport ?? '1280x800');
+  if (!vp) usage('--viewport must look like 1280x800.');
+  const result = await runAgent({
+    task: values.task!, url: values.url!, traceFile: values.trace,
+    config: { baseUrl, apiKey, model, dialect, maxSteps },
+    width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,
+  });
+  process.exit(result.status === 'finished' ? 0 : 1);
+}
+
+main().catch((e) => {
+  process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,89 @@
+/**
+ * Act: run one action in the tab with trusted input (chrome.debugger), then
+ * wait for the page to settle. Expected failures come back as an error text
+ * for the model's next observation, never as an exception.
+ */
+import type { Action } from '../core/actions';
+import type { ResolvedMark } from '../core/messages';
+import type { ActResult } from '../core/run';
+import * as cdp from './cdp';
+import { sendContent } from './content';
+import { settle } from './settle';
+
+const SETTLE_CAP_MS = 8_000;
+const WAIT_MS = 5_000;
+
+function whyNot(label: number, r: Extract<ResolvedMark, { ok: false }>): string {
+  switch (r.reason) {
+    case 'unknown-label': return `There is no element [${label}] on the page.`;
+    case 'detached': return `The element [${label}] is no longer on the page; labels were refreshed.`;
+    case 'not-visible': return `The element [${label}] is no longer visible; labels were refreshed.`;
+    case 'covered': return `The element [${label}] is covered by another element (${r.detail}); close it or pick another label.`;
+  }
+}
+
+async function target(tabId: number, label: number): Promise<{ ok: true; r: Extract<ResolvedMark, { ok: true }> } | { ok: false; error: string }> {
+  const r = await sendContent(tabId, 'marks/resolve', { label });
+  return r.ok ? { ok: true, r } : { ok: false, error: whyNot(label, r) };
+}
+
+export interface ActOptions { searchStartPage: string }
+
+export async function act(tabId: number, action: Action, opts: ActOptions): Promise<ActResult> {
+  // The overlay must not be part of what the action touches or what the next screenshot shows twice.
+  await sendContent(tabId, 'marks/hide', {}).catch(() => undefined);
+  const result = await perform(tabId, action, opts);
+  await settle(tabId, action.type === 'wait' ? WAIT_MS : SETTLE_CAP_MS);
+  return result;
+}
+
+async function perform(tabId: number, a: Action, opts: ActOptions): Promise<ActResult> {
+  switch (a.type) {
+    case 'click': {
+      const t = await target(tabId, a.label);
+      if (!t.ok) return t;
+      await cdp.click(tabId, t.r.center.x, t.r.center.y);
+      return { ok: true };
+    }
+    case 'type': {
+      const t = await target(tabId, a.label);
+      if (!t.ok) return t;
+      if (!t.r.editable) return { ok: false, error: `The element [${a.label}] is a <${t.r.tag}>, not a text field; nothing was typed.` };
+      await cdp.click(tabId, t.r.center.x, t.r.center.y);
+      await sendContent(tabId, 'marks/focus', { label: a.label });
+      await cdp.selectAll(tabId);
+      await cdp.press(tabId, 'Delete');
+      if (a.text) await cdp.insertText(tabId, a.text);
+      await cdp.press(tabId, 'Enter');
+      return { ok: true };
+    }
+    case 'scroll': {
+      if (a.target.kind === 'window') {
+        const { moved } = await sendContent(tabId, 'page/scroll', { direction: a.direction });
+        return moved !== 0 ? { ok: true } : { ok: false, error: `The window did not scroll: it is already at the ${a.direction === 'down' ? 'bottom' : 'top'}.` };
+      }
+      const t = await target(tabId, a.target.label);
+      if (!t.ok) return t;
+      const dy = Math.max(40, Math.round((t.r.rect.height * 2) / 3)) * (a.direction === 'down' ? 1 : -1);
+      await cdp.wheel(tabId, t.r.center.x, t.r.center.y, dy);
+      return { ok: true };
+    }
+    case 'wait':
+      return { ok: true };
+    case 'goBack':
+      try {
+        await chrome.tabs.goBack(tabId);
+        return { ok: true };
+      } catch {
+        return { ok: false, error: 'There is no previous page to go back to.' };
+      }
+    case 'search':
+      await chrome.tabs.update(tabId, { url: opts.searchStartPage });
+      return { ok: true };
+    case 'key':
+      await cdp.press(tabId, 'Enter');
+      return { ok: true };
+    case 'answer':
+      return { ok: true };
+  }
+}

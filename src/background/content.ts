@@ -1,0 +1,77 @@
+/**
+ * Talking to the content script in the run's tab (top frame). When the tab
+ * was opened before the extension was installed or reloaded, the content
+ * script is not there yet: inject it, then wait for its "ready" message.
+ */
+import type { ContentMessages, ContentName, Reply } from '../core/messages';
+
+const READY_TIMEOUT_MS = 10_000;
+
+export class PageError extends Error {}
+
+export async function sendContent<K extends ContentName>(tabId: number, type: K, payload: ContentMessages[K]['req']): Promise<ContentMessages[K]['res']> {
+  const reply = (await chrome.tabs.sendMessage(tabId, { type, payload }, { frameId: 0 })) as Reply<ContentMessages[K]['res']> | undefined;
+  if (!reply) throw new PageError(`The page did not answer "${type}".`);
+  if (!reply.ok) throw new PageError(reply.error);
+  return reply.value;
+}
+
+/** Resolves when the content script of tabId's top frame says it is ready. */
+function waitForReady(tabId: number, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { chrome.runtime.onMessage.removeListener(listener); reject(new PageError('The page script did not start in time.')); }, ms);
+    const listener = (msg: unknown, sender: chrome.runtime.MessageSender) => {
+      if (sender.tab?.id === tabId && sender.frameId === 0 && (msg as { event?: string })?.event === 'content/ready') {
+        clearTimeout(timer);
+        chrome.runtime.onMessage.removeListener(listener);
+        resolve();
+      }
+    };
+    chrome.runtime.onMessage.addListener(listener);
+  });
+}
+
+async function ping(tabId: number): Promise<boolean> {
+  try {
+    await sendContent(tabId, 'content/ping', {});
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes sure the content script answers in the tab's top frame; says why when it cannot. */
+export async function ensureContent(tabId: number): Promise<void> {
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (!tab) throw new PageError('The run\'s tab was closed.');
+  if (tab.url && !/^(https?|file):/i.test(tab.url)) {
+    throw new PageError(`The extension may not work on this page (${tab.url.split('?')[0]}); only http(s) pages can be automated.`);
+  }
+  const ready = waitForReady(tabId, READY_TIMEOUT_MS);
+  ready.catch(() => undefined);
+  if (await ping(tabId)) return;
+  const files = chrome.runtime.getManifest().content_scripts?.[0]?.js ?? [];
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files });
+  } catch (err) {
+    throw new PageError(`Cannot run in this page: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  // Either the ready message or a successful ping means the script is up.
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let isReady = false;
+  ready.then(() => { isReady = true; }, () => undefined);
+  while (!isReady && !(await ping(tabId))) {
+    if (Date.now() > deadline) throw new PageError('The page script did not start in time; try reloading the page.');
+    await Promise.race([ready.catch(() => undefined), nextTabEvent(tabId, 250)]);
+  }
+}
+
+/** Waits for the tab to change or for ms, whichever is first (used between pings, not as a fixed sleep). */
+function nextTabEvent(tabId: number, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); chrome.tabs.onUpdated.removeListener(onUpd); resolve(); };
+    const onUpd = (id: number) => { if (id === tabId) done(); };
+    const timer = setTimeout(done, ms);
+    chrome.tabs.onUpdated.addListener(onUpd);
+  });
+}

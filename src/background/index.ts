@@ -1,0 +1,69 @@
+/**
+ * The service worker. Listeners are registered synchronously at top level so
+ * a worker that Chrome restarts gets its events.
+ */
+import browser from 'webextension-polyfill';
+import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
+import { toRunView } from '../core/messages';
+import { toTrace } from '../core/trace';
+import { testConnection } from './model';
+import { currentRun, resumeAfterRestart, startRun, stopRun, stopRunsInTab } from './run-loop';
+import { loadRun } from './run-store';
+import { loadSettings, saveSettings } from './settings-store';
+import { normalizeSettings } from '../core/settings';
+
+type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
+
+const handlers: Handlers = {
+  'settings/get': () => loadSettings(),
+  'settings/set': (patch) => saveSettings(patch),
+  'model/test': async ({ config }) => {
+    const s = normalizeSettings({ ...(await loadSettings()), ...(config ?? {}) });
+    const r = await testConnection(s);
+    if (!r.ok) throw new Error(r.error);
+    return { ms: r.ms, models: r.models, message: r.message };
+  },
+  'run/start': async (req) => ({ runId: await startRun(req) }),
+  'run/stop': async ({ runId }) => ({ stopped: await stopRun(runId) }),
+  'run/get': async ({ runId }) => {
+    const s = await currentRun(runId);
+    return s ? toRunView(s) : null;
+  },
+  'run/screenshot': async ({ runId, index }) => {
+    const s = await currentRun(runId);
+    if (!s) return null;
+    if (s.pending && s.pending.index === index) return s.pending.screenshot;
+    return s.steps[index]?.screenshot ?? null;
+  },
+  'run/trace': async ({ runId }) => {
+    const s = (await currentRun(runId)) ?? (await loadRun(runId));
+    if (!s) throw new Error(`No run with id ${runId}.`);
+    const { apiKey } = await loadSettings();
+    return toTrace(s, [apiKey]);
+  },
+};
+
+/** Commands that read or steer runs come only from the extension's own pages (side panel, runner page). */
+function fromExtensionPage(sender: browser.Runtime.MessageSender): boolean {
+  return sender.id === browser.runtime.id && !!sender.url && sender.url.startsWith(browser.runtime.getURL(''));
+}
+
+browser.runtime.onMessage.addListener((msg: unknown, sender: browser.Runtime.MessageSender): Promise<Reply<unknown>> | undefined => {
+  if (!isEnvelope(msg) || !Object.prototype.hasOwnProperty.call(handlers, msg.type)) return undefined;
+  if (!fromExtensionPage(sender)) return Promise.resolve({ ok: false, error: 'Refused: this command is accepted only from the extension\'s own pages.' });
+  const handler = handlers[msg.type as ViewName] as (req: unknown) => Promise<unknown>;
+  return handler((msg.payload ?? {}) as never).then(
+    (value) => ({ ok: true as const, value }),
+    (err: unknown) => ({ ok: false as const, error: err instanceof Error ? err.message : String(err) }),
+  );
+});
+
+chrome.tabs.onRemoved.addListener((tabId) => stopRunsInTab(tabId, 'The run\'s tab was closed.'));
+chrome.debugger.onDetach.addListener((source, reason) => {
+  if (source.tabId !== undefined && reason === 'canceled_by_user') stopRunsInTab(source.tabId, 'Debugging of the tab was cancelled in the browser, so the agent stopped.');
+});
+
+// The toolbar button opens the side panel.
+chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+
+void resumeAfterRestart();

@@ -1,0 +1,128 @@
+/**
+ * Memory_Updated parsing: strict JSON first, then a repair pass for what
+ * models really write (Python dict reprs, single quotes, None/True/False,
+ * trailing commas, code fences, trailing prose).
+ */
+
+export type MemoryResult =
+  | { ok: true; memory: Record<string, unknown> }
+  | { ok: false; note: string };
+
+export const MEMORY_INVALID_NOTE = 'Memory_Updated was not valid JSON; the previous memory was kept.';
+export const MEMORY_NOT_OBJECT_NOTE = 'Memory_Updated was not a JSON object; the previous memory was kept.';
+
+/** Values that mean "nothing remembered yet". */
+const EMPTY = /^(?:|\{\s*\}|\[\s*\]|none|null|nil|n\/a|empty|无)$/i;
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function tryJson(s: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(s) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * The first balanced {...} or [...] starting at `start`, string-aware for both
+ * quote kinds (so braces inside values do not count). null when unbalanced
+ * (e.g. a reply cut off by max_tokens).
+ */
+function balancedSpan(s: string, start: number): string | null {
+  const stack: string[] = [];
+  let quote: string | null = null;
+  for (let i = start; i < s.length; i++) {
+    const c = s[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '{' || c === '[') stack.push(c === '{' ? '}' : ']');
+    else if (c === '}' || c === ']') {
+      if (stack.pop() !== c) return null;
+      if (stack.length === 0) return s.slice(start, i + 1);
+    }
+  }
+  return null;
+}
+
+const WORD = /[A-Za-z_]\w*/y;
+
+/** Python-ish / sloppy JSON to JSON, token by token so string contents are never touched. */
+export function repairJson(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; ) {
+    const c = s[i];
+    if (c === '"' || c === "'") {
+      // Copy a string, re-emitting it double-quoted.
+      let body = '';
+      let j = i + 1;
+      for (; j < s.length && s[j] !== c; j++) {
+        if (s[j] === '\\' && j + 1 < s.length) {
+          const n = s[j + 1];
+          body += n === "'" ? "'" : '\\' + n; // \' is not a JSON escape
+          j++;
+        } else if (s[j] === '"') body += '\\"';
+        else if (s[j] === '\n') body += '\\n';
+        else if (s[j] === '\r') body += '\\r';
+        else if (s[j] === '\t') body += '\\t';
+        else body += s[j];
+      }
+      out += `"${body}"`;
+      i = j + 1;
+      continue;
+    }
+    WORD.lastIndex = i;
+    const word = WORD.exec(s);
+    if (word) {
+      const w = word[0];
+      out += w === 'None' ? 'null' : w === 'True' ? 'true' : w === 'False' ? 'false' : w;
+      i += w.length;
+      continue;
+    }
+    if (c === ',') {
+      // Drop a trailing comma before a closing bracket.
+      const rest = /^,\s*([}\]])/.exec(s.slice(i));
+      if (rest) {
+        i += rest[0].length - 1;
+        continue;
+      }
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+/** Parse the text after "Memory_Updated:". */
+export function parseMemory(section: string): MemoryResult {
+  let s = section
+    .replace(/^\s*```[\w-]*\s*$/gm, '')
+    .replace(/^[\s`*]+|[\s`*]+$/g, '')
+    .replace(/^json\s+/i, '')
+    .trim();
+  s = s.replace(/[.。]$/, '').trim();
+  if (EMPTY.test(s)) return { ok: true, memory: {} };
+
+  const strict = tryJson(s);
+  let value: unknown;
+  if (strict.ok) value = strict.value;
+  else {
+    const open = s.search(/[{[]/);
+    const span = open >= 0 ? balancedSpan(s, open) : null;
+    if (span === null) return { ok: false, note: MEMORY_INVALID_NOTE };
+    const direct = tryJson(span);
+    const repaired = direct.ok ? direct : tryJson(repairJson(span));
+    if (!repaired.ok) return { ok: false, note: MEMORY_INVALID_NOTE };
+    value = repaired.value;
+  }
+  if (Array.isArray(value) && value.length === 0) return { ok: true, memory: {} };
+  if (value === null) return { ok: true, memory: {} };
+  if (!isPlainObject(value)) return { ok: false, note: MEMORY_NOT_OBJECT_NOTE };
+  return { ok: true, memory: value };
+}

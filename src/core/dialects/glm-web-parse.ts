@@ -1,0 +1,185 @@
+/**
+ * Reply parser for the GLM web dialect. Follows design/MODEL-OUTPUT.md: peel
+ * reasoning, <answer>, box tokens, markdown and full-width forms; then read
+ * Thought / Action / Memory_Updated. Never throws: anything unreadable becomes
+ * a ParseError whose message tells the model what was wrong.
+ */
+import { describeAction, type Action, type ParsedStep, type ParseError } from '../actions';
+import {
+  KEYWORD, answerOf, looksLikeAction, parseActionLine, parseOldAnswer, stripLineWrap, type ActionResult,
+} from './glm-web-action';
+import { parseMemory } from './glm-web-memory';
+
+export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
+export const NOTE_NO_MEMORY = 'No Memory_Updated was given; the previous memory was kept.';
+
+type BodyResult =
+  | { ok: true; thought: string; action: Action; memory: Record<string, unknown> | null; notes: string[] }
+  /** missing: there was no action at all (so another source may be tried) */
+  | { ok: false; error: string; missing: boolean };
+
+/** Section header at a line start: "Action:", "**Action:**", "**Action**:", "### Action：", "- Action:". */
+function header(name: string): RegExp {
+  return new RegExp(
+    String.raw`^[ \t]*(?:[-*>#]+[ \t]*)?(?:\*\*|__)?[ \t]*(?:${name})[ \t]*(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?`,
+    'gim',
+  );
+}
+const ACTION_H = header('action');
+const THOUGHT_H = header('thought|thoughts');
+const MEMORY_H = header('memory[ _-]?updated|updated[ _-]memory|memory');
+
+function allMatches(re: RegExp, s: string): RegExpExecArray[] {
+  re.lastIndex = 0;
+  return [...s.matchAll(re)];
+}
+
+/** Split off reasoning: up to the last </think>, an unclosed <think>, and the separate field. */
+function peelReasoning(content: string, reasoningContent: string | null | undefined) {
+  const parts: string[] = [];
+  if (typeof reasoningContent === 'string' && reasoningContent.trim()) parts.push(reasoningContent.trim());
+  let body = content;
+  const close = content.lastIndexOf('</think>');
+  if (close >= 0) {
+    parts.push(content.slice(0, close).replace(/<\/?think>/g, '').trim());
+    body = content.slice(close + '</think>'.length);
+  } else {
+    const open = content.indexOf('<think>');
+    if (open >= 0) {
+      // Unclosed: the model was cut off while thinking (or never closed the tag).
+      parts.push(content.slice(open + '<think>'.length).trim());
+      body = content.slice(0, open);
+    }
+  }
+  const reasoning = parts.filter(Boolean).join('\n\n');
+  return { body, reasoning: reasoning || null };
+}
+
+/** <answer>, box tokens, stray special tokens, code-fence lines, CRLF. */
+function unwrap(text: string): string {
+  let t = text.replace(/\r\n?/g, '\n');
+  const open = t.search(/<answer>/i);
+  if (open >= 0) {
+    const rest = t.slice(open + '<answer>'.length);
+    const close = rest.toLowerCase().lastIndexOf('</answer>');
+    t = close >= 0 ? rest.slice(0, close) : rest; // possibly unclosed
+  }
+  return t
+    .replace(/<\/?answer>/gi, '')
+    .replace(/<\s*\|\s*(?:begin|start|end)_of_box\s*\|\s*>/gi, '')
+    .replace(/<\|(?:endoftext|user|assistant|observation|system)\|>/g, '')
+    .replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
+}
+
+/** Where the Action section starts: a line-start header, else an inline "Action:", else a bare action line. */
+function findAction(body: string, preferLast: boolean): { start: number; end: number } | null {
+  const heads = allMatches(ACTION_H, body);
+  if (heads.length) {
+    const h = preferLast ? heads[heads.length - 1] : heads[0];
+    return { start: h.index, end: h.index + h[0].length };
+  }
+  const inline = [...body.matchAll(/(?<![A-Za-z_])action[ \t]*(?:\*\*)?[ \t]*[:：][ \t]*(?:\*\*)?/gi)];
+  if (inline.length) {
+    const h = inline[inline.length - 1]; // inline mentions come last in a one-line reply
+    return { start: h.index, end: h.index + h[0].length };
+  }
+  // A bare action ("<|begin_of_box|>Click [3]<|end_of_box|>") in the reply itself; never in
+  // reasoning, where "Wait, ..." is prose.
+  const first = body.search(/\S/);
+  if (!preferLast && first >= 0 && looksLikeAction(body.slice(first).split('\n')[0])) return { start: first, end: first };
+  return null;
+}
+
+function readThought(before: string): string {
+  const heads = allMatches(THOUGHT_H, before);
+  const t = heads.length ? before.slice(heads[heads.length - 1].index + heads[heads.length - 1][0].length) : before;
+  return t.replace(/^[\s*]+|[\s*]+$/g, '');
+}
+
+function parseBody(raw: string, preferLast: boolean): BodyResult {
+  const body = unwrap(raw);
+  if (!body.trim()) return { ok: false, error: 'The reply was empty', missing: true };
+  const pos = findAction(body, preferLast);
+  if (!pos) return { ok: false, error: "No 'Action:' line found", missing: true };
+
+  const thought = readThought(body.slice(0, pos.start));
+  const after = body.slice(pos.end);
+  const mem = allMatches(MEMORY_H, after)[0];
+  const section = mem ? after.slice(0, mem.index) : after;
+  let memoryText: string | null = mem ? after.slice(mem.index + mem[0].length) : null;
+
+  // The action line: the rest of the header line, or the next non-empty line ("Action:\nClick [3]").
+  const lines = section.split('\n');
+  const k = lines.findIndex((l) => stripLineWrap(l) !== '');
+  if (k < 0) return { ok: false, error: "The 'Action:' line is empty", missing: false };
+  const line = stripLineWrap(lines[k]);
+  const later = lines.slice(k + 1);
+
+  let result: ActionResult;
+  const notes: string[] = [];
+  const kw = KEYWORD.exec(line);
+  if (kw && kw[1].toLowerCase() === 'answer') {
+    const rest = line.slice(kw[0].length) + (later.length ? '\n' + later.join('\n') : '');
+    const open = rest.search(/<content>/i);
+    if (open >= 0) {
+      // <content> may span lines and even run past a "Memory_Updated:" line: take to the LAST </content>.
+      const lineStart = lines.slice(0, k).reduce((n, l) => n + l.length + 1, 0);
+      const whole = after.slice(lineStart + lines[k].indexOf(kw[0]));
+      const o = whole.search(/<content>/i) + '<content>'.length;
+      const c = whole.toLowerCase().lastIndexOf('</content>');
+      if (c >= o) {
+        result = answerOf(whole.slice(o, c));
+        const tail = whole.slice(c + '</content>'.length);
+        const m2 = allMatches(MEMORY_H, tail)[0];
+        memoryText = m2 ? tail.slice(m2.index + m2[0].length) : null;
+      } else {
+        result = answerOf(rest.slice(open + '<content>'.length)); // unclosed: to the end of the section
+      }
+    } else {
+      result = parseOldAnswer(rest);
+    }
+  } else {
+    result = parseActionLine(line);
+    if (result.ok && later.some(looksLikeAction)) notes.push(NOTE_EXTRA_ACTIONS);
+  }
+  if (!result.ok) return { ok: false, error: result.error, missing: false };
+
+  let memory: Record<string, unknown> | null = null;
+  if (memoryText === null) notes.push(NOTE_NO_MEMORY);
+  else {
+    const r = parseMemory(memoryText);
+    if (r.ok) memory = r.memory;
+    else notes.push(r.note);
+  }
+  return { ok: true, thought, action: result.action, memory, notes };
+}
+
+function parseUnsafe(content: string, reasoningContent: string | null | undefined): ParsedStep | ParseError {
+  const { body, reasoning } = peelReasoning(content, reasoningContent);
+  let r = parseBody(body, false);
+  if (!r.ok && r.missing && reasoning) {
+    // Only when the reply itself has no action: the reasoning's last "Action:" is its decision.
+    const fromReasoning = parseBody(reasoning, true);
+    if (fromReasoning.ok || !fromReasoning.missing) r = fromReasoning;
+    else if (!body.trim()) r = { ok: false, error: "The reply had no text after the reasoning and no 'Action:' line", missing: true };
+  }
+  if (!r.ok) return { error: r.error, reasoning };
+  return {
+    thought: r.thought,
+    action: r.action,
+    actionText: describeAction(r.action),
+    memory: r.memory,
+    notes: r.notes,
+    reasoning,
+  };
+}
+
+/** Parse a GLM web reply. Never throws. */
+export function parseGlmWebReply(content: string, reasoningContent?: string | null): ParsedStep | ParseError {
+  try {
+    return parseUnsafe(typeof content === 'string' ? content : '', reasoningContent);
+  } catch (e) {
+    // A bug here must not stop the run: the model gets a format error instead.
+    return { error: `The reply could not be read (${e instanceof Error ? e.message : String(e)})`, reasoning: null };
+  }
+}

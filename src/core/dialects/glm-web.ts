@@ -1,0 +1,107 @@
+/**
+ * The GLM-4.5V web dialect (seed 003, "网页环境"): set-of-marks labels, one
+ * user message with the screenshot and a single prompt that carries the whole
+ * history, replies in the WebVoyager grammar ("Click [3]", "Type [2]; [x]", ...).
+ */
+import type { Mark } from '../marks';
+import type { ChatMessage, Dialect, DialectContext, HistoryEntry } from './types';
+import { GLM_WEB_TEMPLATE } from './glm-web-template';
+import { parseGlmWebReply } from './glm-web-parse';
+
+/** How many past steps the prompt shows (seed 003 uses the last 15). */
+export const HISTORY_WINDOW = 15;
+/** Longest element text shown in the list; longer text is cut with "…", never dropped. */
+export const ELEMENT_TEXT_MAX = 200;
+
+/** Tags the list names explicitly (WebVoyager: button, input, textarea; we add select). */
+const TAGGED = new Set(['button', 'input', 'textarea', 'select']);
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** Local time as Python's `%Y-%m-%d, %I:00 %p`, e.g. "2025-07-26, 10:00 AM". */
+export function formatPromptTime(d: Date): string {
+  const h = d.getHours();
+  const h12 = h % 12 === 0 ? 12 : h % 12;
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}, ${pad2(h12)}:00 ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** One history field on one line: line breaks and tabs would break the entry format. */
+function oneLine(s: string): string {
+  return String(s ?? '').replace(/[ ]*[\r\n\t\v\f\u0085\u2028\u2029]+[ ]*/g, ' ').trim();
+}
+
+/** `{PREVIOUS_ACTIONS}`: the last 15 steps, numbered by their index in the full history. */
+export function formatHistory(history: HistoryEntry[]): string {
+  const start = Math.max(0, history.length - HISTORY_WINDOW);
+  const lines: string[] = [];
+  for (let i = start; i < history.length; i++) {
+    const h = history[i];
+    lines.push(`${i}.Thought:${oneLine(h.thought)}\tAction:${oneLine(h.action)}\tObservation:${oneLine(h.observation)}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Element text as the list shows it. Page text is untrusted: whitespace
+ * (newlines, tabs) collapses to single spaces and `"`/`\` are escaped, so the
+ * text can neither close its quotes, forge a `[N]:` entry nor start an
+ * `Action:` line. Cut before escaping so an escape is never split.
+ */
+export function elementText(raw: string): string {
+  const collapsed = String(raw ?? '').replace(/\s+/g, ' ').trim();
+  const chars = Array.from(collapsed); // code points: never split a surrogate pair
+  const cut = chars.length > ELEMENT_TEXT_MAX ? chars.slice(0, ELEMENT_TEXT_MAX - 1).join('') + '…' : collapsed;
+  return cut.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+/** `{web_text}`: `[3]: <button> "Close";` or `[4]: "Learn more";`, joined by a tab. */
+export function formatElements(marks: Mark[]): string {
+  return marks
+    .map((m) => {
+      const tag = String(m.tag ?? '').toLowerCase();
+      const text = elementText(m.text);
+      return TAGGED.has(tag) ? `[${m.label}]: <${tag}> "${text}";` : `[${m.label}]: "${text}";`;
+    })
+    .join('\t');
+}
+
+export function buildPrompt(ctx: DialectContext): string {
+  const values: Record<string, string> = {
+    TASK: ctx.task,
+    Web: ctx.site,
+    Time: formatPromptTime(ctx.now),
+    PREVIOUS_ACTIONS: formatHistory(ctx.history),
+    Memory: JSON.stringify(ctx.memory ?? {}),
+    web_text: formatElements(ctx.marks),
+  };
+  // One pass, so a value containing "{Memory}" is never substituted again.
+  // The template's "{Your brief thoughts ...}" etc. are not placeholders and stay.
+  return GLM_WEB_TEMPLATE.replace(/\{(TASK|Web|Time|PREVIOUS_ACTIONS|Memory|web_text)\}/g, (_, k: string) => values[k]);
+}
+
+export function buildMessages(ctx: DialectContext): ChatMessage[] {
+  // Seed 003: no system message, the image first, then the prompt text.
+  return [
+    {
+      role: 'user',
+      content: [
+        { type: 'image_url', image_url: { url: ctx.screenshotDataUrl } },
+        { type: 'text', text: buildPrompt(ctx) },
+      ],
+    },
+  ];
+}
+
+export function formatErrorObservation(error: string): string {
+  const e = String(error ?? '').trim().replace(/[.\s]+$/, '') || 'the reply could not be read';
+  return `Format error: ${e}. Reply with "Thought: ...", then one "Action: ..." line in exactly one of the formats listed under # Action Space (e.g. "Action: Click [3]"), then "Memory_Updated: {...}".`;
+}
+
+export const glmWeb: Dialect = {
+  name: 'glm-web',
+  buildPrompt,
+  buildMessages,
+  formatElements,
+  parseReply: parseGlmWebReply,
+  formatErrorObservation,
+};

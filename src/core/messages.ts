@@ -1,0 +1,83 @@
+/**
+ * The one typed message map between the extension's contexts.
+ * Requests are `{ type, payload }`; replies are `{ ok: true, value } | { ok: false, error }`.
+ *
+ * - ViewMessages: side panel / headless runner -> background. Accepted only from
+ *   the extension's own pages (checked by the receiver).
+ * - ContentMessages: background -> content script (top frame).
+ * - Broadcasts: background -> views, `{ event: 'run/update', run }`.
+ */
+import type { MarksSnapshot, Rect } from './marks';
+import type { RunState, StepRecord } from './run';
+import type { Settings } from './settings';
+import type { Trace } from './trace';
+
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** A run as views see it: screenshots left out (fetch them with run/screenshot). */
+export type StepView = Omit<StepRecord, 'screenshot' | 'promptText'>;
+export type RunView = Omit<RunState, 'steps' | 'pending'> & {
+  steps: StepView[];
+  /** the step in progress: what the view can show before it completes */
+  pending: { index: number; url: string; phase: RunState['phase']; thought: string | null; actionText: string | null } | null;
+};
+
+export interface StartRun {
+  task: string;
+  /** run in this tab (side panel) ... */
+  tabId?: number;
+  /** ... or open this URL in a new tab (runner); with tabId, navigate that tab there first */
+  url?: string;
+  /** per-run overrides of the stored settings (runner flags); not saved */
+  config?: Partial<Settings>;
+}
+
+export interface ModelCheck { ms: number; models: string[]; message: string }
+
+export interface ViewMessages {
+  'settings/get': { req: Record<string, never>; res: Settings };
+  'settings/set': { req: Partial<Settings>; res: Settings };
+  'model/test': { req: { config?: Partial<Settings> }; res: ModelCheck };
+  'run/start': { req: StartRun; res: { runId: string } };
+  'run/stop': { req: { runId?: string }; res: { stopped: boolean } };
+  'run/get': { req: { runId?: string }; res: RunView | null };
+  'run/screenshot': { req: { runId: string; index: number }; res: string | null };
+  'run/trace': { req: { runId: string }; res: Trace };
+}
+
+export type ResolvedMark =
+  | { ok: true; rect: Rect; center: { x: number; y: number }; tag: string; inputType?: string; editable: boolean }
+  | { ok: false; reason: 'unknown-label' | 'detached' | 'not-visible' | 'covered'; detail: string };
+
+export interface ContentMessages {
+  'content/ping': { req: Record<string, never>; res: { url: string } };
+  'marks/draw': { req: Record<string, never>; res: MarksSnapshot };
+  'marks/hide': { req: Record<string, never>; res: null };
+  'marks/reset': { req: Record<string, never>; res: null };
+  'marks/resolve': { req: { label: number }; res: ResolvedMark };
+  'marks/focus': { req: { label: number }; res: boolean };
+  'page/scroll': { req: { direction: 'up' | 'down' }; res: { moved: number } };
+  'page/settle': { req: { quietMs: number; capMs: number }; res: { quiet: boolean; ms: number } };
+}
+
+export type ViewName = keyof ViewMessages;
+export type ContentName = keyof ContentMessages;
+
+export type Envelope<M, K extends keyof M> = M[K] extends { req: infer R } ? { type: K; payload: R } : never;
+
+export interface RunUpdate { event: 'run/update'; run: RunView }
+
+export function toRunView(s: RunState): RunView {
+  const { steps, pending, ...rest } = s;
+  return {
+    ...rest,
+    steps: steps.map(({ screenshot: _s, promptText: _p, ...step }) => step),
+    pending: pending
+      ? { index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null }
+      : null,
+  };
+}
+
+export function isEnvelope(x: unknown): x is { type: string; payload: unknown } {
+  return !!x && typeof x === 'object' && typeof (x as { type?: unknown }).type === 'string';
+}

@@ -1,0 +1,72 @@
+/** User settings: stored in chrome.storage.local (the API key never leaves it except in the Authorization header). */
+export interface Settings {
+  /** OpenAI-compatible base URL, ending in /v1 for most servers */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  dialect: string;
+  maxSteps: number;
+  /** where the "Bing" action goes */
+  searchStartPage: string;
+  temperature: number;
+  maxTokens: number;
+  /** stream replies (SSE) */
+  stream: boolean;
+  /** extra JSON fields merged into the request body, e.g. {"skip_special_tokens": false} for vLLM/SGLang */
+  extraBody: string;
+}
+
+/** Values of the reference GLM-4.5V WebVoyager client (seed 003): temperature 0.001, max_tokens 8192, skip_special_tokens false. */
+export const DEFAULT_SETTINGS: Settings = {
+  baseUrl: 'http://127.0.0.1:8000/v1',
+  apiKey: '',
+  model: 'glm-4.5v',
+  dialect: 'glm-web',
+  maxSteps: 15,
+  searchStartPage: 'https://www.bing.com/',
+  temperature: 0.001,
+  maxTokens: 8192,
+  stream: true,
+  extraBody: '{"skip_special_tokens": false}',
+};
+
+export type SettingsProblems = Partial<Record<keyof Settings, string>>;
+
+/** Fills defaults for missing fields and drops unknown ones. */
+export function normalizeSettings(input: Partial<Settings> | undefined | null): Settings {
+  const out: Settings = { ...DEFAULT_SETTINGS };
+  if (!input) return out;
+  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]) {
+    const v = input[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v === typeof DEFAULT_SETTINGS[key]) (out as unknown as Record<string, unknown>)[key] = v;
+  }
+  out.baseUrl = out.baseUrl.trim().replace(/\/+$/, '');
+  out.model = out.model.trim();
+  out.apiKey = out.apiKey.trim();
+  return out;
+}
+
+/** What is wrong with the settings, field by field (empty object when fine). */
+export function checkSettings(s: Settings): SettingsProblems {
+  const p: SettingsProblems = {};
+  if (!/^https?:\/\/[^\s/]+/i.test(s.baseUrl)) p.baseUrl = 'Base URL must start with http:// or https://, e.g. http://127.0.0.1:8000/v1';
+  if (!s.model) p.model = 'Model name is required (the name the server knows the model by, e.g. glm-4.5v).';
+  if (!Number.isInteger(s.maxSteps) || s.maxSteps < 1 || s.maxSteps > 200) p.maxSteps = 'Max steps must be a whole number from 1 to 200.';
+  if (!/^https?:\/\//i.test(s.searchStartPage)) p.searchStartPage = 'Search start page must be an http(s) URL.';
+  if (!(s.temperature >= 0 && s.temperature <= 2)) p.temperature = 'Temperature must be between 0 and 2.';
+  if (!Number.isInteger(s.maxTokens) || s.maxTokens < 16) p.maxTokens = 'Max tokens must be a whole number of at least 16.';
+  if (parseExtraBody(s.extraBody) === null) p.extraBody = 'Extra request fields must be a JSON object, e.g. {"skip_special_tokens": false}, or empty.';
+  return p;
+}
+
+/** The extra body object, {} when empty, null when not a JSON object. */
+export function parseExtraBody(text: string): Record<string, unknown> | null {
+  if (!text.trim()) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

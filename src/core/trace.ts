@@ -1,0 +1,89 @@
+/**
+ * The exported trace (CONTRACT.md §3): one JSON file per run, readable
+ * without the extension. Secrets (the API key) are scrubbed from every string
+ * as a last line of defence; password text is masked earlier, in run.ts.
+ */
+import type { Action } from './actions';
+import type { Mark, Rect, Viewport } from './marks';
+import type { ActResult, RunState, RunStatus, Usage } from './run';
+
+export const TRACE_FORMAT = 'webagent-trace';
+export const TRACE_VERSION = 1;
+export const REDACTED = '[REDACTED]';
+
+export interface TraceStep {
+  index: number;
+  url: string;
+  title: string;
+  viewport: Viewport;
+  elements: { label: number; tag: string; text: string; rect: Rect }[];
+  request: { promptText: string; imageBytes: number; imageWidth: number; imageHeight: number };
+  reply: { raw: string; reasoning: string | null };
+  thought: string;
+  action: Action | { type: 'none'; reason: string };
+  actionText: string;
+  memory: Record<string, unknown>;
+  approval: null | { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null };
+  result: ActResult;
+  observation: string;
+  timings: { observeMs: number; modelMs: number; actMs: number; totalMs: number };
+  usage: Usage | null;
+  screenshot: string;
+}
+
+export interface Trace {
+  format: typeof TRACE_FORMAT;
+  version: typeof TRACE_VERSION;
+  run: {
+    id: string; task: string; startUrl: string; dialect: string; model: string; baseUrl: string;
+    startedAt: string; endedAt: string | null; status: Exclude<RunStatus, 'running'> | 'running';
+    answer: string | null; stopReason: string | null;
+  };
+  steps: TraceStep[];
+}
+
+function markOut(m: Mark) {
+  return { label: m.label, tag: m.tag, text: m.text, rect: m.rect };
+}
+
+/** Replaces every occurrence of each secret (of 4+ characters) in every string of a JSON value. */
+export function scrub<T>(value: T, secrets: string[]): T {
+  const list = secrets.filter((s) => s && s.length >= 4);
+  if (!list.length) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return list.reduce((acc, s) => acc.split(s).join(REDACTED), v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+export function toTrace(state: RunState, secrets: string[]): Trace {
+  const trace: Trace = {
+    format: TRACE_FORMAT,
+    version: TRACE_VERSION,
+    run: {
+      id: state.id, task: state.task, startUrl: state.startUrl, dialect: state.dialect, model: state.model,
+      baseUrl: state.baseUrl, startedAt: new Date(state.startedAt).toISOString(),
+      endedAt: state.endedAt === null ? null : new Date(state.endedAt).toISOString(),
+      status: state.status, answer: state.answer, stopReason: state.stopReason,
+    },
+    steps: state.steps.map((s) => ({
+      index: s.index, url: s.url, title: s.title, viewport: s.viewport, elements: s.elements.map(markOut),
+      request: { promptText: s.promptText, imageBytes: s.imageBytes, imageWidth: s.imageWidth, imageHeight: s.imageHeight },
+      reply: { raw: s.raw, reasoning: s.reasoning },
+      thought: s.thought,
+      action: s.action ?? { type: 'none', reason: 'the reply could not be read' },
+      actionText: s.actionText,
+      memory: s.memory,
+      approval: { decision: 'auto', feedback: null },
+      result: s.result,
+      observation: s.observation,
+      timings: s.timings,
+      usage: s.usage,
+      screenshot: s.screenshot,
+    })),
+  };
+  return scrub(trace, secrets);
+}
