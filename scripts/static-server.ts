@@ -9,12 +9,24 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png', '.svg': 'image/svg+xml', '.json': 'application/json', '.jpg': 'image/jpeg',
 };
 
-export interface StaticServer { url: string; close(): Promise<void> }
+export interface StaticServer {
+  url: string;
+  /** what pages reported through GET /__event?type=…&value=…&page=… (test fixture sites do) */
+  events: Record<string, string>[];
+  close(): Promise<void>;
+}
 
 export async function serveDir(root: string, port = 0): Promise<StaticServer> {
   const base = path.resolve(root);
+  const events: Record<string, string>[] = [];
   const server = http.createServer(async (req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const url = new URL(req.url ?? '/', 'http://x');
+    const pathname = decodeURIComponent(url.pathname);
+    if (pathname === '/__event') {
+      events.push(Object.fromEntries(url.searchParams));
+      res.writeHead(204);
+      return res.end();
+    }
     const file = path.resolve(base, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`);
     if (!file.startsWith(base)) { res.writeHead(403); return res.end(); }
     try {
@@ -29,6 +41,7 @@ export async function serveDir(root: string, port = 0): Promise<StaticServer> {
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    events,
     close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }

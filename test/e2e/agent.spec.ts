@@ -1,0 +1,115 @@
+/**
+ * The headless runner (CONTRACT.md §2) end to end: the built extension in
+ * headless Chromium, the fake OpenAI-compatible server, and fixture sites.
+ */
+import { test, expect } from '@playwright/test';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startFakeModel, type FakeModel } from '../fixtures/model/server';
+import { scriptedPolicy, type Goal, type ReplyStyle } from '../fixtures/model/scripted';
+import { runAgentCli, serveFixtures } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+import type { Trace } from '../../src/core/trace';
+
+const KEY = 'sk-test-7f3a9c2e5b1d4e6f';
+let site: StaticServer;
+let model: FakeModel | null = null;
+const out = mkdtempSync(path.join(tmpdir(), 'webagent-traces-'));
+
+test.beforeAll(async () => { site = await serveFixtures(); });
+test.afterAll(async () => { await site.close(); });
+test.afterEach(async () => { await model?.close(); model = null; });
+
+async function scripted(goals: Goal[], style: ReplyStyle) {
+  const policy = scriptedPolicy(goals, style);
+  model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req.prompt) });
+  return model;
+}
+
+function agentArgs(m: FakeModel, task: string, url: string, trace: string): string[] {
+  return ['--task', task, '--url', url, '--base-url', m.baseUrl, '--api-key', KEY, '--model', 'glm-4.5v', '--trace', trace, '--max-steps', '12'];
+}
+
+test('multi-step: search box, results below the fold, detail page, answer', async () => {
+  const m = await scripted([
+    { do: 'type', find: /soup|find a recipe/i, text: 'ramen' },
+    { do: 'click', find: /Miso Ramen/ },
+    { do: 'click', find: /Show nutrition/ },
+    { do: 'answer', from: /Energy: (\d+ kcal)/ },
+  ], 'glm');
+  const traceFile = path.join(out, 'ramen.json');
+  const r = await runAgentCli(agentArgs(m, 'How many calories per serving does the Miso Ramen have?', `${site.url}recipes/index.html`, traceFile));
+  expect(r.stderr).not.toContain('Error:');
+  expect(r.code).toBe(0);
+  expect(r.stdout.trim().split('\n').at(-1)).toBe('ANSWER: 610 kcal');
+  expect(r.stdout).toMatch(/Step 1 {2}http:\/\/127\.0\.0\.1:\d+\/recipes\/index\.html\n {2}Thought: .+\n {2}Action: Type \[\d+\]; \[ramen\]/);
+  // The page state reached, as the pages reported it.
+  expect(site.events).toEqual(expect.arrayContaining([
+    expect.objectContaining({ type: 'search', value: 'ramen' }),
+    expect.objectContaining({ type: 'view', value: 'ramen' }),
+    expect.objectContaining({ type: 'nutrition', value: 'ramen' }),
+  ]));
+  // Every request in the seed's web format, the key only in the header.
+  expect(m.violations()).toEqual([]);
+  expect(m.requests.every((q) => q.authorization === `Bearer ${KEY}`)).toBe(true);
+  const raw = readFileSync(traceFile, 'utf8');
+  expect(raw).not.toContain(KEY);
+  const trace = JSON.parse(raw) as Trace;
+  expect(trace.format).toBe('webagent-trace');
+  expect(trace.run).toMatchObject({ status: 'finished', answer: '610 kcal', dialect: 'glm-web', model: 'glm-4.5v', stopReason: null });
+  const kinds = trace.steps.map((s) => s.action.type);
+  expect(kinds[0]).toBe('type');
+  expect(kinds).toContain('scroll'); // the match was below the fold
+  expect(kinds.at(-1)).toBe('answer');
+  for (const s of trace.steps) {
+    expect(s.request.promptText).toContain('# Task:\nHow many calories per serving does the Miso Ramen have?, Please interact with');
+    expect(s.viewport).toEqual({ width: 1280, height: 800, devicePixelRatio: 1 });
+    expect(s.request).toMatchObject({ imageWidth: 1280, imageHeight: 800 });
+    expect(s.screenshot).toMatch(/^data:image\/png;base64,/);
+    expect(s.elements.length).toBeGreaterThan(0);
+    expect(s.usage?.promptTokens).toBeGreaterThan(0);
+  }
+  // The history the model saw grows by one line a step.
+  expect(m.requests.map((q) => q.prompt?.history.length)).toEqual(trace.steps.map((_, i) => i));
+});
+
+test('native select: the option list is labelled, choosing sets the value and fires input and change', async () => {
+  const m = await scripted([
+    { do: 'click', find: /gas mark|choose/i, tag: 'select' },
+    { do: 'click', find: /^Gas mark 6$/ },
+    { do: 'click', find: /Show in Celsius/ },
+    { do: 'answer', from: /is (\d+ °C)/ },
+  ], 'webvoyager');
+  const traceFile = path.join(out, 'select.json');
+  const r = await runAgentCli(agentArgs(m, 'What is gas mark 6 in Celsius?', `${site.url}recipes/convert.html`, traceFile));
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('ANSWER: 200 °C');
+  // one input event before the change, and the value the page shows
+  expect(site.events).toEqual(expect.arrayContaining([
+    expect.objectContaining({ type: 'change', value: '6:1' }),
+    expect.objectContaining({ type: 'show', value: '6' }),
+  ]));
+  expect(m.violations()).toEqual([]);
+  const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+  const opened = trace.steps[1].elements.map((e) => `${e.tag}:${e.text}`);
+  expect(opened).toEqual(expect.arrayContaining(['option:Gas mark 1', 'option:Gas mark 6', 'option:Gas mark 8']));
+  expect(opened.some((t) => t.includes('Gas mark 7'))).toBe(false); // disabled options cannot be chosen
+});
+
+test('bad usage exits 2 with the usage text', async () => {
+  const r = await runAgentCli(['--url', 'http://127.0.0.1:9/']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('--task is required.');
+  expect(r.stderr).toContain('Usage: npm run agent');
+});
+
+test('an unreachable endpoint stops the run with exit 1 and says why', async () => {
+  const traceFile = path.join(out, 'down.json');
+  const r = await runAgentCli(['--task', 'anything', '--url', `${site.url}recipes/index.html`, '--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY, '--trace', traceFile]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('Cannot reach the model endpoint at http://127.0.0.1:9/v1');
+  const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+  expect(trace.run.status).toBe('failed');
+  expect(JSON.stringify(trace)).not.toContain(KEY);
+});

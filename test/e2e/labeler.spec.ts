@@ -1,0 +1,357 @@
+/**
+ * Labeler v1 + select rewrite v1 in real headless Chromium, on fixture pages where
+ * [data-gold] elements must be labelled and [data-decoy] elements must not.
+ */
+import { test, expect } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import http from 'node:http';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { MarksSnapshot } from '../../src/core/marks';
+import { injectLabeler } from './inject';
+
+const PAGES = fileURLToPath(new URL('../fixtures/pages/labeler/', import.meta.url));
+
+let browser: Browser;
+let server: http.Server;
+let base = '';
+let context: BrowserContext | null = null;
+let page: Page;
+let errors: string[] = [];
+
+test.beforeAll(async () => {
+  server = http.createServer(async (req, res) => {
+    const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
+    try {
+      const body = await readFile(path.join(PAGES, name));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+test.afterEach(async () => {
+  expect(errors, 'page errors').toEqual([]);
+  await context?.close();
+  context = null;
+});
+
+async function open(name: string): Promise<Page> {
+  context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  page = await context.newPage();
+  errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(base + name);
+  await injectLabeler(page);
+  return page;
+}
+
+interface Analysis {
+  snap: MarksSnapshot;
+  goldCount: number;
+  goldMissing: string[];
+  decoyLabelled: string[];
+  textMismatch: Array<{ el: string; want: string; got: string }>;
+  rectMismatch: Array<{ label: number; want: unknown; got: unknown }>;
+  labelsInOrder: boolean;
+  overlays: number;
+}
+
+/** drawMarks, then check every gold/decoy/text/rect rule inside the page. */
+function analyze(p: Page): Promise<Analysis> {
+  return p.evaluate(() => {
+    const L = (window as any).__labeler;
+    const snap = L.drawMarks();
+    const els: Element[] = L.debugElements();
+    const deepAll = (sel: string): Element[] => {
+      const out: Element[] = [];
+      const visit = (root: Document | ShadowRoot) => {
+        out.push(...Array.from(root.querySelectorAll(sel)));
+        for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) visit(el.shadowRoot);
+      };
+      visit(document);
+      return out;
+    };
+    const desc = (el: Element) => `<${el.localName}${el.id ? '#' + el.id : ''}> ${(el.textContent ?? '').trim().slice(0, 30)}`;
+    const golds = deepAll('[data-gold]');
+    const decoys = deepAll('[data-decoy]');
+    const vw = innerWidth, vh = innerHeight;
+    const rectMismatch = els.map((el, i) => {
+      const r = el.getBoundingClientRect();
+      const x = Math.max(0, r.left), y = Math.max(0, r.top);
+      const want = { x, y, width: Math.min(vw, r.right) - x, height: Math.min(vh, r.bottom) - y };
+      const got = snap.marks[i].rect;
+      const same = (['x', 'y', 'width', 'height'] as const).every((k) => Math.abs(want[k] - got[k]) < 0.5);
+      return same ? null : { label: i, want, got };
+    }).filter((x) => x !== null);
+    return {
+      snap,
+      goldCount: golds.length,
+      goldMissing: golds.filter((g) => !els.includes(g)).map(desc),
+      decoyLabelled: decoys.filter((d) => els.includes(d)).map(desc),
+      textMismatch: golds
+        .filter((g) => g.hasAttribute('data-gold-text') && els.includes(g))
+        .map((g) => ({ el: desc(g), want: g.getAttribute('data-gold-text')!, got: snap.marks[els.indexOf(g)].text }))
+        .filter((t) => t.want !== t.got),
+      rectMismatch,
+      labelsInOrder: snap.marks.every((m: { label: number }, i: number) => m.label === i) && els.length === snap.marks.length,
+      overlays: document.querySelectorAll('[data-wa-ui="overlay"]').length,
+    };
+  });
+}
+
+function expectClean(a: Analysis): void {
+  expect(a.goldMissing, 'gold elements not labelled').toEqual([]);
+  expect(a.decoyLabelled, 'decoys labelled').toEqual([]);
+  expect(a.textMismatch, 'texts').toEqual([]);
+  expect(a.rectMismatch, 'rects').toEqual([]);
+  expect(a.labelsInOrder, 'labels 0..n-1').toBe(true);
+  expect(a.overlays).toBe(1);
+  expect(a.snap.marks.length).toBeGreaterThan(0);
+}
+
+const labelOf = (p: Page, selector: string) =>
+  p.evaluate((sel) => (window as any).__labeler.debugElements().indexOf(document.querySelector(sel)), selector);
+
+test('basic form: golds labelled with accessible names, decoys not; overlay on draw, gone on hide', async () => {
+  await open('basic.html');
+  const a = await analyze(page);
+  expectClean(a);
+  const byLabel = (sel: string) => labelOf(page, sel).then((i) => a.snap.marks[i]);
+  expect((await byLabel('#pw')).inputType).toBe('password');
+  expect((await byLabel('#send')).tag).toBe('input');
+  expect((await byLabel('#close')).tag).toBe('button');
+  expect((await byLabel('#logo')).tag).toBe('a');
+  expect(a.snap.viewport).toEqual({ width: 1280, height: 720, devicePixelRatio: 1 });
+  expect(a.snap.url).toBe(base + 'basic.html');
+  expect(a.snap.title).toBe('Labeler: basic form');
+
+  const overlayStyle = await page.evaluate(() => {
+    const host = document.querySelector('[data-wa-ui="overlay"]')!;
+    const s = getComputedStyle(host);
+    return { parent: host.parentElement === document.documentElement, pe: s.pointerEvents, pos: s.position, z: s.zIndex, labels: host.shadowRoot!.querySelectorAll('.l').length };
+  });
+  expect(overlayStyle).toEqual({ parent: true, pe: 'none', pos: 'fixed', z: '2147483647', labels: a.snap.marks.length });
+
+  await page.evaluate(() => (window as any).__labeler.hideMarks());
+  expect(await page.locator('[data-wa-ui="overlay"]').count()).toBe(0);
+  // the map survives hideMarks
+  expect((await page.evaluate(() => (window as any).__labeler.resolveMark(0))).ok).toBe(true);
+
+  // twice drawn and twice injected: same marks, one overlay
+  await injectLabeler(page);
+  const b = await analyze(page);
+  expectClean(b);
+  expect(b.snap.marks).toEqual(a.snap.marks);
+});
+
+test('resolveMark: ok, covered by a modal, detached, not visible, unknown; focusMark', async () => {
+  await open('basic.html');
+  await analyze(page);
+  const name = await labelOf(page, '#name');
+  const close = await labelOf(page, '#close');
+  const email = await labelOf(page, '#email');
+  const resolve = (n: number) => page.evaluate((l) => (window as any).__labeler.resolveMark(l), n);
+
+  const ok = await resolve(name);
+  expect(ok).toMatchObject({ ok: true, tag: 'input', inputType: 'text', editable: true });
+  const box = (await page.locator('#name').boundingBox())!;
+  expect(ok.center.x).toBeCloseTo(box.x + box.width / 2, 1);
+  expect(ok.center.y).toBeCloseTo(box.y + box.height / 2, 1);
+  expect(await resolve(close)).toMatchObject({ ok: true, tag: 'button', editable: false });
+
+  expect(await page.evaluate((l) => (window as any).__labeler.focusMark(l), name)).toBe(true);
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('name');
+
+  expect(await resolve(9999)).toMatchObject({ ok: false, reason: 'unknown-label' });
+
+  await page.evaluate(() => document.getElementById('email')!.closest('label')!.remove());
+  expect(await resolve(email)).toMatchObject({ ok: false, reason: 'detached' });
+
+  await page.evaluate(() => {
+    const m = document.createElement('div');
+    m.className = 'modal';
+    m.style.cssText = 'position:fixed;inset:0;background:rgba(0,0,0,.4);z-index:10';
+    m.innerHTML = '<p>Please log in</p>';
+    document.body.appendChild(m);
+  });
+  const covered = await resolve(name);
+  expect(covered).toMatchObject({ ok: false, reason: 'covered' });
+  expect(covered.detail).toContain('<div class="modal">');
+
+  await page.evaluate(() => { document.querySelector('.modal')!.remove(); window.scrollTo(0, 2000); });
+  expect(await resolve(name)).toMatchObject({ ok: false, reason: 'not-visible' });
+});
+
+test('modal: only the dialog is labelled, content behind it is not', async () => {
+  await open('modal.html');
+  expectClean(await analyze(page));
+});
+
+test('open shadow roots: buttons, inputs and nested links inside are labelled', async () => {
+  await open('shadow.html');
+  const a = await analyze(page);
+  expectClean(a);
+  const hostRect = await page.evaluate(() => {
+    const deep = document.getElementById('tb')!.shadowRoot!.querySelector('x-inner')!.shadowRoot!.querySelector('a')!;
+    return (window as any).__labeler.debugElements().indexOf(deep);
+  });
+  expect(a.snap.marks[hostRect].tag).toBe('a');
+});
+
+test('clickable cards: one mark per card, distinct controls inside kept', async () => {
+  await open('card.html');
+  const a = await analyze(page);
+  expectClean(a);
+});
+
+test('long text is capped, never dropped: every candidate labelled', async () => {
+  await open('long.html');
+  const a = await analyze(page);
+  expectClean(a);
+  expect(a.snap.marks.length).toBe(a.goldCount);
+  const long = a.snap.marks[await labelOf(page, '#long')].text;
+  expect(long.length).toBe(1000);
+  expect(long.startsWith('word0 word1 word2')).toBe(true);
+  const mid = a.snap.marks[await labelOf(page, '#mid')].text;
+  expect(mid).toBe(('Medium length link text '.repeat(12)).trim());
+});
+
+test('scrollWindow moves by 2/3 of the viewport and reports the distance', async () => {
+  await open('basic.html');
+  const scroll = (d: 'up' | 'down') => page.evaluate((dir) => (window as any).__labeler.scrollWindow(dir), d);
+  expect(await scroll('up')).toEqual({ moved: 0 });
+  expect(await scroll('down')).toEqual({ moved: 480 });
+  expect(await page.evaluate(() => scrollY)).toBe(480);
+  expect(await scroll('up')).toEqual({ moved: 480 });
+});
+
+test('overlay is drawn above a modal <dialog> (top layer)', async () => {
+  await open('modal.html');
+  await page.evaluate(() => {
+    document.getElementById('modal')!.remove();
+    const d = document.createElement('dialog');
+    d.innerHTML = '<button id="dlg-ok" type="button">OK</button>';
+    document.body.appendChild(d);
+    d.showModal();
+  });
+  const snap: MarksSnapshot = await page.evaluate(() => (window as any).__labeler.drawMarks());
+  expect(snap.marks.map((m) => m.text)).toEqual(['OK']);
+  const onTop = await page.evaluate(() => {
+    const r = document.getElementById('dlg-ok')!.getBoundingClientRect();
+    const host = document.querySelector('[data-wa-ui="overlay"]')!;
+    // the overlay is transparent to hit-testing, so check the top layer order instead
+    return host.matches(':popover-open') && document.elementFromPoint(r.x + 2, r.y + 2)?.id === 'dlg-ok';
+  });
+  expect(onTop).toBe(true);
+});
+
+test('select: labelled, click opens the in-page list, options labelled, choosing fires input+change once', async () => {
+  await open('select.html');
+  const a = await analyze(page);
+  expectClean(a);
+  expect(a.snap.marks[await labelOf(page, '#fruit')].tag).toBe('select');
+  expect(a.snap.marks[await labelOf(page, '#multi')].tag).toBe('select');
+  expect(await page.getAttribute('#fruit', 'data-wa-select')).toBe('list');
+  expect(await page.getAttribute('#multi', 'data-wa-select')).toBe('native');
+
+  const L = <T>(fn: string, ...args: unknown[]) =>
+    page.evaluate(([f, xs]) => (window as any).__labeler[f as string](...(xs as unknown[])), [fn, args] as const) as Promise<T>;
+  const listOpen = () => page.evaluate(() => document.querySelectorAll('[data-wa-ui="select-list"]').length);
+  const counts = () => page.evaluate(() => (window as any).counts);
+
+  await L('hideMarks');
+  const box = (await page.locator('#fruit').boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  expect(await listOpen()).toBe(1);
+  const placement = await page.evaluate(() => {
+    const list = document.querySelector('[data-wa-ui="select-list"]')!.getBoundingClientRect();
+    const sel = document.getElementById('fruit')!.getBoundingClientRect();
+    return { below: list.top >= sel.bottom - 1 && list.top <= sel.bottom + 4, left: Math.abs(list.left - sel.left) < 1 };
+  });
+  expect(placement).toEqual({ below: true, left: true });
+
+  const snap = await L<MarksSnapshot>('drawMarks');
+  const options = snap.marks.filter((m) => m.tag === 'option');
+  expect(options.map((m) => m.text)).toEqual(['Apple', 'Strawberry', 'Banana', 'Mango']);
+  const items = await page.evaluate(() => {
+    const root = document.querySelector('[data-wa-ui="select-list"]')!.shadowRoot!;
+    return {
+      roles: Array.from(root.querySelectorAll('[role="option"]')).map((o) => `${o.textContent}${o.getAttribute('aria-disabled') === 'true' ? ' (disabled)' : ''}`),
+      groups: Array.from(root.querySelectorAll('.grp')).map((g) => g.textContent),
+    };
+  });
+  expect(items.roles).toEqual(['Apple', 'Strawberry', 'Raspberry (sold out) (disabled)', 'Banana', 'Mango']);
+  expect(items.groups).toEqual(['Berries', 'Tropical']);
+
+  // a disabled option does nothing
+  const rasp = await page.evaluate(() => {
+    const r = document.querySelector('[data-wa-ui="select-list"]')!.shadowRoot!.querySelector('[aria-disabled="true"]')!.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+  await L('hideMarks');
+  await page.mouse.click(rasp.x, rasp.y);
+  expect(await listOpen()).toBe(1);
+  expect(await page.inputValue('#fruit')).toBe('apple');
+
+  const banana = options.find((m) => m.text === 'Banana')!;
+  const resolved = await L<{ ok: boolean; center: { x: number; y: number }; tag: string }>('resolveMark', banana.label);
+  expect(resolved).toMatchObject({ ok: true, tag: 'option' });
+  await page.mouse.click(resolved.center.x, resolved.center.y);
+  expect(await page.inputValue('#fruit')).toBe('banana');
+  expect(await counts()).toEqual({ input: 1, change: 1, values: ['banana'] });
+  expect(await listOpen()).toBe(0);
+  expect(await L('lastSelectPick')).toMatchObject({ ok: true, expected: 'banana', actual: 'banana', changed: true });
+  expect((await L<MarksSnapshot>('drawMarks')).marks.find((m) => m.tag === 'select' && m.text.startsWith('Fruit'))!.text).toBe('Fruit: Banana');
+
+  // clicking elsewhere closes the list without a change
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  expect(await listOpen()).toBe(1);
+  await page.mouse.click(900, 600);
+  expect(await listOpen()).toBe(0);
+  expect((await counts()).change).toBe(1);
+
+  // keyboard: Enter opens, ArrowDown + Enter picks the next enabled option
+  await page.focus('#fruit');
+  await page.keyboard.press('Enter');
+  expect(await listOpen()).toBe(1);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  expect(await page.inputValue('#fruit')).toBe('mango');
+  expect(await counts()).toEqual({ input: 2, change: 2, values: ['banana', 'mango'] });
+  expect(await listOpen()).toBe(0);
+
+  // selects added later are handled too
+  await page.evaluate(() => {
+    document.getElementById('later')!.innerHTML = '<select id="late" aria-label="Late"><option>One</option><option>Two</option></select>';
+  });
+  await expect.poll(() => page.getAttribute('#late', 'data-wa-select')).toBe('list');
+  await page.click('#late');
+  expect(await listOpen()).toBe(1);
+  await page.keyboard.press('Escape');
+  expect(await listOpen()).toBe(0);
+
+  // resetMarks restores the page
+  await L('drawMarks');
+  await L('resetMarks');
+  expect(await page.locator('[data-wa-select]').count()).toBe(0);
+  expect(await page.locator('[data-wa-ui]').count()).toBe(0);
+  expect(await L<Element[]>('debugElements')).toEqual([]);
+  await page.evaluate(() => document.getElementById('fruit')!.click());
+  expect(await listOpen()).toBe(0);
+});

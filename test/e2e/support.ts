@@ -1,0 +1,28 @@
+/** Shared pieces of the end-to-end tests: fixture sites, the agent CLI, trace checks. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { serveDir, type StaticServer } from '../../scripts/static-server';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const PAGES = path.join(ROOT, 'test', 'fixtures', 'pages');
+
+export function serveFixtures(): Promise<StaticServer> {
+  return serveDir(PAGES);
+}
+
+export interface CliResult { code: number | null; stdout: string; stderr: string }
+
+/** Runs `npm run agent -- ARGS` as a user would (through tsx, without npm's banner). */
+export function runAgentCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'agent.ts'), ...args], {
+      cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
