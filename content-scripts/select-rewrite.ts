@@ -2,13 +2,15 @@
  * Select rewrite v1: native <select> popups are drawn by the OS and never show in screenshots,
  * so single-choice dropdown selects get an in-page list whose options are real elements.
  *
- * 1. install (idempotent, state under a global symbol): tag each <select> with data-wa-select
+ * 1. install (idempotent; state under a global symbol; the copy that owns the page is named in
+ *    <html data-wa-select-rewrite>, a stale copy detaches itself): tag each <select> with data-wa-select
  *    ("list" = rewritten; "native" = multiple/size>1, which render inline and stay native); add
  *    window capture listeners (mousedown, click, keydown, scroll, resize); start a MutationObserver
  *    that tags selects added later and keeps an open list in sync with its select.
  * 2. mousedown on a dropdown select: preventDefault (the native popup never opens), focus it.
  * 3. click on it, or Enter / Space / Alt+ArrowDown / F4 while it has focus: toggle its list.
- * 4. open: build a host (position:absolute, appended to body) with a shadow listbox: one
+ * 4. open: build a host (position:absolute, appended to body, or inside the modal dialog / popover
+ *    holding the select, then raised into the top layer) with a shadow listbox: one
  *    role=option item per option, optgroup labels as plain headers, disabled options greyed and
  *    aria-disabled; place it under the select (above when there is clearly more room there).
  * 5. click on an enabled option (or Enter on the highlighted one): set selectedIndex through the
@@ -18,14 +20,16 @@
  * 7. removeSelectRewrite: close, remove listeners, observer and attributes (page restored).
  */
 import { OPTION_ATTR, SELECT_ATTR, UI_ATTR } from './labeler/dom';
+import { buildList, placeList, SELECT_LIST, topLayerAncestor } from './labeler/select-list';
 
-export const SELECT_LIST = 'select-list';
+export { SELECT_LIST };
 
 export interface SelectPick { ok: boolean; expected: string; actual: string; text: string; changed: boolean }
 
 interface OpenList { select: HTMLSelectElement; host: HTMLElement; box: HTMLElement; active: number }
 interface State {
   installed: boolean;
+  id: string;
   open: OpenList | null;
   observer: MutationObserver | null;
   listeners: Array<[string, EventListener]>;
@@ -36,7 +40,7 @@ const KEY = Symbol.for('webagent.selectRewrite.v1');
 
 function state(): State {
   const g = globalThis as unknown as Record<symbol, State | undefined>;
-  return (g[KEY] ??= { installed: false, open: null, observer: null, listeners: [], lastPick: null });
+  return (g[KEY] ??= { installed: false, id: '', open: null, observer: null, listeners: [], lastPick: null });
 }
 
 function isDropdown(el: EventTarget | null | undefined): el is HTMLSelectElement {
@@ -51,81 +55,6 @@ function tag(sel: HTMLSelectElement): void {
 function tagAll(root: ParentNode): void {
   if (root instanceof HTMLSelectElement) tag(root);
   for (const s of Array.from(root.querySelectorAll('select'))) tag(s);
-}
-
-const CSS = `
-:host { all: initial; }
-.box { box-sizing: border-box; overflow-y: auto; background: #fff; color: #111; border: 1px solid #767676;
-  border-radius: 4px; box-shadow: 0 4px 14px rgba(0,0,0,.28); font: 14px/20px Arial, Helvetica, sans-serif; padding: 2px 0; }
-.opt { padding: 4px 10px; cursor: pointer; white-space: nowrap; min-height: 20px; }
-.opt:hover, .opt.active { background: #e3ecfa; }
-.opt[aria-selected="true"] { background: #cfe0fc; font-weight: bold; }
-.opt[aria-disabled="true"] { color: #9a9a9a; cursor: default; background: transparent; }
-.opt.grouped { padding-left: 22px; }
-.grp { padding: 4px 10px 2px; font-weight: bold; color: #555; cursor: default; }
-`;
-
-/** Step 4: the list for a select (not yet placed). */
-function build(sel: HTMLSelectElement): { host: HTMLElement; box: HTMLElement } {
-  const host = document.createElement('div');
-  host.setAttribute(UI_ATTR, SELECT_LIST);
-  host.setAttribute('style', 'position:absolute !important;z-index:2147483646 !important;left:0;top:0;margin:0 !important;padding:0 !important;border:0 !important;display:block !important');
-  const root = host.attachShadow({ mode: 'open' });
-  const style = document.createElement('style');
-  style.textContent = CSS;
-  const box = document.createElement('div');
-  box.className = 'box';
-  box.setAttribute('role', 'listbox');
-  const name = sel.getAttribute('aria-label') || sel.labels?.[0]?.textContent || sel.name;
-  if (name) box.setAttribute('aria-label', name.replace(/\s+/g, ' ').trim());
-  let group: Element | null = null;
-  for (const opt of Array.from(sel.options)) {
-    if (opt.hidden) continue;
-    const parent = opt.parentElement;
-    const inGroup = parent instanceof HTMLOptGroupElement;
-    if (inGroup && parent !== group) {
-      const h = document.createElement('div');
-      h.className = 'grp';
-      h.setAttribute('role', 'presentation');
-      h.textContent = parent.label;
-      box.appendChild(h);
-    }
-    group = inGroup ? parent : null;
-    const item = document.createElement('div');
-    item.className = inGroup ? 'opt grouped' : 'opt';
-    item.setAttribute('role', 'option');
-    item.setAttribute(OPTION_ATTR, String(opt.index));
-    item.setAttribute('aria-selected', String(opt.selected));
-    if (opt.disabled || opt.matches(':disabled')) item.setAttribute('aria-disabled', 'true');
-    item.textContent = opt.label || opt.text || '\u00a0';
-    box.appendChild(item);
-  }
-  root.append(style, box);
-  return { host, box };
-}
-
-/** Step 4 (placement): all reads first, then writes. */
-function place(o: OpenList): void {
-  o.host.style.left = '0px';
-  o.host.style.top = '0px';
-  const r = o.select.getBoundingClientRect();
-  const origin = o.host.getBoundingClientRect();
-  const natural = o.box.scrollHeight;
-  const width = Math.max(o.box.scrollWidth, r.width);
-  const vw = document.documentElement.clientWidth || window.innerWidth;
-  const vh = window.innerHeight;
-  const below = vh - r.bottom;
-  const above = r.top;
-  const down = below >= Math.min(natural, 200) || below >= above;
-  const maxH = Math.max(80, Math.min(360, (down ? below : above) - 6));
-  const h = Math.min(natural, maxH);
-  const top = down ? r.bottom + 1 : r.top - 1 - h;
-  const left = Math.max(4, Math.min(r.left, vw - width - 4));
-  o.box.style.maxHeight = `${maxH}px`;
-  o.box.style.minWidth = `${r.width}px`;
-  o.box.style.maxWidth = `${Math.max(r.width, vw - 8)}px`;
-  o.host.style.left = `${left - origin.left}px`;
-  o.host.style.top = `${top - origin.top}px`;
 }
 
 function items(o: OpenList): HTMLElement[] {
@@ -144,11 +73,22 @@ function setActive(o: OpenList, index: number): void {
 export function openList(sel: HTMLSelectElement): void {
   const st = state();
   closeList();
-  const { host, box } = build(sel);
-  (document.body ?? document.documentElement).appendChild(host);
+  const { host, box } = buildList(sel);
+  // In a modal dialog (or popover) the rest of the page is inert or drawn below it, so the list
+  // goes inside that element, and into the top layer when the browser allows it.
+  const layer = topLayerAncestor(sel);
+  (layer ?? document.body ?? document.documentElement).appendChild(host);
+  if (layer && typeof host.showPopover === 'function') {
+    try {
+      host.setAttribute('popover', 'manual');
+      host.showPopover();
+    } catch {
+      host.removeAttribute('popover');
+    }
+  }
   const o: OpenList = { select: sel, host, box, active: sel.selectedIndex };
   st.open = o;
-  place(o);
+  placeList(o);
   const chosen = box.querySelector<HTMLElement>('[aria-selected="true"]');
   if (chosen) box.scrollTop = Math.max(0, chosen.offsetTop - box.clientHeight / 2 + chosen.offsetHeight / 2);
 }
@@ -237,7 +177,7 @@ function onKeyDown(e: Event): void {
 
 function onReflow(): void {
   const o = state().open;
-  if (o) place(o);
+  if (o) placeList(o);
 }
 
 /** Step 1 (observer): tag new selects; close or rebuild an open list whose select changed. */
@@ -255,32 +195,61 @@ function onMutations(records: MutationRecord[]): void {
   else if (touched) { const top = o.box.scrollTop; openList(o.select); if (st.open) st.open.box.scrollTop = top; }
 }
 
+/** Which copy of the rewrite owns the page (a reloaded extension runs in a new world). */
+const OWNER_ATTR = 'data-wa-select-rewrite';
+
+function owns(st: State): boolean {
+  return st.installed && document.documentElement.getAttribute(OWNER_ATTR) === st.id;
+}
+
+/** Stop this copy's listeners and observer (attributes are left to the current owner). */
+function detach(st: State): void {
+  for (const [type, fn] of st.listeners) window.removeEventListener(type, fn, true);
+  st.listeners = [];
+  st.observer?.disconnect();
+  st.observer = null;
+  st.open?.host.remove();
+  st.open = null;
+  st.installed = false;
+}
+
+/**
+ * Idempotent. Every listener first checks that this copy still owns the page; a stale copy
+ * (an orphaned content script after an extension reload) detaches itself instead of acting.
+ */
 export function installSelectRewrite(): void {
   const st = state();
-  if (st.installed) return;
+  if (owns(st)) return;
+  if (st.installed) detach(st);
   st.installed = true;
+  st.id = Math.random().toString(36).slice(2);
+  document.documentElement.setAttribute(OWNER_ATTR, st.id);
   tagAll(document);
-  const add = (type: string, fn: EventListener) => {
-    window.addEventListener(type, fn, true);
-    st.listeners.push([type, fn]);
+  const add = (type: string, fn: (e: Event) => void) => {
+    const guarded = (e: Event) => (owns(st) ? fn(e) : detach(st));
+    window.addEventListener(type, guarded, true);
+    st.listeners.push([type, guarded]);
   };
   add('mousedown', onMouseDown);
   add('click', onClick);
   add('keydown', onKeyDown);
   add('scroll', onReflow);
   add('resize', onReflow);
-  st.observer = new MutationObserver(onMutations);
-  st.observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ['multiple', 'size', 'disabled', 'label'], characterData: true });
+  st.observer = new MutationObserver((records) => (owns(st) ? onMutations(records) : detach(st)));
+  st.observer.observe(document.documentElement, {
+    childList: true, subtree: true, characterData: true,
+    attributes: true, attributeFilter: ['multiple', 'size', 'disabled', 'label'],
+  });
 }
 
+/** Close the list, remove listeners, observer and our attributes: the page is as before. */
 export function removeSelectRewrite(): void {
   const st = state();
+  const owner = owns(st);
+  detach(st);
+  if (!owner) return;
   closeList();
-  for (const [type, fn] of st.listeners) window.removeEventListener(type, fn, true);
-  st.listeners = [];
-  st.observer?.disconnect();
-  st.observer = null;
-  st.installed = false;
+  document.documentElement.removeAttribute(OWNER_ATTR);
   for (const s of Array.from(document.querySelectorAll(`select[${SELECT_ATTR}]`))) s.removeAttribute(SELECT_ATTR);
 }
 

@@ -11,7 +11,8 @@
  * 5. De-nest in document order (ancestors come first):
  *    a. inside a kept a[href] / button / role=link / role=button keep only semantic controls;
  *    b. a candidate only because of cursor:pointer inherited from its parent is dropped when an
- *       ancestor in that unbroken cursor:pointer chain was kept (one mark per clickable card).
+ *       ancestor in that unbroken cursor:pointer chain was kept (one mark per clickable card), or
+ *       when the chain reaches <body>/<html> (a page-wide cursor:pointer marks nothing).
  */
 import type { Rect } from '../../src/core/marks';
 import { composedParent, isOurUi, OPTION_ATTR, walkDeep } from './dom';
@@ -111,7 +112,8 @@ function inheritsPointerFromKept(el: Element, kept: Set<Element>, pointer: Map<E
   for (let p = composedParent(el); p; p = composedParent(p)) {
     const isPointer = pointer.get(p) ?? getComputedStyle(p).cursor === 'pointer';
     if (!isPointer) return false;
-    if (kept.has(p)) return true;
+    // kept ancestor: the card already has its mark; body/html: a page-wide cursor means nothing
+    if (kept.has(p) || p.localName === 'body' || p.localName === 'html') return true;
   }
   return false;
 }

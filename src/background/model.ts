@@ -116,10 +116,10 @@ export async function testConnection(s: Settings): Promise<{ ok: true; ms: numbe
   try {
     const models = await listModels(s);
     const ms = Date.now() - started;
-    const found = models.includes(s.model);
-    const message = found
-      ? `Connected in ${ms} ms; the server offers "${s.model}".`
-      : `Connected in ${ms} ms, but the server does not list "${s.model}". It offers: ${models.slice(0, 20).join(', ') || '(none)'}.`;
+    if (!models.includes(s.model)) {
+      return { ok: false, error: `The model "${s.model}" was not found at ${s.baseUrl} (connected in ${ms} ms). The server offers: ${models.slice(0, 20).join(', ') || '(none)'}. Set the model name in settings.` };
+    }
+    const message = `Connected in ${ms} ms; the server offers "${s.model}".`;
     return { ok: true, ms, models, message };
   } catch (err) {
     const r = await failure(s, err);

@@ -12,6 +12,15 @@ import type { AddressInfo } from 'node:net';
 import type { MarksSnapshot } from '../../src/core/marks';
 import { injectLabeler } from './inject';
 
+type LabelerApi = typeof import('../../content-scripts/labeler/index');
+declare global {
+  interface Window {
+    __labeler: LabelerApi;
+    counts: { input: number; change: number; values: string[] };
+    sizeChanges: number;
+  }
+}
+
 const PAGES = fileURLToPath(new URL('../fixtures/pages/labeler/', import.meta.url));
 
 let browser: Browser;
@@ -75,7 +84,7 @@ interface Analysis {
 /** drawMarks, then check every gold/decoy/text/rect rule inside the page. */
 function analyze(p: Page): Promise<Analysis> {
   return p.evaluate(() => {
-    const L = (window as any).__labeler;
+    const L = window.__labeler;
     const snap = L.drawMarks();
     const els: Element[] = L.debugElements();
     const deepAll = (sel: string): Element[] => {
@@ -126,7 +135,7 @@ function expectClean(a: Analysis): void {
 }
 
 const labelOf = (p: Page, selector: string) =>
-  p.evaluate((sel) => (window as any).__labeler.debugElements().indexOf(document.querySelector(sel)), selector);
+  p.evaluate((sel) => window.__labeler.debugElements().indexOf(document.querySelector(sel)!), selector);
 
 test('basic form: golds labelled with accessible names, decoys not; overlay on draw, gone on hide', async () => {
   await open('basic.html');
@@ -148,10 +157,10 @@ test('basic form: golds labelled with accessible names, decoys not; overlay on d
   });
   expect(overlayStyle).toEqual({ parent: true, pe: 'none', pos: 'fixed', z: '2147483647', labels: a.snap.marks.length });
 
-  await page.evaluate(() => (window as any).__labeler.hideMarks());
+  await page.evaluate(() => window.__labeler.hideMarks());
   expect(await page.locator('[data-wa-ui="overlay"]').count()).toBe(0);
   // the map survives hideMarks
-  expect((await page.evaluate(() => (window as any).__labeler.resolveMark(0))).ok).toBe(true);
+  expect((await page.evaluate(() => window.__labeler.resolveMark(0))).ok).toBe(true);
 
   // twice drawn and twice injected: same marks, one overlay
   await injectLabeler(page);
@@ -166,16 +175,17 @@ test('resolveMark: ok, covered by a modal, detached, not visible, unknown; focus
   const name = await labelOf(page, '#name');
   const close = await labelOf(page, '#close');
   const email = await labelOf(page, '#email');
-  const resolve = (n: number) => page.evaluate((l) => (window as any).__labeler.resolveMark(l), n);
+  const resolve = (n: number) => page.evaluate((l) => window.__labeler.resolveMark(l), n);
 
   const ok = await resolve(name);
   expect(ok).toMatchObject({ ok: true, tag: 'input', inputType: 'text', editable: true });
   const box = (await page.locator('#name').boundingBox())!;
+  if (!ok.ok) throw new Error(ok.detail);
   expect(ok.center.x).toBeCloseTo(box.x + box.width / 2, 1);
   expect(ok.center.y).toBeCloseTo(box.y + box.height / 2, 1);
   expect(await resolve(close)).toMatchObject({ ok: true, tag: 'button', editable: false });
 
-  expect(await page.evaluate((l) => (window as any).__labeler.focusMark(l), name)).toBe(true);
+  expect(await page.evaluate((l) => window.__labeler.focusMark(l), name)).toBe(true);
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('name');
 
   expect(await resolve(9999)).toMatchObject({ ok: false, reason: 'unknown-label' });
@@ -192,7 +202,7 @@ test('resolveMark: ok, covered by a modal, detached, not visible, unknown; focus
   });
   const covered = await resolve(name);
   expect(covered).toMatchObject({ ok: false, reason: 'covered' });
-  expect(covered.detail).toContain('<div class="modal">');
+  expect(covered.ok ? '' : covered.detail).toContain('<div class="modal">');
 
   await page.evaluate(() => { document.querySelector('.modal')!.remove(); window.scrollTo(0, 2000); });
   expect(await resolve(name)).toMatchObject({ ok: false, reason: 'not-visible' });
@@ -209,7 +219,7 @@ test('open shadow roots: buttons, inputs and nested links inside are labelled', 
   expectClean(a);
   const hostRect = await page.evaluate(() => {
     const deep = document.getElementById('tb')!.shadowRoot!.querySelector('x-inner')!.shadowRoot!.querySelector('a')!;
-    return (window as any).__labeler.debugElements().indexOf(deep);
+    return window.__labeler.debugElements().indexOf(deep);
   });
   expect(a.snap.marks[hostRect].tag).toBe('a');
 });
@@ -234,7 +244,7 @@ test('long text is capped, never dropped: every candidate labelled', async () =>
 
 test('scrollWindow moves by 2/3 of the viewport and reports the distance', async () => {
   await open('basic.html');
-  const scroll = (d: 'up' | 'down') => page.evaluate((dir) => (window as any).__labeler.scrollWindow(dir), d);
+  const scroll = (d: 'up' | 'down') => page.evaluate((dir) => window.__labeler.scrollWindow(dir), d);
   expect(await scroll('up')).toEqual({ moved: 0 });
   expect(await scroll('down')).toEqual({ moved: 480 });
   expect(await page.evaluate(() => scrollY)).toBe(480);
@@ -250,7 +260,7 @@ test('overlay is drawn above a modal <dialog> (top layer)', async () => {
     document.body.appendChild(d);
     d.showModal();
   });
-  const snap: MarksSnapshot = await page.evaluate(() => (window as any).__labeler.drawMarks());
+  const snap: MarksSnapshot = await page.evaluate(() => window.__labeler.drawMarks());
   expect(snap.marks.map((m) => m.text)).toEqual(['OK']);
   const onTop = await page.evaluate(() => {
     const r = document.getElementById('dlg-ok')!.getBoundingClientRect();
@@ -271,9 +281,9 @@ test('select: labelled, click opens the in-page list, options labelled, choosing
   expect(await page.getAttribute('#multi', 'data-wa-select')).toBe('native');
 
   const L = <T>(fn: string, ...args: unknown[]) =>
-    page.evaluate(([f, xs]) => (window as any).__labeler[f as string](...(xs as unknown[])), [fn, args] as const) as Promise<T>;
+    page.evaluate(([f, xs]) => (window.__labeler as unknown as Record<string, (...a: unknown[]) => unknown>)[f as string](...(xs as unknown[])), [fn, args] as const) as Promise<T>;
   const listOpen = () => page.evaluate(() => document.querySelectorAll('[data-wa-ui="select-list"]').length);
-  const counts = () => page.evaluate(() => (window as any).counts);
+  const counts = () => page.evaluate(() => window.counts);
 
   await L('hideMarks');
   const box = (await page.locator('#fruit').boundingBox())!;
@@ -354,4 +364,56 @@ test('select: labelled, click opens the in-page list, options labelled, choosing
   expect(await L<Element[]>('debugElements')).toEqual([]);
   await page.evaluate(() => document.getElementById('fruit')!.click());
   expect(await listOpen()).toBe(0);
+});
+
+test('select inside a modal <dialog>: the list opens above the dialog and works', async () => {
+  await open('select.html');
+  await page.evaluate(() => {
+    const d = document.createElement('dialog');
+    d.innerHTML = '<p>Pick a size</p><select id="size" aria-label="Size"><option value="s">Small</option><option value="m">Medium</option><option value="l">Large</option></select>';
+    document.body.appendChild(d);
+    d.showModal();
+    const sel = document.getElementById('size')!;
+    window.sizeChanges = 0;
+    sel.addEventListener('change', () => { window.sizeChanges++; });
+  });
+  let snap: MarksSnapshot = await page.evaluate(() => window.__labeler.drawMarks());
+  expect(snap.marks.map((m) => `${m.tag}:${m.text}`)).toEqual(['select:Size: Small']);
+  await page.evaluate(() => window.__labeler.hideMarks());
+  const r = snap.marks[0].rect;
+  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+  snap = await page.evaluate(() => window.__labeler.drawMarks());
+  expect(snap.marks.map((m) => `${m.tag}:${m.text}`)).toEqual(['select:Size: Small', 'option:Small', 'option:Medium', 'option:Large']);
+  const large = snap.marks[3];
+  await page.evaluate(() => window.__labeler.hideMarks());
+  await page.mouse.click(large.rect.x + large.rect.width / 2, large.rect.y + large.rect.height / 2);
+  expect(await page.inputValue('#size')).toBe('l');
+  expect(await page.evaluate(() => window.sizeChanges)).toBe(1);
+  expect(await page.locator('[data-wa-ui="select-list"]').count()).toBe(0);
+});
+
+test('select rewrite: injected twice opens one list; a stale copy steps aside; drawMarks reinstalls', async () => {
+  await open('select.html');
+  await injectLabeler(page);
+  await page.evaluate(() => window.__labeler.drawMarks());
+  await page.evaluate(() => window.__labeler.hideMarks());
+  const lists = () => page.evaluate(() => document.querySelectorAll('[data-wa-ui="select-list"]').length);
+  await page.click('#fruit');
+  expect(await lists()).toBe(1);
+  await page.click('#other');
+  expect(await lists()).toBe(0);
+
+  // another copy (e.g. after an extension reload, in a new world) took over: this one must not act
+  await page.evaluate(() => document.documentElement.setAttribute('data-wa-select-rewrite', 'someone-else'));
+  await page.evaluate(() => document.getElementById('fruit')!.click());
+  expect(await lists()).toBe(0);
+
+  // drawMarks takes the page back and the rewrite works again
+  await page.evaluate(() => window.__labeler.drawMarks());
+  await page.evaluate(() => window.__labeler.hideMarks());
+  await page.click('#fruit');
+  expect(await lists()).toBe(1);
+  await page.evaluate(() => window.__labeler.resetMarks());
+  expect(await page.evaluate(() => document.documentElement.hasAttribute('data-wa-select-rewrite'))).toBe(false);
+  expect(await lists()).toBe(0);
 });

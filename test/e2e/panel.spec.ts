@@ -1,0 +1,98 @@
+/**
+ * The side panel, opened as a tab (ARCHITECTURE.md: chrome.sidePanel.open needs
+ * a user gesture; the page works the same as a tab): settings, test connection,
+ * task, Start, live steps, the answer, and clear errors.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import { startFakeModel, type FakeModel } from '../fixtures/model/server';
+import { scriptedPolicy } from '../fixtures/model/scripted';
+import { serveFixtures } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+
+const KEY = 'sk-panel-0c1d2e3f4a5b';
+let site: StaticServer;
+let model: FakeModel;
+let browser: Launched;
+let panel: Page;
+
+test.beforeAll(async () => {
+  site = await serveFixtures();
+  const policy = scriptedPolicy([
+    { do: 'type', find: /soup|find a recipe/i, text: 'tomato' },
+    { do: 'click', find: /Roasted Tomato Soup/ },
+    { do: 'answer', text: 'Roasted Tomato Soup' },
+  ], 'plain');
+  model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req.prompt) });
+});
+
+test.afterAll(async () => {
+  await model.close();
+  await site.close();
+});
+
+test.beforeEach(async () => {
+  browser = await launchWithExtension();
+  const page = await browser.context.newPage();
+  await page.goto(`${site.url}recipes/index.html`);
+  panel = await openPanel(browser);
+});
+
+test.afterEach(async () => { await browser.close(); });
+
+async function fillSettings(p: Page, s: { baseUrl: string; apiKey: string; model: string }) {
+  await p.locator('summary', { hasText: 'Settings' }).first().evaluate((el) => { (el.parentElement as HTMLDetailsElement).open = true; });
+  await p.getByTestId('setting-baseUrl').fill(s.baseUrl);
+  await p.getByTestId('setting-apiKey').fill(s.apiKey);
+  await p.getByTestId('setting-model').fill(s.model);
+}
+
+test('settings, test connection, start, live steps and the answer', async () => {
+  await fillSettings(panel, { baseUrl: model.baseUrl, apiKey: KEY, model: 'glm-4.5v' });
+  await panel.locator('summary', { hasText: 'Advanced' }).click();
+  await panel.getByTestId('setting-stream').uncheck(); // exercise the JSON (non-streaming) path
+  await panel.getByTestId('save-settings').click();
+  await expect(panel.getByTestId('settings-status')).toHaveText('Saved.');
+  await panel.getByTestId('test-connection').click();
+  await expect(panel.getByTestId('settings-status')).toContainText('the server offers "glm-4.5v"');
+
+  await panel.getByTestId('task').fill('Find the tomato soup recipe and tell me its name');
+  await panel.getByTestId('start').click();
+  await expect(panel.getByTestId('answer')).toContainText('Roasted Tomato Soup', { timeout: 60_000 });
+  const steps = panel.getByTestId('step');
+  const n = await steps.count();
+  expect(n).toBeGreaterThanOrEqual(3);
+  await expect(steps.nth(0).getByTestId('action')).toHaveText(/^Type \[\d+\]; \[tomato\]$/);
+  await expect(steps.nth(0).getByTestId('observation')).toHaveText('Success');
+  await expect(steps.nth(0).getByTestId('thought')).not.toBeEmpty();
+  await expect(steps.nth(n - 1).getByTestId('action')).toHaveText('ANSWER; <content>Roasted Tomato Soup</content>');
+  await expect(steps.nth(n - 1).getByTestId('memory')).toContainText('"answer": "Roasted Tomato Soup"');
+  // The labelled screenshot thumbnail enlarges on click.
+  await steps.nth(1).locator('img.thumb').click();
+  await expect(panel.locator('.lightbox img')).toBeVisible();
+  expect(model.requests.at(-1)?.body.stream).toBe(false);
+  expect(model.violations()).toEqual([]);
+  // Closing and reopening the panel shows the same run.
+  await panel.close();
+  const again = await openPanel(browser);
+  await expect(again.getByTestId('answer')).toContainText('Roasted Tomato Soup');
+});
+
+for (const c of [
+  { name: 'a wrong API key', settings: { apiKey: 'sk-wrong-key-123' }, message: 'refused the API key (HTTP 401)' },
+  { name: 'an unknown model', settings: { model: 'glm-9000' }, message: 'The model "glm-9000" was not found' },
+  { name: 'an unreachable endpoint', settings: { baseUrl: 'http://127.0.0.1:9/v1' }, message: 'Cannot reach the model endpoint at http://127.0.0.1:9/v1' },
+]) {
+  test(`a clear error for ${c.name}`, async () => {
+    await fillSettings(panel, { baseUrl: model.baseUrl, apiKey: KEY, model: 'glm-4.5v', ...c.settings });
+    await panel.getByTestId('save-settings').click();
+    await panel.getByTestId('test-connection').click();
+    await expect(panel.getByTestId('settings-status')).toContainText(c.message);
+    await panel.getByTestId('task').fill('Find a soup');
+    await panel.getByTestId('start').click();
+    const reason = panel.getByTestId('stop-reason');
+    await expect(reason).toContainText(c.message, { timeout: 30_000 });
+    if (c.name === 'an unknown model') await expect(reason).toContainText('The server offers: glm-4.5v');
+    await expect(panel.getByTestId('start')).toBeEnabled();
+  });
+}
