@@ -231,20 +231,24 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
     }
     return done;
   }
-  let { action, actionText } = parsed;
+  const { action } = parsed;
+  let { actionText } = parsed;
   let raw = ev.raw;
   let reasoning = ev.reasoning ?? parsed.reasoning;
+  let thought = parsed.thought;
   let secret = false;
   const notes = [...parsed.notes];
   const mark = labelOf(action) === null ? null : p.elements.find((m) => m.label === labelOf(action)) ?? null;
   if (action.type === 'type' && mark?.inputType === 'password') {
     raw = maskSecret(raw, action.text);
     reasoning = reasoning === null ? null : maskSecret(reasoning, action.text);
+    thought = maskSecret(thought, action.text);
+    if (parsed.memory) parsed.memory = JSON.parse(maskSecret(JSON.stringify(parsed.memory), action.text)) as Record<string, unknown>;
     actionText = describeAction({ ...action, text: PASSWORD_MASK });
     secret = true;
   }
   const memory = parsed.memory ?? state.memory;
-  const reply = { raw, reasoning, thought: parsed.thought, action, actionText, memory, notes, usage: ev.usage, modelMs: ev.ms, secret };
+  const reply = { raw, reasoning, thought, action, actionText, memory, notes, usage: ev.usage, modelMs: ev.ms, secret };
   const withReply: RunState = { ...state, pending: { ...p, reply }, formatErrorsInARow: 0 };
   if (action.type === 'answer') {
     const done = finishStep(withReply, ev.at, { ok: true }, [], 0);

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const CORE = path.resolve(import.meta.dirname, '..', '..', 'src', 'core');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = path.join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('src/core is pure', () => {
+  it('touches no chrome, browser or DOM globals and imports nothing outside src/core', () => {
+    const bad: string[] = [];
+    for (const f of files(CORE)) {
+      const code = readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      const noStrings = code.replace(/`(?:\\[\s\S]|[^\\`])*`|'(?:\\.|[^\\'\n])*'|"(?:\\.|[^\\"\n])*"/g, '""');
+      if (/\b(chrome|browser)\.\w|\bdocument\.|\bwindow\.|webextension-polyfill/.test(noStrings)) bad.push(`${f}: uses a browser global`);
+      for (const m of code.matchAll(/from\s+'([^']+)'/g)) {
+        if (!m[1].startsWith('.')) bad.push(`${f}: imports package ${m[1]}`);
+        else if (!path.resolve(path.dirname(f), m[1]).startsWith(CORE)) bad.push(`${f}: imports ${m[1]} outside src/core`);
+      }
+    }
+    expect(files(CORE).length).toBeGreaterThan(5);
+    expect(bad).toEqual([]);
+  });
+});
