@@ -24,7 +24,9 @@ import { buildList, placeList, SELECT_LIST, topLayerAncestor } from './labeler/s
 
 export { SELECT_LIST };
 
-export interface SelectPick { ok: boolean; expected: string; actual: string; text: string; changed: boolean }
+import type { SelectPick } from '../src/core/messages';
+
+export type { SelectPick };
 
 interface OpenList { select: HTMLSelectElement; host: HTMLElement; box: HTMLElement; active: number }
 interface State {

@@ -27,5 +27,5 @@ export function waitForQuiet(quietMs: number, capMs: number): Promise<{ quiet: b
 
 function isOurs(node: Node): boolean {
   const el = node instanceof Element ? node : node.parentElement;
-  return !!el?.closest('[data-webagent]');
+  return !!el?.closest('[data-wa-ui]');
 }

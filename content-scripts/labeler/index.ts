@@ -2,7 +2,8 @@
  * Labeler v1: the API the content script calls. Safe to call twice and to inject twice:
  * all state lives on globalThis under one symbol, shared by every copy of this module.
  */
-import type { Mark, MarksSnapshot, Rect } from '../../src/core/marks';
+import type { Mark, MarksSnapshot } from '../../src/core/marks';
+import type { ResolvedMark } from '../../src/core/messages';
 import { installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
 import { collectCandidates } from './collect';
 import { composedParent, deepElementFromPoint, describeElement, OPTION_ATTR } from './dom';
@@ -10,9 +11,7 @@ import { drawOverlay, removeOverlay } from './draw';
 import { elementText } from './text';
 import { bigEnough, clipToViewport, hitTest, isRendered } from './visibility';
 
-export type ResolvedMark =
-  | { ok: true; rect: Rect; center: { x: number; y: number }; tag: string; inputType?: string; editable: boolean }
-  | { ok: false; reason: 'unknown-label' | 'detached' | 'not-visible' | 'covered'; detail: string };
+export type { ResolvedMark };
 
 interface LabelerState { elements: Element[] }
 const KEY = Symbol.for('webagent.labeler.v1');

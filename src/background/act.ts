@@ -42,7 +42,16 @@ async function perform(tabId: number, a: Action, opts: ActOptions): Promise<ActR
     case 'click': {
       const t = await target(tabId, a.label);
       if (!t.ok) return t;
+      if (t.r.tag !== 'option') {
+        await cdp.click(tabId, t.r.center.x, t.r.center.y);
+        return { ok: true };
+      }
+      // An option of a rewritten <select>: verify that the choice took.
+      const before = JSON.stringify(await sendContent(tabId, 'select/last-pick', {}));
       await cdp.click(tabId, t.r.center.x, t.r.center.y);
+      const pick = await sendContent(tabId, 'select/last-pick', {});
+      if (!pick || JSON.stringify(pick) === before) return { ok: false, error: `Clicking the option [${a.label}] did not choose it; open the list again and retry.` };
+      if (!pick.ok) return { ok: false, error: `Choosing "${pick.text}" did not take: the select's value is "${pick.actual}", not "${pick.expected}".` };
       return { ok: true };
     }
     case 'type': {

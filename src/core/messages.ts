@@ -45,6 +45,8 @@ export interface ViewMessages {
   'run/trace': { req: { runId: string }; res: Trace };
 }
 
+export interface SelectPick { ok: boolean; expected: string; actual: string; text: string; changed: boolean }
+
 export type ResolvedMark =
   | { ok: true; rect: Rect; center: { x: number; y: number }; tag: string; inputType?: string; editable: boolean }
   | { ok: false; reason: 'unknown-label' | 'detached' | 'not-visible' | 'covered'; detail: string };
@@ -58,6 +60,8 @@ export interface ContentMessages {
   'marks/focus': { req: { label: number }; res: boolean };
   'page/scroll': { req: { direction: 'up' | 'down' }; res: { moved: number } };
   'page/settle': { req: { quietMs: number; capMs: number }; res: { quiet: boolean; ms: number } };
+  /** the outcome of the last option chosen in a rewritten select */
+  'select/last-pick': { req: Record<string, never>; res: SelectPick | null };
 }
 
 export type ViewName = keyof ViewMessages;
