@@ -4,7 +4,7 @@
  * Answers only in the top frame for now; other frames join in a later version.
  */
 import type { ContentMessages, ContentName, Reply } from '../src/core/messages';
-import { drawMarks, focusMark, hideMarks, lastSelectPick, resetMarks, resolveMark, scrollWindow } from './labeler';
+import { chooseInSelect, drawMarks, focusMark, hideMarks, lastSelectPick, resetMarks, resolveMark, scrollWindow } from './labeler';
 import { waitForQuiet } from './settle';
 
 type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => ContentMessages[K]['res'] | Promise<ContentMessages[K]['res']> };
@@ -19,6 +19,7 @@ const handlers: Handlers = {
   'page/scroll': ({ direction }) => scrollWindow(direction),
   'page/settle': ({ quietMs, capMs }) => waitForQuiet(quietMs, capMs),
   'select/last-pick': () => lastSelectPick(),
+  'select/choose': ({ label, text }) => chooseInSelect(label, text),
 };
 
 const FLAG = Symbol.for('webagent.content');

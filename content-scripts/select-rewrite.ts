@@ -111,6 +111,12 @@ function pick(index: number): void {
   const opt = sel.options[index];
   if (!opt || opt.disabled || opt.matches(':disabled')) return;
   closeList();
+  st.lastPick = applyIndex(sel, index, opt);
+  sel.focus({ preventScroll: true });
+}
+
+/** Set the select to option `index` as a person's choice would: value, then input and change; verified. */
+function applyIndex(sel: HTMLSelectElement, index: number, opt: HTMLOptionElement): SelectPick {
   const changed = sel.selectedIndex !== index;
   if (changed) {
     const setter = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'selectedIndex')?.set;
@@ -121,8 +127,25 @@ function pick(index: number): void {
     sel.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     sel.dispatchEvent(new Event('change', { bubbles: true }));
   }
-  st.lastPick = { ok, expected: opt.value, actual: sel.value, text: opt.text, changed };
-  sel.focus({ preventScroll: true });
+  return { ok, expected: opt.value, actual: sel.value, text: opt.text, changed };
+}
+
+/**
+ * `Type [N]; [text]` on a <select> (WebVoyager-style models do this): choose the enabled option
+ * whose text matches — exactly, then by value, then by prefix, then by substring; case-insensitive.
+ */
+export function chooseOptionByText(sel: HTMLSelectElement, text: string): { pick: SelectPick | null; options: string[] } {
+  const norm = (t: string) => t.trim().replace(/\s+/g, ' ').toLowerCase();
+  const want = norm(text);
+  const enabled = Array.from(sel.options).filter((o) => !o.disabled && !o.matches(':disabled'));
+  const hit = enabled.find((o) => norm(o.text) === want) ?? enabled.find((o) => norm(o.value) === want)
+    ?? (want ? enabled.find((o) => norm(o.text).startsWith(want)) ?? enabled.find((o) => norm(o.text).includes(want)) : undefined);
+  const options = enabled.map((o) => o.text.trim());
+  if (!hit) return { pick: null, options };
+  closeList();
+  const pick = applyIndex(sel, hit.index, hit);
+  state().lastPick = pick;
+  return { pick, options };
 }
 
 function optionIndexFromPath(path: EventTarget[]): number | null {

@@ -4,7 +4,7 @@
  */
 import type { Mark, MarksSnapshot } from '../../src/core/marks';
 import type { ResolvedMark } from '../../src/core/messages';
-import { installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
+import { chooseOptionByText, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
 import { collectCandidates } from './collect';
 import { composedParent, deepElementFromPoint, describeElement, OPTION_ATTR } from './dom';
 import { drawOverlay, removeOverlay } from './draw';
@@ -135,6 +135,12 @@ function findScroller(dy: number): Element | null {
     if (room > 0) return n;
   }
   return null;
+}
+
+/** Type into label N when it is a <select>: choose the option the text names. Null when N is not a select. */
+export function chooseInSelect(label: number, text: string): ReturnType<typeof chooseOptionByText> | null {
+  const el = state().elements[label];
+  return el instanceof HTMLSelectElement && el.isConnected ? chooseOptionByText(el, text) : null;
 }
 
 /** Remove the overlay, forget the labels and undo the select rewrite (page restored). */

@@ -37,6 +37,15 @@ export async function act(tabId: number, action: Action, opts: ActOptions): Prom
   return result;
 }
 
+/** Typing into a native <select> chooses the option whose text matches. */
+async function chooseByText(tabId: number, label: number, text: string): Promise<ActResult> {
+  const r = await sendContent(tabId, 'select/choose', { label, text });
+  if (!r) return { ok: false, error: `The element [${label}] is not a select.` };
+  if (!r.pick) return { ok: false, error: `No option of the select [${label}] matches "${text}"; its options are: ${r.options.slice(0, 30).join(', ')}.` };
+  if (!r.pick.ok) return { ok: false, error: `Choosing "${r.pick.text}" did not take: the select's value is "${r.pick.actual}".` };
+  return { ok: true };
+}
+
 async function perform(tabId: number, a: Action, opts: ActOptions): Promise<ActResult> {
   switch (a.type) {
     case 'click': {
@@ -57,6 +66,7 @@ async function perform(tabId: number, a: Action, opts: ActOptions): Promise<ActR
     case 'type': {
       const t = await target(tabId, a.label);
       if (!t.ok) return t;
+      if (t.r.tag === 'select') return chooseByText(tabId, a.label, a.text);
       if (!t.r.editable) return { ok: false, error: `The element [${a.label}] is a <${t.r.tag}>, not a text field; nothing was typed.` };
       await cdp.click(tabId, t.r.center.x, t.r.center.y);
       await sendContent(tabId, 'marks/focus', { label: a.label });

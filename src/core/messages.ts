@@ -62,6 +62,8 @@ export interface ContentMessages {
   'page/settle': { req: { quietMs: number; capMs: number }; res: { quiet: boolean; ms: number } };
   /** the outcome of the last option chosen in a rewritten select */
   'select/last-pick': { req: Record<string, never>; res: SelectPick | null };
+  /** Type [N]; [text] on a <select>: choose the option the text names (null: N is not a select) */
+  'select/choose': { req: { label: number; text: string }; res: { pick: SelectPick | null; options: string[] } | null };
 }
 
 export type ViewName = keyof ViewMessages;

@@ -97,6 +97,19 @@ test('native select: the option list is labelled, choosing sets the value and fi
   expect(opened.some((t) => t.includes('Gas mark 7'))).toBe(false); // disabled options cannot be chosen
 });
 
+test('typing an option\'s text into a native select chooses it (plain replies with reasoning_content)', async () => {
+  const m = await scripted([
+    { do: 'type', find: /gas mark/i, tag: 'select', text: 'gas mark 8' },
+    { do: 'click', find: /Show in Celsius/ },
+    { do: 'answer', from: /is (\d+ °C)/ },
+  ], 'plain');
+  const r = await runAgentCli(agentArgs(m, 'What is gas mark 8 in Celsius?', `${site.url}recipes/convert.html`, path.join(out, 'type-select.json')));
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('ANSWER: 230 °C');
+  expect(site.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'change', value: '8:1' })]));
+  expect(m.violations()).toEqual([]);
+});
+
 test('bad usage exits 2 with the usage text', async () => {
   const r = await runAgentCli(['--url', 'http://127.0.0.1:9/']);
   expect(r.code).toBe(2);

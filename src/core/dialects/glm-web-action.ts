@@ -17,7 +17,7 @@ export const KEYWORD = /^(click|type|scroll|wait|go[ \t_-]*back|bing|google|key|
  * "Type of element..." does not count.
  */
 const ANOTHER_ACTION =
-  /^(?:(?:click|type|scroll)\s*[[［【(]|(?:click|type|scroll)\s+[0-9０-９]|scroll\s+(?:up|down|window)\b|(?:wait|go\s*back|bing|google)\s*[.。]?\s*$|(?:key|answer)\s*[;；:：])/i;
+  /^(?:(?:click|type|scroll)\s*[[［【(]|(?:click|type|scroll)\s+[0-9０-９]|scroll\s+(?:up|down|window)\b|(?:wait|go\s*back|bing|google)[\s.。]*$|(?:key|answer)\s*[;；:：])/i;
 
 const FULL_WIDTH: Record<string, string> = {
   '：': ':', '；': ';', '【': '[', '】': ']', '［': '[', '］': ']', '，': ',', '（': '(', '）': ')', '。': '.',
@@ -30,16 +30,29 @@ export function normalizeWidth(s: string): string {
     .replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
 }
 
+/**
+ * Trim any of `chars` (and whitespace) from both ends. A loop, not a `[...]+$`
+ * regex: those backtrack quadratically on long whitespace runs in hostile replies.
+ */
+export function trimChars(s: string, chars: string, ends: 'both' | 'end' = 'both'): string {
+  const strip = (c: string) => chars.includes(c) || /\s/.test(c);
+  let a = 0;
+  let b = s.length;
+  if (ends === 'both') while (a < b && strip(s[a])) a++;
+  while (b > a && strip(s[b - 1])) b--;
+  return s.slice(a, b);
+}
+
 /** Markdown and quoting around a whole action line: "**Click [3]**", "`Click [3]`". */
 export function stripLineWrap(line: string): string {
-  return line.replace(/^[\s*`>]+/, '').replace(/[\s*`]+$/, '');
+  return trimChars(line.replace(/^[\s*`>]+/, ''), '*`', 'end');
 }
 
 /** Is this line (after an optional bullet / "Action:" header) another action? */
 export function looksLikeAction(line: string): boolean {
   const l = stripLineWrap(line)
     .replace(/^(?:[-+•]|\d+[.)])\s+/, '')
-    .replace(/^action\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*/i, '');
+    .replace(/^action[\s*]*[:：][\s*]*/i, '');
   return ANOTHER_ACTION.test(stripLineWrap(l));
 }
 
@@ -77,7 +90,7 @@ const NEED_LABEL = (verb: string, example: string): ActionResult => ({
 });
 
 function parseClick(rest: string): ActionResult {
-  const r = normalizeWidth(rest);
+  const r = normalizeWidth(rest).replace(/\s+/g, ' ');
   // "Click [3]", "Click 3", "Click on [3]"; else the first "[N]" further on ("Click the Search button [3]").
   const m = /^\s*(?:on\s+)?(?:element\s+)?(?:label\s+)?[[(]?\s*(\d+)/i.exec(r) ?? /\[\s*(\d+)\s*\]/.exec(r);
   const label = m ? toLabel(m[1]) : null;
@@ -85,10 +98,11 @@ function parseClick(rest: string): ActionResult {
 }
 
 function parseType(rest: string): ActionResult {
-  const head = /^\s*(?:[[［【(（]\s*)?([0-9０-９]+)\s*(?:[\]］】)）])?/.exec(rest);
+  const r = rest.trimStart();
+  const head = /^(?:[[［【(（]\s*)?([0-9０-９]+)\s*(?:[\]］】)）])?/.exec(r);
   const label = head ? toLabel(head[1]) : null;
   if (!head || label === null) return NEED_LABEL('Type', 'Type [2]; [hello]');
-  const tail = rest.slice(head[0].length).replace(/^\s*[;；,，:：]?\s*/, '').replace(/\s+$/, '');
+  const tail = r.slice(head[0].length).replace(/^\s*[;；,，:：]?\s*/, '').trimEnd();
   if (tail === '') {
     return { ok: false, error: 'Type needs the text to type, e.g. "Type [2]; [hello]" ("Type [2]; []" clears the field)' };
   }
@@ -104,7 +118,7 @@ function parseType(rest: string): ActionResult {
 }
 
 function parseScroll(rest: string): ActionResult {
-  const r = normalizeWidth(rest);
+  const r = normalizeWidth(rest).replace(/\s+/g, ' ');
   const m = /^\s*\[?\s*(\d+|window)?\s*\]?\s*[;,:]?\s*\[?\s*(up|down)(?:wards?)?\b/i.exec(r);
   if (!m) return { ok: false, error: 'Scroll needs a direction, e.g. "Scroll [WINDOW]; [down]" or "Scroll [6]; [up]"' };
   const direction = m[2].toLowerCase() as 'up' | 'down';
@@ -114,7 +128,7 @@ function parseScroll(rest: string): ActionResult {
 }
 
 function parseKey(rest: string): ActionResult {
-  let k = normalizeWidth(rest).trim().replace(/^[;:,]\s*/, '').replace(/[.\s]+$/, '');
+  let k = trimChars(normalizeWidth(rest).replace(/\s+/g, ' ').trim().replace(/^[;:,]\s*/, ''), '.', 'end');
   k = stripQuotes(stripOuterBrackets(k).trim()).trim();
   if (/^(?:return|enter|回车|回车键)(?:\s*key)?$/i.test(k)) return { ok: true, action: { type: 'key', key: 'Enter' } };
   if (k === '') return { ok: false, error: 'Key needs a key name; only "Key; [Return]" is supported' };

@@ -4,6 +4,8 @@
  * trailing commas, code fences, trailing prose).
  */
 
+import { trimChars } from './glm-web-action';
+
 export type MemoryResult =
   | { ok: true; memory: Record<string, unknown> }
   | { ok: false; note: string };
@@ -52,6 +54,7 @@ function balancedSpan(s: string, start: number): string | null {
 }
 
 const WORD = /[A-Za-z_]\w*/y;
+const TRAILING_COMMA = /,\s*[}\]]/y;
 
 /** Python-ish / sloppy JSON to JSON, token by token so string contents are never touched. */
 export function repairJson(s: string): string {
@@ -87,7 +90,8 @@ export function repairJson(s: string): string {
     }
     if (c === ',') {
       // Drop a trailing comma before a closing bracket.
-      const rest = /^,\s*([}\]])/.exec(s.slice(i));
+      TRAILING_COMMA.lastIndex = i;
+      const rest = TRAILING_COMMA.exec(s);
       if (rest) {
         i += rest[0].length - 1;
         continue;
@@ -102,11 +106,8 @@ export function repairJson(s: string): string {
 /** Parse the text after "Memory_Updated:". */
 export function parseMemory(section: string): MemoryResult {
   let s = section
-    .replace(/^\s*```[\w-]*\s*$/gm, '')
-    .replace(/^[\s`*]+|[\s`*]+$/g, '')
-    .replace(/^json\s+/i, '')
-    .trim();
-  s = s.replace(/[.。]$/, '').trim();
+    .replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
+  s = trimChars(trimChars(s, '`*').replace(/^json\s+/i, ''), '.。', 'end');
   if (EMPTY.test(s)) return { ok: true, memory: {} };
 
   const strict = tryJson(s);

@@ -6,7 +6,7 @@
  */
 import { describeAction, type Action, type ParsedStep, type ParseError } from '../actions';
 import {
-  KEYWORD, answerOf, looksLikeAction, parseActionLine, parseOldAnswer, stripLineWrap, type ActionResult,
+  KEYWORD, answerOf, looksLikeAction, parseActionLine, parseOldAnswer, stripLineWrap, trimChars, type ActionResult,
 } from './glm-web-action';
 import { parseMemory } from './glm-web-memory';
 
@@ -21,7 +21,8 @@ type BodyResult =
 /** Section header at a line start: "Action:", "**Action:**", "**Action**:", "### Action：", "- Action:". */
 function header(name: string): RegExp {
   return new RegExp(
-    String.raw`^[ \t]*(?:[-*>#]+[ \t]*)?(?:\*\*|__)?[ \t]*(?:${name})[ \t]*(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?`,
+    // One character class per gap (no `[ \t]*(?:\*\*)?[ \t]*`): adjacent optional runs backtrack quadratically.
+    String.raw`^[-*>#_ \t]*(?:${name})[*_ \t]*[:：][*_ \t]*`,
     'gim',
   );
 }
@@ -78,7 +79,7 @@ function findAction(body: string, preferLast: boolean): { start: number; end: nu
     const h = preferLast ? heads[heads.length - 1] : heads[0];
     return { start: h.index, end: h.index + h[0].length };
   }
-  const inline = [...body.matchAll(/(?<![A-Za-z_])action[ \t]*(?:\*\*)?[ \t]*[:：][ \t]*(?:\*\*)?/gi)];
+  const inline = [...body.matchAll(/(?<![A-Za-z_])action[*_ \t]*[:：][*_ \t]*/gi)];
   if (inline.length) {
     const h = inline[inline.length - 1]; // inline mentions come last in a one-line reply
     return { start: h.index, end: h.index + h[0].length };
@@ -93,7 +94,7 @@ function findAction(body: string, preferLast: boolean): { start: number; end: nu
 function readThought(before: string): string {
   const heads = allMatches(THOUGHT_H, before);
   const t = heads.length ? before.slice(heads[heads.length - 1].index + heads[heads.length - 1][0].length) : before;
-  return t.replace(/^[\s*]+|[\s*]+$/g, '');
+  return trimChars(t, '*');
 }
 
 function parseBody(raw: string, preferLast: boolean): BodyResult {

@@ -7,6 +7,7 @@ import type { Mark } from '../marks';
 import type { ChatMessage, Dialect, DialectContext, HistoryEntry } from './types';
 import { GLM_WEB_TEMPLATE } from './glm-web-template';
 import { parseGlmWebReply } from './glm-web-parse';
+import { trimChars } from './glm-web-action';
 
 /** How many past steps the prompt shows (seed 003 uses the last 15). */
 export const HISTORY_WINDOW = 15;
@@ -27,7 +28,9 @@ export function formatPromptTime(d: Date): string {
 
 /** One history field on one line: line breaks and tabs would break the entry format. */
 function oneLine(s: string): string {
-  return String(s ?? '').replace(/[ ]*[\r\n\t\v\f\u0085\u2028\u2029]+[ ]*/g, ' ').trim();
+  // split + trim instead of / *[\n\t]+ */: that regex backtracks quadratically on long space runs.
+  const parts = String(s ?? '').split(/[\r\n\t\v\f\u0085\u2028\u2029]+/);
+  return parts.map((p) => p.trim()).filter(Boolean).join(' ');
 }
 
 /** `{PREVIOUS_ACTIONS}`: the last 15 steps, numbered by their index in the full history. */
@@ -93,7 +96,7 @@ export function buildMessages(ctx: DialectContext): ChatMessage[] {
 }
 
 export function formatErrorObservation(error: string): string {
-  const e = String(error ?? '').trim().replace(/[.\s]+$/, '') || 'the reply could not be read';
+  const e = trimChars(String(error ?? ''), '.') || 'the reply could not be read';
   return `Format error: ${e}. Reply with "Thought: ...", then one "Action: ..." line in exactly one of the formats listed under # Action Space (e.g. "Action: Click [3]"), then "Memory_Updated: {...}".`;
 }
 
