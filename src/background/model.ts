@@ -60,24 +60,36 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
   };
   const api = client(s);
   if (!s.stream) {
-    const res = await api.chat.completions.create({ ...body, stream: false }, { signal });
-    const msg = res.choices[0]?.message as (OpenAI.Chat.ChatCompletionMessage & { reasoning_content?: string }) | undefined;
-    return { ok: true as const, content: msg?.content ?? '', reasoning: msg?.reasoning_content ?? null, usage: usageOf(res.usage) };
+    return fromCompletion(await api.chat.completions.create({ ...body, stream: false }, { signal }));
   }
-  const stream = await api.chat.completions.create(
-    { ...body, stream: true, ...(streamOptions ? { stream_options: { include_usage: true } } : {}) },
-    { signal },
-  );
+  const { data: stream, response } = await api.chat.completions
+    .create({ ...body, stream: true, ...(streamOptions ? { stream_options: { include_usage: true } } : {}) }, { signal })
+    .withResponse();
+  // Some servers ignore "stream": true and answer with one JSON completion: read that instead.
+  if (!/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
+    return fromCompletion((await response.json()) as OpenAI.Chat.ChatCompletion);
+  }
   let content = '';
   let reasoning = '';
   let usage: Usage | null = null;
   for await (const chunk of stream) {
-    const delta = chunk.choices?.[0]?.delta as { content?: string | null; reasoning_content?: string | null } | undefined;
+    const delta = chunk.choices?.[0]?.delta as ReasoningFields & { content?: string | null } | undefined;
     if (delta?.content) content += delta.content;
-    if (delta?.reasoning_content) reasoning += delta.reasoning_content;
+    const r = delta?.reasoning_content ?? delta?.reasoning;
+    if (r) reasoning += r;
     if (chunk.usage) usage = usageOf(chunk.usage);
   }
+  // The SDK ends the stream quietly when it is aborted: a cut-off reply is not a reply.
+  if (signal.aborted) throw new APIUserAbortError();
   return { ok: true as const, content, reasoning: reasoning || null, usage };
+}
+
+/** Servers name the separate reasoning field differently (vLLM/SGLang: reasoning_content; OpenRouter, Ollama: reasoning). */
+type ReasoningFields = { reasoning_content?: string | null; reasoning?: string | null };
+
+function fromCompletion(res: OpenAI.Chat.ChatCompletion) {
+  const msg = res.choices?.[0]?.message as (OpenAI.Chat.ChatCompletionMessage & ReasoningFields) | undefined;
+  return { ok: true as const, content: msg?.content ?? '', reasoning: msg?.reasoning_content ?? msg?.reasoning ?? null, usage: usageOf(res.usage) };
 }
 
 function usageOf(u: OpenAI.CompletionUsage | undefined | null): Usage | null {
@@ -90,6 +102,9 @@ async function failure(s: Settings, err: unknown): Promise<ModelResult> {
   }
   const base = { baseUrl: s.baseUrl, model: s.model };
   if (err instanceof APIConnectionTimeoutError) return { ok: false, aborted: false, error: explainModelError({ ...base, message: '', timedOut: true }) };
+  if (err instanceof APIError && err.status === undefined && err.error) {
+    return { ok: false, aborted: false, error: `The model server reported an error in the middle of its reply: ${serverMessage(err)}` };
+  }
   if (err instanceof APIError && err.status !== undefined) {
     const available = err.status === 404 ? await listModels(s).catch(() => undefined) : undefined;
     return { ok: false, aborted: false, error: explainModelError({ ...base, status: err.status, message: serverMessage(err), available }) };

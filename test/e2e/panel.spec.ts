@@ -78,6 +78,33 @@ test('settings, test connection, start, live steps and the answer', async () => 
   await expect(again.getByTestId('answer')).toContainText('Roasted Tomato Soup');
 });
 
+test('Stop during a slow model reply ends the run at once; no further request or action', async () => {
+  let release: () => void = () => undefined;
+  const slow = await startFakeModel({
+    apiKey: KEY,
+    policy: () => new Promise((r) => { release = () => r({ content: 'Thought: late\nAction: Click [0]' }); }),
+  });
+  try {
+    await fillSettings(panel, { baseUrl: slow.baseUrl, apiKey: KEY, model: 'glm-4.5v' });
+    await panel.getByTestId('save-settings').click();
+    await panel.getByTestId('task').fill('Find a soup');
+    await panel.getByTestId('start').click();
+    await expect(panel.getByTestId('pending')).toContainText('waiting for the model');
+    await expect.poll(() => slow.requests.length).toBe(1);
+    await panel.getByTestId('stop').click();
+    await expect(panel.getByTestId('stop-reason')).toHaveText('The run stopped: Stopped by the user.');
+    release();
+    await expect(panel.getByTestId('step')).toHaveCount(0);
+    // The page was not touched and the model was not asked again.
+    const pages = browser.context.pages().filter((p) => p.url().includes('/recipes/'));
+    await expect(pages[0]).toHaveURL(/recipes\/index\.html$/);
+    expect(slow.requests).toHaveLength(1);
+  } finally {
+    release();
+    await slow.close();
+  }
+});
+
 for (const c of [
   { name: 'a wrong API key', settings: { apiKey: 'sk-wrong-key-123' }, message: 'refused the API key (HTTP 401)' },
   { name: 'an unknown model', settings: { model: 'glm-9000' }, message: 'The model "glm-9000" was not found' },

@@ -184,6 +184,24 @@ describe('glm-web parseReply: errors', () => {
     expect(err(parse('<think>hmm</think>nothing')).reasoning).toBe('hmm');
   });
 
+  it('finishes on hostile input without throwing (catastrophic backtracking would hit the test timeout)', () => {
+    const shapes: Array<(p: string) => string> = [
+      (p) => `Action:${p}x`,
+      (p) => `action${p}`,
+      (p) => `Thought:${p}\nAction: Scroll${p}[1]${p}x`,
+      (p) => `Action: Type${p}[1]${p};${p}x${p}y`,
+      (p) => `Action: Click${p}x`,
+      (p) => `Action: Key;${p}.${p}x`,
+      (p) => `Action: ANSWER;${p}x${p}`,
+      (p) => `Action: Wait\n${p}Wait${p}x\nAction${p}x`,
+      (p) => `Action: Click [1]\nMemory_Updated: {${p}'a'${p}:${p}1${p},${p}`,
+      (p) => `<think>${p}</think>${p}<answer>${p}<|begin_of_box|${p}`,
+    ];
+    for (const c of [' ', '\t', '*', '[', '{', "'", ',', '.', '\n ', '`', '\u3000']) {
+      for (const shape of shapes) parse(shape(c.repeat(40000)));
+    }
+  });
+
   it('never throws on garbage', () => {
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);

@@ -94,6 +94,13 @@ describe('glm-web prompt', () => {
     expect(text).toBe('0.Thought:a b c\tAction:Type [1]; [x]\tObservation:Error: gone');
   });
 
+  it('collapses long whitespace runs (and finishes: backtracking would hit the test timeout)', () => {
+    const pad = ' '.repeat(100000);
+    const text = formatHistory([{ thought: `a${pad}b${pad}\n${pad}c`, action: pad, observation: `x${pad}` }]);
+    elementText(`a${pad}\n${pad}b`);
+    expect(text.startsWith(`0.Thought:a${pad}b c\tAction:\tObservation:x`)).toBe(true);
+  });
+
   it('substitutes in one pass', () => {
     const p = glmWeb.buildPrompt(ctx({ task: 'Find {Memory} and {web_text} and {TASK}', memory: { a: 1 } }));
     expect(p).toContain('Find {Memory} and {web_text} and {TASK}, Please interact with https://github.com/');

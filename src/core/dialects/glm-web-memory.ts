@@ -105,9 +105,8 @@ export function repairJson(s: string): string {
 
 /** Parse the text after "Memory_Updated:". */
 export function parseMemory(section: string): MemoryResult {
-  let s = section
-    .replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
-  s = trimChars(trimChars(s, '`*').replace(/^json\s+/i, ''), '.。', 'end');
+  const unfenced = section.replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
+  const s = trimChars(trimChars(unfenced, '`*').replace(/^json\s+/i, ''), '.。', 'end');
   if (EMPTY.test(s)) return { ok: true, memory: {} };
 
   const strict = tryJson(s);
