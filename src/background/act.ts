@@ -89,13 +89,14 @@ async function perform(tabId: number, a: Action, opts: ActOptions): Promise<ActR
     }
     case 'wait':
       return { ok: true };
-    case 'goBack':
-      try {
-        await chrome.tabs.goBack(tabId);
-        return { ok: true };
-      } catch {
-        return { ok: false, error: 'There is no previous page to go back to.' };
-      }
+    case 'goBack': {
+      // Only back to a web page: going back to the tab's blank first page would end the run.
+      const h = await cdp.send<{ currentIndex: number; entries: { id: number; url: string }[] }>(tabId, 'Page.getNavigationHistory');
+      const prev = h.entries[h.currentIndex - 1];
+      if (!prev || !/^https?:/i.test(prev.url)) return { ok: false, error: 'There is no previous web page to go back to.' };
+      await cdp.send(tabId, 'Page.navigateToHistoryEntry', { entryId: prev.id });
+      return { ok: true };
+    }
     case 'search':
       await chrome.tabs.update(tabId, { url: opts.searchStartPage });
       return { ok: true };

@@ -54,6 +54,9 @@ export async function ensureContent(tabId: number): Promise<void> {
   try {
     await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files });
   } catch (err) {
+    const now = await chrome.tabs.get(tabId).catch(() => null);
+    if (!now) throw new PageError('The run\'s tab was closed.');
+    if (now.url && !/^(https?|file):/i.test(now.url)) throw new PageError(`The tab now shows ${now.url.split('?')[0]}, which the extension may not automate (only http and https pages).`);
     throw new PageError(`Cannot run in this page: ${err instanceof Error ? err.message : String(err)}`);
   }
   // Either the ready message or a successful ping means the script is up.

@@ -5,7 +5,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
-import { startFakeModel, type FakeModel } from '../fixtures/model/server';
+import { startFakeModel, type FakeModel, type RecordedRequest } from '../fixtures/model/server';
 import { scriptedPolicy } from '../fixtures/model/scripted';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
@@ -102,6 +102,46 @@ test('Stop during a slow model reply ends the run at once; no further request or
   } finally {
     release();
     await slow.close();
+  }
+});
+
+test('every action of the grammar runs: Type, Scroll, GoBack, Bing (search start page), Wait, Key, Click, ANSWER', async () => {
+  const label = (q: RecordedRequest, re: RegExp) => q.prompt?.elements.find((e) => re.test(e.text))?.label ?? -1;
+  const script: ((q: RecordedRequest) => string)[] = [
+    () => 'GoBack', // the tab's first page: nothing to go back to
+    (q) => `Type [${label(q, /find a recipe/i)}]; [ramen]`,
+    () => 'Scroll [WINDOW]; [down]',
+    (q) => `Scroll [${label(q, /Ramen/)}]; [up]`,
+    () => 'GoBack',
+    () => 'Bing',
+    () => 'Wait',
+    (q) => `Click [${label(q, /Show in Celsius/)}]`,
+    () => 'Key; [Return]',
+    () => 'ANSWER; <content>done</content>',
+  ];
+  const m = await startFakeModel({ apiKey: KEY, policy: (q, n) => ({ content: `Thought: step ${n}\nAction: ${script[n](q)}\nMemory_Updated: {"n": ${n}}` }) });
+  try {
+    await fillSettings(panel, { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v' });
+    await panel.getByTestId('setting-searchStartPage').fill(`${site.url}recipes/convert.html`);
+    await panel.getByTestId('save-settings').click();
+    await panel.getByTestId('task').fill('Exercise every action');
+    await panel.getByTestId('start').click();
+    await expect(panel.getByTestId('answer')).toContainText('done', { timeout: 60_000 });
+    const steps = panel.getByTestId('step');
+    await expect(steps).toHaveCount(script.length);
+    await expect(steps.nth(0).getByTestId('observation')).toHaveText('There is no previous web page to go back to.');
+    for (let i = 1; i < script.length; i++) await expect(steps.nth(i).getByTestId('observation')).toHaveText('Success');
+    // Where each step was taken: typed -> results, back -> index, Bing -> the configured start page.
+    const urls = m.requests.map((q) => q.prompt?.text.match(/Please interact with (\S+) and/)?.[1]);
+    expect(new Set(urls).size).toBe(1); // {Web} stays the task's site
+    const heads = await steps.locator('.step-head small').allTextContents();
+    expect(heads[2]).toContain('/recipes/results.html?q=ramen');
+    expect(heads[5]).toMatch(/\/recipes\/index\.html$/);
+    expect(heads[6]).toContain('/recipes/convert.html');
+    expect(site.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'show', value: '' })]));
+    expect(m.violations()).toEqual([]);
+  } finally {
+    await m.close();
   }
 });
 
