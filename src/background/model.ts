@@ -18,8 +18,9 @@ const REQUEST_TIMEOUT_MS = 180_000;
 function client(s: Settings): OpenAI {
   return new OpenAI({
     baseURL: s.baseUrl,
-    // The openai package insists on a key; servers without auth ignore the header.
+    // The openai package insists on a key; with none set, send no Authorization header at all.
     apiKey: s.apiKey || 'none',
+    ...(s.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
     dangerouslyAllowBrowser: true,
     maxRetries: 0,
     timeout: REQUEST_TIMEOUT_MS,

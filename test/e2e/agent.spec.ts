@@ -110,6 +110,16 @@ test('typing an option\'s text into a native select chooses it (plain JSON repli
   expect(m.violations()).toEqual([]);
 });
 
+test('without an API key no Authorization header is sent', async () => {
+  const policy = scriptedPolicy([{ do: 'answer', text: 'nothing to do' }], 'glm');
+  model = await startFakeModel({ policy: (req) => policy(req.prompt) });
+  const r = await runAgentCli(['--task', 'Say hello', '--url', `${site.url}recipes/index.html`, '--base-url', model.baseUrl, '--trace', path.join(out, 'nokey.json')], { VLM_API_KEY: '' });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('ANSWER: nothing to do');
+  expect(model.requests).toHaveLength(1);
+  expect(model.requests[0].authorization).toBeUndefined();
+});
+
 test('bad usage exits 2 with the usage text', async () => {
   const r = await runAgentCli(['--url', 'http://127.0.0.1:9/']);
   expect(r.code).toBe(2);
