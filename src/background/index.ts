@@ -7,7 +7,7 @@ import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../cor
 import { toRunView } from '../core/messages';
 import { toTrace } from '../core/trace';
 import { testConnection } from './model';
-import { currentRun, resumeAfterRestart, startRun, stopRun, stopRunsInTab } from './run-loop';
+import { currentRun, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
 import { loadRun } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
@@ -39,7 +39,7 @@ const handlers: Handlers = {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));
     if (!s) throw new Error(`No run with id ${runId}.`);
     const { apiKey } = await loadSettings();
-    return toTrace(s, [apiKey]);
+    return toTrace(s, [apiKey, ...secretsOf(runId)]);
   },
 };
 

@@ -18,6 +18,13 @@ import { loadSettings } from './settings-store';
 
 interface Active { state: RunState; settings: Settings; abort: AbortController }
 const active = new Map<string, Active>();
+/** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
+const runKeys = new Map<string, string>();
+
+export function secretsOf(runId: string): string[] {
+  const k = runKeys.get(runId);
+  return k ? [k] : [];
+}
 
 export function broadcast(state: RunState): void {
   chrome.runtime.sendMessage({ event: 'run/update', run: toRunView(state) }).catch(() => undefined);
@@ -57,6 +64,7 @@ export async function startRun(req: StartRun): Promise<string> {
   });
   await saveRun(state);
   broadcast(state);
+  if (settings.apiKey) runKeys.set(state.id, settings.apiKey);
   void drive({ state, settings, abort: new AbortController() });
   return state.id;
 }

@@ -105,6 +105,34 @@ test('Stop during a slow model reply ends the run at once; no further request or
   }
 });
 
+test('closing the panel does not stop the run; reopening shows it live', async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => { release = r; });
+  const m = await startFakeModel({
+    apiKey: KEY,
+    policy: async (_q, n) => {
+      if (n === 0) await gate;
+      return { content: n === 0 ? 'Thought: look\nAction: Scroll [WINDOW]; [down]' : 'Thought: ok\nAction: ANSWER; <content>still here</content>' };
+    },
+  });
+  try {
+    await fillSettings(panel, { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v' });
+    await panel.getByTestId('save-settings').click();
+    await panel.getByTestId('task').fill('Keep going without the panel');
+    await panel.getByTestId('start').click();
+    await expect.poll(() => m.requests.length).toBe(1);
+    await panel.close();
+    release();
+    await expect.poll(() => m.requests.length).toBe(2);
+    const again = await openPanel(browser);
+    await expect(again.getByTestId('answer')).toContainText('still here');
+    await expect(again.getByTestId('step')).toHaveCount(2);
+  } finally {
+    release();
+    await m.close();
+  }
+});
+
 test('every action of the grammar runs: Type, Scroll, GoBack, Bing (search start page), Wait, Key, Click, ANSWER', async () => {
   const label = (q: RecordedRequest, re: RegExp) => q.prompt?.elements.find((e) => re.test(e.text))?.label ?? -1;
   const script: ((q: RecordedRequest) => string)[] = [
