@@ -1,10 +1,15 @@
 /**
- * Content script entry: the message adapter between the background and the
- * labeler / select rewrite. Safe to inject twice (the second copy does nothing).
- * Answers only in the top frame for now; other frames join in a later version.
+ * Content script entry, in every frame: the message adapter between the
+ * background and the labeler / select rewrite, plus the API that
+ * chrome.scripting reaches in all frames at once (background/label.ts).
+ * Safe to inject twice (the second copy does nothing).
  */
 import type { ContentMessages, ContentName, Reply } from '../src/core/messages';
-import { chooseInSelect, drawMarks, focusMark, hideMarks, lastSelectPick, resetMarks, resolveMark, scrollWindow } from './labeler';
+import {
+  chooseInSelect, collectFrame, drawMarks, drawOverlay, focusMark, hideMarks, lastSelectPick,
+  listenForFrameToken, prepareFrames, resetMarks, resolveMark, scrollWindow,
+} from './labeler';
+import { installSelectRewrite } from './select-rewrite';
 import { waitForQuiet } from './settle';
 
 type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => ContentMessages[K]['res'] | Promise<ContentMessages[K]['res']> };
@@ -12,6 +17,7 @@ type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => Conten
 const handlers: Handlers = {
   'content/ping': () => ({ url: location.href }),
   'marks/draw': () => drawMarks(),
+  'marks/overlay': ({ marks }) => { drawOverlay(marks); return null; },
   'marks/hide': () => { hideMarks(); return null; },
   'marks/reset': () => { resetMarks(); return null; },
   'marks/resolve': ({ label }) => resolveMark(label),
@@ -23,10 +29,19 @@ const handlers: Handlers = {
 };
 
 const FLAG = Symbol.for('webagent.content');
-const g = globalThis as unknown as Record<symbol, boolean>;
+const g = globalThis as unknown as Record<symbol, unknown>;
 
-if (window === window.top && !g[FLAG]) {
+if (!g[FLAG]) {
   g[FLAG] = true;
+  listenForFrameToken();
+  // Reached by chrome.scripting.executeScript({ allFrames }) in this same isolated world.
+  g[Symbol.for('webagent.api')] = {
+    prepareFrames,
+    // Native selects get their in-page lists before the page is labelled (every frame has its own).
+    collectFrame: () => { installSelectRewrite(); return collectFrame(); },
+    resetMarks,
+    hideMarks,
+  };
   chrome.runtime.onMessage.addListener((msg: { type?: string; payload?: unknown }, sender, sendResponse) => {
     // Only the extension's background talks to us; pages cannot reach this listener.
     if (sender.id !== chrome.runtime.id || typeof msg?.type !== 'string' || !(msg.type in handlers)) return false;
@@ -39,5 +54,5 @@ if (window === window.top && !g[FLAG]) {
       );
     return true;
   });
-  chrome.runtime.sendMessage({ event: 'content/ready' }).catch(() => undefined);
+  if (window === window.top) chrome.runtime.sendMessage({ event: 'content/ready' }).catch(() => undefined);
 }

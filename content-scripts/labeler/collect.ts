@@ -1,119 +1,161 @@
 /**
- * Candidate collection (reads the DOM and layout only; writes nothing).
+ * Candidate collection: one pass that reads the DOM, styles and layout, and writes nothing.
  *
- * 1. Walk the document in order, into open shadow roots; skip our overlay, [inert] subtrees,
- *    and non-rendered containers (head, script, style, template, noscript).
- * 2. For each element read its computed style once; remember whether its cursor is "pointer".
- * 3. Classify: "semantic" (native control tag, interactive ARIA role, contenteditable, our
- *    select-list option) or "generic" (tabindex >= 0, onclick attribute, cursor:pointer).
- *    Drop disabled, aria-disabled="true" and pointer-events:none.
- * 4. Keep candidates whose clipped rect is big enough, rendered, and hit-testable (visibility.ts).
- * 5. De-nest in document order (ancestors come first):
- *    a. inside a kept a[href] / button / role=link / role=button keep only semantic controls;
- *    b. a candidate only because of cursor:pointer inherited from its parent is dropped when an
- *       ancestor in that unbroken cursor:pointer chain was kept (one mark per clickable card), or
- *       when the chain reaches <body>/<html> (a page-wide cursor:pointer marks nothing).
+ * 1. Walk the document in order, into shadow roots (open and closed); skip our overlay, [inert]
+ *    subtrees, display:none subtrees and non-rendered tags (head, script, style, template, …).
+ *    Per root, one querySelectorAll finds the elements whose tag or attributes matter
+ *    (rules.ATTR_SELECTOR); only those are classified attribute by attribute.
+ * 2. Per element: one computed style (display, cursor, and overflow for non-inline boxes).
+ *    Measured on this project's heavy page (20k elements, Chromium 156, 2 cores): a style read
+ *    costs ~0.5 µs and getBoundingClientRect ~1.5–3 µs, so rects are read only for candidates.
+ *    A subtree is never culled by its rect: fixed, absolute and overflowing descendants can be
+ *    visible outside it. Children of a display:contents candidate (no box of its own) become
+ *    candidates in its name. A candidate only because of a cursor:pointer inherited from its
+ *    parent is deferred: it is measured only when no ancestor of that chain is visible (step 4c
+ *    of denest.ts would drop it anyway), which spares the many spans inside clickable cards.
+ * 3. Per candidate: its rect; drop it when outside the viewport or too small (cheap), then when
+ *    disabled, pointer-events:none, invisible, transparent (form controls excepted), or when the
+ *    deep hit-test does not reach it (visibility.ts). Scroll containers are confirmed here:
+ *    overflow auto/scroll/overlay and content larger than the box by SCROLL_SLACK px; the
+ *    document scroller is not one.
+ * 4. De-nest (denest.ts).
  */
 import type { Rect } from '../../src/core/marks';
-import { composedParent, isOurUi, OPTION_ATTR, walkDeep } from './dom';
-import { bigEnough, clipToViewport, hitTest, isRendered } from './visibility';
+import { composedParent, walkDeep } from './dom';
+import { denest, type Seen } from './denest';
+import { ATTR_SELECTOR, classify, isDisabled, type Kind } from './rules';
+import type { LabelIndex } from './text';
+import { bigEnough, clipToViewport, hitTest, isRendered, isTransparent } from './visibility';
 
 export interface Candidate {
+  /** the element with the box: what is hit-tested, resolved and clicked */
   el: Element;
+  /** the element the rules chose: `el`, or a display:contents ancestor of it */
+  owner: Element;
   /** clipped to the viewport */
   rect: Rect;
+  scrollable: boolean;
 }
 
-const SKIP_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 'link', 'meta']);
-const CONTROL_TAGS = new Set(['button', 'select', 'textarea', 'summary']);
-export const INTERACTIVE_ROLES = new Set([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox',
-  'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem',
-]);
-const CONTAINER_ROLES = new Set(['button', 'link']);
+export interface Collected { candidates: Candidate[]; labels: LabelIndex }
 
-type Kind = 'semantic' | 'generic' | 'pointer' | null;
+const SKIP_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 'link', 'meta', 'title', 'base']);
+const FORM_CONTROLS = new Set(['input', 'select', 'textarea']);
+const SCROLLING = /auto|scroll|overlay/;
+const SCROLL_SLACK = 8;
 
-function role(el: Element): string {
-  return (el.getAttribute('role') ?? '').trim().split(/\s+/)[0].toLowerCase();
-}
+interface Found { el: Element; owner: Element; kind: Kind; style: CSSStyleDeclaration; scrolly: boolean; order: number }
 
-/** Step 3. "pointer" = a candidate only because of computed cursor:pointer. */
-function classify(el: Element, style: CSSStyleDeclaration): Kind {
-  const tag = el.localName;
-  let kind: Kind = null;
-  if (el.hasAttribute(OPTION_ATTR)) kind = 'semantic';
-  else if (tag === 'a' && el.hasAttribute('href')) kind = 'semantic';
-  else if (tag === 'input') kind = (el as HTMLInputElement).type === 'hidden' ? null : 'semantic';
-  else if (CONTROL_TAGS.has(tag)) kind = 'semantic';
-  else if (INTERACTIVE_ROLES.has(role(el))) kind = 'semantic';
-  else if (el.hasAttribute('contenteditable') && el.getAttribute('contenteditable') !== 'false') kind = 'semantic';
-  else if (el.hasAttribute('onclick')) kind = 'generic';
-  else if (el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0) kind = 'generic';
-  else if (style.cursor === 'pointer' && tag !== 'html' && tag !== 'body') kind = 'pointer';
-  if (!kind) return null;
-  if (el.getAttribute('aria-disabled') === 'true') return null;
-  if (el.matches(':disabled')) return null;
-  if (style.pointerEvents === 'none') return null;
-  return kind;
-}
+interface Walked { found: Found[]; deferred: Found[]; pointer: Set<Element>; labels: LabelIndex }
 
-function isContainer(el: Element): boolean {
-  const tag = el.localName;
-  return (tag === 'a' && el.hasAttribute('href')) || tag === 'button' || CONTAINER_ROLES.has(role(el));
-}
-
-export function collectCandidates(): Candidate[] {
-  const vw = window.innerWidth;
-  const vh = window.innerHeight;
-  const pointer = new Map<Element, boolean>();
-  const found: Array<{ el: Element; kind: Kind; style: CSSStyleDeclaration }> = [];
-
-  // Steps 1–3.
+/** Steps 1–2. */
+function walk(): Walked {
+  const out: Walked = { found: [], deferred: [], pointer: new Set(), labels: new Map() };
+  const contents = new Map<Element, { owner: Element; kind: Kind }>();
+  const interesting = new Set<Element>(document.querySelectorAll(ATTR_SELECTOR));
+  const addRoot = (root: ShadowRoot) => { for (const el of Array.from(root.querySelectorAll(ATTR_SELECTOR))) interesting.add(el); };
+  let viewportScroller = false;
+  let order = 0;
   walkDeep((el) => {
-    if (SKIP_TAGS.has(el.localName)) return false;
-    if (el.hasAttribute('inert')) return false;
-    if (isOurUi(el) && el.getAttribute('data-wa-ui') === 'overlay') return false;
+    const tag = el.localName;
+    if (SKIP_TAGS.has(tag)) return false;
     const style = getComputedStyle(el);
-    if (style.display === 'none') return false;
-    pointer.set(el, style.cursor === 'pointer');
-    const kind = classify(el, style);
-    if (kind) found.push({ el, kind, style });
+    const display = style.display;
+    if (display === 'none') return false;
+    const isPointer = style.cursor === 'pointer';
+    let kind: Kind | null = null;
+    if (interesting.has(el)) {
+      const a = classify(el, tag, isPointer && tag !== 'html' && tag !== 'body');
+      if (a.inert || (a.ui && el.getAttribute('data-wa-ui') === 'overlay')) return false;
+      if (tag === 'label') indexLabel(el as HTMLLabelElement, out.labels);
+      kind = a.kind;
+    } else if (isPointer && tag !== 'html' && tag !== 'body') {
+      kind = 'pointer';
+    }
+    if (isPointer) out.pointer.add(el);
+    let owner = el;
+    const parent = el.parentElement ?? composedParent(el);
+    const inherited = parent ? contents.get(parent) : undefined;
+    if (inherited && (!kind || kind === 'pointer')) ({ kind, owner } = inherited);
+    if (display === 'contents') {
+      if (kind) contents.set(el, { owner, kind });
+      return true;
+    }
+    let scrolly = false;
+    if (tag === 'html') {
+      viewportScroller = style.overflow !== 'visible';
+    } else if (display !== 'inline') {
+      scrolly = SCROLLING.test(style.overflow);
+      // body's overflow moves to the viewport unless html has its own (CSS Overflow 3 §3.3)
+      if (tag === 'body' && !viewportScroller) scrolly = false;
+    }
+    if (!kind && !scrolly) return true;
+    const f: Found = { el, owner, kind: kind ?? 'scroll', style, scrolly, order: order++ };
+    const deferred = kind === 'pointer' && !scrolly && owner === el && parent && out.pointer.has(parent);
+    (deferred ? out.deferred : out.found).push(f);
     return true;
-  });
-
-  // Step 4.
-  const visible: Array<{ el: Element; kind: Kind; rect: Rect }> = [];
-  for (const c of found) {
-    const rect = clipToViewport(c.el.getBoundingClientRect(), vw, vh);
-    if (!rect || !bigEnough(rect) || !isRendered(c.el, c.style)) continue;
-    if (!hitTest(c.el, rect).point) continue;
-    visible.push({ el: c.el, kind: c.kind, rect });
-  }
-
-  // Step 5.
-  const kept = new Set<Element>();
-  const out: Candidate[] = [];
-  for (const c of visible) {
-    if (c.kind !== 'semantic' && insideKeptContainer(c.el, kept)) continue;
-    if (c.kind === 'pointer' && inheritsPointerFromKept(c.el, kept, pointer)) continue;
-    kept.add(c.el);
-    out.push({ el: c.el, rect: c.rect });
-  }
+  }, document.documentElement, addRoot);
   return out;
 }
 
-function insideKeptContainer(el: Element, kept: Set<Element>): boolean {
-  for (let p = composedParent(el); p; p = composedParent(p)) if (kept.has(p) && isContainer(p)) return true;
+function indexLabel(label: HTMLLabelElement, labels: LabelIndex): void {
+  const control = label.control;
+  if (!control) return;
+  const list = labels.get(control);
+  if (list) list.push(label);
+  else labels.set(control, [label]);
+}
+
+/** Step 3 for one candidate: its visible state, or null. */
+function measureOne(f: Found, vw: number, vh: number, scroller: Element | null): Seen | null {
+  const rect = clipToViewport(f.el.getBoundingClientRect(), vw, vh);
+  if (!rect || !bigEnough(rect)) return null;
+  const scrollable = f.scrolly && f.el !== scroller && scrollsNow(f.el, f.style);
+  if (f.kind === 'scroll' && !scrollable) return null;
+  if (f.kind !== 'scroll' && isDisabled(f.owner)) return null;
+  if (f.style.pointerEvents === 'none' || !isRendered(f.el, f.style)) return null;
+  const transparent = isTransparent(f.el);
+  if (transparent && !FORM_CONTROLS.has(f.el.localName)) return null;
+  // a transparent control must be hit itself: a hit on its label means the label is the target
+  if (!hitTest(f.el, rect, !transparent).point) return null;
+  return { el: f.el, owner: f.owner, kind: f.kind, rect, transparent, scrollable, order: f.order };
+}
+
+function scrollsNow(el: Element, style: CSSStyleDeclaration): boolean {
+  const y = SCROLLING.test(style.overflowY) && el.scrollHeight > el.clientHeight + SCROLL_SLACK;
+  return y || (SCROLLING.test(style.overflowX) && el.scrollWidth > el.clientWidth + SCROLL_SLACK);
+}
+
+/** Step 3, then the deferred pointer children whose chain has nothing visible. */
+function measure(w: Walked): Seen[] {
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const scroller = document.scrollingElement;
+  const seen: Seen[] = [];
+  const visible = new Set<Element>();
+  for (const f of w.found) {
+    const s = measureOne(f, vw, vh, scroller);
+    if (s) { seen.push(s); visible.add(s.el); }
+  }
+  let late = false;
+  for (const f of w.deferred) {
+    if (chainHasVisible(f.el, visible, w.pointer)) continue;
+    const s = measureOne(f, vw, vh, scroller);
+    if (s) { seen.push(s); visible.add(s.el); late = true; }
+  }
+  return late ? seen.sort((a, b) => a.order - b.order) : seen;
+}
+
+/** A visible ancestor in the unbroken cursor:pointer chain, or a chain reaching body (page-wide). */
+function chainHasVisible(el: Element, visible: Set<Element>, pointer: Set<Element>): boolean {
+  for (let p = composedParent(el); p && pointer.has(p); p = composedParent(p)) {
+    if (visible.has(p) || p.localName === 'body' || p.localName === 'html') return true;
+  }
   return false;
 }
 
-function inheritsPointerFromKept(el: Element, kept: Set<Element>, pointer: Map<Element, boolean>): boolean {
-  for (let p = composedParent(el); p; p = composedParent(p)) {
-    const isPointer = pointer.get(p) ?? getComputedStyle(p).cursor === 'pointer';
-    if (!isPointer) return false;
-    // kept ancestor: the card already has its mark; body/html: a page-wide cursor means nothing
-    if (kept.has(p) || p.localName === 'body' || p.localName === 'html') return true;
-  }
-  return false;
+export function collectCandidates(): Collected {
+  const w = walk();
+  const seen = measure(w);
+  const candidates = denest(seen, w.pointer).map((s) => ({ el: s.el, owner: s.owner, rect: s.rect, scrollable: s.scrollable }));
+  return { candidates, labels: w.labels };
 }

@@ -10,7 +10,58 @@ export const OPTION_ATTR = 'data-wa-option';
 /** Attribute the rewrite puts on each <select>: "list" (rewritten) or "native" (left alone). */
 export const SELECT_ATTR = 'data-wa-select';
 
-/** Parent in the flat (rendered) tree: the assigned slot, the parent element, or the shadow host. */
+type RootGetter = (el: Element) => ShadowRoot | null;
+
+/**
+ * The extension's content script gets closed shadow roots from chrome.dom.openOrClosedShadowRoot
+ * (https://developer.chrome.com/docs/extensions/reference/api/dom). The esbuild test harness has no
+ * chrome API; there a fixture page may fill `globalThis.__webagentClosedRoots` (a WeakMap host →
+ * root, by patching attachShadow). That WeakMap is a TEST SEAM only: the extension never reads it
+ * when chrome.dom exists, and pages cannot reach the isolated world anyway.
+ */
+function closedRootGetter(): RootGetter | null {
+  const g = globalThis as unknown as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } }; __webagentClosedRoots?: WeakMap<Element, ShadowRoot> };
+  const api = g.chrome?.dom?.openOrClosedShadowRoot;
+  if (typeof api === 'function') {
+    return (el) => {
+      try {
+        return el instanceof HTMLElement ? api(el) ?? null : null;
+      } catch {
+        return null;
+      }
+    };
+  }
+  const seam = g.__webagentClosedRoots;
+  return seam instanceof WeakMap ? (el) => seam.get(el) ?? null : null;
+}
+
+/**
+ * Elements that may host a shadow root (https://dom.spec.whatwg.org/#dom-element-attachshadow):
+ * custom elements and these tags. Asking chrome.dom only for them keeps the walk cheap.
+ */
+const HOST_TAGS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+
+let closedGetter: RootGetter | null | undefined;
+
+/** The element's shadow root, open or closed (see closedRootGetter), or null. */
+export function shadowRootOf(el: Element): ShadowRoot | null {
+  const open = el.shadowRoot;
+  if (open) return open;
+  if (closedGetter === undefined) closedGetter = closedRootGetter();
+  if (!closedGetter) return null;
+  const tag = el.localName;
+  return tag.includes('-') || HOST_TAGS.has(tag) ? closedGetter(el) : null;
+}
+
+/** Test helper: forget the cached getter (a page may install the seam after the bundle loaded). */
+export function resetShadowAccess(): void {
+  closedGetter = undefined;
+}
+
+/**
+ * Parent in the flat (rendered) tree: the assigned slot, the parent element, or the shadow host.
+ * (`assignedSlot` is null for slots in closed roots; the host, the next step up, is used then.)
+ */
 export function composedParent(n: Element): Element | null {
   if (n.assignedSlot) return n.assignedSlot;
   if (n.parentElement) return n.parentElement;
@@ -26,14 +77,14 @@ export function isSelfOrDescendant(n: Element | null, ancestor: Element): boolea
 }
 
 /**
- * The topmost element at a viewport point, descending into open shadow roots.
+ * The topmost element at a viewport point, descending into shadow roots (open and closed).
  * 1. document.elementFromPoint (skips pointer-events:none, so our overlay never answers);
- * 2. while the hit hosts an open shadow root, ask that root; stop when it answers the host itself.
+ * 2. while the hit hosts a shadow root, ask that root; stop when it answers the host itself.
  */
 export function deepElementFromPoint(x: number, y: number): Element | null {
   let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+  for (let root = hit && shadowRootOf(hit); hit && root; root = shadowRootOf(hit)) {
+    const inner = root.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
     hit = inner;
   }
@@ -41,20 +92,31 @@ export function deepElementFromPoint(x: number, y: number): Element | null {
 }
 
 /**
- * Pre-order walk of the document including open shadow roots (a host's shadow tree
- * before its light children). `visit` returns false to skip an element's subtree.
+ * Pre-order walk of the document including shadow roots (a host's shadow tree before its light
+ * children). `visit` returns false to skip an element's subtree; `onRoot` sees each shadow root
+ * before its contents. Iterative (no recursion limit); firstElementChild/nextElementSibling is
+ * the cheapest way through a large tree.
  */
-export function walkDeep(visit: (el: Element) => boolean): void {
-  const start = document.documentElement;
+export function walkDeep(
+  visit: (el: Element) => boolean,
+  start: Element | null = document.documentElement,
+  onRoot?: (root: ShadowRoot) => void,
+): void {
   if (!start) return;
-  const stack: Element[] = [start];
+  const stack: Array<Element | null> = [start];
+  let first = true;
   while (stack.length) {
-    const el = stack.pop()!;
+    const el = stack.pop();
+    if (!el) continue;
+    if (!first) stack.push(el.nextElementSibling);
+    first = false;
     if (!visit(el)) continue;
-    const light = el.children;
-    for (let i = light.length - 1; i >= 0; i--) stack.push(light[i]);
-    const shadow = el.shadowRoot;
-    if (shadow) for (let i = shadow.children.length - 1; i >= 0; i--) stack.push(shadow.children[i]);
+    stack.push(el.firstElementChild);
+    const root = shadowRootOf(el);
+    if (root) {
+      onRoot?.(root);
+      stack.push(root.firstElementChild);
+    }
   }
 }
 

@@ -1,63 +1,125 @@
 /**
- * The overlay: one host element on <html>, a shadow root inside, a box and a number per mark.
+ * The overlay: one host element on <html>, an open shadow root inside, a box and a number per mark.
  * Works from rects measured beforehand; it reads no layout, so drawing never thrashes.
  *
- * 1. Place labels (pure arithmetic): estimate each label's size from its digit count; try
- *    above-left, inside-left, above-right, inside-right; the first spot inside the viewport that
- *    does not overlap an earlier label wins; otherwise slide down from inside-left until free.
+ * 1. Place labels (pure arithmetic, integer px): a label is sized from its digit count; try above
+ *    the box's top-left corner, inside it, above / inside the top-right, below / inside the
+ *    bottom-left (each clamped into the viewport); the first spot that overlaps no earlier label
+ *    wins; otherwise search rings of growing size around the box, then the whole viewport.
+ *    Placed labels live in a grid of cells so each check looks at a few neighbours only.
  * 2. Build every element in a detached shadow tree, then attach the host once.
  * 3. Put the host in the top layer (popover) when possible, so marks also show over modal dialogs;
  *    it stays position:fixed, inset:0, pointer-events:none, z-index max either way.
+ *
+ * Legibility on light, dark and busy pages: boxes are 2 px solid colour with a 1 px white line
+ * outside and a dark one inside; labels are a strong solid colour with white bold digits, a 1 px
+ * black border and a dark text shadow.
  */
 import type { Rect } from '../../src/core/marks';
 import { UI_ATTR } from './dom';
 
 export const OVERLAY = 'overlay';
 
-const PALETTE = ['#d0021b', '#0050d0', '#007a33', '#b84c00', '#7b1fa2', '#00737a', '#c2185b', '#5d4037', '#3949ab', '#2e7d32'];
+const PALETTE = ['#d0021b', '#0046c0', '#006b2d', '#a84300', '#7b1fa2', '#00656b', '#b0124f', '#5d4037', '#303f9f', '#1b5e20'];
 const LABEL_H = 16;
-const DIGIT_W = 7.5;
-const LABEL_PAD = 8;
+const DIGIT_W = 8;
+const LABEL_PAD = 6;
+const CELL = 48;
 
-interface Box { x: number; y: number; w: number; h: number }
+export interface Box { x: number; y: number; w: number; h: number }
 
-function overlaps(a: Box, b: Box): boolean {
-  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+export function labelSize(label: number): { w: number; h: number } {
+  return { w: String(label).length * DIGIT_W + LABEL_PAD, h: LABEL_H };
+}
+
+/** Placed boxes, bucketed by grid cell. */
+class Placed {
+  private cells = new Map<number, Box[]>();
+
+  private keys(b: Box): number[] {
+    const out: number[] = [];
+    for (let cx = Math.floor(b.x / CELL); cx <= Math.floor((b.x + b.w - 1) / CELL); cx++) {
+      for (let cy = Math.floor(b.y / CELL); cy <= Math.floor((b.y + b.h - 1) / CELL); cy++) out.push(cx * 100_003 + cy);
+    }
+    return out;
+  }
+
+  free(b: Box): boolean {
+    for (const k of this.keys(b)) {
+      for (const p of this.cells.get(k) ?? []) {
+        if (b.x < p.x + p.w && p.x < b.x + b.w && b.y < p.y + p.h && p.y < b.y + b.h) return false;
+      }
+    }
+    return true;
+  }
+
+  add(b: Box): void {
+    for (const k of this.keys(b)) {
+      const list = this.cells.get(k);
+      if (list) list.push(b);
+      else this.cells.set(k, [b]);
+    }
+  }
 }
 
 /** Step 1: label positions for each rect (same order). */
 export function placeLabels(items: Array<{ label: number; rect: Rect }>, vw: number, vh: number): Box[] {
-  const placed: Box[] = [];
+  const placed = new Placed();
+  const out: Box[] = [];
+  const maxX = Math.max(0, Math.floor(vw));
+  const maxY = Math.max(0, Math.floor(vh));
   for (const { label, rect: r } of items) {
-    const w = Math.ceil(String(label).length * DIGIT_W + LABEL_PAD);
-    const h = LABEL_H;
-    const fits = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.w <= vw && b.y + b.h <= vh;
-    const free = (b: Box) => !placed.some((p) => overlaps(p, b));
-    const tries: Box[] = [
-      { x: r.x, y: r.y - h, w, h },
-      { x: r.x, y: r.y, w, h },
-      { x: r.x + r.width - w, y: r.y - h, w, h },
-      { x: r.x + r.width - w, y: r.y, w, h },
+    const { w, h } = labelSize(label);
+    const at = (x: number, y: number): Box => ({
+      x: Math.max(0, Math.min(Math.round(x), maxX - w)), y: Math.max(0, Math.min(Math.round(y), maxY - h)), w, h,
+    });
+    const left = r.x, right = r.x + r.width - w, top = r.y, bottom = r.y + r.height;
+    const tries = [
+      at(left, top - h), at(left, top), at(right, top - h), at(right, top), at(left, bottom), at(left, bottom - h),
     ];
-    let spot = tries.find((b) => fits(b) && free(b));
-    if (!spot) {
-      const start = { x: Math.max(0, Math.min(r.x, vw - w)), y: Math.max(0, Math.min(r.y, vh - h)), w, h };
-      spot = start;
-      for (let y = start.y + h; y + h <= vh && y <= r.y + r.height + 4 * h; y += h) {
-        const b = { ...start, y };
-        if (free(b)) { spot = b; break; }
+    let spot = tries.find((b) => placed.free(b)) ?? ring(placed, at, left, top - h, w, h) ?? scan(placed, at, left, top, maxX, maxY, w, h);
+    spot ??= tries[0]; // the viewport is full of labels: overlap is unavoidable
+    placed.add(spot);
+    out.push(spot);
+  }
+  return out;
+}
+
+/** Rings of growing size around (x0, y0), nearest first. */
+function ring(placed: Placed, at: (x: number, y: number) => Box, x0: number, y0: number, w: number, h: number): Box | null {
+  for (let k = 1; k <= 12; k++) {
+    for (let dy = -k; dy <= k; dy++) {
+      for (let dx = -k; dx <= k; dx++) {
+        if (Math.abs(dx) !== k && Math.abs(dy) !== k) continue;
+        const b = at(x0 + dx * Math.ceil(w / 2), y0 + dy * h);
+        if (placed.free(b)) return b;
       }
     }
-    placed.push(spot);
   }
-  return placed;
+  return null;
+}
+
+/** Last resort: the free grid spot nearest to the box, anywhere in the viewport. */
+function scan(placed: Placed, at: (x: number, y: number) => Box, x0: number, y0: number, maxX: number, maxY: number, w: number, h: number): Box | null {
+  let best: Box | null = null;
+  let bestD = Infinity;
+  for (let y = 0; y + h <= maxY; y += h) {
+    for (let x = 0; x + w <= maxX; x += Math.ceil(w / 2)) {
+      const d = Math.abs(x - x0) + Math.abs(y - y0);
+      if (d >= bestD) continue;
+      const b = at(x, y);
+      if (placed.free(b)) { best = b; bestD = d; }
+    }
+  }
+  return best;
 }
 
 const CSS = `
 :host { all: initial; }
-.m { position: absolute; box-sizing: border-box; border: 2px dashed var(--c); pointer-events: none; }
-.l { position: absolute; box-sizing: border-box; height: ${LABEL_H}px; padding: 0 3px; background: var(--c);
-  color: #fff; font: bold 12px/14px Arial, Helvetica, sans-serif; text-align: center; border: 1px solid #000;
+.m { position: absolute; box-sizing: border-box; border: 2px solid var(--c); pointer-events: none;
+  outline: 1px solid rgba(255,255,255,.95); box-shadow: inset 0 0 0 1px rgba(0,0,0,.55); }
+.l { position: absolute; box-sizing: border-box; height: ${LABEL_H}px; padding: 0; overflow: hidden; background: var(--c);
+  color: #fff; font: bold 12px/14px Arial, 'Liberation Sans', Helvetica, sans-serif; text-align: center; border: 1px solid #000;
   border-radius: 2px; text-shadow: 0 0 2px #000, 0 0 1px #000; white-space: nowrap; pointer-events: none; }
 `;
 
@@ -68,7 +130,7 @@ const HOST_STYLE = [
 ].map((d) => d + ' !important').join(';');
 
 /** Steps 2–3: draw the overlay for the given marks (replacing any earlier overlay). */
-export function drawOverlay(items: Array<{ label: number; rect: Rect }>, vw: number, vh: number): void {
+export function renderOverlay(items: Array<{ label: number; rect: Rect }>, vw: number, vh: number): void {
   removeOverlay();
   const spots = placeLabels(items, vw, vh);
   const host = document.createElement('webagent-marks');
@@ -81,17 +143,19 @@ export function drawOverlay(items: Array<{ label: number; rect: Rect }>, vw: num
   root.appendChild(style);
   const frag = document.createDocumentFragment();
   items.forEach(({ label, rect }, i) => {
-    const colour = PALETTE[i % PALETTE.length];
+    const colour = PALETTE[label % PALETTE.length];
     const box = document.createElement('div');
     box.className = 'm';
     box.style.cssText = `--c:${colour};left:${rect.x}px;top:${rect.y}px;width:${rect.width}px;height:${rect.height}px`;
     const tag = document.createElement('div');
     tag.className = 'l';
     const s = spots[i];
-    tag.style.cssText = `--c:${colour};left:${s.x}px;top:${s.y}px;min-width:${s.w}px`;
+    tag.style.cssText = `--c:${colour};left:${s.x}px;top:${s.y}px;width:${s.w}px;height:${s.h}px`;
     tag.textContent = String(label);
     frag.append(box, tag);
   });
+  // boxes first, then labels, so no box is drawn over a label
+  for (const el of Array.from(frag.querySelectorAll('.l'))) frag.appendChild(el);
   root.appendChild(frag);
   document.documentElement.appendChild(host);
   if (typeof host.showPopover === 'function') {
@@ -102,6 +166,16 @@ export function drawOverlay(items: Array<{ label: number; rect: Rect }>, vw: num
       host.removeAttribute('popover');
     }
   }
+}
+
+/** The label tags as drawn (viewport px), in label order. */
+export function drawnLabelBoxes(): Rect[] {
+  const host = document.querySelector(`[${UI_ATTR}="${OVERLAY}"]`);
+  if (!host?.shadowRoot) return [];
+  return Array.from(host.shadowRoot.querySelectorAll('.l')).map((l) => {
+    const r = l.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
 }
 
 /** Remove every overlay (also ones left by an earlier injection). */

@@ -1,20 +1,29 @@
 /**
- * The text shown for a mark. Not quoted or cut for display here (the dialect does that);
- * only whitespace-collapsed and capped at MAX_TEXT characters.
+ * The text shown for a mark. Not quoted or cut for display here (the dialect does that; page text
+ * is data and is returned raw), only whitespace-collapsed and capped at MAX_TEXT characters.
  *
  * Order (first non-empty wins):
- * 1. aria-labelledby (referenced elements' text, in order);
- * 2. aria-label;
- * 3. associated labels (label[for] and a wrapping label; the control's own text excluded);
+ * 1. the accessible name: aria-labelledby (referenced elements' text, in order), aria-label,
+ *    associated labels (label[for] and a wrapping label; the control's own text excluded);
  *    for a <select> the selected option's text is appended: "Country: France";
- * 4. for a <select>: the selected option's text;
- * 5. innerText (not for input/textarea/select);
- * 6. placeholder, title, alt (own, else of a single descendant img), value of button-like inputs;
- * 7. a single descendant's aria-label or an svg <title> (icon-only controls).
+ * 2. for a <select>: the selected option's text;
+ * 3. button-like inputs: their value ("Submit" / "Reset" by default);
+ * 4. innerText (not for input/textarea/select);
+ * 5. placeholder, title, alt;
+ * 6. the value of a text-like input (never a password);
+ * 7. icon-only controls: alt of the only img inside, aria-label of the only labelled descendant,
+ *    or an svg <title>; media without a name say "video" / "audio".
+ *
+ * `stableText` is what a re-resolve compares (SET-OF-MARKS §7): the same text, except that for
+ * controls holding a value (inputs, textarea, select, contenteditable) it is the name only, so
+ * typing into a field or choosing an option does not count as the element changing.
  */
 import { OPTION_ATTR } from './dom';
 
 export const MAX_TEXT = 1000;
+
+/** Labels by control, built once per pass (reading `el.labels` scans the whole document each time). */
+export type LabelIndex = Map<Element, HTMLLabelElement[]>;
 
 export function collapse(s: string | null | undefined): string {
   return (s ?? '').replace(/\s+/g, ' ').trim();
@@ -56,14 +65,15 @@ function selectedText(sel: HTMLSelectElement): string {
   return collapse(opts.map((o) => o.label || o.text).join(', '));
 }
 
-function labelsText(el: Element): string {
-  const labels = (el as HTMLInputElement).labels;
+function labelsText(el: Element, index?: LabelIndex): string {
+  const labels = index ? index.get(el) : (el as HTMLInputElement).labels;
   if (!labels || !labels.length) return '';
   return collapse(Array.from(labels).map((l) => textWithout(l, el)).join(' '));
 }
 
 const BUTTON_INPUTS = new Set(['button', 'submit', 'reset', 'image']);
 const DEFAULT_VALUE: Record<string, string> = { submit: 'Submit', reset: 'Reset' };
+const NO_VALUE_INPUTS = new Set(['password', 'checkbox', 'radio', 'file', 'hidden', 'image']);
 
 /** Alt of the only image inside, aria-label of the only labelled descendant, or an svg title. */
 function iconText(el: Element): string {
@@ -79,24 +89,50 @@ function iconText(el: Element): string {
   }
   const titles = el.querySelectorAll('svg title');
   if (titles.length === 1) return collapse(titles[0].textContent);
+  if (el.localName === 'svg') return collapse(el.querySelector('title')?.textContent);
   return '';
 }
 
-export function elementText(el: Element): string {
-  return cap(rawText(el));
-}
-
-function rawText(el: Element): string {
-  const tag = el.localName;
-  const isSelect = tag === 'select';
-
-  if (el.hasAttribute(OPTION_ATTR)) return rendered(el);
-
+/** Step 1 without the select suffix. */
+function accessibleName(el: Element, index?: LabelIndex): string {
   const labelledBy = el.getAttribute('aria-labelledby');
   let name = labelledBy ? byIds(el, labelledBy) : '';
   if (!name) name = collapse(el.getAttribute('aria-label'));
-  if (!name) name = labelsText(el);
-  if (isSelect) {
+  if (!name) name = labelsText(el, index);
+  return name;
+}
+
+function attrText(el: Element): string {
+  for (const a of ['placeholder', 'title', 'alt']) {
+    const t = collapse(el.getAttribute(a));
+    if (t) return t;
+  }
+  return '';
+}
+
+export function elementText(el: Element, index?: LabelIndex): string {
+  return cap(rawText(el, index));
+}
+
+function holdsValue(el: Element): boolean {
+  const tag = el.localName;
+  if (tag === 'select' || tag === 'textarea') return true;
+  if (tag === 'input') return !BUTTON_INPUTS.has((el as HTMLInputElement).type);
+  return el instanceof HTMLElement && el.isContentEditable;
+}
+
+/** What a re-resolve compares: see the header. */
+export function stableText(el: Element, index?: LabelIndex): string {
+  if (!holdsValue(el)) return elementText(el, index);
+  return cap(accessibleName(el, index) || attrText(el));
+}
+
+function rawText(el: Element, index?: LabelIndex): string {
+  const tag = el.localName;
+  if (el.hasAttribute(OPTION_ATTR)) return rendered(el);
+
+  const name = accessibleName(el, index);
+  if (tag === 'select') {
     const chosen = selectedText(el as HTMLSelectElement);
     if (name && chosen) return `${name}: ${chosen}`;
     return name || chosen;
@@ -113,11 +149,14 @@ function rawText(el: Element): string {
     const inner = rendered(el);
     if (inner) return inner;
   }
-  const attrs = [el.getAttribute('placeholder'), el.getAttribute('title'), el.getAttribute('alt')];
-  for (const a of attrs) {
-    const t = collapse(a);
-    if (t) return t;
-  }
+  const attr = attrText(el);
+  if (attr) return attr;
   if (isInput && input.type === 'image') return collapse(input.value) || 'Submit';
+  if ((isInput && !NO_VALUE_INPUTS.has(input.type)) || tag === 'textarea') {
+    const v = collapse(input.value);
+    if (v) return v;
+  }
+  if (tag === 'video' || tag === 'audio') return tag;
+  if (tag === 'details') return 'Details';
   return iconText(el);
 }

@@ -3,23 +3,21 @@
  *
  * An element is markable when:
  * 1. its bounding rect clipped to the viewport has area >= 20 px² and both sides >= 4 px;
- * 2. it is rendered: computed visibility is "visible", checkVisibility() passes, and
- *    (unless it is a form control, which pages often overlay transparently) its opacity chain is not 0;
- * 3. a deep hit-test (document, then open shadow roots) at the clipped rect's centre, else at its
- *    four corners inset a few px, lands on the element, a descendant, or one of its <label>s.
+ * 2. it is rendered: computed visibility is "visible" and checkVisibility() passes (no
+ *    display:none or content-visibility:hidden ancestor); opacity is reported separately
+ *    (`transparent`), because pages often lay a transparent form control over a styled one;
+ * 3. a deep hit-test (document, then shadow roots, open and closed) at the clipped rect's centre,
+ *    else at its corners inset a few px, else at its edge midpoints, lands on the element, a
+ *    descendant (composed tree), or, when allowed, one of its <label>s.
  */
 import type { Rect } from '../../src/core/marks';
-import { deepElementFromPoint, isSelfOrDescendant } from './dom';
+import { composedParent, deepElementFromPoint } from './dom';
 
 export const MIN_AREA = 20;
 export const MIN_SIDE = 4;
 
-export function viewportSize(): { width: number; height: number } {
-  return { width: window.innerWidth, height: window.innerHeight };
-}
-
 /** The rect intersected with the viewport, or null when nothing is left. */
-export function clipToViewport(r: DOMRectReadOnly, vw: number, vh: number): Rect | null {
+export function clipToViewport(r: { left: number; top: number; right: number; bottom: number }, vw: number, vh: number): Rect | null {
   const x = Math.max(0, r.left);
   const y = Math.max(0, r.top);
   const right = Math.min(vw, r.right);
@@ -32,35 +30,41 @@ export function bigEnough(r: Rect): boolean {
   return r.width >= MIN_SIDE && r.height >= MIN_SIDE && r.width * r.height >= MIN_AREA;
 }
 
-const FORM_CONTROLS = new Set(['input', 'select', 'textarea']);
-
-/** Step 2: rendered and not made invisible by CSS. */
+/** Step 2: rendered and not hidden by `visibility` (opacity is checked by `isTransparent`). */
 export function isRendered(el: Element, style: CSSStyleDeclaration): boolean {
   if (style.visibility !== 'visible') return false;
-  if (typeof el.checkVisibility === 'function') {
-    if (!el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })) return false;
-    if (!FORM_CONTROLS.has(el.localName) && !el.checkVisibility({ opacityProperty: true })) return false;
-  }
+  if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ contentVisibilityAuto: true })) return false;
   return true;
 }
 
-/** Probe points for a clipped rect: centre first, then the corners inset by up to 5 px. */
+/** Opacity 0 on the element or an ancestor (checkVisibility walks the chain for us). */
+export function isTransparent(el: Element): boolean {
+  return typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true });
+}
+
+/** Probe points: centre, the four corners inset by up to 5 px, then the four edge midpoints. */
 export function probePoints(r: Rect): Array<{ x: number; y: number }> {
   const ix = Math.min(5, r.width / 4);
   const iy = Math.min(5, r.height / 4);
   const l = r.x + ix, t = r.y + iy, rt = r.x + r.width - ix, b = r.y + r.height - iy;
+  const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
   return [
-    { x: r.x + r.width / 2, y: r.y + r.height / 2 },
+    { x: cx, y: cy },
     { x: l, y: t }, { x: rt, y: t }, { x: l, y: b }, { x: rt, y: b },
+    { x: cx, y: t }, { x: cx, y: b }, { x: l, y: cy }, { x: rt, y: cy },
   ];
 }
 
-/** Does a hit count as reaching `el`? The element, a descendant, or (for labelled controls) a label. */
-export function hitReaches(hit: Element | null, el: Element): boolean {
-  if (!hit) return false;
-  if (isSelfOrDescendant(hit, el)) return true;
-  const labels = (el as HTMLInputElement).labels;
-  if (labels) for (const label of Array.from(labels)) if (isSelfOrDescendant(hit, label)) return true;
+/**
+ * Does a hit count as reaching `el`? The element or a descendant in the composed tree; with
+ * `viaLabel`, also a <label> whose control is `el` (a floating label drawn over its input).
+ * Walks up from the hit instead of reading `el.labels`, which scans the whole document.
+ */
+export function hitReaches(hit: Element | null, el: Element, viaLabel = true): boolean {
+  for (let cur = hit; cur; cur = composedParent(cur)) {
+    if (cur === el) return true;
+    if (viaLabel && cur.localName === 'label' && (cur as HTMLLabelElement).control === el) return true;
+  }
   return false;
 }
 
@@ -71,15 +75,15 @@ export interface HitResult {
   centreHit: Element | null;
 }
 
-/** Step 3: deep hit-test at the probe points. */
-export function hitTest(el: Element, r: Rect): HitResult {
+/** Step 3: deep hit-test at the probe points, stopping at the first that reaches the element. */
+export function hitTest(el: Element, r: Rect, viaLabel = true): HitResult {
   const points = probePoints(r);
   let centreHit: Element | null = null;
   for (let i = 0; i < points.length; i++) {
     const p = points[i];
     const hit = deepElementFromPoint(p.x, p.y);
     if (i === 0) centreHit = hit;
-    if (hitReaches(hit, el)) return { point: p, centreHit };
+    if (hitReaches(hit, el, viaLabel)) return { point: p, centreHit };
   }
   return { point: null, centreHit };
 }

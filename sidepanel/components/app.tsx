@@ -9,6 +9,7 @@ export function App() {
   const [task, setTask] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [labelInfo, setLabelInfo] = useState<string | null>(null);
 
   useEffect(() => {
     const off = onRunUpdate((r) => setRun((cur) => (!cur || cur.id === r.id || r.status === 'running' ? r : cur)));
@@ -34,6 +35,24 @@ export function App() {
     }
   }
 
+  /** Label the target tab now, without running anything: see what the model would see. */
+  async function showLabels(show: boolean) {
+    setError(null);
+    try {
+      const tab = await targetTab();
+      if (!tab?.id) throw new Error('Open a web page in this window first.');
+      if (show) {
+        const snap = await send('marks/label', { tabId: tab.id });
+        setLabelInfo(`${snap.marks.length} elements labelled on ${snap.title || snap.url}.`);
+      } else {
+        await send('marks/clear', { tabId: tab.id });
+        setLabelInfo(null);
+      }
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
   async function stop() {
     try {
       await send('run/stop', { runId: run?.id });
@@ -53,7 +72,10 @@ export function App() {
         <div class="row">
           <button type="submit" data-testid="start" disabled={busy || running || !task.trim()}>Start</button>
           <button type="button" data-testid="stop" disabled={!running} onClick={stop}>Stop</button>
+          <button type="button" data-testid="show-labels" disabled={running} onClick={() => showLabels(true)} title="Label the page now, as the model would see it">Show labels</button>
+          <button type="button" data-testid="clear-labels" disabled={running} onClick={() => showLabels(false)}>Clear labels</button>
         </div>
+        {labelInfo && <p class="note" data-testid="label-info">{labelInfo}</p>}
       </form>
       {error && <p class="error" role="alert" data-testid="start-error">{error}</p>}
       {run && <RunPanel run={run} />}

@@ -1,13 +1,16 @@
 /**
  * Act: run one action in the tab with trusted input (chrome.debugger), then
- * wait for the page to settle. Expected failures come back as an error text
- * for the model's next observation, never as an exception.
+ * wait for the page to settle. The target is re-resolved in its own frame
+ * first (it may have moved, changed or gone). Expected failures come back as
+ * an error text for the model's next observation, never as an exception.
  */
 import type { Action } from '../core/actions';
+import type { Mark } from '../core/marks';
 import type { ResolvedMark } from '../core/messages';
-import type { ActResult } from '../core/run';
+import type { ActResult, FrameOffsets } from '../core/run';
 import * as cdp from './cdp';
 import { sendContent } from './content';
+import { toTop } from './label';
 import { settle } from './settle';
 
 const SETTLE_CAP_MS = 8_000;
@@ -16,60 +19,70 @@ const WAIT_MS = 5_000;
 function whyNot(label: number, r: Extract<ResolvedMark, { ok: false }>): string {
   switch (r.reason) {
     case 'unknown-label': return `There is no element [${label}] on the page.`;
-    case 'detached': return `The element [${label}] is no longer on the page; labels were refreshed.`;
+    case 'detached':
+    case 'changed': return `The element [${label}] changed; labels were refreshed.`;
     case 'not-visible': return `The element [${label}] is no longer visible; labels were refreshed.`;
     case 'covered': return `The element [${label}] is covered by another element (${r.detail}); close it or pick another label.`;
   }
 }
 
-async function target(tabId: number, label: number): Promise<{ ok: true; r: Extract<ResolvedMark, { ok: true }> } | { ok: false; error: string }> {
-  const r = await sendContent(tabId, 'marks/resolve', { label });
-  return r.ok ? { ok: true, r } : { ok: false, error: whyNot(label, r) };
+export interface ActOptions { searchStartPage: string }
+interface Target { label: number; frameId: number; local: number; r: Extract<ResolvedMark, { ok: true }>; x: number; y: number }
+
+async function target(tabId: number, mark: Mark | null, offsets: FrameOffsets | undefined, label: number): Promise<{ ok: true; t: Target } | { ok: false; error: string }> {
+  if (!mark) return { ok: false, error: `There is no element [${label}] on the page.` };
+  const frameId = mark.frameId ?? 0;
+  const local = mark.localLabel ?? mark.label;
+  const r = await sendContent(tabId, 'marks/resolve', { label: local }, frameId);
+  if (!r.ok) return { ok: false, error: whyNot(label, r) };
+  const { x, y } = toTop(mark, offsets, r.center);
+  return { ok: true, t: { label, frameId, local, r, x, y } };
 }
 
-export interface ActOptions { searchStartPage: string }
-
-export async function act(tabId: number, action: Action, opts: ActOptions): Promise<ActResult> {
-  // The overlay must not be part of what the action touches or what the next screenshot shows twice.
+export async function act(tabId: number, action: Action, mark: Mark | null, offsets: FrameOffsets | undefined, opts: ActOptions): Promise<ActResult> {
+  // The overlay must not be part of what the action touches or of the next screenshot.
   await sendContent(tabId, 'marks/hide', {}).catch(() => undefined);
-  const result = await perform(tabId, action, opts);
+  const result = await perform(tabId, action, mark, offsets, opts);
   await settle(tabId, action.type === 'wait' ? WAIT_MS : SETTLE_CAP_MS);
   return result;
 }
 
 /** Typing into a native <select> chooses the option whose text matches. */
-async function chooseByText(tabId: number, label: number, text: string): Promise<ActResult> {
-  const r = await sendContent(tabId, 'select/choose', { label, text });
-  if (!r) return { ok: false, error: `The element [${label}] is not a select.` };
-  if (!r.pick) return { ok: false, error: `No option of the select [${label}] matches "${text}"; its options are: ${r.options.slice(0, 30).join(', ')}.` };
+async function chooseByText(tabId: number, t: Target, text: string): Promise<ActResult> {
+  const r = await sendContent(tabId, 'select/choose', { label: t.local, text }, t.frameId);
+  if (!r) return { ok: false, error: `The element [${t.label}] is not a select.` };
+  if (!r.pick) return { ok: false, error: `No option of the select [${t.label}] matches "${text}"; its options are: ${r.options.slice(0, 30).join(', ')}.` };
   if (!r.pick.ok) return { ok: false, error: `Choosing "${r.pick.text}" did not take: the select's value is "${r.pick.actual}".` };
   return { ok: true };
 }
 
-async function perform(tabId: number, a: Action, opts: ActOptions): Promise<ActResult> {
+/** An option of a rewritten <select>: click it, then verify that the choice took. */
+async function clickOption(tabId: number, t: Target): Promise<ActResult> {
+  const before = JSON.stringify(await sendContent(tabId, 'select/last-pick', {}, t.frameId));
+  await cdp.click(tabId, t.x, t.y);
+  const pick = await sendContent(tabId, 'select/last-pick', {}, t.frameId);
+  if (!pick || JSON.stringify(pick) === before) return { ok: false, error: `Clicking the option [${t.label}] did not choose it; open the list again and retry.` };
+  if (!pick.ok) return { ok: false, error: `Choosing "${pick.text}" did not take: the select's value is "${pick.actual}", not "${pick.expected}".` };
+  return { ok: true };
+}
+
+async function perform(tabId: number, a: Action, mark: Mark | null, offsets: FrameOffsets | undefined, opts: ActOptions): Promise<ActResult> {
   switch (a.type) {
     case 'click': {
-      const t = await target(tabId, a.label);
-      if (!t.ok) return t;
-      if (t.r.tag !== 'option') {
-        await cdp.click(tabId, t.r.center.x, t.r.center.y);
-        return { ok: true };
-      }
-      // An option of a rewritten <select>: verify that the choice took.
-      const before = JSON.stringify(await sendContent(tabId, 'select/last-pick', {}));
-      await cdp.click(tabId, t.r.center.x, t.r.center.y);
-      const pick = await sendContent(tabId, 'select/last-pick', {});
-      if (!pick || JSON.stringify(pick) === before) return { ok: false, error: `Clicking the option [${a.label}] did not choose it; open the list again and retry.` };
-      if (!pick.ok) return { ok: false, error: `Choosing "${pick.text}" did not take: the select's value is "${pick.actual}", not "${pick.expected}".` };
+      const found = await target(tabId, mark, offsets, a.label);
+      if (!found.ok) return found;
+      if (found.t.r.tag === 'option') return clickOption(tabId, found.t);
+      await cdp.click(tabId, found.t.x, found.t.y);
       return { ok: true };
     }
     case 'type': {
-      const t = await target(tabId, a.label);
-      if (!t.ok) return t;
-      if (t.r.tag === 'select') return chooseByText(tabId, a.label, a.text);
+      const found = await target(tabId, mark, offsets, a.label);
+      if (!found.ok) return found;
+      const t = found.t;
+      if (t.r.tag === 'select') return chooseByText(tabId, t, a.text);
       if (!t.r.editable) return { ok: false, error: `The element [${a.label}] is a <${t.r.tag}>, not a text field; nothing was typed.` };
-      await cdp.click(tabId, t.r.center.x, t.r.center.y);
-      await sendContent(tabId, 'marks/focus', { label: a.label });
+      await cdp.click(tabId, t.x, t.y);
+      await sendContent(tabId, 'marks/focus', { label: t.local }, t.frameId);
       await cdp.selectAll(tabId);
       await cdp.press(tabId, 'Delete');
       if (a.text) await cdp.insertText(tabId, a.text);
@@ -81,10 +94,10 @@ async function perform(tabId: number, a: Action, opts: ActOptions): Promise<ActR
         const { moved } = await sendContent(tabId, 'page/scroll', { direction: a.direction });
         return moved !== 0 ? { ok: true } : { ok: false, error: `The window did not scroll: it is already at the ${a.direction === 'down' ? 'bottom' : 'top'}.` };
       }
-      const t = await target(tabId, a.target.label);
-      if (!t.ok) return t;
-      const dy = Math.max(40, Math.round((t.r.rect.height * 2) / 3)) * (a.direction === 'down' ? 1 : -1);
-      await cdp.wheel(tabId, t.r.center.x, t.r.center.y, dy);
+      const found = await target(tabId, mark, offsets, a.target.label);
+      if (!found.ok) return found;
+      const dy = Math.max(40, Math.round((found.t.r.rect.height * 2) / 3)) * (a.direction === 'down' ? 1 : -1);
+      await cdp.wheel(tabId, found.t.x, found.t.y, dy);
       return { ok: true };
     }
     case 'wait':

@@ -9,8 +9,8 @@ const READY_TIMEOUT_MS = 10_000;
 
 export class PageError extends Error {}
 
-export async function sendContent<K extends ContentName>(tabId: number, type: K, payload: ContentMessages[K]['req']): Promise<ContentMessages[K]['res']> {
-  const reply = (await chrome.tabs.sendMessage(tabId, { type, payload }, { frameId: 0 })) as Reply<ContentMessages[K]['res']> | undefined;
+export async function sendContent<K extends ContentName>(tabId: number, type: K, payload: ContentMessages[K]['req'], frameId = 0): Promise<ContentMessages[K]['res']> {
+  const reply = (await chrome.tabs.sendMessage(tabId, { type, payload }, { frameId })) as Reply<ContentMessages[K]['res']> | undefined;
   if (!reply) throw new PageError(`The page did not answer "${type}".`);
   if (!reply.ok) throw new PageError(reply.error);
   return reply.value;

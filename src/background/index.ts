@@ -6,6 +6,8 @@ import browser from 'webextension-polyfill';
 import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
 import { toRunView } from '../core/messages';
 import { toTrace } from '../core/trace';
+import { ensureContent } from './content';
+import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
 import { currentRun, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
 import { loadRun } from './run-store';
@@ -34,6 +36,14 @@ const handlers: Handlers = {
     if (!s) return null;
     if (s.pending && s.pending.index === index) return s.pending.screenshot;
     return s.steps[index]?.screenshot ?? null;
+  },
+  'marks/label': async ({ tabId }) => {
+    await ensureContent(tabId);
+    return labelTab(tabId);
+  },
+  'marks/clear': async ({ tabId }) => {
+    await resetTab(tabId);
+    return null;
   },
   'run/trace': async ({ runId }) => {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));

@@ -1,7 +1,8 @@
-/** Observe: label the page (content script), then screenshot it by CDP at CSS-pixel size. */
+/** Observe: label the page in all frames (content scripts), then screenshot it by CDP at CSS-pixel size. */
 import type { Observation } from '../core/run';
 import * as cdp from './cdp';
-import { ensureContent, sendContent } from './content';
+import { ensureContent } from './content';
+import { labelTab } from './label';
 import { tabComplete } from './settle';
 
 const LOAD_CAP_MS = 15_000;
@@ -9,7 +10,7 @@ const LOAD_CAP_MS = 15_000;
 export async function observe(tabId: number): Promise<Observation> {
   await tabComplete(tabId, LOAD_CAP_MS);
   await ensureContent(tabId);
-  const snap = await sendContent(tabId, 'marks/draw', {});
+  const snap = await labelTab(tabId);
   const shot = await cdp.screenshot(tabId, snap.viewport);
-  return { url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, screenshot: shot };
+  return { url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets, screenshot: shot };
 }

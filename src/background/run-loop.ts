@@ -10,7 +10,8 @@ import { checkSettings, normalizeSettings, type Settings } from '../core/setting
 import { isDialect } from '../core/dialects';
 import { act } from './act';
 import * as cdp from './cdp';
-import { PageError, sendContent } from './content';
+import { PageError } from './content';
+import { resetTab } from './label';
 import { askModel } from './model';
 import { observe } from './observe';
 import { latestRun, loadRun, saveRun } from './run-store';
@@ -100,7 +101,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent> {
       const started = Date.now();
       let result;
       try {
-        result = await act(tabId, eff.action, { searchStartPage: a.settings.searchStartPage });
+        result = await act(tabId, eff.action, eff.mark, eff.frameOffsets, { searchStartPage: a.settings.searchStartPage });
       } catch (err) {
         // The page changed or closed under the action: tell the model, unless the tab is gone.
         if (!(await chrome.tabs.get(tabId).catch(() => null))) throw new PageError('The run\'s tab was closed.');
@@ -137,7 +138,7 @@ async function drive(a: Active): Promise<void> {
     await commit(a, { type: 'fail', at: Date.now(), reason: `Could not control the tab: ${messageOf(err)}` });
   } finally {
     active.delete(a.state.id);
-    await sendContent(tabId, 'marks/reset', {}).catch(() => undefined);
+    await resetTab(tabId);
     await cdp.detach(tabId);
   }
 }

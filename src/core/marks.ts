@@ -1,24 +1,71 @@
 /** What the labeler reports for one labelled element (serializable). */
 export interface Rect { x: number; y: number; width: number; height: number }
 
+/**
+ * What identifies an element across a re-labelling: before acting on label N
+ * the run re-resolves it and compares (SET-OF-MARKS.md §7).
+ */
+export interface Fingerprint {
+  tag: string;
+  /** the mark's text */
+  text: string;
+  /** a structural path from the frame's document (tag:nth-of-type, through shadow roots as "#shadow") */
+  path: string;
+}
+
 export interface Mark {
   label: number;
-  /** lower-case tag name, e.g. "button", "a", "input", "div" */
+  /** lower-case tag name, e.g. "button", "a", "input", "div"; "option" for our select-list items */
   tag: string;
-  /** the text shown in the element list (already collapsed and cut; not yet quoted) */
+  /** the text shown in the element list (whitespace collapsed, capped at 1000; the dialect quotes and cuts) */
   text: string;
-  /** CSS pixels, top-page viewport coordinates */
+  /** CSS pixels, top-page viewport coordinates (after merging frames), clipped to the visible part */
   rect: Rect;
   /** input type for inputs (e.g. "password"), else undefined */
   inputType?: string;
+  /** the extension frame id the element lives in (0 = top frame) */
+  frameId?: number;
+  /** the element's label inside its own frame's pass */
+  localLabel?: number;
+  fingerprint?: Fingerprint;
+  /** true for a scrollable container (a target for "Scroll [N]") */
+  scrollable?: boolean;
 }
 
 export interface Viewport { width: number; height: number; devicePixelRatio: number }
 
-/** The answer to one labeling pass. */
+/** The answer to one labeling pass (all frames merged). */
 export interface MarksSnapshot {
   url: string;
   title: string;
   viewport: Viewport;
   marks: Mark[];
+  /** time spent labelling in the pages, per frame pass summed (performance.now) */
+  labelMs?: number;
+  /** where each labelled frame's viewport origin sits in the top page (frame-local + offset = top coords) */
+  frameOffsets?: Record<number, { x: number; y: number }>;
+}
+
+/** A child frame as its parent sees it. */
+export interface ChildFrame {
+  /** the token the parent posted to that iframe's window (the child reports it back as its own token) */
+  token: string;
+  /** the iframe's content box in the parent's viewport coordinates (unclipped) */
+  box: Rect;
+  /** the part of the content box visible in the parent's viewport (null when none) */
+  visible: Rect | null;
+}
+
+/** One frame's labeling pass (content script), before merging. */
+export interface FrameMarks {
+  /** the token this frame received from its parent; null in the top frame or when none arrived */
+  token: string | null;
+  url: string;
+  title: string;
+  viewport: Viewport;
+  /** marks in this frame's own viewport coordinates, labels 0..n-1 local to the frame */
+  marks: Mark[];
+  frames: ChildFrame[];
+  /** how long the pass took in the page (performance.now), ms */
+  ms: number;
 }

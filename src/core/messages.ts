@@ -7,7 +7,7 @@
  * - ContentMessages: background -> content script (top frame).
  * - Broadcasts: background -> views, `{ event: 'run/update', run }`.
  */
-import type { MarksSnapshot, Rect } from './marks';
+import type { Mark, MarksSnapshot, Rect } from './marks';
 import type { RunState, StepRecord } from './run';
 import type { Settings } from './settings';
 import type { Trace } from './trace';
@@ -43,17 +43,22 @@ export interface ViewMessages {
   'run/get': { req: { runId?: string }; res: RunView | null };
   'run/screenshot': { req: { runId: string; index: number }; res: string | null };
   'run/trace': { req: { runId: string }; res: Trace };
+  /** label a tab now (all frames, overlay drawn) without running anything: the panel's "Show labels", the bench */
+  'marks/label': { req: { tabId: number }; res: MarksSnapshot };
+  'marks/clear': { req: { tabId: number }; res: null };
 }
 
 export interface SelectPick { ok: boolean; expected: string; actual: string; text: string; changed: boolean }
 
 export type ResolvedMark =
   | { ok: true; rect: Rect; center: { x: number; y: number }; tag: string; inputType?: string; editable: boolean }
-  | { ok: false; reason: 'unknown-label' | 'detached' | 'not-visible' | 'covered'; detail: string };
+  | { ok: false; reason: 'unknown-label' | 'detached' | 'changed' | 'not-visible' | 'covered'; detail: string };
 
 export interface ContentMessages {
   'content/ping': { req: Record<string, never>; res: { url: string } };
   'marks/draw': { req: Record<string, never>; res: MarksSnapshot };
+  /** top frame: draw the merged marks of all frames */
+  'marks/overlay': { req: { marks: Mark[] }; res: null };
   'marks/hide': { req: Record<string, never>; res: null };
   'marks/reset': { req: Record<string, never>; res: null };
   'marks/resolve': { req: { label: number }; res: ResolvedMark };

@@ -53,6 +53,7 @@ export interface StepRecord {
 export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings'> & {
   observeMs: number;
   startedAt: number;
+  frameOffsets?: FrameOffsets;
   reply?: { raw: string; reasoning: string | null; thought: string; action: Action; actionText: string; memory: Record<string, unknown>; notes: string[]; usage: Usage | null; modelMs: number; secret?: boolean };
 };
 
@@ -79,11 +80,15 @@ export interface RunState {
   formatErrorsInARow: number;
 }
 
+export type FrameOffsets = Record<number, { x: number; y: number }>;
+
 export interface Observation {
   url: string;
   title: string;
   viewport: Viewport;
   marks: Mark[];
+  /** where each labelled frame sits in the top page */
+  frameOffsets?: FrameOffsets;
   screenshot: { dataUrl: string; bytes: number; width: number; height: number };
 }
 
@@ -97,7 +102,7 @@ export type RunEvent =
 export type Effect =
   | { kind: 'observe' }
   | { kind: 'ask'; messages: ReturnType<ReturnType<typeof getDialect>['buildMessages']> }
-  | { kind: 'act'; action: Action; mark: Mark | null }
+  | { kind: 'act'; action: Action; mark: Mark | null; frameOffsets?: FrameOffsets }
   | { kind: 'none' };
 
 export interface NewRun {
@@ -145,7 +150,7 @@ export function effectOf(state: RunState): Effect {
   if (state.phase === 'act' && p.reply) {
     const a = p.reply.action;
     const label = a.type === 'click' || a.type === 'type' ? a.label : a.type === 'scroll' && a.target.kind === 'element' ? a.target.label : null;
-    return { kind: 'act', action: a, mark: label === null ? null : p.elements.find((m) => m.label === label) ?? null };
+    return { kind: 'act', action: a, mark: label === null ? null : p.elements.find((m) => m.label === label) ?? null, frameOffsets: p.frameOffsets };
   }
   return { kind: 'none' };
 }
@@ -200,7 +205,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       const pending: PendingStep = {
         index: state.steps.length, url: o.url, title: o.title, viewport: o.viewport, elements: o.marks,
         promptText, imageBytes: o.screenshot.bytes, imageWidth: o.screenshot.width, imageHeight: o.screenshot.height,
-        screenshot: o.screenshot.dataUrl, observeMs: ev.ms, startedAt,
+        screenshot: o.screenshot.dataUrl, observeMs: ev.ms, startedAt, frameOffsets: o.frameOffsets,
       };
       return { ...state, phase: 'model', pending };
     }

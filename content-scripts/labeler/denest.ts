@@ -1,0 +1,87 @@
+/**
+ * De-nesting (SET-OF-MARKS §3): one mark per target. In document order (ancestors first):
+ * a. a label is kept only when its control cannot be marked itself (hidden, transparent, off
+ *    screen: e.g. a styled checkbox); a transparent form control is dropped when its label is kept;
+ * b. inside a kept link / button / label only distinct controls stay (rules.isDistinct) and
+ *    scroll containers;
+ * c. a candidate only because of cursor:pointer inherited from its parent is dropped when an
+ *    ancestor in that unbroken chain is kept or is a label, or when the chain reaches
+ *    <body>/<html> (a page-wide cursor:pointer marks nothing);
+ * d. innermost wins: a generic / pointer wrapper whose kept descendant covers >= 80% of its area
+ *    is dropped (both are the same target; the inner one says more).
+ */
+import type { Rect } from '../../src/core/marks';
+import { composedParent } from './dom';
+import { isContainer, isDistinct, type Kind } from './rules';
+
+export interface Seen {
+  el: Element;
+  owner: Element;
+  kind: Kind;
+  /** clipped to the viewport */
+  rect: Rect;
+  /** opacity 0 (a form control laid over something styled) */
+  transparent: boolean;
+  scrollable: boolean;
+  /** document order */
+  order: number;
+}
+
+const WRAPPER_COVER = 0.8;
+
+export function denest(seen: Seen[], pointer: Set<Element>): Seen[] {
+  const visible = new Map<Element, Seen>();
+  for (const s of seen) visible.set(s.el, s);
+  const labelled = new Set<Element>();
+  const kept = new Map<Element, Seen>();
+  for (const s of seen) {
+    if (s.kind === 'label') {
+      const control = (s.el as HTMLLabelElement).control;
+      const own = control ? visible.get(control) : undefined;
+      if (own && !own.transparent) continue;
+      if (control) labelled.add(control);
+    } else if (s.transparent && labelled.has(s.el)) {
+      continue;
+    }
+    if (s.kind !== 'scroll' && !s.scrollable && insideKeptContainer(s, kept)) continue;
+    if (s.kind === 'pointer' && inheritsPointer(s.el, kept, pointer)) continue;
+    kept.set(s.el, s);
+  }
+  // rule a for a transparent control that comes before its label (label[for] after the input)
+  for (const el of labelled) kept.delete(el);
+  return dropWrappers(kept);
+}
+
+function insideKeptContainer(s: Seen, kept: Map<Element, Seen>): boolean {
+  for (let p = composedParent(s.el); p; p = composedParent(p)) {
+    const k = kept.get(p);
+    if (!k || k.kind === 'scroll' || k.owner === s.owner || !isContainer(k.owner)) continue;
+    return !isDistinct(s.owner, k.owner);
+  }
+  return false;
+}
+
+function inheritsPointer(el: Element, kept: Map<Element, Seen>, pointer: Set<Element>): boolean {
+  for (let p = composedParent(el); p; p = composedParent(p)) {
+    // clicking anything in a label clicks the label: its control (or the label) has the mark
+    if (p.localName === 'label') return true;
+    if (!pointer.has(p)) return false;
+    if (kept.has(p) || p.localName === 'body' || p.localName === 'html') return true;
+  }
+  return false;
+}
+
+/** Rule d. */
+function dropWrappers(kept: Map<Element, Seen>): Seen[] {
+  const out = Array.from(kept.values());
+  const drop = new Set<Element>();
+  const area = (r: Rect) => r.width * r.height;
+  for (const s of out) {
+    for (let p = composedParent(s.el); p; p = composedParent(p)) {
+      const k = kept.get(p);
+      if (!k || k.scrollable || (k.kind !== 'generic' && k.kind !== 'pointer')) continue;
+      if (area(s.rect) >= WRAPPER_COVER * area(k.rect)) drop.add(p);
+    }
+  }
+  return drop.size ? out.filter((s) => !drop.has(s.el)) : out;
+}

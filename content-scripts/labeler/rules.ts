@@ -1,0 +1,124 @@
+/**
+ * Candidate rules (SET-OF-MARKS §1): what makes an element worth a label, from its tag and
+ * attributes (cheap, no layout) plus its computed cursor. Exclusions that need layout or style
+ * (disabled, pointer-events:none, invisible) are applied later, only to elements in the viewport.
+ *
+ * Kinds:
+ * - "semantic": native controls (a[href], button, input except hidden, select, textarea, summary,
+ *   details without a summary, video/audio with controls), interactive ARIA roles,
+ *   contenteditable, our select-list options;
+ * - "label": a <label> with a control (marked only when its control cannot be, e.g. a styled
+ *   checkbox that is visually hidden);
+ * - "generic": tabindex >= 0 or an on* handler attribute (onclick, onmousedown, …);
+ * - "pointer": only computed cursor:pointer (not on html/body);
+ * - "scroll": only a scrollable container (decided later from its overflow and sizes).
+ */
+import { OPTION_ATTR, UI_ATTR } from './dom';
+
+export type Kind = 'semantic' | 'label' | 'generic' | 'pointer' | 'scroll';
+
+export const INTERACTIVE_ROLES = new Set([
+  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox',
+  'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem',
+]);
+
+/** Handler attributes that mean "something happens on click / press" (not onload, onerror, …). */
+const HANDLERS = new Set([
+  'onclick', 'ondblclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup',
+  'ontouchstart', 'ontouchend', 'onkeydown', 'onkeyup', 'onkeypress', 'onchange', 'oninput',
+]);
+
+const CONTROL_TAGS = new Set(['button', 'select', 'textarea', 'summary']);
+
+/**
+ * Every element classify() can say something about besides its cursor. One querySelectorAll per
+ * root finds them natively, far cheaper than reading attributes element by element in the walk.
+ */
+export const ATTR_SELECTOR = [
+  'a[href]', 'button', 'input', 'select', 'textarea', 'summary', 'details', 'video[controls]', 'audio[controls]',
+  'label', '[role]', '[tabindex]', '[contenteditable]', '[inert]', `[${OPTION_ATTR}]`, `[${UI_ATTR}]`,
+  ...Array.from(HANDLERS, (h) => `[${h}]`),
+].join(',');
+/** Never labelled themselves: frames are entered instead (their contents get labels). */
+const NEVER = new Set(['iframe', 'frame', 'object', 'embed', 'html', 'body', 'slot']);
+
+export function roleOf(el: Element): string {
+  return (el.getAttribute('role') ?? '').trim().split(/\s+/)[0].toLowerCase();
+}
+
+/** What the attribute scan found (one pass over getAttributeNames instead of many hasAttribute). */
+export interface Attrs { inert: boolean; ui: boolean; kind: Kind | null }
+
+const NO_ATTRS: Attrs = { inert: false, ui: false, kind: null };
+
+/** Steps: tag rules, then attribute rules, then cursor. `pointer` = computed cursor is pointer. */
+export function classify(el: Element, tag: string, pointer: boolean): Attrs {
+  const names = el.hasAttributes() ? el.getAttributeNames() : null;
+  let inert = false, ui = false, role = false, tabindex = false, editable = false, handler = false;
+  let href = false, controls = false, option = false;
+  if (names) {
+    for (const n of names) {
+      switch (n) {
+        case 'inert': inert = true; break;
+        case UI_ATTR: ui = true; break;
+        case 'role': role = true; break;
+        case 'tabindex': tabindex = true; break;
+        case 'contenteditable': editable = true; break;
+        case 'href': href = true; break;
+        case 'controls': controls = true; break;
+        case OPTION_ATTR: option = true; break;
+        default: if (n.length > 6 && n.charCodeAt(0) === 111 && n.charCodeAt(1) === 110 && HANDLERS.has(n)) handler = true;
+      }
+    }
+  }
+  if (inert || ui) return { inert, ui, kind: null };
+  if (NEVER.has(tag)) return NO_ATTRS;
+  let kind: Kind | null = null;
+  if (option) kind = 'semantic';
+  else if (tag === 'a' || tag === 'area') kind = href && tag === 'a' ? 'semantic' : null;
+  else if (tag === 'input') kind = (el as HTMLInputElement).type === 'hidden' ? null : 'semantic';
+  else if (CONTROL_TAGS.has(tag)) kind = 'semantic';
+  else if (tag === 'details') kind = el.querySelector(':scope > summary') ? null : 'semantic';
+  else if (tag === 'video' || tag === 'audio') kind = controls ? 'semantic' : null;
+  else if (tag === 'label') kind = (el as HTMLLabelElement).control ? 'label' : null;
+  if (!kind && role && INTERACTIVE_ROLES.has(roleOf(el))) kind = 'semantic';
+  if (!kind && editable && el.getAttribute('contenteditable') !== 'false') kind = 'semantic';
+  if (!kind && (handler || (tabindex && (el as HTMLElement).tabIndex >= 0))) kind = 'generic';
+  if (!kind && pointer) kind = 'pointer';
+  return kind ? { inert, ui, kind } : NO_ATTRS;
+}
+
+/** Disabled, aria-disabled, or a label whose control is disabled. */
+export function isDisabled(el: Element): boolean {
+  if (el.getAttribute('aria-disabled') === 'true') return true;
+  if (el.localName === 'label') {
+    const control = (el as HTMLLabelElement).control;
+    return !control || isDisabled(control);
+  }
+  return el.matches(':disabled');
+}
+
+/** A kept link or button swallows what is inside it, except distinct controls (SET-OF-MARKS §3). */
+export function isContainer(el: Element): boolean {
+  const tag = el.localName;
+  if ((tag === 'a' && el.hasAttribute('href')) || tag === 'button' || tag === 'label') return true;
+  const role = roleOf(el);
+  return role === 'button' || role === 'link';
+}
+
+const DISTINCT_ROLES = new Set(['checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'slider', 'spinbutton', 'link']);
+
+/**
+ * Distinct controls keep their own label inside a kept link/button/label: form fields, checkboxes
+ * and friends, nested links, and a native <button> nested in a link (invalid HTML, yet common:
+ * "Add to cart" inside a product link does something else than the link).
+ */
+export function isDistinct(el: Element, container: Element): boolean {
+  const tag = el.localName;
+  if (tag === 'input' || tag === 'select' || tag === 'textarea') return true;
+  if (tag === 'a' && el.hasAttribute('href')) return true;
+  if (tag === 'button' && container.localName === 'a') return true;
+  if (el.hasAttribute(OPTION_ATTR)) return true;
+  if (el instanceof HTMLElement && el.isContentEditable && el.getAttribute('contenteditable') !== null) return true;
+  return DISTINCT_ROLES.has(roleOf(el));
+}

@@ -1,0 +1,60 @@
+/**
+ * Labeling across frames. Every frame's content script labels its own
+ * document (cross-origin frames too); the parent posts each iframe a token so
+ * the pieces can be put together (core/frames.ts). We reach all frames with
+ * chrome.scripting.executeScript({allFrames}), which runs in the content
+ * scripts' isolated world and returns each frame's result with its frameId.
+ *
+ * 1. prepare: every frame posts tokens to its iframes (frames without our
+ *    content script get it injected first);
+ * 2. collect: every frame labels itself (no drawing);
+ * 3. merge into one numbered list in top-page coordinates;
+ * 4. the top frame draws the merged overlay.
+ */
+import { mergeFrames, type FrameResult } from '../core/frames';
+import type { FrameMarks, Mark, MarksSnapshot } from '../core/marks';
+import { PageError, sendContent } from './content';
+
+/** Runs in the page (isolated world): calls the content script's API by name. Must be self-contained. */
+function callApi(name: string, arg: unknown): unknown {
+  const api = (globalThis as unknown as Record<symbol, Record<string, (a: unknown) => unknown> | undefined>)[Symbol.for('webagent.api')];
+  return api && typeof api[name] === 'function' ? api[name](arg) : '__missing__';
+}
+
+async function everyFrame<T>(tabId: number, name: string, arg: unknown = null): Promise<{ frameId: number; result: T | '__missing__' | null }[]> {
+  const res = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: callApi, args: [name, arg] });
+  return res.map((r) => ({ frameId: r.frameId, result: (r.result ?? null) as T | '__missing__' | null }));
+}
+
+async function injectInto(tabId: number, frameIds: number[]): Promise<void> {
+  const files = chrome.runtime.getManifest().content_scripts?.[0]?.js ?? [];
+  await chrome.scripting.executeScript({ target: { tabId, frameIds }, files }).catch(() => undefined);
+}
+
+export async function labelTab(tabId: number): Promise<MarksSnapshot> {
+  let prepared = await everyFrame<number>(tabId, 'prepareFrames');
+  const missing = prepared.filter((p) => p.result === '__missing__').map((p) => p.frameId);
+  if (missing.length) {
+    await injectInto(tabId, missing);
+    prepared = await everyFrame<number>(tabId, 'prepareFrames');
+  }
+  const collected = await everyFrame<FrameMarks>(tabId, 'collectFrame');
+  const frames: FrameResult[] = collected
+    .filter((c): c is { frameId: number; result: FrameMarks } => !!c.result && c.result !== '__missing__')
+    .map((c) => ({ frameId: c.frameId, result: c.result }));
+  const snap = mergeFrames(frames);
+  if (!snap) throw new PageError('The page did not answer the labeler (top frame missing).');
+  await sendContent(tabId, 'marks/overlay', { marks: snap.marks });
+  return snap;
+}
+
+/** Removes our overlay, labels and select lists from every frame (run end). */
+export async function resetTab(tabId: number): Promise<void> {
+  await everyFrame(tabId, 'resetMarks').catch(() => undefined);
+}
+
+/** Where to click for a mark right now: its frame's fresh local centre plus the frame's offset. */
+export function toTop(mark: Mark, offsets: Record<number, { x: number; y: number }> | undefined, local: { x: number; y: number }) {
+  const o = offsets?.[mark.frameId ?? 0] ?? { x: 0, y: 0 };
+  return { x: local.x + o.x, y: local.y + o.y };
+}

@@ -1,0 +1,65 @@
+/**
+ * Merging per-frame labeling passes into one numbered list (SET-OF-MARKS.md §4):
+ *
+ * 1. Build the frame tree from tokens: a child reports the token its parent
+ *    posted to it; the top frame (frameId 0) is the root.
+ * 2. Walk the tree depth-first in the parent's order of its iframes.
+ * 3. Each frame's offset = parent offset + the iframe's content box origin;
+ *    its clip = the parent's clip ∩ the iframe's visible part (in top coords).
+ * 4. Each mark's rect is offset into top-page coordinates and clipped; marks
+ *    that end up invisible or too small are dropped before numbering.
+ * 5. Number 0..n-1 in that order: no gaps.
+ * Frames that could not be placed (no token match) are left out, not guessed.
+ */
+import type { FrameMarks, Mark, MarksSnapshot, Rect } from './marks';
+
+export interface FrameResult { frameId: number; result: FrameMarks }
+
+const MIN_AREA = 20;
+const MIN_SIDE = 4;
+
+export function intersect(a: Rect, b: Rect): Rect | null {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const r = Math.min(a.x + a.width, b.x + b.width);
+  const btm = Math.min(a.y + a.height, b.y + b.height);
+  return r > x && btm > y ? { x, y, width: r - x, height: btm - y } : null;
+}
+
+function usable(r: Rect | null): r is Rect {
+  return !!r && r.width >= MIN_SIDE && r.height >= MIN_SIDE && r.width * r.height >= MIN_AREA;
+}
+
+export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
+  const top = frames.find((f) => f.frameId === 0);
+  if (!top) return null;
+  const byToken = new Map<string, FrameResult>();
+  for (const f of frames) if (f.frameId !== 0 && f.result.token) byToken.set(f.result.token, f);
+  const out: Mark[] = [];
+  const offsets: Record<number, { x: number; y: number }> = {};
+  let labelMs = 0;
+  const seen = new Set<number>();
+  const topView: Rect = { x: 0, y: 0, width: top.result.viewport.width, height: top.result.viewport.height };
+
+  const visit = (f: FrameResult, dx: number, dy: number, clip: Rect) => {
+    if (seen.has(f.frameId)) return;
+    seen.add(f.frameId);
+    offsets[f.frameId] = { x: dx, y: dy };
+    labelMs += f.result.ms;
+    for (const m of f.result.marks) {
+      const rect = intersect({ x: m.rect.x + dx, y: m.rect.y + dy, width: m.rect.width, height: m.rect.height }, clip);
+      if (!usable(rect)) continue;
+      out.push({ ...m, rect, frameId: f.frameId, localLabel: m.label, label: out.length });
+    }
+    for (const c of f.result.frames) {
+      const child = byToken.get(c.token);
+      if (!child || !c.visible) continue;
+      const vis = intersect({ x: c.visible.x + dx, y: c.visible.y + dy, width: c.visible.width, height: c.visible.height }, clip);
+      if (!vis) continue;
+      visit(child, dx + c.box.x, dy + c.box.y, vis);
+    }
+  };
+  visit(top, 0, 0, topView);
+  return { url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets };
+}
+

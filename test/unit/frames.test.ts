@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { intersect, mergeFrames, type FrameResult } from '../../src/core/frames';
+import type { FrameMarks, Mark } from '../../src/core/marks';
+
+const vp = { width: 1000, height: 800, devicePixelRatio: 1 };
+const mark = (label: number, x: number, y: number, w = 50, h = 20): Mark => ({ label, tag: 'button', text: `b${label}`, rect: { x, y, width: w, height: h } });
+const frame = (over: Partial<FrameMarks>): FrameMarks => ({ token: null, url: 'https://a/', title: 't', viewport: vp, marks: [], frames: [], ms: 1, ...over });
+
+describe('mergeFrames', () => {
+  it('numbers the top frame first, then child frames depth-first, in top-page coordinates, without gaps', () => {
+    const frames: FrameResult[] = [
+      { frameId: 0, result: frame({ marks: [mark(0, 10, 10), mark(1, 10, 700)], frames: [
+        { token: 'A', box: { x: 100, y: 100, width: 400, height: 300 }, visible: { x: 100, y: 100, width: 400, height: 300 } },
+        { token: 'B', box: { x: 600, y: 100, width: 300, height: 300 }, visible: { x: 600, y: 100, width: 300, height: 300 } },
+      ] }) },
+      // B answers before A: order comes from the parent's list, not from arrival.
+      { frameId: 7, result: frame({ token: 'B', viewport: { ...vp, width: 300, height: 300 }, marks: [mark(0, 5, 5)] }) },
+      { frameId: 3, result: frame({ token: 'A', viewport: { ...vp, width: 400, height: 300 }, marks: [mark(0, 0, 0), mark(1, 390, 10, 50, 20)], frames: [
+        { token: 'A1', box: { x: 10, y: 200, width: 100, height: 50 }, visible: { x: 10, y: 200, width: 100, height: 50 } },
+      ] }) },
+      { frameId: 9, result: frame({ token: 'A1', marks: [mark(0, 1, 1, 30, 30)] }) },
+    ];
+    const s = mergeFrames(frames)!;
+    expect(s.marks.map((m) => [m.label, m.frameId, m.localLabel])).toEqual([[0, 0, 0], [1, 0, 1], [2, 3, 0], [3, 3, 1], [4, 9, 0], [5, 7, 0]]);
+    expect(s.marks[2].rect).toEqual({ x: 100, y: 100, width: 50, height: 20 });
+    // clipped to the iframe's visible part: 490..540 -> 490..500
+    expect(s.marks[3].rect).toEqual({ x: 490, y: 110, width: 10, height: 20 });
+    expect(s.marks[4].rect).toEqual({ x: 111, y: 301, width: 30, height: 30 });
+    expect(s.frameOffsets).toEqual({ 0: { x: 0, y: 0 }, 3: { x: 100, y: 100 }, 9: { x: 110, y: 300 }, 7: { x: 600, y: 100 } });
+    expect(s.labelMs).toBe(4);
+  });
+
+  it('drops marks that are clipped away, frames that are not visible, and frames nobody embeds', () => {
+    const s = mergeFrames([
+      { frameId: 0, result: frame({ frames: [{ token: 'H', box: { x: 0, y: 0, width: 100, height: 100 }, visible: null }, { token: 'C', box: { x: 0, y: 0, width: 100, height: 100 }, visible: { x: 0, y: 0, width: 100, height: 100 } }] }) },
+      { frameId: 1, result: frame({ token: 'H', marks: [mark(0, 1, 1)] }) },
+      { frameId: 2, result: frame({ token: 'C', marks: [mark(0, 98, 98), mark(1, 10, 10)] }) },
+      { frameId: 5, result: frame({ token: 'nobody', marks: [mark(0, 1, 1)] }) },
+    ])!;
+    expect(s.marks.map((m) => [m.label, m.frameId, m.localLabel])).toEqual([[0, 2, 1]]);
+  });
+
+  it('needs the top frame', () => {
+    expect(mergeFrames([{ frameId: 2, result: frame({}) }])).toBeNull();
+    expect(intersect({ x: 0, y: 0, width: 1, height: 1 }, { x: 2, y: 2, width: 1, height: 1 })).toBeNull();
+  });
+});
