@@ -13,11 +13,12 @@ export function inputTypeOf(el: Element): string | undefined {
 /**
  * The mark's text and its stable part (text.ts). `el` has the box; `owner` is the element the
  * rules chose (a display:contents ancestor whose text stands in when the box's own is empty).
+ * `nameOnly`: the stable part is the name only (scroll containers).
  */
-export function textsOf(el: Element, owner: Element, labels?: LabelIndex): { text: string; stable: string } {
+export function textsOf(el: Element, owner: Element, labels?: LabelIndex, nameOnly = false): { text: string; stable: string } {
   const text = elementText(el, labels);
-  if (text || el === owner) return { text, stable: stableText(el, labels) };
-  return { text: elementText(owner, labels), stable: stableText(owner, labels) };
+  if (text || el === owner) return { text, stable: stableText(el, labels, nameOnly) };
+  return { text: elementText(owner, labels), stable: stableText(owner, labels, nameOnly) };
 }
 
 const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden']);

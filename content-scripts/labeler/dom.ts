@@ -36,26 +36,31 @@ function closedRootGetter(): RootGetter | null {
 }
 
 /**
- * Elements that may host a shadow root (https://dom.spec.whatwg.org/#dom-element-attachshadow):
- * custom elements and these tags. Asking chrome.dom only for them keeps the walk cheap.
+ * Elements that may host a shadow root, open or closed (https://dom.spec.whatwg.org/#dom-element-attachshadow):
+ * custom elements and these tags. Other elements are not asked at all (each call on an element
+ * costs, in an extension's isolated world even more than in the page).
  */
 const HOST_TAGS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 
 let closedGetter: RootGetter | null | undefined;
 
-/** The element's shadow root, open or closed (see closedRootGetter), or null. */
-export function shadowRootOf(el: Element): ShadowRoot | null {
+/**
+ * The element's shadow root, open or closed (see closedRootGetter), or null. Open roots are read
+ * on every possible host. chrome.dom costs several µs a call in the isolated world (more than a
+ * style read), so a closed root is looked for on custom elements always, and on the plain host
+ * tags (div, span, p, section, …) only when they have no light content at all: a closed-root
+ * host's content comes from its root. (A closed root on a plain element that also has light
+ * children is missed; measured on the heavy page, asking every div and span cost ~25 ms.)
+ */
+export function shadowRootOf(el: Element, tag = el.localName): ShadowRoot | null {
+  const custom = tag.includes('-');
+  if (!custom && !HOST_TAGS.has(tag)) return null;
   const open = el.shadowRoot;
   if (open) return open;
   if (closedGetter === undefined) closedGetter = closedRootGetter();
   if (!closedGetter) return null;
-  const tag = el.localName;
-  return tag.includes('-') || HOST_TAGS.has(tag) ? closedGetter(el) : null;
-}
-
-/** Test helper: forget the cached getter (a page may install the seam after the bundle loaded). */
-export function resetShadowAccess(): void {
-  closedGetter = undefined;
+  const ask = custom || el.firstChild === null;
+  return ask ? closedGetter(el) : null;
 }
 
 /**
@@ -68,12 +73,6 @@ export function composedParent(n: Element): Element | null {
   const root = n.parentNode;
   if (root && root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root) return (root as ShadowRoot).host;
   return null;
-}
-
-/** True when `n` is `ancestor` or lies inside it, across shadow boundaries and slots. */
-export function isSelfOrDescendant(n: Element | null, ancestor: Element): boolean {
-  for (let cur = n; cur; cur = composedParent(cur)) if (cur === ancestor) return true;
-  return false;
 }
 
 /**
@@ -93,12 +92,12 @@ export function deepElementFromPoint(x: number, y: number): Element | null {
 
 /**
  * Pre-order walk of the document including shadow roots (a host's shadow tree before its light
- * children). `visit` returns false to skip an element's subtree; `onRoot` sees each shadow root
+ * children). `visit` (given the element and its localName) returns false to skip its subtree; `onRoot` sees each shadow root
  * before its contents. Iterative (no recursion limit); firstElementChild/nextElementSibling is
  * the cheapest way through a large tree.
  */
 export function walkDeep(
-  visit: (el: Element) => boolean,
+  visit: (el: Element, tag: string) => boolean,
   start: Element | null = document.documentElement,
   onRoot?: (root: ShadowRoot) => void,
 ): void {
@@ -110,9 +109,10 @@ export function walkDeep(
     if (!el) continue;
     if (!first) stack.push(el.nextElementSibling);
     first = false;
-    if (!visit(el)) continue;
+    const tag = el.localName;
+    if (!visit(el, tag)) continue;
     stack.push(el.firstElementChild);
-    const root = shadowRootOf(el);
+    const root = shadowRootOf(el, tag);
     if (root) {
       onRoot?.(root);
       stack.push(root.firstElementChild);
@@ -130,9 +130,4 @@ export function describeElement(el: Element | null): string {
   const role = el.getAttribute('role');
   if (role) s += ` role="${role}"`;
   return s + '>';
-}
-
-/** Our own UI (overlay, select list) or something inside it (in the light tree). */
-export function isOurUi(el: Element): boolean {
-  return el.hasAttribute(UI_ATTR);
 }

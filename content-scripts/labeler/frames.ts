@@ -61,8 +61,8 @@ export function listenForFrameToken(): void {
 export function prepareFrames(): number {
   const st = state();
   const frames: Array<HTMLIFrameElement | HTMLFrameElement> = [];
-  walkDeep((el) => {
-    if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) frames.push(el);
+  walkDeep((el, tag) => {
+    if (tag === 'iframe' || tag === 'frame') frames.push(el as HTMLIFrameElement | HTMLFrameElement);
     return true;
   });
   const old = new Map(st.children.map((c) => [c.frame, c.token] as const));

@@ -38,9 +38,9 @@ function labelPass(): Mark[] {
   const entries: Entry[] = [];
   const marks = candidates.map((c, label) => {
     const tag = tagOf(c.owner);
-    const { text, stable } = textsOf(c.el, c.owner, labels);
+    const { text, stable } = textsOf(c.el, c.owner, labels, c.scrollOnly);
     const fingerprint = { tag, text, path: paths.path(c.el) };
-    entries.push({ el: c.el, owner: c.owner, tag, fingerprint, stable });
+    entries.push({ el: c.el, owner: c.owner, tag, fingerprint, stable, scrollOnly: c.scrollOnly });
     const mark: Mark = { label, tag, text, rect: c.rect, fingerprint };
     const type = inputTypeOf(c.owner);
     if (type !== undefined) mark.inputType = type;
@@ -67,10 +67,10 @@ export function drawMarks(): MarksSnapshot {
  * All frames: label this frame without drawing. Marks are in this frame's viewport coordinates,
  * labels local (0..n-1); `frames` are the child frames prepareFrames sent tokens to; `token` is
  * the one this frame got from its parent (null in the top frame; a child waits up to 200 ms).
+ * The select rewrite is the caller's to install first (content-scripts/main.ts does).
  */
 export async function collectFrame(): Promise<FrameMarks> {
   const token = await frameToken();
-  installSelectRewrite();
   const t0 = performance.now();
   const marks = labelPass();
   const view = viewport();

@@ -23,7 +23,7 @@ export function resolveMark(label: number): ResolvedMark {
   const entry = entries[label];
   if (!entry) return { ok: false, reason: 'unknown-label', detail: `no element has label ${label} (labels 0..${entries.length - 1})` };
   const { el } = entry;
-  const fp = el.isConnected ? { tag: tagOf(entry.owner), stable: textsOf(el, entry.owner).stable } : { tag: '', stable: '' };
+  const fp = el.isConnected ? { tag: tagOf(entry.owner), stable: textsOf(el, entry.owner, undefined, entry.scrollOnly).stable } : { tag: '', stable: '' };
   const check = checkFingerprint(el, entry.fingerprint, entry.stable, fp);
   if (!check.ok) return { ok: false, reason: check.reason, detail: `${describeElement(el)} ${check.detail}` };
   const style = getComputedStyle(el);

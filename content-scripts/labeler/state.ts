@@ -14,6 +14,8 @@ export interface Entry {
   fingerprint: Fingerprint;
   /** text.stableText at labeling time (what "changed" compares) */
   stable: string;
+  /** a scroll container only: its stable text is its name (its content is what scrolls) */
+  scrollOnly: boolean;
 }
 
 interface LabelerState { entries: Entry[] }

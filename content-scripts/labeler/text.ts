@@ -8,15 +8,17 @@
  *    for a <select> the selected option's text is appended: "Country: France";
  * 2. for a <select>: the selected option's text;
  * 3. button-like inputs: their value ("Submit" / "Reset" by default);
- * 4. innerText (not for input/textarea/select);
+ * 4. innerText without aria-hidden parts (not for input/textarea/select);
  * 5. placeholder, title, alt;
  * 6. the value of a text-like input (never a password);
  * 7. icon-only controls: alt of the only img inside, aria-label of the only labelled descendant,
- *    or an svg <title>; media without a name say "video" / "audio".
+ *    or an svg <title>; media without a name say "video" / "audio"; last, the text with its
+ *    aria-hidden parts.
  *
  * `stableText` is what a re-resolve compares (SET-OF-MARKS §7): the same text, except that for
  * controls holding a value (inputs, textarea, select, contenteditable) it is the name only, so
- * typing into a field or choosing an option does not count as the element changing.
+ * typing into a field or choosing an option does not count as the element changing; for a
+ * scroll container it is the name only too (its content is what scrolling changes).
  */
 import { OPTION_ATTR } from './dom';
 
@@ -38,6 +40,25 @@ function rendered(el: Element): string {
   return collapse(t || el.textContent);
 }
 
+/**
+ * Name from content: the rendered text without aria-hidden parts (an icon glyph next to an
+ * sr-only word: "♡ Wishlist" is named "Wishlist"). Each hidden part's own text is cut out of
+ * the element's innerText once (no layout writes, no per-node walk when nothing is hidden).
+ */
+function contentText(el: Element): string {
+  if (!(el instanceof HTMLElement)) return collapse(el.textContent);
+  let t = el.innerText;
+  if (!t) return '';
+  for (const h of Array.from(el.querySelectorAll('[aria-hidden="true"]'))) {
+    // a hidden part inside another hidden part goes with the outer one
+    if (h.parentElement?.closest('[aria-hidden="true"]') !== el.closest('[aria-hidden="true"]')) continue;
+    const cut = h instanceof HTMLElement ? h.innerText : '';
+    const at = cut ? t.indexOf(cut) : -1;
+    if (at >= 0) t = `${t.slice(0, at)} ${t.slice(at + cut.length)}`;
+  }
+  return collapse(t);
+}
+
 /** Text of `root` without the text inside `skip` (a label wrapping its own control). */
 function textWithout(root: Element, skip: Element): string {
   const parts: string[] = [];
@@ -45,7 +66,7 @@ function textWithout(root: Element, skip: Element): string {
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const parent = n.parentElement;
     if (!parent || skip.contains(n)) continue;
-    if (parent.closest('script,style,select,textarea')) continue;
+    if (parent.closest('script,style,select,textarea,[aria-hidden="true"]')) continue;
     parts.push(n.nodeValue ?? '');
   }
   return collapse(parts.join(' '));
@@ -121,15 +142,15 @@ function holdsValue(el: Element): boolean {
   return el instanceof HTMLElement && el.isContentEditable;
 }
 
-/** What a re-resolve compares: see the header. */
-export function stableText(el: Element, index?: LabelIndex): string {
-  if (!holdsValue(el)) return elementText(el, index);
+/** What a re-resolve compares: see the header. `nameOnly` for scroll containers (content moves). */
+export function stableText(el: Element, index?: LabelIndex, nameOnly = false): string {
+  if (!nameOnly && !holdsValue(el)) return elementText(el, index);
   return cap(accessibleName(el, index) || attrText(el));
 }
 
 function rawText(el: Element, index?: LabelIndex): string {
   const tag = el.localName;
-  if (el.hasAttribute(OPTION_ATTR)) return rendered(el);
+  if (el.hasAttribute(OPTION_ATTR)) return contentText(el);
 
   const name = accessibleName(el, index);
   if (tag === 'select') {
@@ -146,7 +167,7 @@ function rawText(el: Element, index?: LabelIndex): string {
     if (v && input.type !== 'image') return v;
   }
   if (!isInput && tag !== 'textarea') {
-    const inner = rendered(el);
+    const inner = contentText(el);
     if (inner) return inner;
   }
   const attr = attrText(el);
@@ -158,5 +179,6 @@ function rawText(el: Element, index?: LabelIndex): string {
   }
   if (tag === 'video' || tag === 'audio') return tag;
   if (tag === 'details') return 'Details';
-  return iconText(el);
+  // last resort, hidden glyphs included: better "♡" than nothing
+  return iconText(el) || (isInput || tag === 'textarea' ? '' : rendered(el));
 }

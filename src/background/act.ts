@@ -58,11 +58,15 @@ async function chooseByText(tabId: number, t: Target, text: string): Promise<Act
 
 /** An option of a rewritten <select>: click it, then verify that the choice took. */
 async function clickOption(tabId: number, t: Target): Promise<ActResult> {
-  const before = JSON.stringify(await sendContent(tabId, 'select/last-pick', {}, t.frameId));
+  const before = (await sendContent(tabId, 'select/last-pick', {}, t.frameId))?.seq ?? -1;
   await cdp.click(tabId, t.x, t.y);
   const pick = await sendContent(tabId, 'select/last-pick', {}, t.frameId);
-  if (!pick || JSON.stringify(pick) === before) return { ok: false, error: `Clicking the option [${t.label}] did not choose it; open the list again and retry.` };
-  if (!pick.ok) return { ok: false, error: `Choosing "${pick.text}" did not take: the select's value is "${pick.actual}", not "${pick.expected}".` };
+  if (!pick || (pick.seq ?? -1) === before) return { ok: false, error: `Clicking the option [${t.label}] did not choose it; open the list again and retry.` };
+  if (!pick.ok) {
+    return { ok: false, error: pick.multiple
+      ? `Toggling "${pick.text}" did not take: the selected values are now "${pick.actual}".`
+      : `Choosing "${pick.text}" did not take: the select's value is "${pick.actual}", not "${pick.expected}".` };
+  }
   return { ok: true };
 }
 

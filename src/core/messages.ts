@@ -48,7 +48,14 @@ export interface ViewMessages {
   'marks/clear': { req: { tabId: number }; res: null };
 }
 
-export interface SelectPick { ok: boolean; expected: string; actual: string; text: string; changed: boolean }
+export interface SelectPick {
+  ok: boolean; expected: string; actual: string; text: string; changed: boolean;
+  /** grows with every choice in the frame: tells a new choice from an old one */
+  seq?: number;
+  /** a multiple select: the option was toggled; `selected` is its state now */
+  multiple?: boolean;
+  selected?: boolean;
+}
 
 export type ResolvedMark =
   | { ok: true; rect: Rect; center: { x: number; y: number }; tag: string; inputType?: string; editable: boolean }

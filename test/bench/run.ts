@@ -1,19 +1,36 @@
 /**
- * npm run bench: end-to-end step timings of the built extension on the demo
- * site with the scripted demo model (so the model's own time is ~0 and what
- * is measured is ours): observe (label + screenshot), act (incl. settle), and
- * the screenshot's size in bytes and in GLM image tokens (one per 28x28 px).
- * Prints a table and writes bench-results.json. Numbers are reported, never asserted.
+ * npm run bench, two parts (numbers are reported, never asserted):
+ *
+ * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
+ *    extension on the demo site with the scripted demo model (so the model's own
+ *    time is ~0 and what is measured is ours): observe (label + screenshot), act
+ *    (incl. settle), and the screenshot's size in bytes and in GLM image tokens
+ *    (one per 28x28 px). BENCH_RUNS runs (default 3).
+ * 2. Labeling ("labeling"): ours and the WebVoyager baseline on the labeling
+ *    corpus (test/fixtures/pages/marks/), side by side: recall, decoys labelled,
+ *    text accuracy, label overlaps, numbering gaps, one pass's median/p95 time
+ *    (BENCH_LABEL_RUNS timed passes after a warm-up, default 20), the labelled
+ *    screenshot's size. BENCH_PAGES=a,b picks pages by name; OURS=harness|extension
+ *    picks our path (default: the extension once it is built with marks/label).
+ *
+ * BENCH_PART=e2e|labeling runs one part only; BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveDir } from '../../scripts/static-server';
 import { runAgent } from '../../scripts/run-agent';
 import { DEMO_TASK, startDemoModel } from '../../scripts/demo-model';
 import type { Trace } from '../../src/core/trace';
+import { baselineUnderTest, benchLabeler, oursUnderTest } from './marks-bench';
+import { plainSession } from './marks-browser';
+import { listPages, serveCorpus, VIEWPORT } from './marks-corpus';
+import { startOurs } from './marks-ours';
+import { pageRows, printTables, totals } from './marks-report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const LABEL_RUNS = Number(process.env.BENCH_LABEL_RUNS ?? 20);
+const PART = process.env.BENCH_PART ?? 'all';
 
 function stats(xs: number[]) {
   const s = [...xs].sort((a, b) => a - b);
@@ -21,7 +38,7 @@ function stats(xs: number[]) {
   return { n: s.length, median: at(0.5), p95: at(0.95), max: s[s.length - 1] };
 }
 
-async function main() {
+async function endToEnd() {
   const site = await serveDir(path.join(import.meta.dirname, '..', '..', 'scripts', 'demo-site'));
   const model = await startDemoModel();
   const dir = mkdtempSync(path.join(tmpdir(), 'webagent-bench-'));
@@ -58,7 +75,45 @@ async function main() {
   for (const [k, v] of Object.entries(results)) {
     if (typeof v === 'object' && v && 'median' in v) console.log(`${k.padEnd(18)} ${String(v.n).padStart(3)} ${String(v.median).padStart(8)} ${String(v.p95).padStart(8)} ${String(v.max).padStart(8)}`);
   }
-  writeFileSync('bench-results.json', JSON.stringify(results, null, 2));
+  return results;
+}
+
+async function labeling() {
+  const pages = listPages(process.env.BENCH_PAGES);
+  const corpus = await serveCorpus();
+  const log = (line: string) => console.log(line);
+  const shotsDir = process.env.BENCH_SHOTS;
+  if (shotsDir) mkdirSync(shotsDir, { recursive: true });
+  try {
+    const ours = await startOurs();
+    console.log(`\nlabeling corpus: ${pages.length} pages, ours via ${ours.mode}, ${LABEL_RUNS} timed passes per page`);
+    let oursRuns;
+    try {
+      oursRuns = await benchLabeler(oursUnderTest(ours), { corpus, pages, runs: LABEL_RUNS, screenshot: true, shotsDir, log });
+    } finally {
+      await ours.close();
+    }
+    const plain = await plainSession();
+    let baseRuns;
+    try {
+      baseRuns = await benchLabeler(baselineUnderTest(plain), { corpus, pages, runs: LABEL_RUNS, screenshot: true, shotsDir, log });
+    } finally {
+      await plain.close();
+    }
+    const rows = pageRows(oursRuns, baseRuns);
+    const tOurs = totals(oursRuns), tBase = totals(baseRuns);
+    printTables(rows, tOurs, tBase, ours.mode);
+    return { date: new Date().toISOString(), oursMode: ours.mode, runs: LABEL_RUNS, viewport: VIEWPORT, pages: rows, total: { ours: tOurs, baseline: tBase } };
+  } finally {
+    await corpus.close();
+  }
+}
+
+async function main() {
+  const out: Record<string, unknown> = {};
+  if (PART !== 'labeling') out.endToEnd = await endToEnd();
+  if (PART !== 'e2e') out.labeling = await labeling();
+  writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }
 
