@@ -92,8 +92,28 @@ export async function frameToken(): Promise<string | null> {
       st.waiters.push(done);
     });
   }
+  if (!st.token || st.token === st.reported) st.token = tokenFromParent() ?? st.token;
   st.reported = st.token;
   return st.token;
+}
+
+/**
+ * A same-origin parent's token for us, read from its state directly. Needed when our message
+ * listener was erased: document.open() (a parent filling an about:blank frame with
+ * document.write) removes every listener of the window
+ * (https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#document-open-steps).
+ * Content scripts of the same extension share one isolated world across frames, so the parent's
+ * state object and our frame element are reachable when the origins match.
+ */
+function tokenFromParent(): string | null {
+  try {
+    const me = window.frameElement;
+    const parent = (window.parent as unknown as Record<symbol, FrameState | undefined>)[KEY];
+    if (!me || !parent) return null;
+    return parent.children.find((c) => c.frame === me || c.frame.contentWindow === window)?.token ?? null;
+  } catch {
+    return null; // cross-origin parent: only the message can reach us
+  }
 }
 
 /** Step 3 (reads layout only). Marks the children's tokens as reported. */
