@@ -7,7 +7,7 @@
 import type { ContentMessages, ContentName, Reply } from '../src/core/messages';
 import {
   chooseInSelect, collectFrame, drawMarks, drawOverlay, focusMark, hideMarks, lastSelectPick,
-  listenForFrameToken, prepareFrames, resetMarks, resolveMark, scrollWindow,
+  listenForFrameToken, prepareFrames, resetMarks, resolveMark, scrollMark, scrollWindow,
 } from './labeler';
 import { installSelectRewrite } from './select-rewrite';
 import { waitForQuiet } from './settle';
@@ -23,6 +23,7 @@ const handlers: Handlers = {
   'marks/resolve': ({ label }) => resolveMark(label),
   'marks/focus': ({ label }) => focusMark(label),
   'page/scroll': ({ direction }) => scrollWindow(direction),
+  'marks/scroll': ({ label, direction }) => scrollMark(label, direction),
   'page/settle': ({ quietMs, capMs }) => waitForQuiet(quietMs, capMs),
   'select/last-pick': () => lastSelectPick(),
   'select/choose': ({ label, text }) => chooseInSelect(label, text),

@@ -100,6 +100,13 @@ async function perform(tabId: number, a: Action, mark: Mark | null, offsets: Fra
       }
       const found = await target(tabId, mark, offsets, a.target.label);
       if (!found.ok) return found;
+      if (mark?.scrollable) {
+        // A scroll container: scroll it directly, and say so when it cannot move further.
+        const r = await sendContent(tabId, 'marks/scroll', { label: found.t.local, direction: a.direction }, found.t.frameId);
+        if (!r) return { ok: false, error: `The element [${a.target.label}] changed; labels were refreshed.` };
+        return r.moved !== 0 ? { ok: true } : { ok: false, error: `The element [${a.target.label}] did not scroll: it is already at the ${a.direction === 'down' ? 'bottom' : 'top'}.` };
+      }
+      // Anything else: the wheel over it scrolls whatever scrolls there (WebVoyager: hover, then scroll).
       const dy = Math.max(40, Math.round((found.t.r.rect.height * 2) / 3)) * (a.direction === 'down' ? 1 : -1);
       await cdp.wheel(tabId, found.t.x, found.t.y, dy);
       return { ok: true };

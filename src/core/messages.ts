@@ -71,6 +71,8 @@ export interface ContentMessages {
   'marks/resolve': { req: { label: number }; res: ResolvedMark };
   'marks/focus': { req: { label: number }; res: boolean };
   'page/scroll': { req: { direction: 'up' | 'down' }; res: { moved: number } };
+  /** Scroll [N] on a scrollable container: scroll that element itself (null: N is gone) */
+  'marks/scroll': { req: { label: number; direction: 'up' | 'down' }; res: { moved: number } | null };
   'page/settle': { req: { quietMs: number; capMs: number }; res: { quiet: boolean; ms: number } };
   /** the outcome of the last option chosen in a rewritten select */
   'select/last-pick': { req: Record<string, never>; res: SelectPick | null };

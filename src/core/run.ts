@@ -173,7 +173,8 @@ function maskSecret(text: string, secret: string): string {
 function finishStep(state: RunState, at: number, result: ActResult, extra: string[], actMs: number): RunState {
   const p = state.pending!;
   const r = p.reply!;
-  const observation = [result.ok ? 'Success' : result.error, ...extra].join(' ');
+  // Parser notes (e.g. memory kept) follow the outcome in brackets, so the outcome reads first.
+  const observation = (result.ok ? 'Success' : result.error) + (extra.length ? ` (${extra.join(' ')})` : '');
   const step: StepRecord = {
     index: p.index, url: p.url, title: p.title, viewport: p.viewport, elements: p.elements,
     promptText: p.promptText, imageBytes: p.imageBytes, imageWidth: p.imageWidth, imageHeight: p.imageHeight,

@@ -57,3 +57,26 @@ test('labels in every frame, one sequence; click, type and select inside a cross
   expect(crossBtn.rect.x).toBeGreaterThan(same.rect.x + 400);
   expect(crossBtn.rect.y).toBeCloseTo(same.rect.y, 0);
 });
+
+test('Scroll [N] scrolls a scroll container until the target shows, and says when it cannot move further', async () => {
+  model = await startFakeModel({
+    policy: (q) => {
+      const els = q.prompt?.elements ?? [];
+      const hist = q.prompt?.history ?? [];
+      const box = els.find((e) => /Message list/.test(e.text));
+      const target = els.find((e) => e.text === 'Message 27');
+      if (hist.some((h) => h.includes('did not scroll'))) return { content: 'Thought: end of the list\nAction: ANSWER; <content>opened 27</content>' };
+      if (target && !hist.some((h) => h.includes('Action:Click'))) return { content: `Thought: found it\nAction: Click [${target.label}]` };
+      return { content: `Thought: scroll the list\nAction: Scroll [${box ? box.label : 'WINDOW'}]; [down]` };
+    },
+  });
+  const traceFile = path.join(out, 'scroll.json');
+  const r = await runAgentCli(['--task', 'Open message 27', '--url', `${a.url}scroll/box.html`, '--base-url', model.baseUrl, '--max-steps', '20', '--trace', traceFile]);
+  expect(r.code).toBe(0);
+  expect(a.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'open', value: '27' })]));
+  const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+  const scrolls = trace.steps.filter((s) => s.action.type === 'scroll');
+  expect(scrolls.length).toBeGreaterThan(1);
+  for (const s of scrolls) expect(s.action).toMatchObject({ target: { kind: 'element' } });
+  expect(trace.steps.map((s) => s.observation)).toEqual(expect.arrayContaining([expect.stringMatching(/^The element \[\d+\] did not scroll: it is already at the bottom\./)]));
+});
