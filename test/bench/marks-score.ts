@@ -1,3 +1,4 @@
+import { intersect } from '../../src/core/frames';
 /**
  * Scoring one labeling pass against a page's gold and decoy elements (pure functions).
  *
@@ -60,13 +61,7 @@ export function area(r: Rect): number {
   return Math.max(0, r.width) * Math.max(0, r.height);
 }
 
-export function intersect(a: Rect, b: Rect): Rect | null {
-  const x = Math.max(a.x, b.x);
-  const y = Math.max(a.y, b.y);
-  const r = Math.min(a.x + a.width, b.x + b.width);
-  const btm = Math.min(a.y + a.height, b.y + b.height);
-  return r > x && btm > y ? { x, y, width: r - x, height: btm - y } : null;
-}
+export { intersect };
 
 export function iou(a: Rect, b: Rect): number {
   const i = intersect(a, b);

@@ -6,7 +6,8 @@
  * Frames and closed shadow roots: labeler-frames.spec.ts.
  */
 import { test, expect } from '@playwright/test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchPlainChromium } from './support';
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -45,11 +46,7 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchPlainChromium();
 });
 
 test.afterAll(async () => {

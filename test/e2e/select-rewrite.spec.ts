@@ -4,7 +4,8 @@
  * (window.ev[selectId]). Served from one server under two origins: 127.0.0.1 and localhost.
  */
 import { test, expect } from '@playwright/test';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { launchPlainChromium } from './support';
 import { build } from 'esbuild';
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -41,11 +42,7 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchPlainChromium();
 });
 
 test.afterAll(async () => {

@@ -1,5 +1,6 @@
 /** Shared pieces of the end-to-end tests: fixture sites, the agent CLI, trace checks. */
 import { spawn } from 'node:child_process';
+import { chromium, type Browser } from 'playwright-core';
 import path from 'node:path';
 import { serveDir, type StaticServer } from '../../scripts/static-server';
 
@@ -24,5 +25,14 @@ export function runAgentCli(args: string[], env: Record<string, string> = {}): P
     child.stderr.on('data', (d) => { stderr += d; });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Plain headless Chromium (no extension) for the labeler's harness tests: Debian's build, never a download. */
+export function launchPlainChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
 }
