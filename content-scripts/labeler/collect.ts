@@ -1,37 +1,72 @@
 /**
  * Candidate collection: one pass that reads the DOM, styles and layout, and writes nothing.
  *
- * 1. Walk the document in order, into shadow roots (open and closed); skip our overlay, [inert]
- *    subtrees, display:none subtrees and non-rendered tags (head, script, style, template, …).
- *    Elements whose tag (rules.TAGS) or attributes (rules.ATTR_SELECTOR, one querySelectorAll
- *    per root) matter are classified attribute by attribute; the rest only by their cursor.
- * 2. Per element, cheapest first. Measured on the heavy fixture page (20k elements, Chromium 156,
- *    2 cores): a computed style costs ~0.5 µs in the page and ~1 µs in the extension's isolated
- *    world, getBoundingClientRect ~1.5–3 µs. So:
- *    a. an attribute candidate is measured first: when it has a box off screen (most of a long
- *       page) it needs no style at all;
- *    b. every other element gets one computed style: display (none skips the subtree), cursor,
+ * Costs that shape it (heavy corpus page, 20k elements, Chromium, 2 cores, extension's isolated
+ * world): getComputedStyle ~0.3 µs plus ~0.3 µs per property read; getBoundingClientRect ~2 µs;
+ * a selector query with 14 attribute selectors ~3 ms per 20k elements, getAttributeNames on the
+ * elements that have attributes ~1.5 ms; elementFromPoint 10–40 µs on a large page.
+ *
+ * 1. Walk the document in order (pre-order, a host's shadow root, open or closed, before its light
+ *    children), carrying the parent's context down (cursor:pointer, display:contents owner,
+ *    culled region) instead of looking parents up. Skip our overlay, [inert] subtrees,
+ *    display:none subtrees and non-rendered tags (head, script, style, template, …).
+ * 2. Per element, cheapest first:
+ *    a. attributes: names only (one getAttributeNames, only when hasAttributes); the tag
+ *       (rules.TAGS) or a name in rules.ATTR_NAMES sends it to rules.classify;
+ *    b. an attribute candidate is measured first: a box off screen (most of a long page) or too
+ *       small needs no style at all; no box (0×0) may be display:none or display:contents, which
+ *       the style below tells apart;
+ *    c. every other element gets one computed style: display (none skips the subtree), cursor,
  *       and overflow-y (overflow-x only when y is not visible) for non-inline boxes;
- *    c. a subtree is never culled by its rect: fixed, absolute and overflowing descendants can be
- *       visible outside it;
  *    d. children of a display:contents candidate (no box of its own) become candidates in its name;
  *    e. a candidate only because of a cursor:pointer inherited from its parent is deferred: it is
  *       measured only when no ancestor of that chain is visible (denest rule c would drop it
  *       anyway), which spares the many spans inside clickable cards.
- * 3. Per candidate on screen: drop it when too small, disabled, pointer-events:none, invisible,
- *    transparent (form controls excepted), or when the deep hit-test does not reach it
- *    (visibility.ts). Scroll containers are confirmed here: overflow auto/scroll/overlay and
- *    content larger than the box by SCROLL_SLACK px; the document scroller (html, body, or a box
- *    filling the viewport) is not one.
- * 4. De-nest (denest.ts).
+ * 3. Culling, and why it is safe. A subtree is never skipped because its root's rect is off
+ *    screen: fixed, absolute and overflowing descendants can be drawn anywhere. It is culled only
+ *    where CSS guarantees that what is inside cannot be seen:
+ *    a. a region starts at a box that clips both axes (computed overflow-x and overflow-y each
+ *       hidden / auto / scroll / overlay: content is clipped to its padding box, inside its
+ *       border box; `clip` is left out, it may paint outside by overflow-clip-margin), of a
+ *       display that overflow applies to (block, inline-block, flex, grid, list-item, flow-root;
+ *       not inline, contents, table parts), not html / body (their overflow is the viewport's),
+ *       with element children, whose border box (getBoundingClientRect: transforms included)
+ *       does not intersect the viewport. Nothing the box clips can then be on screen;
+ *    b. the box clips every descendant whose containing-block chain passes through it: in-flow
+ *       boxes, floats, relative and sticky ones, transformed ones, and absolute ones whose
+ *       positioned ancestor is the region's root or inside it. Shadow content belongs to the
+ *       host's flat-tree subtree, so the same holds for it (slotted children are inside too);
+ *    c. the only ways out are position:fixed (unless a transform etc. lies between: not read,
+ *       taken as a way out), position:absolute with no positioned element from the region's root
+ *       down to it, and the top layer, which no ancestor clips: a modal <dialog> or an open
+ *       [popover] (a box in the top layer computes to position absolute or fixed, CSS Position 4,
+ *       so only those are asked) and a fullscreen element (culling is off while there is one).
+ *       So inside a region each element costs one style and one read
+ *       (position; plus display for elements with children, to skip display:none subtrees): an
+ *       element that may get out is read like any other (step 2) with its subtree, after checking
+ *       that no element between it and the region's root is [inert], and with the cursor of those
+ *       elements read (steps 2e and denest rule c need the pointer chain);
+ *    d. everything else in the region is off screen: it is not a candidate, needs no cursor,
+ *       overflow, rect or attribute, and no text or hit-test later.
+ * 4. Per candidate on screen: drop it when too small, disabled, pointer-events:none, invisible,
+ *    transparent (form controls excepted), outside every open modal dialog (the rest of the
+ *    document is inert: HTML, "blocked by a modal dialog"; popovers are left to the hit-test), or
+ *    when the deep hit-test does not reach it (visibility.ts: the centre, then corners and edge
+ *    midpoints). When the centre misses, the points known to miss as well are not probed: those
+ *    under the cover that hid the centre (cover.ts), or all of them when the ancestors' overflow
+ *    clips the box away (visibility.visibleRect). Scroll containers are confirmed here: overflow
+ *    auto/scroll/overlay and content larger than the box by SCROLL_SLACK px; the document
+ *    scroller (html, body, or a box filling the viewport) is not one.
+ * 5. De-nest (denest.ts).
  */
 import type { Rect } from '../../src/core/marks';
-import { composedParent, UI_ATTR, walkDeep } from './dom';
+import { composedParent, shadowRootOf, UI_ATTR } from './dom';
 import { OVERLAY } from './draw';
 import { denest, type Seen } from './denest';
-import { ATTR_SELECTOR, classify, editableDocument, isDisabled, pointerKind, TAGS, type Kind } from './rules';
+import { ATTR_NAMES, classify, editableDocument, isDisabled, pointerKind, TAGS, type Kind } from './rules';
 import type { LabelIndex } from './text';
-import { bigEnough, clipToViewport, hitTest, isRendered, isTransparent } from './visibility';
+import { Covers, presentAt } from './cover';
+import { bigEnough, clipToViewport, hitTest, renderedOpacity, visibleRect, type OnMiss, type Point } from './visibility';
 
 export interface Candidate {
   /** the element with the box: what is hit-tested, resolved and clicked */
@@ -49,7 +84,11 @@ export interface Collected { candidates: Candidate[]; labels: LabelIndex }
 
 const SKIP_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 'link', 'meta', 'title', 'base']);
 const FORM_CONTROLS = new Set(['input', 'select', 'textarea']);
-const SCROLLING = /auto|scroll|overlay/;
+const SCROLLING = new Set(['auto', 'scroll', 'overlay']);
+/** overflow values that clip to the padding box (step 3a) */
+const CLIPPING = new Set(['hidden', 'auto', 'scroll', 'overlay']);
+/** displays that overflow applies to (step 3a) */
+const CLIP_DISPLAY = new Set(['block', 'inline-block', 'flow-root', 'flex', 'inline-flex', 'grid', 'inline-grid', 'list-item', '-webkit-box', '-webkit-inline-box']);
 const SCROLL_SLACK = 8;
 const PAGE_SIZED = 0.9;
 
@@ -59,80 +98,180 @@ interface Found {
   rect: Rect | null;
 }
 
-interface Walked { found: Found[]; deferred: Found[]; pointer: Set<Element>; labels: LabelIndex }
+/** What an element's children need to know about it (step 1). */
+interface Ctx {
+  /** its computed cursor is pointer (false when it was not read) */
+  pointer: boolean;
+  /** it is display:contents and a candidate (or one in an ancestor's name): its children stand in */
+  contents: { owner: Element; kind: Kind } | null;
+  /** the root of the culled region it is in (step 3), or null */
+  region: Element | null;
+  /** in that region, the root or an element below it is positioned: absolute descendants stay clipped */
+  absContained: boolean;
+}
 
-/** Steps 1–2 (with the rect check of step 3 for candidates that are not deferred). */
-function walk(vw: number, vh: number): Walked {
-  const out: Walked = { found: [], deferred: [], pointer: new Set(), labels: new Map() };
-  const contents = new Map<Element, { owner: Element; kind: Kind }>();
-  // tags by name (no query), attributes by one querySelectorAll per root; labels are indexed
-  // from a query too, hidden ones included, exactly as `el.labels` would list them
-  const withAttrs = new Set<Element>(document.querySelectorAll(ATTR_SELECTOR));
-  for (const label of document.getElementsByTagName('label')) indexLabel(label, out.labels);
-  const addRoot = (root: ShadowRoot) => {
-    for (const el of root.querySelectorAll(ATTR_SELECTOR)) withAttrs.add(el);
-    for (const label of root.querySelectorAll('label')) indexLabel(label, out.labels);
-  };
-  let order = 0;
-  walkDeep((el, tag) => {
-    if (SKIP_TAGS.has(tag)) return false;
+const PLAIN: Ctx = { pointer: false, contents: null, region: null, absContained: false };
+const POINTER: Ctx = { pointer: true, contents: null, region: null, absContained: false };
+
+class Walker {
+  found: Found[] = [];
+  deferred: Found[] = [];
+  pointer = new Set<Element>();
+  labels: LabelIndex = new Map();
+  /** open modal dialogs (step 4: the rest of the document is inert) */
+  modals: Element[] = [];
+  private order = 0;
+  private readonly culling = !document.fullscreenElement;
+
+  constructor(private readonly vw: number, private readonly vh: number) {}
+
+  /** Steps 1–3 (with the rect check of step 4 for candidates that are not deferred). */
+  run(): void {
+    // labels are indexed from a query, hidden ones included, exactly as `el.labels` would list them
+    for (const label of document.getElementsByTagName('label')) indexLabel(label, this.labels);
+    const nodes: Array<Element | null> = [document.documentElement];
+    const ctxs: Ctx[] = [PLAIN];
+    while (nodes.length) {
+      const el = nodes.pop();
+      const ctx = ctxs.pop()!;
+      if (!el) continue;
+      nodes.push(el.nextElementSibling);
+      ctxs.push(ctx);
+      const tag = el.localName;
+      const first = el.firstElementChild;
+      const inner = ctx.region ? this.visitCulled(el, tag, first, ctx) : this.visit(el, tag, first, ctx);
+      if (!inner) continue;
+      if (first) {
+        nodes.push(first);
+        ctxs.push(inner);
+      }
+      const root = shadowRootOf(el, tag);
+      if (root) {
+        for (const label of root.querySelectorAll('label')) indexLabel(label, this.labels);
+        nodes.push(root.firstElementChild);
+        ctxs.push(inner);
+      }
+    }
+  }
+
+  /** Step 2 for one element: the context for its children, or null to skip them. */
+  private visit(el: Element, tag: string, first: Element | null, ctx: Ctx): Ctx | null {
+    if (SKIP_TAGS.has(tag)) return null;
+    if (tag === 'dialog' && el.matches(':modal')) this.modals.push(el);
     let attrKind: Kind | null = null;
-    let rect: Rect | null = null;
-    if (TAGS.has(tag) || withAttrs.has(el) || (tag === 'body' && editableDocument(el))) {
-      const a = classify(el, tag);
-      if (a.inert || (a.ui && el.getAttribute(UI_ATTR) === OVERLAY)) return false;
+    let box: DOMRect | null = null;
+    const names = el.hasAttributes() ? el.getAttributeNames() : null;
+    if (TAGS.has(tag) || (names !== null && hasAttrOfInterest(names)) || (tag === 'body' && editableDocument(el))) {
+      const a = classify(el, tag, names);
+      if (a.inert || (a.ui && el.getAttribute(UI_ATTR) === OVERLAY)) return null;
       attrKind = a.kind;
-      // an attribute candidate with a box off screen needs no style at all (most of a long page);
-      // no box (0×0) may be display:none or display:contents, which the style below tells apart
-      if (attrKind && !contents.size) {
-        const r = el.getBoundingClientRect();
-        if (r.width || r.height) {
-          rect = clipToViewport(r, vw, vh);
-          if (!rect || !bigEnough(rect)) return true;
+      // an attribute candidate with a box off screen needs no style at all (most of a long page)
+      if (attrKind) {
+        box = el.getBoundingClientRect();
+        if (box.width || box.height) {
+          const r = clipToViewport(box, this.vw, this.vh);
+          if (!r || !bigEnough(r)) return PLAIN;
         }
       }
     }
     const style = getComputedStyle(el);
     const display = style.display;
-    if (display === 'none') return false;
+    if (display === 'none') return null;
     const isPointer = style.cursor === 'pointer';
-    if (isPointer) out.pointer.add(el);
+    if (isPointer) this.pointer.add(el);
     let kind = attrKind ?? pointerKind(tag, isPointer);
     let owner = el;
-    if (contents.size) {
-      const parent = el.parentElement ?? composedParent(el);
-      const inherited = parent ? contents.get(parent) : undefined;
-      if (inherited && (!kind || kind === 'pointer')) ({ kind, owner } = inherited);
-    }
+    const inherited = ctx.contents;
+    if (inherited && (!kind || kind === 'pointer')) ({ kind, owner } = inherited);
     if (display === 'contents') {
-      if (kind) contents.set(el, { owner, kind });
-      return true;
+      if (kind) return { pointer: isPointer, contents: { owner, kind }, region: null, absContained: false };
+      return isPointer ? POINTER : PLAIN;
     }
-    // the document scroller (html, body) is "Scroll WINDOW", never a mark
-    const scrolly = display !== 'inline' && tag !== 'html' && tag !== 'body' && mayScroll(style);
-    if (!kind && !scrolly) return true;
-    const f: Found = { el, owner, kind: kind ?? 'scroll', style, scrolly, order: order++, rect };
-    if (kind === 'pointer' && !scrolly && owner === el && out.pointer.has(el.parentElement ?? composedParent(el)!)) {
-      out.deferred.push(f);
-      return true;
+    // the document scroller (html, body) is "Scroll WINDOW", never a mark; overflow does not
+    // apply to inline boxes. One longhand read for most elements: when one axis is not visible,
+    // a `visible` other axis computes to `auto` (CSS Overflow 3 §3.1), so overflow-y `visible`
+    // means neither axis scrolls or clips.
+    let scrolly = false;
+    if (display !== 'inline' && tag !== 'html' && tag !== 'body') {
+      const y = style.overflowY;
+      if (y !== 'visible') {
+        const x = style.overflowX;
+        scrolly = SCROLLING.has(y) || SCROLLING.has(x);
+        // step 3a: a clipping box entirely off screen starts a culled region
+        if (this.culling && first && CLIPPING.has(y) && CLIPPING.has(x) && CLIP_DISPLAY.has(display)) {
+          box ??= el.getBoundingClientRect();
+          if (!clipToViewport(box, this.vw, this.vh)) {
+            return { pointer: false, contents: null, region: el, absContained: style.position !== 'static' };
+          }
+        }
+      }
+    }
+    const next = isPointer ? POINTER : PLAIN;
+    if (!kind && !scrolly) return next;
+    const f: Found = { el, owner, kind: kind ?? 'scroll', style, scrolly, order: this.order++, rect: null };
+    if (kind === 'pointer' && !scrolly && owner === el && ctx.pointer) {
+      this.deferred.push(f);
+      return next;
     }
     // most candidates of a long page are off screen: measure now and keep only those on screen
-    f.rect ??= clipToViewport(el.getBoundingClientRect(), vw, vh);
-    if (f.rect && bigEnough(f.rect)) out.found.push(f);
-    return true;
-  }, document.documentElement, addRoot);
-  return out;
+    f.rect = clipToViewport(box ?? el.getBoundingClientRect(), this.vw, this.vh);
+    if (f.rect && bigEnough(f.rect)) this.found.push(f);
+    return next;
+  }
+
+  /** Step 3 for one element inside a culled region. */
+  private visitCulled(el: Element, tag: string, first: Element | null, ctx: Ctx): Ctx | null {
+    if (SKIP_TAGS.has(tag)) return null;
+    const style = getComputedStyle(el);
+    const position = style.position;
+    // a box in the top layer (a modal dialog, an open popover) computes to absolute or fixed
+    if (position === 'fixed' || (position === 'absolute' && (!ctx.absContained || tag === 'dialog' || el.hasAttribute('popover')))) {
+      return this.escape(el, tag, first, ctx);
+    }
+    // a leaf: only a shadow root (the walk looks for one) can hold more; custom elements (the
+    // usual hosts) are read in full below, a plain host is taken as a block (contents: no owner)
+    if (!first && !tag.includes('-')) return ctx.contents ? { ...ctx, contents: null } : ctx;
+    const display = style.display;
+    if (display === 'none') return null;
+    if (display === 'contents') {
+      // rare: its children would be candidates in its name if they get out (no box: it holds
+      // no absolute descendant whatever its position)
+      const a = classify(el, tag);
+      if (a.inert) return null;
+      const isPointer = style.cursor === 'pointer';
+      if (isPointer) this.pointer.add(el);
+      let kind = a.kind ?? pointerKind(tag, isPointer);
+      let owner = el;
+      if (ctx.contents && (!kind || kind === 'pointer')) ({ kind, owner } = ctx.contents);
+      return { pointer: isPointer, contents: kind ? { owner, kind } : null, region: ctx.region, absContained: ctx.absContained };
+    }
+    const contained = ctx.absContained || position !== 'static';
+    if (!ctx.contents && contained === ctx.absContained) return ctx;
+    return { pointer: false, contents: null, region: ctx.region, absContained: contained };
+  }
+
+  /**
+   * Step 3c: an element that may be drawn outside its region is read like any other. The
+   * elements between it and the region's root were not: check them for [inert], and read their
+   * cursor (the pointer chain of step 2e and denest rule c).
+   */
+  private escape(el: Element, tag: string, first: Element | null, ctx: Ctx): Ctx | null {
+    const region = ctx.region!;
+    let parentPointer: boolean | null = null;
+    for (let p = composedParent(el); p && p !== region; p = composedParent(p)) {
+      if (p.hasAttribute('inert')) return null;
+      const pointer = getComputedStyle(p).cursor === 'pointer';
+      if (pointer) this.pointer.add(p);
+      parentPointer ??= pointer;
+    }
+    if (parentPointer === null) parentPointer = this.pointer.has(region);
+    return this.visit(el, tag, first, { pointer: parentPointer, contents: ctx.contents, region: null, absContained: false });
+  }
 }
 
-/**
- * overflow auto/scroll/overlay on either axis. One longhand read for most elements: when one axis
- * scrolls, a `visible` other axis computes to `auto` (CSS Overflow 3 §3.1), so overflow-y
- * `visible` means neither axis scrolls. (The `overflow` shorthand costs more to serialize.)
- */
-function mayScroll(style: CSSStyleDeclaration): boolean {
-  const y = style.overflowY;
-  if (y === 'visible') return false;
-  return SCROLLING.test(y) || SCROLLING.test(style.overflowX);
+function hasAttrOfInterest(names: string[]): boolean {
+  for (let i = 0; i < names.length; i++) if (ATTR_NAMES.has(names[i])) return true;
+  return false;
 }
 
 function indexLabel(label: HTMLLabelElement, labels: LabelIndex): void {
@@ -143,41 +282,88 @@ function indexLabel(label: HTMLLabelElement, labels: LabelIndex): void {
   else labels.set(control, [label]);
 }
 
-/** Step 3 for one candidate: its visible state, or null. */
-function measureOne(f: Found, vw: number, vh: number, scroller: Element | null): Seen | null {
-  const rect = f.rect ?? clipToViewport(f.el.getBoundingClientRect(), vw, vh);
+/** What step 4 needs besides the candidate. */
+interface Measuring {
+  vw: number;
+  vh: number;
+  /** the document scroller (never a scroll mark) */
+  scroller: Element | null;
+  /** open modal dialogs: the rest of the document is inert */
+  modals: Element[];
+  covers: Covers;
+}
+
+/** Step 4 for one candidate: its visible state, or null. */
+function measureOne(f: Found, m: Measuring): Seen | null {
+  const rect = f.rect ?? clipToViewport(f.el.getBoundingClientRect(), m.vw, m.vh);
   if (!rect || !bigEnough(rect)) return null;
   // a scroller filling the viewport is the page's own (an app shell): "Scroll WINDOW" reaches it
-  const pageSized = rect.width >= PAGE_SIZED * vw && rect.height >= PAGE_SIZED * vh;
-  const scrollable = f.scrolly && !pageSized && f.el !== scroller && scrollsNow(f.el, f.style);
+  const pageSized = rect.width >= PAGE_SIZED * m.vw && rect.height >= PAGE_SIZED * m.vh;
+  const scrollable = f.scrolly && !pageSized && f.el !== m.scroller && scrollsNow(f.el, f.style);
   if (f.kind === 'scroll' && !scrollable) return null;
   if (f.kind !== 'scroll' && isDisabled(f.owner, f.kind)) return null;
-  if (f.style.pointerEvents === 'none' || !isRendered(f.el, f.style)) return null;
-  const transparent = isTransparent(f.el);
+  if (f.style.pointerEvents === 'none') return null;
+  const shown = renderedOpacity(f.el, f.style);
+  if (!shown) return null;
+  const transparent = shown.transparent;
   if (transparent && !FORM_CONTROLS.has(f.el.localName)) return null;
+  if (m.modals.length && blockedByModal(f.el, m.modals)) return null;
   // a transparent control must be hit itself: a hit on its label means the label is the target
-  if (!hitTest(f.el, rect, !transparent).point) return null;
+  const hitOk = hitTest(f.el, rect, !transparent, afterMiss(f, rect, m.covers)).point;
+  if (!hitOk) return null;
   return { el: f.el, owner: f.owner, kind: f.kind, rect, transparent, scrollable, order: f.order };
 }
 
-function scrollsNow(el: Element, style: CSSStyleDeclaration): boolean {
-  const y = SCROLLING.test(style.overflowY) && el.scrollHeight > el.clientHeight + SCROLL_SLACK;
-  return y || (SCROLLING.test(style.overflowX) && el.scrollWidth > el.clientWidth + SCROLL_SLACK);
+const PROBE_ALL = () => false;
+
+/**
+ * When the centre probe missed (visibility.hitTest): the other points are not probed when a
+ * cover is over them all (cover.ts), or when the ancestors' overflow clips the box away
+ * (visibility.visibleRect); points under a cover are skipped.
+ */
+function afterMiss(f: Found, rect: Rect, covers: Covers): OnMiss {
+  return (hit: Element | null, centre: Point, rest: Point[]) => {
+    const under = hit ? covers.over(hit, f.el) : null;
+    let present: boolean | undefined;
+    if (under && rest.every(under)) {
+      present = presentAt(f.el, centre);
+      if (present) return null;
+    }
+    if (!visibleRect(f.el, f.style, rect)) return null;
+    if (under && rest.some(under) && (present ?? presentAt(f.el, centre))) return under;
+    return PROBE_ALL;
+  };
 }
 
-/** Step 3, then the deferred pointer children whose chain has nothing visible. */
-function measure(w: Walked, vw: number, vh: number): Seen[] {
-  const scroller = document.scrollingElement;
+/**
+ * An open modal dialog makes the rest of the document inert (HTML, "blocked by a modal dialog"):
+ * outside every modal dialog and every popover (kept to the hit-test), nothing can be used.
+ */
+function blockedByModal(el: Element, modals: Element[]): boolean {
+  for (let p: Element | null = el; p; p = composedParent(p)) {
+    if (p.localName === 'dialog' ? modals.includes(p) : p.hasAttribute('popover')) return false;
+  }
+  return true;
+}
+
+function scrollsNow(el: Element, style: CSSStyleDeclaration): boolean {
+  const y = SCROLLING.has(style.overflowY) && el.scrollHeight > el.clientHeight + SCROLL_SLACK;
+  return y || (SCROLLING.has(style.overflowX) && el.scrollWidth > el.clientWidth + SCROLL_SLACK);
+}
+
+/** Step 4, then the deferred pointer children whose chain has nothing visible. */
+function measure(w: Walker, vw: number, vh: number): Seen[] {
+  const m: Measuring = { vw, vh, scroller: document.scrollingElement, modals: w.modals, covers: new Covers() };
   const seen: Seen[] = [];
   const visible = new Set<Element>();
   for (const f of w.found) {
-    const s = measureOne(f, vw, vh, scroller);
+    const s = measureOne(f, m);
     if (s) { seen.push(s); visible.add(s.el); }
   }
   let late = false;
   for (const f of w.deferred) {
     if (chainHasVisible(f.el, visible, w.pointer)) continue;
-    const s = measureOne(f, vw, vh, scroller);
+    const s = measureOne(f, m);
     if (s) { seen.push(s); visible.add(s.el); late = true; }
   }
   return late ? seen.sort((a, b) => a.order - b.order) : seen;
@@ -193,7 +379,10 @@ function chainHasVisible(el: Element, visible: Set<Element>, pointer: Set<Elemen
 
 export function collectCandidates(): Collected {
   const vw = window.innerWidth, vh = window.innerHeight;
-  const w = walk(vw, vh);
+  // a frame with no viewport (a display:none iframe) shows nothing: every rect would clip to null
+  if (!vw || !vh) return { candidates: [], labels: new Map() };
+  const w = new Walker(vw, vh);
+  w.run();
   const seen = measure(w, vw, vh);
   const candidates = denest(seen, w.pointer).map((s) => ({ el: s.el, owner: s.owner, rect: s.rect, scrollable: s.scrollable, scrollOnly: s.kind === 'scroll' }));
   return { candidates, labels: w.labels };

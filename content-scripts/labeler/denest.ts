@@ -32,6 +32,16 @@ const WRAPPER_COVER = 0.8;
 export function denest(seen: Seen[], pointer: Set<Element>): Seen[] {
   const visible = new Map<Element, Seen>();
   for (const s of seen) visible.set(s.el, s);
+  // each candidate's visible ancestors, nearest first: one walk up per candidate serves rules b and d
+  const above = new Map<Seen, Seen[]>();
+  for (const s of seen) {
+    let list: Seen[] | null = null;
+    for (let p = composedParent(s.el); p; p = composedParent(p)) {
+      const v = visible.get(p);
+      if (v) (list ??= []).push(v);
+    }
+    if (list) above.set(s, list);
+  }
   const labelled = new Set<Element>();
   const kept = new Map<Element, Seen>();
   for (const s of seen) {
@@ -43,18 +53,20 @@ export function denest(seen: Seen[], pointer: Set<Element>): Seen[] {
     } else if (s.transparent && labelled.has(s.el)) {
       continue;
     }
-    if (s.kind !== 'scroll' && !s.scrollable && insideKeptContainer(s, kept)) continue;
+    const ancestors = above.get(s);
+    if (ancestors && s.kind !== 'scroll' && !s.scrollable && insideKeptContainer(s, ancestors, kept)) continue;
     if (s.kind === 'pointer' && inheritsPointer(s.el, kept, pointer)) continue;
     kept.set(s.el, s);
   }
   // rule a for a transparent control that comes before its label (label[for] after the input)
   for (const el of labelled) kept.delete(el);
-  return dropWrappers(kept);
+  return dropWrappers(kept, above);
 }
 
-function insideKeptContainer(s: Seen, kept: Map<Element, Seen>): boolean {
-  for (let p = composedParent(s.el); p; p = composedParent(p)) {
-    const k = kept.get(p);
+/** Rule b; `ancestors`: the visible ones, nearest first (kept ones are among them). */
+function insideKeptContainer(s: Seen, ancestors: Seen[], kept: Map<Element, Seen>): boolean {
+  for (const a of ancestors) {
+    const k = kept.get(a.el);
     if (!k || k.kind === 'scroll' || k.owner === s.owner || !isContainer(k.owner)) continue;
     return !isDistinct(s.owner, k.owner);
   }
@@ -72,15 +84,15 @@ function inheritsPointer(el: Element, kept: Map<Element, Seen>, pointer: Set<Ele
 }
 
 /** Rule d. */
-function dropWrappers(kept: Map<Element, Seen>): Seen[] {
+function dropWrappers(kept: Map<Element, Seen>, above: Map<Seen, Seen[]>): Seen[] {
   const out = Array.from(kept.values());
   const drop = new Set<Element>();
   const area = (r: Rect) => r.width * r.height;
   for (const s of out) {
-    for (let p = composedParent(s.el); p; p = composedParent(p)) {
-      const k = kept.get(p);
+    for (const a of above.get(s) ?? []) {
+      const k = kept.get(a.el);
       if (!k || k.scrollable || (k.kind !== 'generic' && k.kind !== 'pointer')) continue;
-      if (area(s.rect) >= WRAPPER_COVER * area(k.rect)) drop.add(p);
+      if (area(s.rect) >= WRAPPER_COVER * area(k.rect)) drop.add(a.el);
     }
   }
   return drop.size ? out.filter((s) => !drop.has(s.el)) : out;

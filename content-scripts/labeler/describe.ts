@@ -17,8 +17,9 @@ export function inputTypeOf(el: Element): string | undefined {
  */
 export function textsOf(el: Element, owner: Element, labels?: LabelIndex, nameOnly = false): { text: string; stable: string } {
   const text = elementText(el, labels);
-  if (text || el === owner) return { text, stable: stableText(el, labels, nameOnly) };
-  return { text: elementText(owner, labels), stable: stableText(owner, labels, nameOnly) };
+  if (text || el === owner) return { text, stable: stableText(el, labels, nameOnly, text) };
+  const ownText = elementText(owner, labels);
+  return { text: ownText, stable: stableText(owner, labels, nameOnly, ownText) };
 }
 
 const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden']);

@@ -43,6 +43,23 @@ function closedRootGetter(): RootGetter | null {
 const HOST_TAGS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 
 let closedGetter: RootGetter | null | undefined;
+/** closed-root answers during one labeling pass (rememberingRoots), else null */
+let rootMemo: Map<Element, ShadowRoot | null> | null = null;
+
+/**
+ * Runs `fn` with chrome.dom's answers remembered per element: within one synchronous labeling
+ * pass no script runs, so no root can be attached meanwhile, and the hit-tests ask again about
+ * the same elements the walk asked about.
+ */
+export function rememberingRoots<T>(fn: () => T): T {
+  const outer = rootMemo;
+  rootMemo ??= new Map();
+  try {
+    return fn();
+  } finally {
+    rootMemo = outer;
+  }
+}
 
 /**
  * The element's shadow root, open or closed (see closedRootGetter), or null. Open roots are read
@@ -59,8 +76,14 @@ export function shadowRootOf(el: Element, tag = el.localName): ShadowRoot | null
   if (open) return open;
   if (closedGetter === undefined) closedGetter = closedRootGetter();
   if (!closedGetter) return null;
-  const ask = custom || el.firstChild === null;
-  return ask ? closedGetter(el) : null;
+  if (!custom && el.firstChild !== null) return null;
+  if (!rootMemo) return closedGetter(el);
+  let root = rootMemo.get(el);
+  if (root === undefined) {
+    root = closedGetter(el);
+    rootMemo.set(el, root);
+  }
+  return root;
 }
 
 /**

@@ -12,37 +12,60 @@
  */
 import type { Fingerprint } from '../../src/core/marks';
 
-/** Same-tag sibling indexes, computed per parent on first use (one pass builds many paths). */
+/**
+ * Same-tag sibling indexes, computed per parent on first use, and paths per element, so one pass
+ * building many paths walks each shared ancestor once.
+ */
 export class PathCache {
   private index = new Map<Element, number>();
+  private paths = new Map<Element, string>();
+  /** per parent, how far its children have been counted (a long list is counted up to the marks only) */
+  private counting = new Map<ParentNode, { next: Element | null; counts: Record<string, number> }>();
 
   private nth(el: Element): number {
     const known = this.index.get(el);
     if (known !== undefined) return known;
     const parent: ParentNode | null = el.parentNode;
     if (!parent) return 1;
-    const counts = new Map<string, number>();
-    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      const n = (counts.get(c.localName) ?? 0) + 1;
-      counts.set(c.localName, n);
-      this.index.set(c, n);
+    let c = this.counting.get(parent);
+    if (!c) {
+      c = { next: parent.firstElementChild, counts: Object.create(null) as Record<string, number> };
+      this.counting.set(parent, c);
     }
-    return this.index.get(el) ?? 1;
+    for (let sib = c.next; sib; sib = sib.nextElementSibling) {
+      const tag = sib.localName;
+      const n = (c.counts[tag] ?? 0) + 1;
+      c.counts[tag] = n;
+      this.index.set(sib, n);
+      if (sib === el) {
+        c.next = sib.nextElementSibling;
+        return n;
+      }
+    }
+    c.next = null;
+    return 1;
   }
 
   path(el: Element): string {
-    const steps: string[] = [];
+    // up to the first element with a known path (or the top), then down, remembering each
+    const chain: Array<{ el: Element; shadow: boolean }> = [];
+    let base = '';
     for (let cur: Element | null = el; cur;) {
-      steps.push(`${cur.localName}:${this.nth(cur)}`);
+      const known = this.paths.get(cur);
+      if (known !== undefined) { base = known; break; }
       const parent: Node | null = cur.parentNode;
-      if (parent instanceof ShadowRoot) {
-        steps.push('#shadow');
-        cur = parent.host;
-      } else {
-        cur = parent instanceof Element ? parent : null;
-      }
+      const shadow: boolean = !!parent && parent.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in parent;
+      chain.push({ el: cur, shadow });
+      cur = shadow ? (parent as ShadowRoot).host : parent && parent.nodeType === Node.ELEMENT_NODE ? (parent as Element) : null;
     }
-    return steps.reverse().join('>');
+    let path = base;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const link = chain[i];
+      const step = `${link.el.localName}:${this.nth(link.el)}`;
+      path = path ? `${path}>${link.shadow ? '#shadow>' : ''}${step}` : step;
+      this.paths.set(link.el, path);
+    }
+    return path;
   }
 }
 

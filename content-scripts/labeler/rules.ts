@@ -23,9 +23,8 @@ export const INTERACTIVE_ROLES = new Set([
 ]);
 
 /**
- * Handler attributes that mean "something happens on click / press" (not onload, onerror, …).
- * Each costs a selector in ATTR_SELECTOR (~0.2 ms per 20k elements), so only the ones pages use
- * for that; onkeyup / ontouchend / onkeypress come with one of these.
+ * Handler attributes that mean "something happens on click / press" (not onload, onerror, …):
+ * the ones pages use for that; onkeyup / ontouchend / onkeypress come with one of these.
  */
 const HANDLERS = ['onclick', 'ondblclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup', 'ontouchstart', 'onkeydown'];
 const HANDLER_SET = new Set(HANDLERS);
@@ -33,12 +32,12 @@ const HANDLER_SET = new Set(HANDLERS);
 const CONTROL_TAGS = new Set(['button', 'select', 'textarea', 'summary']);
 
 /**
- * Every element classify() can say something about besides its cursor: these tags (checked by
- * name in the walk) and elements matching ATTR_SELECTOR (one querySelectorAll per root). Far
- * cheaper than reading attributes element by element.
+ * Every element classify() can say something about besides its cursor: these tags, and elements
+ * with one of ATTR_NAMES (both checked in the walk from the tag and the attribute names, which
+ * is cheaper than a selector query with one attribute selector per name).
  */
 export const TAGS = new Set(['a', 'button', 'input', 'select', 'textarea', 'summary', 'details', 'video', 'audio', 'label']);
-export const ATTR_SELECTOR = ['[role]', '[tabindex]', '[contenteditable]', '[inert]', `[${OPTION_ATTR}]`, `[${UI_ATTR}]`, ...HANDLERS.map((h) => `[${h}]`)].join(',');
+export const ATTR_NAMES = new Set(['role', 'tabindex', 'contenteditable', 'inert', OPTION_ATTR, UI_ATTR, ...HANDLERS]);
 
 /** Never labelled themselves: frames are entered instead (their contents get labels). */
 const NEVER = new Set(['iframe', 'frame', 'object', 'embed', 'html', 'body', 'slot']);
@@ -57,9 +56,12 @@ export interface Attrs { inert: boolean; ui: boolean; kind: Kind | null }
 
 const NO_ATTRS: Attrs = { inert: false, ui: false, kind: null };
 
-/** Tag rules, then attribute rules (the cursor rule is pointerKind, applied by the caller). */
-export function classify(el: Element, tag: string): Attrs {
-  const names = el.hasAttributes() ? el.getAttributeNames() : null;
+/**
+ * Tag rules, then attribute rules (the cursor rule is pointerKind, applied by the caller).
+ * `names`: el.getAttributeNames() when the caller has them already (null: no attributes).
+ */
+export function classify(el: Element, tag: string, names: string[] | null | undefined = undefined): Attrs {
+  if (names === undefined) names = el.hasAttributes() ? el.getAttributeNames() : null;
   let inert = false, ui = false, role = false, tabindex = false, editable = false, handler = false;
   let href = false, controls = false, option = false;
   if (names) {

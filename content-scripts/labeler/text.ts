@@ -47,6 +47,12 @@ function rendered(el: Element): string {
  */
 function contentText(el: Element): string {
   if (!(el instanceof HTMLElement)) return collapse(el.textContent);
+  // text only (no element inside): innerText is the text itself, unless CSS transforms its case
+  // or hides it; textContent is far cheaper than innerText's walk over the layout
+  if (el.firstElementChild === null) {
+    const style = getComputedStyle(el);
+    if (style.textTransform === 'none' && style.visibility === 'visible') return collapse(el.textContent);
+  }
   let t = el.innerText;
   if (!t) return '';
   for (const h of Array.from(el.querySelectorAll('[aria-hidden="true"]'))) {
@@ -142,9 +148,12 @@ function holdsValue(el: Element): boolean {
   return el instanceof HTMLElement && el.isContentEditable;
 }
 
-/** What a re-resolve compares: see the header. `nameOnly` for scroll containers (content moves). */
-export function stableText(el: Element, index?: LabelIndex, nameOnly = false): string {
-  if (!nameOnly && !holdsValue(el)) return elementText(el, index);
+/**
+ * What a re-resolve compares: see the header. `nameOnly` for scroll containers (content moves).
+ * `text`: elementText(el, index) when the caller has it already (it is the answer for most elements).
+ */
+export function stableText(el: Element, index?: LabelIndex, nameOnly = false, text?: string): string {
+  if (!nameOnly && !holdsValue(el)) return text ?? elementText(el, index);
   return cap(accessibleName(el, index) || attrText(el));
 }
 

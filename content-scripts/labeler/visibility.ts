@@ -8,7 +8,9 @@
  *    (`transparent`), because pages often lay a transparent form control over a styled one;
  * 3. a deep hit-test (document, then shadow roots, open and closed) at the clipped rect's centre,
  *    else at its corners inset a few px, else at its edge midpoints, lands on the element, a
- *    descendant (composed tree), or, when allowed, one of its <label>s.
+ *    descendant (composed tree), or, when allowed, one of its <label>s. When the centre misses,
+ *    the caller may say which other points are known to miss too (hitTest's `onMiss`: under a
+ *    cover, cover.ts; or all of them, the box being clipped away by its ancestors, visibleRect).
  */
 import type { Rect } from '../../src/core/marks';
 import { composedParent, deepElementFromPoint } from './dom';
@@ -41,6 +43,21 @@ export function isRendered(el: Element, style: CSSStyleDeclaration): boolean {
 export function isTransparent(el: Element): boolean {
   return typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true });
 }
+
+/**
+ * isRendered and isTransparent together: null when not rendered, else whether it is transparent.
+ * One checkVisibility call answers the common case (rendered, visible and opaque).
+ */
+export function renderedOpacity(el: Element, style: CSSStyleDeclaration): { transparent: boolean } | null {
+  if (style.visibility !== 'visible') return null;
+  if (typeof el.checkVisibility !== 'function') return OPAQUE;
+  if (el.checkVisibility({ contentVisibilityAuto: true, opacityProperty: true })) return OPAQUE;
+  if (!el.checkVisibility({ contentVisibilityAuto: true })) return null;
+  return TRANSPARENT;
+}
+
+const OPAQUE = { transparent: false };
+const TRANSPARENT = { transparent: true };
 
 /** Probe points: centre, the four corners inset by up to 5 px, then the four edge midpoints. */
 export function probePoints(r: Rect): Array<{ x: number; y: number }> {
@@ -75,15 +92,79 @@ export interface HitResult {
   centreHit: Element | null;
 }
 
+export interface Point { x: number; y: number }
+
+/**
+ * When the centre probe misses: null to stop (the element is known to be hidden), or which of
+ * the remaining points are known to miss too (they are not probed).
+ */
+export type OnMiss = (centreHit: Element | null, centre: Point, rest: Point[]) => ((p: Point) => boolean) | null;
+
 /** Step 3: deep hit-test at the probe points, stopping at the first that reaches the element. */
-export function hitTest(el: Element, r: Rect, viaLabel = true): HitResult {
-  const points = probePoints(r);
-  let centreHit: Element | null = null;
-  for (let i = 0; i < points.length; i++) {
-    const p = points[i];
-    const hit = deepElementFromPoint(p.x, p.y);
-    if (i === 0) centreHit = hit;
-    if (hitReaches(hit, el, viaLabel)) return { point: p, centreHit };
+export function hitTest(el: Element, r: Rect, viaLabel = true, onMiss?: OnMiss): HitResult {
+  const centre = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  const centreHit = deepElementFromPoint(centre.x, centre.y);
+  if (hitReaches(centreHit, el, viaLabel)) return { point: centre, centreHit };
+  const rest = probePoints(r).slice(1);
+  const skip = onMiss ? onMiss(centreHit, centre, rest) : null;
+  if (onMiss && !skip) return { point: null, centreHit };
+  for (const p of rest) {
+    if (skip && skip(p)) continue;
+    if (hitReaches(deepElementFromPoint(p.x, p.y), el, viaLabel)) return { point: p, centreHit };
   }
   return { point: null, centreHit };
+}
+
+const CLIP_AXIS = new Set(['hidden', 'auto', 'scroll', 'overlay']);
+const BLOCKISH = new Set(['block', 'inline-block', 'flow-root', 'flex', 'inline-flex', 'grid', 'inline-grid', 'list-item', '-webkit-box', '-webkit-inline-box']);
+
+/**
+ * The part of the element's box (`r`: its rect clipped to the viewport) its ancestors' overflow
+ * does not clip away, or null when nothing is left (a list item scrolled out of its list, a slide
+ * outside its carousel). Conservative, a superset: a clip is applied only when CSS guarantees it.
+ * Walks the containing-block chain: every ancestor for an in-flow box; for position:absolute only
+ * from the nearest positioned one (a transform that would also hold it is not read: the clips in
+ * between are then not applied); position:fixed and the top layer (dialog, [popover]) stop the
+ * walk (nothing above clips them, short of a transform). A clip counts on an axis whose computed
+ * overflow is hidden / auto / scroll / overlay (`clip` may paint outside by overflow-clip-margin:
+ * not applied), on boxes overflow applies to, as the ancestor's border box (a superset of its
+ * padding box); html and body clip the viewport only. Reads one computed style per ancestor and
+ * a rect per clipping one: for a box whose centre probe missed, in place of eight more hit-tests.
+ */
+export function visibleRect(el: Element, style: CSSStyleDeclaration, r: Rect): Rect | null {
+  let x0 = r.x, y0 = r.y, x1 = r.x + r.width, y1 = r.y + r.height;
+  const out = () => ({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+  if (document.fullscreenElement || isTopLayer(el)) return out();
+  let position = style.position;
+  for (let p = composedParent(el); p; p = composedParent(p)) {
+    if (position === 'fixed') break;
+    const tag = p.localName;
+    if (tag === 'body' || tag === 'html') break;
+    const s = getComputedStyle(p);
+    const display = s.display;
+    // no box of its own (a slot, a display:contents wrapper): neither clips nor holds anything
+    if (display === 'contents') continue;
+    const pos = s.position;
+    // an absolute box is held by the nearest positioned ancestor: the ones below do not clip it
+    if (position === 'absolute' && pos === 'static') continue;
+    const oy = s.overflowY;
+    if (oy !== 'visible' && BLOCKISH.has(display)) {
+      const ox = s.overflowX;
+      const clipX = CLIP_AXIS.has(ox), clipY = CLIP_AXIS.has(oy);
+      if (clipX || clipY) {
+        const b = p.getBoundingClientRect();
+        if (clipX) { x0 = Math.max(x0, b.left); x1 = Math.min(x1, b.right); }
+        if (clipY) { y0 = Math.max(y0, b.top); y1 = Math.min(y1, b.bottom); }
+        if (x1 <= x0 || y1 <= y0) return null;
+      }
+    }
+    // nothing above the top layer clips it
+    if (isTopLayer(p)) break;
+    position = pos;
+  }
+  return out();
+}
+
+function isTopLayer(el: Element): boolean {
+  return el.localName === 'dialog' || el.hasAttribute('popover');
 }
