@@ -1,4 +1,4 @@
-/** User settings: stored in chrome.storage.local (the API key never leaves it except in the Authorization header). */
+/** User settings, kept in the extension's local storage (the API key never leaves it except in the Authorization header). */
 export interface Settings {
   /** OpenAI-compatible base URL, ending in /v1 for most servers */
   baseUrl: string;
