@@ -1,10 +1,13 @@
 /**
  * Candidate collection: one pass that reads the DOM, styles and layout, and writes nothing.
  *
- * Costs that shape it (heavy corpus page, 20k elements, Chromium, 2 cores, extension's isolated
- * world): getComputedStyle ~0.3 µs plus ~0.3 µs per property read; getBoundingClientRect ~2 µs;
- * a selector query with 14 attribute selectors ~3 ms per 20k elements, getAttributeNames on the
- * elements that have attributes ~1.5 ms; elementFromPoint 10–40 µs on a large page.
+ * Costs that shape it (measured in the extension's isolated world, Chromium, 2 cores; heavy
+ * corpus page: 20k elements): getComputedStyle ~0.3 µs plus ~0.3 µs per property read (~0.8 µs
+ * for one read on an element first touched in the pass); getBoundingClientRect 1.5–2.5 µs; one
+ * selector query with 14 attribute selectors ~3.3 ms per 20k elements where getAttributeNames on
+ * the 11k that have attributes takes ~1.4 ms; the walk itself (firstElementChild /
+ * nextElementSibling) ~1.5 ms; elementFromPoint 4–10 µs on a small page, ~40 µs on the heavy one,
+ * elementsFromPoint 2–3 times that.
  *
  * 1. Walk the document in order (pre-order, a host's shadow root, open or closed, before its light
  *    children), carrying the parent's context down (cursor:pointer, display:contents owner,
@@ -54,7 +57,8 @@
  *    when the deep hit-test does not reach it (visibility.ts: the centre, then corners and edge
  *    midpoints). When the centre misses, the points known to miss as well are not probed: those
  *    under the cover that hid the centre (cover.ts), or all of them when the ancestors' overflow
- *    clips the box away (visibility.visibleRect). Scroll containers are confirmed here: overflow
+ *    clips the box away (visibility.visibleRect); a cover over the whole viewport, once found,
+ *    hides what lies under it without a hit-test (cover.ts step 5). Scroll containers are confirmed here: overflow
  *    auto/scroll/overlay and content larger than the box by SCROLL_SLACK px; the document
  *    scroller (html, body, or a box filling the viewport) is not one.
  * 5. De-nest (denest.ts).
@@ -66,7 +70,7 @@ import { denest, type Seen } from './denest';
 import { ATTR_NAMES, classify, editableDocument, isDisabled, pointerKind, TAGS, type Kind } from './rules';
 import type { LabelIndex } from './text';
 import { Covers, presentAt } from './cover';
-import { bigEnough, clipToViewport, hitTest, renderedOpacity, visibleRect, type OnMiss, type Point } from './visibility';
+import { bigEnough, clipToViewport, hitTest, renderedOpacity, visibleRect, type ClipMemo, type OnMiss, type Point } from './visibility';
 
 export interface Candidate {
   /** the element with the box: what is hit-tested, resolved and clicked */
@@ -78,6 +82,8 @@ export interface Candidate {
   scrollable: boolean;
   /** a scroll container and nothing else */
   scrollOnly: boolean;
+  /** el's computed style (live: read it during the pass) */
+  style: CSSStyleDeclaration;
 }
 
 export interface Collected { candidates: Candidate[]; labels: LabelIndex }
@@ -291,6 +297,7 @@ interface Measuring {
   /** open modal dialogs: the rest of the document is inert */
   modals: Element[];
   covers: Covers;
+  clips: ClipMemo;
 }
 
 /** Step 4 for one candidate: its visible state, or null. */
@@ -308,10 +315,10 @@ function measureOne(f: Found, m: Measuring): Seen | null {
   const transparent = shown.transparent;
   if (transparent && !FORM_CONTROLS.has(f.el.localName)) return null;
   if (m.modals.length && blockedByModal(f.el, m.modals)) return null;
+  if (m.covers.hides(f.el)) return null;
   // a transparent control must be hit itself: a hit on its label means the label is the target
-  const hitOk = hitTest(f.el, rect, !transparent, afterMiss(f, rect, m.covers)).point;
-  if (!hitOk) return null;
-  return { el: f.el, owner: f.owner, kind: f.kind, rect, transparent, scrollable, order: f.order };
+  if (!hitTest(f.el, rect, !transparent, afterMiss(f, rect, m)).point) return null;
+  return { el: f.el, owner: f.owner, kind: f.kind, rect, transparent, scrollable, order: f.order, style: f.style };
 }
 
 const PROBE_ALL = () => false;
@@ -321,16 +328,15 @@ const PROBE_ALL = () => false;
  * cover is over them all (cover.ts), or when the ancestors' overflow clips the box away
  * (visibility.visibleRect); points under a cover are skipped.
  */
-function afterMiss(f: Found, rect: Rect, covers: Covers): OnMiss {
+function afterMiss(f: Found, rect: Rect, m: Measuring): OnMiss {
   return (hit: Element | null, centre: Point, rest: Point[]) => {
-    const under = hit ? covers.over(hit, f.el) : null;
-    let present: boolean | undefined;
-    if (under && rest.every(under)) {
-      present = presentAt(f.el, centre);
-      if (present) return null;
-    }
-    if (!visibleRect(f.el, f.style, rect)) return null;
-    if (under && rest.some(under) && (present ?? presentAt(f.el, centre))) return under;
+    const under = hit ? m.covers.under(hit, f.el) : null;
+    // K over E: known from the stacking levels, else from E being present under the centre's hit
+    let over: boolean | undefined = under?.over || undefined;
+    const isOver = () => (over ??= presentAt(f.el, centre));
+    if (under && rest.every(under.covered) && isOver()) return null;
+    if (!visibleRect(f.el, f.style, rect, m.clips)) return null;
+    if (under && rest.some(under.covered) && isOver()) return under.covered;
     return PROBE_ALL;
   };
 }
@@ -353,7 +359,7 @@ function scrollsNow(el: Element, style: CSSStyleDeclaration): boolean {
 
 /** Step 4, then the deferred pointer children whose chain has nothing visible. */
 function measure(w: Walker, vw: number, vh: number): Seen[] {
-  const m: Measuring = { vw, vh, scroller: document.scrollingElement, modals: w.modals, covers: new Covers() };
+  const m: Measuring = { vw, vh, scroller: document.scrollingElement, modals: w.modals, covers: new Covers(vw, vh), clips: new Map() };
   const seen: Seen[] = [];
   const visible = new Set<Element>();
   for (const f of w.found) {
@@ -384,6 +390,6 @@ export function collectCandidates(): Collected {
   const w = new Walker(vw, vh);
   w.run();
   const seen = measure(w, vw, vh);
-  const candidates = denest(seen, w.pointer).map((s) => ({ el: s.el, owner: s.owner, rect: s.rect, scrollable: s.scrollable, scrollOnly: s.kind === 'scroll' }));
+  const candidates = denest(seen, w.pointer).map((s) => ({ el: s.el, owner: s.owner, rect: s.rect, scrollable: s.scrollable, scrollOnly: s.kind === 'scroll', style: s.style }));
   return { candidates, labels: w.labels };
 }

@@ -25,6 +25,8 @@ export interface Seen {
   scrollable: boolean;
   /** document order */
   order: number;
+  /** el's computed style */
+  style: CSSStyleDeclaration;
 }
 
 const WRAPPER_COVER = 0.8;

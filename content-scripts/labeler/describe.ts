@@ -13,10 +13,11 @@ export function inputTypeOf(el: Element): string | undefined {
 /**
  * The mark's text and its stable part (text.ts). `el` has the box; `owner` is the element the
  * rules chose (a display:contents ancestor whose text stands in when the box's own is empty).
- * `nameOnly`: the stable part is the name only (scroll containers).
+ * `nameOnly`: the stable part is the name only (scroll containers). `style`: el's computed style,
+ * when the caller has it.
  */
-export function textsOf(el: Element, owner: Element, labels?: LabelIndex, nameOnly = false): { text: string; stable: string } {
-  const text = elementText(el, labels);
+export function textsOf(el: Element, owner: Element, labels?: LabelIndex, nameOnly = false, style?: CSSStyleDeclaration): { text: string; stable: string } {
+  const text = elementText(el, labels, style);
   if (text || el === owner) return { text, stable: stableText(el, labels, nameOnly, text) };
   const ownText = elementText(owner, labels);
   return { text: ownText, stable: stableText(owner, labels, nameOnly, ownText) };

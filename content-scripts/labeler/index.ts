@@ -44,7 +44,7 @@ function readMarks(): Mark[] {
   const entries: Entry[] = [];
   const marks = candidates.map((c, label) => {
     const tag = tagOf(c.owner);
-    const { text, stable } = textsOf(c.el, c.owner, labels, c.scrollOnly);
+    const { text, stable } = textsOf(c.el, c.owner, labels, c.scrollOnly, c.style);
     const fingerprint = { tag, text, path: paths.path(c.el) };
     entries.push({ el: c.el, owner: c.owner, tag, fingerprint, stable, scrollOnly: c.scrollOnly });
     const mark: Mark = { label, tag, text, rect: c.rect, fingerprint };
@@ -75,9 +75,10 @@ export function drawMarks(): MarksSnapshot {
  * the one this frame got from its parent (null in the top frame; a child waits up to 200 ms).
  * The select rewrite is the caller's to install first (content-scripts/main.ts does).
  * An overlay left from the previous round is removed first, as drawMarks does (it is redrawn
- * from the merged marks anyway): while attached, its two positioned boxes per mark sit in the
- * top layer above the page and every hit-test of the pass walks them (measured: kanban page,
- * 58 marks, 7 ms a pass with it, 2 ms without).
+ * from the merged marks after the pass anyway): while attached, its two positioned boxes per mark
+ * sit in the top layer and every hit-test of the pass walks them, a cost that grows with marks ×
+ * hit-tests (kanban page, 58 marks: 7 ms a pass with it, 2 ms without). Removing it costs one
+ * style and layout update in the pass instead (~0.1–0.2 ms).
  */
 export async function collectFrame(): Promise<FrameMarks> {
   const token = await frameToken();

@@ -45,13 +45,13 @@ function rendered(el: Element): string {
  * sr-only word: "♡ Wishlist" is named "Wishlist"). Each hidden part's own text is cut out of
  * the element's innerText once (no layout writes, no per-node walk when nothing is hidden).
  */
-function contentText(el: Element): string {
+function contentText(el: Element, style?: CSSStyleDeclaration): string {
   if (!(el instanceof HTMLElement)) return collapse(el.textContent);
   // text only (no element inside): innerText is the text itself, unless CSS transforms its case
   // or hides it; textContent is far cheaper than innerText's walk over the layout
   if (el.firstElementChild === null) {
-    const style = getComputedStyle(el);
-    if (style.textTransform === 'none' && style.visibility === 'visible') return collapse(el.textContent);
+    const s = style ?? getComputedStyle(el);
+    if (s.textTransform === 'none' && s.visibility === 'visible') return collapse(el.textContent);
   }
   let t = el.innerText;
   if (!t) return '';
@@ -137,8 +137,9 @@ function attrText(el: Element): string {
   return '';
 }
 
-export function elementText(el: Element, index?: LabelIndex): string {
-  return cap(rawText(el, index));
+/** `style`: the element's computed style when the caller has it (saves reading it again). */
+export function elementText(el: Element, index?: LabelIndex, style?: CSSStyleDeclaration): string {
+  return cap(rawText(el, index, style));
 }
 
 function holdsValue(el: Element): boolean {
@@ -157,9 +158,9 @@ export function stableText(el: Element, index?: LabelIndex, nameOnly = false, te
   return cap(accessibleName(el, index) || attrText(el));
 }
 
-function rawText(el: Element, index?: LabelIndex): string {
+function rawText(el: Element, index?: LabelIndex, style?: CSSStyleDeclaration): string {
   const tag = el.localName;
-  if (el.hasAttribute(OPTION_ATTR)) return contentText(el);
+  if (el.hasAttribute(OPTION_ATTR)) return contentText(el, style);
 
   const name = accessibleName(el, index);
   if (tag === 'select') {
@@ -176,7 +177,7 @@ function rawText(el: Element, index?: LabelIndex): string {
     if (v && input.type !== 'image') return v;
   }
   if (!isInput && tag !== 'textarea') {
-    const inner = contentText(el);
+    const inner = contentText(el, style);
     if (inner) return inner;
   }
   const attr = attrText(el);

@@ -131,7 +131,7 @@ const BLOCKISH = new Set(['block', 'inline-block', 'flow-root', 'flex', 'inline-
  * padding box); html and body clip the viewport only. Reads one computed style per ancestor and
  * a rect per clipping one: for a box whose centre probe missed, in place of eight more hit-tests.
  */
-export function visibleRect(el: Element, style: CSSStyleDeclaration, r: Rect): Rect | null {
+export function visibleRect(el: Element, style: CSSStyleDeclaration, r: Rect, memo?: ClipMemo): Rect | null {
   let x0 = r.x, y0 = r.y, x1 = r.x + r.width, y1 = r.y + r.height;
   const out = () => ({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
   if (document.fullscreenElement || isTopLayer(el)) return out();
@@ -140,29 +140,43 @@ export function visibleRect(el: Element, style: CSSStyleDeclaration, r: Rect): R
     if (position === 'fixed') break;
     const tag = p.localName;
     if (tag === 'body' || tag === 'html') break;
-    const s = getComputedStyle(p);
-    const display = s.display;
+    const c = clipOf(p, memo);
     // no box of its own (a slot, a display:contents wrapper): neither clips nor holds anything
-    if (display === 'contents') continue;
-    const pos = s.position;
+    if (c.contents) continue;
     // an absolute box is held by the nearest positioned ancestor: the ones below do not clip it
-    if (position === 'absolute' && pos === 'static') continue;
-    const oy = s.overflowY;
-    if (oy !== 'visible' && BLOCKISH.has(display)) {
-      const ox = s.overflowX;
-      const clipX = CLIP_AXIS.has(ox), clipY = CLIP_AXIS.has(oy);
-      if (clipX || clipY) {
-        const b = p.getBoundingClientRect();
-        if (clipX) { x0 = Math.max(x0, b.left); x1 = Math.min(x1, b.right); }
-        if (clipY) { y0 = Math.max(y0, b.top); y1 = Math.min(y1, b.bottom); }
-        if (x1 <= x0 || y1 <= y0) return null;
-      }
-    }
+    if (position === 'absolute' && c.position === 'static') continue;
+    if (c.clipX) { x0 = Math.max(x0, c.clipX[0]); x1 = Math.min(x1, c.clipX[1]); }
+    if (c.clipY) { y0 = Math.max(y0, c.clipY[0]); y1 = Math.min(y1, c.clipY[1]); }
+    if (x1 <= x0 || y1 <= y0) return null;
     // nothing above the top layer clips it
-    if (isTopLayer(p)) break;
-    position = pos;
+    if (c.topLayer) break;
+    position = c.position;
   }
   return out();
+}
+
+/** What visibleRect reads about one ancestor; remembered per pass (many boxes share ancestors). */
+interface ClipFacts { contents: boolean; position: string; clipX: [number, number] | null; clipY: [number, number] | null; topLayer: boolean }
+export type ClipMemo = Map<Element, ClipFacts>;
+
+function clipOf(p: Element, memo?: ClipMemo): ClipFacts {
+  const known = memo?.get(p);
+  if (known) return known;
+  const s = getComputedStyle(p);
+  const display = s.display;
+  let clipX: [number, number] | null = null, clipY: [number, number] | null = null;
+  const oy = s.overflowY;
+  if (oy !== 'visible' && BLOCKISH.has(display)) {
+    const ox = s.overflowX;
+    if (CLIP_AXIS.has(ox) || CLIP_AXIS.has(oy)) {
+      const b = p.getBoundingClientRect();
+      if (CLIP_AXIS.has(ox)) clipX = [b.left, b.right];
+      if (CLIP_AXIS.has(oy)) clipY = [b.top, b.bottom];
+    }
+  }
+  const facts = { contents: display === 'contents', position: s.position, clipX, clipY, topLayer: isTopLayer(p) };
+  memo?.set(p, facts);
+  return facts;
 }
 
 function isTopLayer(el: Element): boolean {
