@@ -44,11 +44,11 @@
  *       down to it, and the top layer, which no ancestor clips: a modal <dialog> or an open
  *       [popover] (a box in the top layer computes to position absolute or fixed, CSS Position 4,
  *       so only those are asked) and a fullscreen element (culling is off while there is one).
- *       So inside a region each element costs one style and one read
- *       (position; plus display for elements with children, to skip display:none subtrees): an
- *       element that may get out is read like any other (step 2) with its subtree, after checking
- *       that no element between it and the region's root is [inert], and with the cursor of those
- *       elements read (steps 2e and denest rule c need the pointer chain);
+ *       So inside a region each element costs one style and one read (position; plus display
+ *       for elements with children, to skip display:none subtrees): an element that may get out
+ *       is read like any other (step 2) with its subtree, after checking that no element between
+ *       it and the region's root is [inert], and with the cursor of those elements read (steps 2e
+ *       and denest rule c need the pointer chain);
  *    d. everything else in the region is off screen: it is not a candidate, needs no cursor,
  *       overflow, rect or attribute, and no text or hit-test later.
  * 4. Per candidate on screen: drop it when too small, disabled, pointer-events:none, invisible,
@@ -58,9 +58,10 @@
  *    midpoints). When the centre misses, the points known to miss as well are not probed: those
  *    under the cover that hid the centre (cover.ts), or all of them when the ancestors' overflow
  *    clips the box away (visibility.visibleRect); a cover over the whole viewport, once found,
- *    hides what lies under it without a hit-test (cover.ts step 5). Scroll containers are confirmed here: overflow
- *    auto/scroll/overlay and content larger than the box by SCROLL_SLACK px; the document
- *    scroller (html, body, or a box filling the viewport) is not one.
+ *    hides what lies under it without a hit-test (cover.ts step 5). Scroll containers are
+ *    confirmed here: overflow auto/scroll/overlay and content larger than the box by SCROLL_SLACK
+ *    px; the document scroller (html, body, or a box filling the viewport) is not one. A frame
+ *    with no viewport (a display:none iframe) has no candidates at all.
  * 5. De-nest (denest.ts).
  */
 import type { Rect } from '../../src/core/marks';
