@@ -43,7 +43,7 @@ export const GLM_WEB_TEMPLATE: string = [
   "A. The provided image is a screenshot of the webpage you are viewing at this step. This screenshot will feature Numerical Labels placed in the TOP LEFT corner of each Web Element. Carefully analyze the visual information to identify the Numerical Label corresponding to the Web Element that requires interaction, then follow the guidelines and choose one of the following actions:",
   "    1. Click a Web Element.",
   "    2. Delete existing content in a textbox and then type content. ",
-  "    3. Scroll up or down. Multiple scrolls are allowed to browse the webpage. Pay attention!! The default scroll is the whole window. If the scroll widget is located in a certain area of the webpage, then you have to specify a Web Element in that area. I would hover the mouse there and then scroll.",
+  "    3. Scroll up or down. Multiple scrolls are allowed to browse the webpage. Pay attention!! The default scroll is the whole window" + ". If the scroll widget is located in a certain area of the webpage, then you have to specify a Web Element in that area. I would hover the mouse there and then scroll.",
   "    4. Wait. Typically used to wait for unfinished webpage processes, with a duration of 5 seconds.",
   "    5. Go back, returning to the previous webpage.",
   "    6. Bing, directly jump to the Bing search page. When you can't find information in some websites, try starting over with Bing.",
