@@ -9,6 +9,7 @@ import {
   chooseInSelect, collectFrame, drawMarks, drawOverlay, focusMark, hideMarks, lastSelectPick,
   listenForFrameToken, prepareFrames, resetMarks, resolveMark, scrollMark, scrollWindow,
 } from './labeler';
+import { markDetails } from './details';
 import { installSelectRewrite } from './select-rewrite';
 import { waitForQuiet } from './settle';
 
@@ -21,6 +22,7 @@ const handlers: Handlers = {
   'marks/hide': () => { hideMarks(); return null; },
   'marks/reset': () => { resetMarks(); return null; },
   'marks/resolve': ({ label }) => resolveMark(label),
+  'marks/details': ({ label }) => markDetails(label),
   'marks/focus': ({ label }) => focusMark(label),
   'page/scroll': ({ direction }) => scrollWindow(direction),
   'marks/scroll': ({ label, direction }) => scrollMark(label, direction),

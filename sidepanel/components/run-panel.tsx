@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { RunView, StepView } from '../../src/core/messages';
 import { send } from '../api';
 
-const PHASE_TEXT = { observe: 'labelling the page and taking a screenshot…', model: 'waiting for the model…', act: 'acting', done: '' };
+const PHASE_TEXT = { observe: 'labelling the page and taking a screenshot…', model: 'waiting for the model…', approve: 'waiting for your approval', act: 'acting', done: '' };
 
 export function RunPanel({ run }: { run: RunView }) {
   return (

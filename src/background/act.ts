@@ -39,12 +39,16 @@ async function target(tabId: number, mark: Mark | null, offsets: FrameOffsets | 
   return { ok: true, t: { label, frameId, local, r, x, y } };
 }
 
-export async function act(tabId: number, action: Action, mark: Mark | null, offsets: FrameOffsets | undefined, opts: ActOptions): Promise<ActResult> {
+/** The action's input (trusted clicks and keys), without waiting for the page: see settleAfter. */
+export async function actInput(tabId: number, action: Action, mark: Mark | null, offsets: FrameOffsets | undefined, opts: ActOptions): Promise<ActResult> {
   // The overlay must not be part of what the action touches or of the next screenshot.
   await sendContent(tabId, 'marks/hide', {}).catch(() => undefined);
-  const result = await perform(tabId, action, mark, offsets, opts);
+  return perform(tabId, action, mark, offsets, opts);
+}
+
+/** Wait until the page has settled after the action (Wait: up to 5 s of quiet). */
+export async function settleAfter(tabId: number, action: Action): Promise<void> {
   await settle(tabId, action.type === 'wait' ? WAIT_MS : SETTLE_CAP_MS);
-  return result;
 }
 
 /** Typing into a native <select> chooses the option whose text matches. */

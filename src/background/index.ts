@@ -9,7 +9,8 @@ import { toTrace } from '../core/trace';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
-import { currentRun, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
+import { control, currentRun, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
+import { whyNotAllowed } from '../core/pages';
 import { loadRun } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
@@ -27,6 +28,15 @@ const handlers: Handlers = {
   },
   'run/start': async (req) => ({ runId: await startRun(req) }),
   'run/stop': async ({ runId }) => ({ stopped: await stopRun(runId) }),
+  'run/approve': ({ runId, edit, alwaysAllow }) => control(runId, { kind: 'approve', edit, alwaysAllow }),
+  'run/reject': ({ runId, feedback }) => control(runId, { kind: 'reject', feedback }),
+  'run/pause': ({ runId }) => control(runId, { kind: 'pause' }),
+  'run/takeover': ({ runId }) => control(runId, { kind: 'takeover' }),
+  'run/resume': ({ runId }) => control(runId, { kind: 'resume' }),
+  'run/mode': async ({ runId, approveSteps }) => {
+    await saveSettings({ approveSteps });
+    return control(runId, { kind: 'mode', approveSteps }).catch(() => null);
+  },
   'run/get': async ({ runId }) => {
     const s = await currentRun(runId);
     return s ? toRunView(s) : null;
@@ -69,6 +79,14 @@ browser.runtime.onMessage.addListener((msg: unknown, sender: browser.Runtime.Mes
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => stopRunsInTab(tabId, 'The run\'s tab was closed.'));
+chrome.tabs.onUpdated.addListener((tabId, info) => {
+  const why = info.url ? whyNotAllowed(info.url) : null;
+  if (why) stopRunsInTab(tabId, `The run stopped because ${why}.`);
+});
+// Wakes a worker that Chrome stopped during a run, so the run goes on (run-loop.resumeAfterRestart).
+chrome.alarms.onAlarm.addListener((alarm) => { if (alarm.name === 'webagent-resume') void resumeAfterRestart(); });
+// The side panel keeps a port open and reconnects when the worker goes away: that also wakes it.
+chrome.runtime.onConnect.addListener(() => undefined);
 chrome.debugger.onDetach.addListener((source, reason) => {
   if (source.tabId !== undefined && reason === 'canceled_by_user') stopRunsInTab(source.tabId, 'Debugging of the tab was cancelled in the browser, so the agent stopped.');
 });

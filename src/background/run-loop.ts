@@ -2,25 +2,41 @@
  * The run driver: asks the pure state machine (core/run.ts) what to do next,
  * does it through the adapters, feeds the result back, and saves and
  * broadcasts every transition. The run lives here, in the service worker:
- * closing the side panel does not stop it.
+ * closing the side panel does not stop it, and a worker that Chrome stops
+ * picks the run up from the database where it was (resumeAfterRestart).
+ *
+ * The person steers through control(): approve / edit / reject a proposed
+ * action, pause, take over, resume, switch step approval; stopRun aborts the
+ * model request in flight at once.
  */
-import { createRun, effectOf, reduce, type Effect, type RunEvent, type RunState } from '../core/run';
-import { toRunView, type StartRun } from '../core/messages';
+import { createRun, effectOf, INPUT_UNKNOWN, reduce, upgradeRun, type Effect, type RunEvent, type RunState } from '../core/run';
+import { toRunView, type RunView, type StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, type Settings } from '../core/settings';
-import { isDialect } from '../core/dialects';
-import { act } from './act';
+import { getDialect, isDialect } from '../core/dialects';
+import { allowOnSite, guardCheck } from '../core/guards';
+import { whyNotAllowed } from '../core/pages';
+import { actInput, settleAfter } from './act';
 import * as cdp from './cdp';
-import { PageError } from './content';
+import { PageError, sendContent } from './content';
 import { resetTab } from './label';
 import { askModel } from './model';
 import { observe } from './observe';
-import { latestRun, loadRun, saveRun } from './run-store';
-import { loadSettings } from './settings-store';
+import { latestRun, loadRun, loadRunConfig, saveRun, saveRunConfig } from './run-store';
+import { loadSettings, saveSettings } from './settings-store';
 
-interface Active { state: RunState; settings: Settings; abort: AbortController }
+interface Active {
+  state: RunState;
+  settings: Settings;
+  /** the model request in flight: Stop and take-over abort it */
+  request: AbortController | null;
+  /** wakes the driver waiting for the person */
+  wake: () => void;
+}
 const active = new Map<string, Active>();
 /** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
 const runKeys = new Map<string, string>();
+const ALARM = 'webagent-resume';
+const KEEPALIVE_MS = 20_000;
 
 export function secretsOf(runId: string): string[] {
   const k = runKeys.get(runId);
@@ -32,12 +48,19 @@ export function broadcast(state: RunState): void {
 }
 
 async function commit(a: Active, ev: RunEvent): Promise<void> {
+  const before = a.state;
   a.state = reduce(a.state, ev);
+  if (a.state === before) return;
   await saveRun(a.state);
   broadcast(a.state);
 }
 
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 export async function startRun(req: StartRun): Promise<string> {
+  await ready;
   const task = req.task?.trim();
   if (!task) throw new Error('Type a task first.');
   const settings = normalizeSettings({ ...(await loadSettings()), ...(req.config ?? {}) });
@@ -58,23 +81,36 @@ export async function startRun(req: StartRun): Promise<string> {
   }
   if (tab?.id === undefined) throw new Error('The tab is gone.');
   const startUrl = req.url ?? tab.pendingUrl ?? tab.url ?? '';
-  if (!/^https?:/i.test(startUrl)) throw new Error(`The agent works on web pages (http/https); this tab shows ${startUrl || 'nothing'}.`);
+  const why = whyNotAllowed(startUrl);
+  if (why) throw new Error(`The agent works on web pages (http/https): ${why}.`);
   const state = createRun({
     id: crypto.randomUUID(), task, startUrl, tabId: tab.id, dialect: settings.dialect,
     model: settings.model, baseUrl: settings.baseUrl, maxSteps: settings.maxSteps, at: Date.now(),
+    approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage,
   });
+  if (req.config) await saveRunConfig(state.id, req.config);
   await saveRun(state);
   broadcast(state);
   if (settings.apiKey) runKeys.set(state.id, settings.apiKey);
-  void drive({ state, settings, abort: new AbortController() });
+  void drive(newActive(state, settings));
   return state.id;
 }
 
+function newActive(state: RunState, settings: Settings): Active {
+  return { state, settings, request: null, wake: () => undefined };
+}
+
+function find(runId: string | undefined): Active | undefined {
+  return runId ? active.get(runId) : [...active.values()][0];
+}
+
 export async function stopRun(runId: string | undefined, reason = 'Stopped by the user.'): Promise<boolean> {
-  const a = runId ? active.get(runId) : [...active.values()][0];
+  await ready;
+  const a = find(runId);
   if (!a) return false;
-  a.abort.abort();
   await commit(a, { type: 'stop', at: Date.now(), reason });
+  a.request?.abort();
+  a.wake();
   return true;
 }
 
@@ -84,83 +120,207 @@ export async function currentRun(runId?: string): Promise<RunState | undefined> 
   return live?.state ?? (await latestRun());
 }
 
-async function perform(a: Active, eff: Effect): Promise<RunEvent> {
+export type Control =
+  | { kind: 'approve'; edit?: string; alwaysAllow?: boolean }
+  | { kind: 'reject'; feedback?: string }
+  | { kind: 'pause' } | { kind: 'takeover' } | { kind: 'resume' }
+  | { kind: 'mode'; approveSteps: boolean };
+
+/** The tab's URL, or the one it is loading ('' when it has none yet). */
+async function tabUrl(tabId: number): Promise<string> {
+  const t = await chrome.tabs.get(tabId).catch(() => null);
+  return t?.url || t?.pendingUrl || '';
+}
+
+/** The person steers the live run. Throws a message for the panel when the command does not apply. */
+export async function control(runId: string | undefined, c: Control): Promise<RunView> {
+  await ready;
+  const a = find(runId);
+  if (!a) throw new Error('No run is going on.');
+  const s = a.state;
+  const at = Date.now();
+  switch (c.kind) {
+    case 'approve': {
+      if (s.phase !== 'approve' || !s.pending?.reply) throw new Error('No action is waiting for approval.');
+      let edit;
+      if (c.edit?.trim()) {
+        const parsed = getDialect(s.dialect).parseAction(c.edit);
+        if (!parsed.ok) throw new Error(`The edited action could not be read: ${parsed.error}.`);
+        edit = parsed.action;
+        const label = edit.type === 'click' || edit.type === 'type' ? edit.label : edit.type === 'scroll' && edit.target.kind === 'element' ? edit.target.label : null;
+        const n = s.pending.elements.length;
+        if (label !== null && !s.pending.elements.some((m) => m.label === label)) {
+          throw new Error(`There is no element [${label}] on this step's page; ${n ? `labels are 0 to ${n - 1}` : 'it has no labels'}.`);
+        }
+      }
+      const rule = s.pending.approval?.rule;
+      if (c.alwaysAllow && rule) {
+        const saved = await loadSettings();
+        await saveSettings({ guards: allowOnSite(saved.guards, s.site, rule) });
+      }
+      await commit(a, { type: 'approve', at, edit, allowRule: !!c.alwaysAllow });
+      break;
+    }
+    case 'reject':
+      if (s.phase !== 'approve') throw new Error('No action is waiting for approval.');
+      await commit(a, { type: 'reject', at, feedback: c.feedback?.trim() || null });
+      break;
+    case 'pause':
+      await commit(a, { type: 'pause', at, url: await tabUrl(s.tabId) });
+      break;
+    case 'takeover':
+      await commit(a, { type: 'takeover', at, url: await tabUrl(s.tabId) });
+      a.request?.abort();
+      await resetTab(s.tabId);
+      break;
+    case 'resume':
+      if (!s.paused) throw new Error('The run is not paused.');
+      await commit(a, { type: 'resume', at, url: await tabUrl(s.tabId) });
+      break;
+    case 'mode':
+      await commit(a, { type: 'mode', at, approveSteps: c.approveSteps });
+      break;
+  }
+  a.wake();
+  return toRunView(a.state);
+}
+
+/** Shows the target of an action waiting for approval on the live page (only its box and label). */
+async function highlight(tabId: number, eff: Extract<Effect, { kind: 'check' }>): Promise<void> {
+  await sendContent(tabId, 'marks/overlay', { marks: eff.mark ? [eff.mark] : [] }).catch(() => undefined);
+}
+
+async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
   const tabId = a.state.tabId;
   switch (eff.kind) {
     case 'observe': {
+      const url = await tabUrl(tabId);
+      const why = url ? whyNotAllowed(url) : null;
+      if (why) throw new PageError(`The run stopped because ${why}.`);
       const started = Date.now();
       const obs = await observe(tabId);
       return { type: 'observed', at: Date.now(), obs, ms: Date.now() - started };
     }
     case 'ask': {
-      const r = await askModel(a.settings, eff.messages, a.abort.signal);
-      if (!r.ok) return { type: r.aborted ? 'stop' : 'fail', at: Date.now(), reason: r.error };
-      return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms };
+      const request = new AbortController();
+      a.request = request;
+      try {
+        const r = await askModel(a.settings, eff.messages, request.signal);
+        // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
+        if (request.signal.aborted) return null;
+        if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error };
+        return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms };
+      } finally {
+        if (a.request === request) a.request = null;
+      }
+    }
+    case 'check': {
+      const m = eff.mark;
+      const details = m ? await sendContent(tabId, 'marks/details', { label: m.localLabel ?? m.label }, m.frameId ?? 0).catch(() => null) : null;
+      const target = m ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false } : null;
+      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage }, a.state.guards);
+      if (hit || a.state.approveSteps) await highlight(tabId, eff);
+      return { type: 'checked', at: Date.now(), hit };
     }
     case 'act': {
-      const started = Date.now();
-      let result;
-      try {
-        result = await act(tabId, eff.action, eff.mark, eff.frameOffsets, { searchStartPage: a.settings.searchStartPage });
-      } catch (err) {
-        // The page changed or closed under the action: tell the model, unless the tab is gone.
-        if (!(await chrome.tabs.get(tabId).catch(() => null))) throw new PageError('The run\'s tab was closed.');
-        result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
+      const p = a.state.pending!;
+      let started = p.actStartedAt;
+      if (started === undefined) {
+        started = Date.now();
+        await commit(a, { type: 'acting', at: started });
+        let result;
+        try {
+          result = await actInput(tabId, eff.action, eff.mark, eff.frameOffsets, { searchStartPage: a.settings.searchStartPage });
+        } catch (err) {
+          // The page changed or closed under the action: tell the model, unless the tab is gone.
+          if (!(await chrome.tabs.get(tabId).catch(() => null))) throw new PageError('The run\'s tab was closed.');
+          result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
+        }
+        await commit(a, { type: 'input', at: Date.now(), result });
       }
+      // After a restart with the input started but not recorded, nobody knows whether it happened.
+      const result = a.state.pending?.inputResult ?? INPUT_UNKNOWN;
+      await settleAfter(tabId, eff.action);
       return { type: 'acted', at: Date.now(), result, ms: Date.now() - started };
     }
+    case 'wait':
     case 'none':
-      return { type: 'stop', at: Date.now(), reason: 'Nothing left to do.' };
+      return null;
   }
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+/** Resolves when the person acts on the run (control, stop). */
+function changed(a: Active): Promise<void> {
+  return new Promise((resolve) => { a.wake = resolve; });
 }
 
 async function drive(a: Active): Promise<void> {
   active.set(a.state.id, a);
   const tabId = a.state.tabId;
+  // Extension API calls keep the worker alive during long model replies and approvals; the alarm
+  // wakes a worker Chrome stopped anyway, so the run resumes (resumeAfterRestart).
+  const keepAlive = setInterval(() => { void chrome.runtime.getPlatformInfo().catch(() => undefined); }, KEEPALIVE_MS);
+  void chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
   try {
     await cdp.attach(tabId);
-    while (a.state.status === 'running' && !a.abort.signal.aborted) {
-      let ev: RunEvent;
+    while (a.state.status === 'running') {
+      const eff = effectOf(a.state);
+      if (eff.kind === 'wait') {
+        await changed(a);
+        continue;
+      }
+      let ev: RunEvent | null;
       try {
-        ev = await perform(a, effectOf(a.state));
+        ev = await perform(a, eff);
       } catch (err) {
         const reason = err instanceof PageError ? err.message : `Unexpected error: ${messageOf(err)}`;
         ev = { type: err instanceof PageError ? 'stop' : 'fail', at: Date.now(), reason };
       }
-      if (a.abort.signal.aborted) break;
-      await commit(a, ev);
+      if (ev) await commit(a, ev);
     }
   } catch (err) {
     await commit(a, { type: 'fail', at: Date.now(), reason: `Could not control the tab: ${messageOf(err)}` });
   } finally {
+    clearInterval(keepAlive);
     active.delete(a.state.id);
+    if (!active.size) void chrome.alarms.clear(ALARM);
     await resetTab(tabId);
     await cdp.detach(tabId);
   }
 }
 
-/** The run's tab went away or the user cancelled debugging: stop with that reason. */
+/** The run's tab went away, or moved where the agent may not act: stop with that reason. */
 export function stopRunsInTab(tabId: number, reason: string): void {
   for (const a of active.values()) if (a.state.tabId === tabId) void stopRun(a.state.id, reason);
 }
 
 /**
- * A worker that Chrome stopped comes back without its runs in memory. Pick the
- * latest run up where it was when that is safe (observing or asking the model);
- * stop it when an action may have been half done, so nothing runs twice.
+ * A worker that Chrome stopped comes back without its runs in memory. Pick the latest run up
+ * where the database says it was: observing or asking the model (asked again), waiting for the
+ * person (waits again), paused, or acting (the input is not repeated: see perform 'act').
  */
-export async function resumeAfterRestart(): Promise<void> {
-  const last = await latestRun();
-  if (!last || last.status !== 'running' || active.has(last.id)) return;
-  const settings = normalizeSettings({ ...(await loadSettings()), baseUrl: last.baseUrl, model: last.model, dialect: last.dialect, maxSteps: last.maxSteps });
-  const a: Active = { state: last, settings, abort: new AbortController() };
-  if (last.phase === 'act') {
-    await commit(a, { type: 'stop', at: Date.now(), reason: 'The browser stopped the extension while an action was running; the run was stopped so that the action is not repeated.' });
+async function resumeLatest(): Promise<void> {
+  const saved = await latestRun();
+  if (!saved || saved.status !== 'running' || active.has(saved.id)) return;
+  const last = upgradeRun(saved);
+  const config = await loadRunConfig(last.id);
+  const settings = normalizeSettings({
+    ...(await loadSettings()), baseUrl: last.baseUrl, model: last.model, dialect: last.dialect, maxSteps: last.maxSteps, ...config,
+  });
+  if (settings.apiKey) runKeys.set(last.id, settings.apiKey);
+  const a = newActive(last, settings);
+  const tab = await chrome.tabs.get(last.tabId).catch(() => null);
+  if (!tab) {
+    await commit(a, { type: 'stop', at: Date.now(), reason: 'The run\'s tab was closed.' });
     return;
   }
   void drive(a);
+}
+
+let ready: Promise<void> = Promise.resolve();
+
+/** Called when the worker starts and on the resume alarm; commands wait for it. */
+export function resumeAfterRestart(): Promise<void> {
+  ready = ready.then(resumeLatest).catch(() => undefined);
+  return ready;
 }

@@ -7,8 +7,8 @@
  * - ContentMessages: background -> content script (top frame).
  * - Broadcasts: background -> views, `{ event: 'run/update', run }`.
  */
-import type { Mark, MarksSnapshot, Rect } from './marks';
-import type { RunState, StepRecord } from './run';
+import type { Mark, MarksSnapshot, Rect, Viewport } from './marks';
+import { targetOf, type ApprovalRequest, type RunState, type StepRecord } from './run';
 import type { Settings } from './settings';
 import type { Trace } from './trace';
 
@@ -19,8 +19,14 @@ export type StepView = Omit<StepRecord, 'screenshot' | 'promptText'>;
 export type RunView = Omit<RunState, 'steps' | 'pending'> & {
   steps: StepView[];
   /** the step in progress: what the view can show before it completes */
-  pending: { index: number; url: string; phase: RunState['phase']; thought: string | null; actionText: string | null } | null;
+  pending: PendingView | null;
 };
+
+export interface PendingView {
+  index: number; url: string; phase: RunState['phase']; thought: string | null; actionText: string | null;
+  /** phase 'approve': why the run waits, and what the action would touch */
+  approval: (ApprovalRequest & { target: Mark | null; viewport: Viewport }) | null;
+}
 
 export interface StartRun {
   task: string;
@@ -43,6 +49,17 @@ export interface ViewMessages {
   'run/get': { req: { runId?: string }; res: RunView | null };
   'run/screenshot': { req: { runId: string; index: number }; res: string | null };
   'run/trace': { req: { runId: string }; res: Trace };
+  /** let the proposed action run; `edit`: another action in the dialect's syntax instead; `alwaysAllow`: never stop for this guard on this site again */
+  'run/approve': { req: { runId?: string; edit?: string; alwaysAllow?: boolean }; res: RunView };
+  /** do not run it; the feedback is the step's observation for the model */
+  'run/reject': { req: { runId?: string; feedback?: string }; res: RunView };
+  /** finish nothing new until resumed */
+  'run/pause': { req: { runId?: string }; res: RunView };
+  /** pause and hand the page to the person (labels removed) */
+  'run/takeover': { req: { runId?: string }; res: RunView };
+  'run/resume': { req: { runId?: string }; res: RunView };
+  /** switch step approval on or off for the live run (the panel also saves it in settings) */
+  'run/mode': { req: { runId?: string; approveSteps: boolean }; res: RunView | null };
   /** label a tab now (all frames, overlay drawn) without running anything: the panel's "Show labels", the bench */
   'marks/label': { req: { tabId: number }; res: MarksSnapshot };
   'marks/clear': { req: { tabId: number }; res: null };
@@ -68,6 +85,8 @@ export interface ContentMessages {
   'marks/overlay': { req: { marks: Mark[] }; res: null };
   'marks/hide': { req: Record<string, never>; res: null };
   'marks/reset': { req: Record<string, never>; res: null };
+  /** what the guards need about a label's element: the link it is or is in (absolute URL), a download attribute */
+  'marks/details': { req: { label: number }; res: { href: string | null; download: boolean } | null };
   'marks/resolve': { req: { label: number }; res: ResolvedMark };
   'marks/focus': { req: { label: number }; res: boolean };
   'page/scroll': { req: { direction: 'up' | 'down' }; res: { moved: number } };
@@ -93,7 +112,12 @@ export function toRunView(s: RunState): RunView {
     ...rest,
     steps: steps.map(({ screenshot: _s, promptText: _p, ...step }) => step),
     pending: pending
-      ? { index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null }
+      ? {
+        index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null,
+        approval: s.phase === 'approve' && pending.approval && pending.reply
+          ? { ...pending.approval, target: targetOf(pending.elements, pending.reply.action), viewport: pending.viewport }
+          : null,
+      }
       : null,
   };
 }

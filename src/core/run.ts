@@ -5,16 +5,29 @@
  *
  * 1. observe: label the page, take the screenshot -> 'observed' (prompt built here)
  * 2. model: ask the model -> 'replied' (parsed here; unreadable -> format-error step)
- * 3. act: run the action -> 'acted' (step recorded with its observation)
- * 4. repeat until ANSWER, max steps, 3 unreadable replies in a row, stop or failure.
+ * 3. check: the guards (guards.ts) look at the proposed action -> 'checked'; in step-approval mode,
+ *    or when a guard trips, the run waits in phase 'approve' for 'approve' (maybe edited) or
+ *    'reject' (the feedback becomes the step's observation)
+ * 4. act: 'acting' is written before the input, 'input' after it, 'acted' after the page settled,
+ *    so a worker that Chrome stopped mid-action knows whether the input happened (step recorded
+ *    with its observation)
+ * 5. repeat until ANSWER, max steps, 3 unreadable replies in a row, stop or failure.
+ *
+ * At any time: 'pause' (nothing new starts), 'takeover' (the person acts; a proposed action that
+ * has not run is recorded as not run), 'resume' (after a take-over, a step records that the person
+ * acted, with the URL before and after, so the model knows).
  */
 import { describeAction, isParseError, type Action } from './actions';
+import { DEFAULT_GUARDS, hostKey, normalizeGuards } from './guards';
+
+const DEFAULT_SEARCH = 'https://www.bing.com/';
 import type { Mark, Viewport } from './marks';
 import { getDialect } from './dialects';
 import type { HistoryEntry } from './dialects/types';
+import type { GuardHit, GuardId, GuardSettings } from './guards';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
-export type Phase = 'observe' | 'model' | 'act' | 'done';
+export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
 export type ActResult = { ok: true } | { ok: false; error: string };
 
 export const PASSWORD_MASK = '••••';
@@ -22,6 +35,60 @@ export const PASSWORD_MASK = '••••';
 export const MAX_FORMAT_ERRORS = 3;
 
 export interface Usage { promptTokens: number; completionTokens: number }
+
+/** How the person let the step's action run (CONTRACT.md §3 `approval`). */
+export interface Approval { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null }
+
+/** Why the run waits for the person before acting. */
+export interface ApprovalRequest {
+  /** the guard that tripped, or null: step-approval mode */
+  rule: GuardId | null;
+  /** e.g. "this types into a password field"; null in step-approval mode without a guard */
+  reason: string | null;
+}
+
+export interface Paused {
+  kind: 'pause' | 'takeover';
+  at: number;
+  /** the tab's URL when it was paused */
+  url: string;
+}
+
+/** The outcome of an action whose input may or may not have happened (the worker was stopped during it). */
+export const INPUT_UNKNOWN: ActResult = {
+  ok: false,
+  error: 'The browser stopped the extension while this action was being done, so it may or may not have taken effect; look at the page before repeating it.',
+};
+
+/**
+ * Storage split: a pending action that types into a password field keeps its text out of what is
+ * written to the database (`state` has it masked); `secret` is the text, kept in memory-only storage.
+ */
+export function splitSecret(state: RunState): { state: RunState; secret: string | null } {
+  const r = state.pending?.reply;
+  if (!r?.secret || r.action.type !== 'type' || r.action.text === PASSWORD_MASK) return { state, secret: null };
+  const reply: PendingReply = { ...r, action: { ...r.action, text: PASSWORD_MASK } };
+  return { state: { ...state, pending: { ...state.pending!, reply } }, secret: r.action.text };
+}
+
+/**
+ * The inverse of splitSecret after a restart. When the secret is gone (the browser restarted), a
+ * password action that has not started is dropped and the step asked again, so "••••" is never typed.
+ */
+export function joinSecret(state: RunState, secret: string | null): RunState {
+  const p = state.pending;
+  const r = p?.reply;
+  if (!p || !r?.secret || r.action.type !== 'type' || r.action.text !== PASSWORD_MASK) return state;
+  if (secret !== null) return { ...state, pending: { ...p, reply: { ...r, action: { ...r.action, text: secret } } } };
+  if (p.actStartedAt !== undefined) return state; // the input already ran (or may have): it is not repeated
+  const { reply: _r, approval: _a, checked: _c, decision: _d, ...observed } = p;
+  return { ...state, phase: 'model', pending: observed };
+}
+
+/** The text the model is told when it has been rejected. */
+export function rejectionText(feedback: string | null): string {
+  return feedback ? `The user rejected this action and said: ${feedback}` : 'The user rejected this action; try something else.';
+}
 
 export interface StepRecord {
   index: number;
@@ -47,15 +114,36 @@ export interface StepRecord {
   observation: string;
   timings: { observeMs: number; modelMs: number; actMs: number; totalMs: number };
   usage: Usage | null;
+  /** null: no action was proposed (unreadable reply, take-over step) */
+  approval: Approval | null;
+  /** 'person': the person took over and acted; everything else is a model step */
+  kind?: 'person';
 }
 
 /** What has been gathered for the step in progress. */
-export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings'> & {
+export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings' | 'approval' | 'kind'> & {
   observeMs: number;
   startedAt: number;
   frameOffsets?: FrameOffsets;
-  reply?: { raw: string; reasoning: string | null; thought: string; action: Action; actionText: string; memory: Record<string, unknown>; notes: string[]; usage: Usage | null; modelMs: number; secret?: boolean };
+  reply?: PendingReply;
+  /** the guards have looked at the action (phase act) */
+  checked?: boolean;
+  /** waiting for the person (phase approve) */
+  approval?: ApprovalRequest;
+  /** how the action was let through */
+  decision?: Approval;
+  /** the input of the action started (written before it, so a restart knows) */
+  actStartedAt?: number;
+  /** the input of the action is done, with this outcome (written before the page settles) */
+  inputResult?: ActResult;
 };
+
+export interface PendingReply {
+  raw: string; reasoning: string | null; thought: string; action: Action; actionText: string;
+  memory: Record<string, unknown>; notes: string[]; usage: Usage | null; modelMs: number;
+  /** the action types into a password field: its text is masked everywhere it is kept */
+  secret?: boolean;
+}
 
 export interface RunState {
   id: string;
@@ -78,6 +166,12 @@ export interface RunState {
   steps: StepRecord[];
   pending: PendingStep | null;
   formatErrorsInARow: number;
+  /** ask the person before every action */
+  approveSteps: boolean;
+  guards: GuardSettings;
+  /** where "Bing" goes (the leave-site guard needs it) */
+  searchStartPage: string;
+  paused: Paused | null;
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -95,19 +189,33 @@ export interface Observation {
 export type RunEvent =
   | { type: 'observed'; at: number; obs: Observation; ms: number }
   | { type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number }
+  | { type: 'checked'; at: number; hit: GuardHit | null }
+  | { type: 'approve'; at: number; edit?: Action; allowRule?: boolean }
+  | { type: 'reject'; at: number; feedback: string | null }
+  | { type: 'acting'; at: number }
+  | { type: 'input'; at: number; result: ActResult }
   | { type: 'acted'; at: number; result: ActResult; ms: number }
+  | { type: 'pause'; at: number; url: string }
+  | { type: 'takeover'; at: number; url: string }
+  | { type: 'resume'; at: number; url: string }
+  | { type: 'mode'; at: number; approveSteps: boolean }
   | { type: 'stop'; at: number; reason: string }
   | { type: 'fail'; at: number; reason: string };
 
 export type Effect =
   | { kind: 'observe' }
   | { kind: 'ask'; messages: ReturnType<ReturnType<typeof getDialect>['buildMessages']> }
+  | { kind: 'check'; action: Action; mark: Mark | null }
   | { kind: 'act'; action: Action; mark: Mark | null; frameOffsets?: FrameOffsets }
+  /** nothing to do until the person decides (approve, reject, resume) */
+  | { kind: 'wait' }
   | { kind: 'none' };
 
 export interface NewRun {
   id: string; task: string; startUrl: string; tabId: number; dialect: string;
   model: string; baseUrl: string; maxSteps: number; at: number;
+  /** default false; guards default to DEFAULT_GUARDS; searchStartPage to Bing */
+  approveSteps?: boolean; guards?: GuardSettings; searchStartPage?: string;
 }
 
 export function createRun(n: NewRun): RunState {
@@ -116,6 +224,18 @@ export function createRun(n: NewRun): RunState {
     dialect: n.dialect, model: n.model, baseUrl: n.baseUrl, maxSteps: n.maxSteps,
     startedAt: n.at, endedAt: null, status: 'running', phase: 'observe', answer: null, stopReason: null,
     memory: {}, steps: [], pending: null, formatErrorsInARow: 0,
+    approveSteps: n.approveSteps ?? false, guards: n.guards ?? DEFAULT_GUARDS, searchStartPage: n.searchStartPage ?? DEFAULT_SEARCH, paused: null,
+  };
+}
+
+/** A run saved by an older version, with the fields added since filled in. */
+export function upgradeRun(s: RunState): RunState {
+  return {
+    ...s,
+    approveSteps: s.approveSteps ?? false,
+    guards: normalizeGuards(s.guards),
+    searchStartPage: s.searchStartPage ?? DEFAULT_SEARCH,
+    paused: s.paused ?? null,
   };
 }
 
@@ -133,8 +253,15 @@ export function historyOf(state: RunState): HistoryEntry[] {
   return state.steps.map((s) => ({ thought: s.thought, action: s.actionText, observation: s.observation }));
 }
 
+/** The mark an action targets, from the step's element list (null: none, or no such label). */
+export function targetOf(elements: Mark[], a: Action): Mark | null {
+  const label = labelOf(a);
+  return label === null ? null : elements.find((m) => m.label === label) ?? null;
+}
+
 export function effectOf(state: RunState): Effect {
   if (state.status !== 'running') return { kind: 'none' };
+  if (state.paused || state.phase === 'approve') return { kind: 'wait' };
   const p = state.pending;
   if (state.phase === 'observe' || !p) return { kind: 'observe' };
   if (state.phase === 'model') {
@@ -149,14 +276,15 @@ export function effectOf(state: RunState): Effect {
   }
   if (state.phase === 'act' && p.reply) {
     const a = p.reply.action;
-    const label = a.type === 'click' || a.type === 'type' ? a.label : a.type === 'scroll' && a.target.kind === 'element' ? a.target.label : null;
-    return { kind: 'act', action: a, mark: label === null ? null : p.elements.find((m) => m.label === label) ?? null, frameOffsets: p.frameOffsets };
+    const mark = targetOf(p.elements, a);
+    if (!p.checked) return { kind: 'check', action: a, mark };
+    return { kind: 'act', action: a, mark, frameOffsets: p.frameOffsets };
   }
   return { kind: 'none' };
 }
 
 function end(state: RunState, at: number, status: RunStatus, reason: string | null, answer: string | null = null): RunState {
-  return { ...state, status, phase: 'done', endedAt: at, stopReason: reason, answer, pending: null };
+  return { ...state, status, phase: 'done', endedAt: at, stopReason: reason, answer, pending: null, paused: null };
 }
 
 function labelOf(a: Action): number | null {
@@ -168,6 +296,25 @@ function labelOf(a: Action): number | null {
 /** Hides what was typed into a password field in everything that is kept. */
 function maskSecret(text: string, secret: string): string {
   return secret ? text.split(secret).join(PASSWORD_MASK) : text;
+}
+
+/**
+ * A reply whose action types into a password field: the text is masked in raw, reasoning, thought,
+ * memory and actionText, and the reply is marked secret (the action keeps the text until it runs;
+ * storage keeps it out of the database, run-store.ts). Any other reply comes back unchanged.
+ */
+export function withSecretMasked(r: PendingReply, elements: Mark[]): PendingReply {
+  const a = r.action;
+  if (a.type !== 'type' || targetOf(elements, a)?.inputType !== 'password' || !a.text) return { ...r, secret: false };
+  return {
+    ...r,
+    raw: maskSecret(r.raw, a.text),
+    reasoning: r.reasoning === null ? null : maskSecret(r.reasoning, a.text),
+    thought: maskSecret(r.thought, a.text),
+    memory: JSON.parse(maskSecret(JSON.stringify(r.memory), a.text)) as Record<string, unknown>,
+    actionText: describeAction({ ...a, text: PASSWORD_MASK }),
+    secret: true,
+  };
 }
 
 function finishStep(state: RunState, at: number, result: ActResult, extra: string[], actMs: number): RunState {
@@ -183,17 +330,68 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     actionText: r.actionText, memory: r.memory, result, observation,
     timings: { observeMs: p.observeMs, modelMs: r.modelMs, actMs, totalMs: Math.max(0, at - p.startedAt) },
     usage: r.usage,
+    approval: p.decision ?? null,
   };
   const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe' };
-  if (next.steps.length >= state.maxSteps) return end(next, at, 'stopped', `Reached the maximum of ${state.maxSteps} steps without an answer.`);
+  if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', `Reached the maximum of ${state.maxSteps} steps without an answer.`);
   return next;
+}
+
+/** Steps the model took (the person's take-overs do not count against max steps). */
+export function modelSteps(state: RunState): number {
+  return state.steps.filter((s) => s.kind !== 'person').length;
+}
+
+/** The step that tells the model the person acted in the browser themselves. */
+function personStep(state: RunState, paused: Paused, at: number, url: string): StepRecord {
+  const last = state.steps[state.steps.length - 1];
+  const moved = url === paused.url ? `still on ${url}` : `page before: ${paused.url}; page now: ${url}`;
+  return {
+    index: state.steps.length, url, title: '', viewport: last?.viewport ?? { width: 0, height: 0, devicePixelRatio: 1 },
+    elements: [], promptText: '', imageBytes: 0, imageWidth: 0, imageHeight: 0, screenshot: '',
+    raw: '', reasoning: null, thought: '', action: null, actionText: 'The user took over the browser',
+    memory: state.memory, result: { ok: true },
+    observation: `The user took over and acted in the browser themselves (${moved}). Continue the task from the current page.`,
+    timings: { observeMs: 0, modelMs: 0, actMs: 0, totalMs: Math.max(0, at - paused.at) },
+    usage: null, approval: null, kind: 'person',
+  };
 }
 
 export function reduce(state: RunState, ev: RunEvent): RunState {
   if (state.status !== 'running') return state;
+  const p = state.pending;
   switch (ev.type) {
     case 'stop': return end(state, ev.at, 'stopped', ev.reason);
     case 'fail': return end(state, ev.at, 'failed', ev.reason);
+    case 'mode': return { ...state, approveSteps: ev.approveSteps };
+    case 'pause': return state.paused ? state : { ...state, paused: { kind: 'pause', at: ev.at, url: ev.url } };
+    case 'takeover': return takeOver(state, ev.at, ev.url);
+    case 'resume': {
+      if (!state.paused) return state;
+      if (state.paused.kind === 'pause') return { ...state, paused: null };
+      const steps = [...state.steps, personStep(state, state.paused, ev.at, ev.url)];
+      return { ...state, steps, paused: null, pending: null, phase: 'observe' };
+    }
+    case 'checked': {
+      if (state.phase !== 'act' || !p?.reply || p.checked) return state;
+      if (!ev.hit && !state.approveSteps) return { ...state, pending: { ...p, checked: true, decision: { decision: 'auto', feedback: null } } };
+      return { ...state, phase: 'approve', pending: { ...p, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? null } } };
+    }
+    case 'approve': return onApprove(state, ev);
+    case 'reject': {
+      if (state.phase !== 'approve' || !p?.reply) return state;
+      const feedback = ev.feedback?.trim() || null;
+      const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback } } };
+      return finishStep(withDecision, ev.at, { ok: false, error: rejectionText(feedback) }, [], 0);
+    }
+    case 'acting': {
+      if (state.phase !== 'act' || !p?.reply || p.actStartedAt !== undefined) return state;
+      return { ...state, pending: { ...p, actStartedAt: ev.at } };
+    }
+    case 'input': {
+      if (state.phase !== 'act' || !p?.reply || p.actStartedAt === undefined || p.inputResult) return state;
+      return { ...state, pending: { ...p, inputResult: ev.result } };
+    }
     case 'observed': {
       if (state.phase !== 'observe') return state;
       const dialect = getDialect(state.dialect);
@@ -212,10 +410,52 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     }
     case 'replied': return onReply(state, ev);
     case 'acted': {
-      if (state.phase !== 'act' || !state.pending?.reply) return state;
-      return finishStep({ ...state, formatErrorsInARow: 0 }, ev.at, ev.result, state.pending.reply.notes, ev.ms);
+      if (state.phase !== 'act' || !p?.reply) return state;
+      return finishStep({ ...state, formatErrorsInARow: 0 }, ev.at, ev.result, p.reply.notes, ev.ms);
     }
   }
+}
+
+/**
+ * The person takes the page. A proposed action that has not started is recorded as not run (its
+ * reply is kept); a step still being observed or asked is dropped: its screenshot would be stale
+ * once the person acts, and it is taken again after resume.
+ */
+function takeOver(state: RunState, at: number, url: string): RunState {
+  if (state.paused?.kind === 'takeover') return state;
+  const paused: Paused = { kind: 'takeover', at, url: state.paused?.url ?? url };
+  const p = state.pending;
+  if (p?.reply && p.actStartedAt === undefined && (state.phase === 'act' || state.phase === 'approve')) {
+    const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback: 'The user took over before this action ran.' } } };
+    const done = finishStep(withDecision, at, { ok: false, error: 'Not run: the user took over the browser before this action ran.' }, [], 0);
+    return done.status === 'running' ? { ...done, paused } : done;
+  }
+  if (state.phase === 'act' && p?.actStartedAt !== undefined) return { ...state, paused }; // the action finishes first
+  return { ...state, pending: null, phase: 'observe', paused };
+}
+
+function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>): RunState {
+  const p = state.pending;
+  if (state.phase !== 'approve' || !p?.reply) return state;
+  let reply = p.reply;
+  let guards = state.guards;
+  if (ev.allowRule && p.approval?.rule) {
+    const key = hostKey(state.site);
+    const now = guards.allow[key] ?? [];
+    if (!now.includes(p.approval.rule)) guards = { ...guards, allow: { ...guards.allow, [key]: [...now, p.approval.rule] } };
+  }
+  if (ev.edit) {
+    const label = labelOf(ev.edit);
+    if (label !== null && !p.elements.some((m) => m.label === label)) return state; // validated by the caller
+    reply = withSecretMasked({ ...reply, action: ev.edit, actionText: describeAction(ev.edit) }, p.elements);
+  }
+  const decision: Approval = { decision: ev.edit ? 'edited' : 'approved', feedback: null };
+  const next: RunState = { ...state, guards, pending: { ...p, reply, approval: undefined, decision, checked: true }, phase: 'act' };
+  if (reply.action.type === 'answer') {
+    const done = finishStep(next, ev.at, { ok: true }, [], 0);
+    return end({ ...done, status: 'running' }, ev.at, 'finished', null, reply.action.text);
+  }
+  return next;
 }
 
 function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): RunState {
@@ -238,26 +478,18 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
     return done;
   }
   const { action } = parsed;
-  let { actionText } = parsed;
-  let raw = ev.raw;
-  let reasoning = ev.reasoning ?? parsed.reasoning;
-  let thought = parsed.thought;
-  let secret = false;
-  const notes = [...parsed.notes];
-  const mark = labelOf(action) === null ? null : p.elements.find((m) => m.label === labelOf(action)) ?? null;
-  if (action.type === 'type' && mark?.inputType === 'password') {
-    raw = maskSecret(raw, action.text);
-    reasoning = reasoning === null ? null : maskSecret(reasoning, action.text);
-    thought = maskSecret(thought, action.text);
-    if (parsed.memory) parsed.memory = JSON.parse(maskSecret(JSON.stringify(parsed.memory), action.text)) as Record<string, unknown>;
-    actionText = describeAction({ ...action, text: PASSWORD_MASK });
-    secret = true;
-  }
-  const memory = parsed.memory ?? state.memory;
-  const reply = { raw, reasoning, thought, action, actionText, memory, notes, usage: ev.usage, modelMs: ev.ms, secret };
+  const mark = targetOf(p.elements, action);
+  const reply = withSecretMasked({
+    raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: parsed.thought, action, actionText: parsed.actionText,
+    memory: parsed.memory ?? state.memory, notes: [...parsed.notes], usage: ev.usage, modelMs: ev.ms,
+  }, p.elements);
   const withReply: RunState = { ...state, pending: { ...p, reply }, formatErrorsInARow: 0 };
+  if (action.type === 'answer' && state.approveSteps) {
+    // The person may still send the model back to work ("that is not the cheapest one").
+    return { ...withReply, phase: 'approve', pending: { ...p, reply, checked: true, approval: { rule: null, reason: null } } };
+  }
   if (action.type === 'answer') {
-    const done = finishStep(withReply, ev.at, { ok: true }, [], 0);
+    const done = finishStep({ ...withReply, pending: { ...withReply.pending!, decision: { decision: 'auto', feedback: null } } }, ev.at, { ok: true }, [], 0);
     return end({ ...done, status: 'running' }, ev.at, 'finished', null, action.text);
   }
   const label = labelOf(action);

@@ -1,3 +1,5 @@
+import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
+
 /** User settings, kept in the extension's local storage (the API key never leaves it except in the Authorization header). */
 export interface Settings {
   /** OpenAI-compatible base URL, ending in /v1 for most servers */
@@ -14,6 +16,10 @@ export interface Settings {
   stream: boolean;
   /** extra JSON fields merged into the request body, e.g. {"skip_special_tokens": false} for vLLM/SGLang */
   extraBody: string;
+  /** ask the person before every action (the side panel's "Approve each step" switch) */
+  approveSteps: boolean;
+  /** actions that pause even in auto mode (guards.ts), and where they are always allowed */
+  guards: GuardSettings;
 }
 
 /** Values of the reference GLM-4.5V WebVoyager client (seed 003): temperature 0.001, max_tokens 8192, skip_special_tokens false. */
@@ -28,6 +34,8 @@ export const DEFAULT_SETTINGS: Settings = {
   maxTokens: 8192,
   stream: true,
   extraBody: '{"skip_special_tokens": false}',
+  approveSteps: false,
+  guards: DEFAULT_GUARDS,
 };
 
 export type SettingsProblems = Partial<Record<keyof Settings, string>>;
@@ -44,6 +52,7 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   out.baseUrl = out.baseUrl.trim().replace(/\/+$/, '');
   out.model = out.model.trim();
   out.apiKey = out.apiKey.trim();
+  out.guards = normalizeGuards(out.guards);
   return out;
 }
 

@@ -20,7 +20,8 @@ export interface TraceStep {
   request: { promptText: string; imageBytes: number; imageWidth: number; imageHeight: number };
   reply: { raw: string; reasoning: string | null };
   thought: string;
-  action: Action | { type: 'none'; reason: string };
+  /** 'none': no action was proposed (unreadable reply); 'takeover': the person acted themselves */
+  action: Action | { type: 'none'; reason: string } | { type: 'takeover' };
   actionText: string;
   memory: Record<string, unknown>;
   approval: null | { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null };
@@ -74,10 +75,10 @@ export function toTrace(state: RunState, secrets: string[]): Trace {
       request: { promptText: s.promptText, imageBytes: s.imageBytes, imageWidth: s.imageWidth, imageHeight: s.imageHeight },
       reply: { raw: s.raw, reasoning: s.reasoning },
       thought: s.thought,
-      action: s.action ?? { type: 'none', reason: 'the reply could not be read' },
+      action: s.kind === 'person' ? { type: 'takeover' as const } : s.action ?? { type: 'none', reason: 'the reply could not be read' },
       actionText: s.actionText,
       memory: s.memory,
-      approval: { decision: 'auto', feedback: null },
+      approval: s.approval ?? null,
       result: s.result,
       observation: s.observation,
       timings: s.timings,

@@ -41,6 +41,8 @@ describe('run state machine', () => {
     expect(content.map((p) => p.type)).toEqual(['image_url', 'text']);
     expect(s.pending?.promptText).toContain('find it, Please interact with https://example.com/ and get the answer.');
     s = reduce(s, { type: 'replied', at: 3000, raw: 'Thought: go\nAction: Click [1]\nMemory_Updated: {"k": 1}', reasoning: null, usage: null, ms: 900 });
+    expect(effectOf(s)).toEqual({ kind: 'check', action: { type: 'click', label: 1 }, mark: marks[1] });
+    s = reduce(s, { type: 'checked', at: 3000, hit: null });
     expect(effectOf(s)).toEqual({ kind: 'act', action: { type: 'click', label: 1 }, mark: marks[1] });
     s = reduce(s, { type: 'acted', at: 3500, result: { ok: true }, ms: 400 });
     expect(s.phase).toBe('observe');
@@ -101,6 +103,7 @@ describe('run state machine', () => {
   it('masks what is typed into a password field everywhere it is kept, but types the real text', () => {
     let s = reduce(fresh(), { type: 'observed', at: 2000, obs: obs(), ms: 1 });
     s = reduce(s, { type: 'replied', at: 3000, raw: 'Thought: log in with hunter2\nAction: Type [2]; [hunter2]', reasoning: 'the password is hunter2', usage: null, ms: 1 });
+    s = reduce(s, { type: 'checked', at: 3000, hit: null });
     const eff = effectOf(s);
     expect(eff).toMatchObject({ kind: 'act', action: { type: 'type', label: 2, text: 'hunter2' } });
     s = reduce(s, { type: 'acted', at: 3100, result: { ok: true }, ms: 1 });

@@ -3,6 +3,7 @@
  * user message with the screenshot and a single prompt that carries the whole
  * history, replies in the WebVoyager grammar ("Click [3]", "Type [2]; [x]", ...).
  */
+import { isParseError, type Action } from '../actions';
 import type { Mark } from '../marks';
 import type { ChatMessage, Dialect, DialectContext, HistoryEntry } from './types';
 import { GLM_WEB_TEMPLATE } from './glm-web-template';
@@ -100,11 +101,20 @@ export function formatErrorObservation(error: string): string {
   return `Format error: ${e}. Reply with "Thought: ...", then one "Action: ..." line in exactly one of the formats listed under # Action Space (e.g. "Action: Click [3]"), then "Memory_Updated: {...}".`;
 }
 
+/** One action as a person writes it ("Click [3]", "ANSWER; <content>42</content>"), read by the reply parser. */
+export function parseAction(text: string): { ok: true; action: Action } | { ok: false; error: string } {
+  const line = String(text ?? '').trim();
+  if (!line) return { ok: false, error: 'Write an action, e.g. Click [3] or Type [2]; [hello]' };
+  const r = parseGlmWebReply(`Thought: (written by the user)\nAction: ${line}`);
+  return isParseError(r) ? { ok: false, error: r.error } : { ok: true, action: r.action };
+}
+
 export const glmWeb: Dialect = {
   name: 'glm-web',
   buildPrompt,
   buildMessages,
   formatElements,
   parseReply: parseGlmWebReply,
+  parseAction,
   formatErrorObservation,
 };

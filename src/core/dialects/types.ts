@@ -1,4 +1,4 @@
-import type { ParsedStep, ParseError } from '../actions';
+import type { Action, ParsedStep, ParseError } from '../actions';
 import type { Mark } from '../marks';
 
 /** One past step as the prompt's history shows it. */
@@ -47,6 +47,11 @@ export interface Dialect {
    * the separate reasoning field some servers fill (or null). Never throws.
    */
   parseReply(content: string, reasoningContent?: string | null): ParsedStep | ParseError;
+  /**
+   * Parse one action written by a person in the dialect's own syntax (step approval's Edit, the
+   * runner's `e ACTION`), e.g. "Click [3]". Never throws.
+   */
+  parseAction(text: string): { ok: true; action: Action } | { ok: false; error: string };
   /** the observation text that tells the model its last reply could not be read */
   formatErrorObservation(error: string): string;
 }

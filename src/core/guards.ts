@@ -1,0 +1,200 @@
+/**
+ * Guards: actions that pause a run for the person's approval even in auto mode.
+ * Pure: the background gives the target's details (from the labeled element) and the pages' URLs.
+ *
+ * Rules (each can be switched off and its words edited in settings):
+ * - password: typing into a password field;
+ * - payment: clicking something whose text starts with a pay / order word ("Pay now", "Place order");
+ * - delete: ... a delete word ("Delete this project", "Remove");
+ * - send: ... a send / publish word ("Send", "Post comment");
+ * - download: a link with a `download` attribute, to a file with a listed extension, or whose text starts
+ *   with "download";
+ * - leave-site: a link (or the search action) that goes to another site than the task's.
+ *
+ * Text rules match a word or phrase at the start of the element's text, on a word boundary: "Pay £25"
+ * and "Delete" match, the look-alikes "Payment methods", "Deleted items", "Sent mail" do not.
+ * Per-site "always allow" lists rules that never pause on a site (by host, "www." dropped).
+ */
+import type { Action } from './actions';
+
+export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
+
+export interface GuardRule {
+  id: GuardId;
+  on: boolean;
+  /** phrases (text rules) or file extensions (download); unused by password and leave-site */
+  words: string[];
+}
+
+export interface GuardSettings {
+  rules: GuardRule[];
+  /** host (without "www.") -> rules always allowed there */
+  allow: Record<string, GuardId[]>;
+}
+
+export const GUARD_IDS: GuardId[] = ['password', 'payment', 'delete', 'send', 'download', 'leave-site'];
+
+export const GUARD_NAMES: Record<GuardId, string> = {
+  'password': 'Typing into a password field',
+  'payment': 'Paying or placing an order',
+  'delete': 'Deleting something',
+  'send': 'Sending a message, email or post',
+  'download': 'Downloading a file',
+  'leave-site': 'Leaving the task\'s site for another one',
+};
+
+export const DEFAULT_GUARDS: GuardSettings = {
+  rules: [
+    { id: 'password', on: true, words: [] },
+    { id: 'payment', on: true, words: ['pay', 'pay now', 'place order', 'place your order', 'buy now', 'buy', 'purchase', 'complete purchase', 'complete order', 'confirm order', 'confirm purchase', 'confirm and pay', 'submit order', 'subscribe', 'donate'] },
+    { id: 'delete', on: true, words: ['delete', 'remove', 'erase', 'destroy', 'discard', 'trash', 'move to trash', 'empty trash', 'permanently delete'] },
+    { id: 'send', on: true, words: ['send', 'post', 'publish', 'tweet', 'reply all', 'submit comment', 'share now'] },
+    { id: 'download', on: true, words: ['zip', 'exe', 'msi', 'dmg', 'pkg', 'apk', 'deb', 'rpm', 'iso', 'tar', 'gz', 'tgz', '7z', 'rar', 'bin', 'jar'] },
+    { id: 'leave-site', on: true, words: [] },
+  ],
+  allow: {},
+};
+
+/** What the background knows about the action's target. */
+export interface GuardTarget {
+  tag: string;
+  text: string;
+  inputType?: string;
+  /** the absolute URL of the link the element is or is inside, if any */
+  href?: string | null;
+  /** the link has a download attribute */
+  download?: boolean;
+}
+
+export interface GuardContext {
+  /** the task's site ({Web}): "https://shop.example/" */
+  site: string;
+  /** where the search action goes */
+  searchStartPage: string;
+}
+
+export interface GuardHit { id: GuardId; reason: string }
+
+/** Settings from storage, made whole: every rule present once, in order; unknown ones dropped. */
+export function normalizeGuards(input: unknown): GuardSettings {
+  const src = (input && typeof input === 'object' ? input : {}) as Partial<GuardSettings>;
+  const given = Array.isArray(src.rules) ? src.rules : [];
+  const rules = DEFAULT_GUARDS.rules.map((d) => {
+    const g = given.find((r) => r && (r as GuardRule).id === d.id) as Partial<GuardRule> | undefined;
+    const words = Array.isArray(g?.words) ? g.words.filter((w): w is string => typeof w === 'string').map((w) => w.trim().toLowerCase()).filter(Boolean) : d.words;
+    return { id: d.id, on: typeof g?.on === 'boolean' ? g.on : d.on, words };
+  });
+  const allow: Record<string, GuardId[]> = {};
+  if (src.allow && typeof src.allow === 'object') {
+    for (const [host, ids] of Object.entries(src.allow)) {
+      const ok = Array.isArray(ids) ? ids.filter((i): i is GuardId => GUARD_IDS.includes(i as GuardId)) : [];
+      if (ok.length) allow[hostKey(host)] = [...new Set(ok)];
+    }
+  }
+  return { rules, allow };
+}
+
+/** "www.shop.example" and "shop.example" are one site for per-site allowing. */
+export function hostKey(urlOrHost: string): string {
+  let host = urlOrHost;
+  try {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(urlOrHost)) host = new URL(urlOrHost).hostname;
+  } catch { /* keep as given */ }
+  return host.toLowerCase().replace(/^www\./, '');
+}
+
+/**
+ * The registrable part of a host, near enough without the public suffix list: the last two labels,
+ * or three when the last two look like a country's second level ("co.uk", "com.au").
+ */
+export function siteKey(host: string): string {
+  const labels = hostKey(host).split('.').filter(Boolean);
+  if (labels.length <= 2 || /^\d+$/.test(labels[labels.length - 1])) return labels.join('.');
+  const [sld, tld] = labels.slice(-2);
+  const n = tld.length === 2 && (sld.length <= 3 || ['gouv', 'govt'].includes(sld)) ? 3 : 2;
+  return labels.slice(-n).join('.');
+}
+
+function normalizeText(s: string): string {
+  return s.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** The phrase starts the text and ends on a word boundary. */
+function startsWithPhrase(text: string, phrase: string): boolean {
+  if (!phrase || !text.startsWith(phrase)) return false;
+  const next = text.charAt(phrase.length);
+  return next === '' || !/[\p{L}\p{N}_]/u.test(next);
+}
+
+function firstPhrase(text: string, words: string[]): string | null {
+  const t = normalizeText(text).replace(/^[^\p{L}\p{N}]+/u, '');
+  return words.find((w) => startsWithPhrase(t, normalizeText(w))) ?? null;
+}
+
+function hostOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.hostname : null;
+  } catch {
+    return null;
+  }
+}
+
+function fileExtension(url: string): string | null {
+  try {
+    const m = /\.([a-z0-9]{1,5})$/i.exec(new URL(url).pathname);
+    return m ? m[1].toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx: GuardContext): string | null {
+  const siteHost = hostOf(ctx.site);
+  switch (rule.id) {
+    case 'password':
+      return action.type === 'type' && target?.inputType === 'password' ? 'this types into a password field' : null;
+    case 'payment':
+    case 'delete':
+    case 'send': {
+      if (action.type !== 'click' || !target) return null;
+      const hit = firstPhrase(target.text, rule.words);
+      if (!hit) return null;
+      const what = rule.id === 'payment' ? 'may pay or place an order' : rule.id === 'delete' ? 'may delete something' : 'may send or publish something';
+      return `this clicks "${target.text.trim().slice(0, 60)}", which ${what}`;
+    }
+    case 'download': {
+      if (action.type !== 'click' || !target) return null;
+      if (target.download) return 'this clicks a download link';
+      const ext = target.href ? fileExtension(target.href) : null;
+      if (ext && rule.words.includes(ext)) return `this clicks a link to a .${ext} file, which downloads it`;
+      if (firstPhrase(target.text, ['download'])) return `this clicks "${target.text.trim().slice(0, 60)}", which may download a file`;
+      return null;
+    }
+    case 'leave-site': {
+      if (!siteHost) return null;
+      const to = action.type === 'search' ? hostOf(ctx.searchStartPage)
+        : action.type === 'click' && target?.href ? hostOf(target.href) : null;
+      if (!to || siteKey(to) === siteKey(siteHost)) return null;
+      return `this leaves ${hostKey(siteHost)} for ${hostKey(to)}`;
+    }
+  }
+}
+
+/** The first guard the action trips, or null (rules allowed on the task's site are skipped). */
+export function guardCheck(action: Action, target: GuardTarget | null, ctx: GuardContext, guards: GuardSettings): GuardHit | null {
+  const allowed = guards.allow[hostKey(ctx.site)] ?? [];
+  for (const rule of guards.rules) {
+    if (!rule.on || allowed.includes(rule.id)) continue;
+    const reason = check(rule, action, target, ctx);
+    if (reason) return { id: rule.id, reason };
+  }
+  return null;
+}
+
+/** The settings with `id` always allowed on the task's site. */
+export function allowOnSite(guards: GuardSettings, site: string, id: GuardId): GuardSettings {
+  const key = hostKey(site);
+  const now = guards.allow[key] ?? [];
+  return now.includes(id) ? guards : { ...guards, allow: { ...guards.allow, [key]: [...now, id] } };
+}
