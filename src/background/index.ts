@@ -9,8 +9,8 @@ import { toTrace } from '../core/trace';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
-import { control, currentRun, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
-import { whyNotAllowed } from '../core/pages';
+import { control, currentRun, isRunTab, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
+import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { loadRun } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
@@ -79,8 +79,12 @@ browser.runtime.onMessage.addListener((msg: unknown, sender: browser.Runtime.Mes
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => stopRunsInTab(tabId, 'The run\'s tab was closed.'));
-chrome.tabs.onUpdated.addListener((tabId, info) => {
-  const why = info.url ? whyNotAllowed(info.url) : null;
+chrome.tabs.onUpdated.addListener((tabId, info, tab) => {
+  if (!isRunTab(tabId)) return;
+  // Without the "tabs" permission Chrome hides the URL of pages we have no host access to
+  // (chrome://, the Web Store): a loaded page whose URL we cannot see is one of those.
+  const url = info.url ?? tab.url ?? tab.pendingUrl;
+  const why = url ? whyNotAllowed(url) : info.status === 'complete' ? UNSEEN_PAGE : null;
   if (why) stopRunsInTab(tabId, `The run stopped because ${why}.`);
 });
 // Wakes a worker that Chrome stopped during a run, so the run goes on (run-loop.resumeAfterRestart).

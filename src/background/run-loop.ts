@@ -14,7 +14,7 @@ import { toRunView, type RunView, type StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, type Settings } from '../core/settings';
 import { getDialect, isDialect } from '../core/dialects';
 import { allowOnSite, guardCheck } from '../core/guards';
-import { whyNotAllowed } from '../core/pages';
+import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
 import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
@@ -194,8 +194,10 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
   const tabId = a.state.tabId;
   switch (eff.kind) {
     case 'observe': {
-      const url = await tabUrl(tabId);
-      const why = url ? whyNotAllowed(url) : null;
+      const t = await chrome.tabs.get(tabId).catch(() => null);
+      if (!t) throw new PageError('The run\'s tab was closed.');
+      const url = t.url || t.pendingUrl;
+      const why = url ? whyNotAllowed(url) : t.status === 'complete' ? UNSEEN_PAGE : null;
       if (why) throw new PageError(`The run stopped because ${why}.`);
       const started = Date.now();
       const obs = await observe(tabId);
@@ -287,6 +289,10 @@ async function drive(a: Active): Promise<void> {
     await resetTab(tabId);
     await cdp.detach(tabId);
   }
+}
+
+export function isRunTab(tabId: number): boolean {
+  return [...active.values()].some((a) => a.state.tabId === tabId);
 }
 
 /** The run's tab went away, or moved where the agent may not act: stop with that reason. */

@@ -19,3 +19,6 @@ export function whyNotAllowed(url: string): string | null {
   }
   return null;
 }
+
+/** Why, when Chrome does not even show us the tab's URL (it does so only for pages we may access). */
+export const UNSEEN_PAGE = 'the tab moved to a browser page (such as chrome:// or the Chrome Web Store) that extensions may not control';
