@@ -88,7 +88,7 @@ export async function startRun(req: StartRun): Promise<string> {
     model: settings.model, baseUrl: settings.baseUrl, maxSteps: settings.maxSteps, at: Date.now(),
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage,
   });
-  if (req.config) await saveRunConfig(state.id, req.config);
+  await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
   broadcast(state);
   if (settings.apiKey) runKeys.set(state.id, settings.apiKey);
@@ -315,6 +315,11 @@ async function resumeLatest(): Promise<void> {
   });
   if (settings.apiKey) runKeys.set(last.id, settings.apiKey);
   const a = newActive(last, settings);
+  if (!config) {
+    // Tab ids start over after a browser restart: never carry on in whatever tab has the old id.
+    await commit(a, { type: 'stop', at: Date.now(), reason: 'The browser or the extension was restarted during the run, so it was stopped.' });
+    return;
+  }
   const tab = await chrome.tabs.get(last.tabId).catch(() => null);
   if (!tab) {
     await commit(a, { type: 'stop', at: Date.now(), reason: 'The run\'s tab was closed.' });

@@ -66,13 +66,18 @@ export async function latestRun(): Promise<RunState | undefined> {
   return withSecretRestored(cursor?.value);
 }
 
-/** Per-run settings given at start (the runner's flags, its API key included): memory-only storage. */
+/**
+ * Per-run settings given at start (the runner's flags, its API key included), in memory-only
+ * storage. Written for every run, so its absence after a worker restart means the browser (or the
+ * extension) restarted, which ends the run: tab ids are reused after a browser restart.
+ */
 export async function saveRunConfig(id: string, config: object): Promise<void> {
   await chrome.storage.session.set({ [`config:${id}`]: config });
 }
 
-export async function loadRunConfig(id: string): Promise<Record<string, unknown>> {
+/** null: the browser or the extension restarted since the run started. */
+export async function loadRunConfig(id: string): Promise<Record<string, unknown> | null> {
   const got = await chrome.storage.session.get(`config:${id}`).catch(() => ({} as Record<string, unknown>));
   const v = got[`config:${id}`];
-  return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
 }
