@@ -6,7 +6,8 @@
  * - password: typing into a password field;
  * - payment: clicking something whose text starts with a pay / order word ("Pay now", "Place order");
  * - delete: ... a delete word ("Delete this project", "Remove");
- * - send: ... a send / publish word ("Send", "Post comment");
+ * - send: ... a send / publish word ("Send", "Post comment"), or typing into a message, comment, reply
+ *   or chat field (the Type action presses Enter, which sends in most such boxes);
  * - download: a link with a `download` attribute, to a file with a listed extension, or whose text starts
  *   with "download";
  * - leave-site: a link (or the search action) that goes to another site than the task's.
@@ -131,6 +132,15 @@ function firstPhrase(text: string, words: string[]): string | null {
   return words.find((w) => startsWithPhrase(t, normalizeText(w))) ?? null;
 }
 
+/**
+ * A field for a message, comment, reply or post: typing presses Enter, which sends in most chat and
+ * comment boxes. Search fields ("Search messages") are not.
+ */
+function typesAMessage(text: string): boolean {
+  const t = normalizeText(text);
+  return !/^search\b/.test(t) && /\b(message|comment|reply|chat|post|tweet)\b/.test(t);
+}
+
 function hostOf(url: string): string | null {
   try {
     const u = new URL(url);
@@ -157,6 +167,9 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
     case 'payment':
     case 'delete':
     case 'send': {
+      if (rule.id === 'send' && action.type === 'type' && target && typesAMessage(target.text)) {
+        return `this types into "${target.text.trim().slice(0, 60)}" and presses Enter, which may send it`;
+      }
       if (action.type !== 'click' || !target) return null;
       const hit = firstPhrase(target.text, rule.words);
       if (!hit) return null;

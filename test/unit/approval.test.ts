@@ -197,3 +197,15 @@ describe('pages the agent may work on', () => {
     expect(whyNotAllowed('')).toContain('not a web page');
   });
 });
+
+describe('guards on typing', () => {
+  it('typing into a message or comment box trips "send"; a search box does not', async () => {
+    const { guardCheck, DEFAULT_GUARDS } = await import('../../src/core/guards');
+    const ctx = { site: 'https://chat.example/', searchStartPage: 'https://www.bing.com/' };
+    const type = { type: 'type' as const, label: 0, text: 'hello' };
+    expect(guardCheck(type, { tag: 'textarea', text: 'Message #design' }, ctx, DEFAULT_GUARDS)?.id).toBe('send');
+    expect(guardCheck(type, { tag: 'div', text: 'Write a comment' }, ctx, DEFAULT_GUARDS)?.id).toBe('send');
+    expect(guardCheck(type, { tag: 'input', text: 'Search messages' }, ctx, DEFAULT_GUARDS)).toBeNull();
+    expect(guardCheck(type, { tag: 'input', text: 'Messenger username' }, ctx, DEFAULT_GUARDS)).toBeNull();
+  });
+});
