@@ -104,13 +104,30 @@ export function composedParent(n: Element): Element | null {
  * 2. while the hit hosts a shadow root, ask that root; stop when it answers the host itself.
  */
 export function deepElementFromPoint(x: number, y: number): Element | null {
-  let hit = document.elementFromPoint(x, y);
+  return deepenHit(document.elementFromPoint(x, y), x, y);
+}
+
+/** Step 2 of deepElementFromPoint, from a hit already known at (x, y). */
+export function deepenHit(hit: Element | null, x: number, y: number): Element | null {
   for (let root = hit && shadowRootOf(hit); hit && root; root = shadowRootOf(hit)) {
     const inner = root.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
     hit = inner;
   }
   return hit;
+}
+
+/**
+ * The element at a viewport point as seen from `el`'s tree (its document or shadow root, open or
+ * closed): one hit-test, where deepElementFromPoint makes one per shadow level. A tree's
+ * elementFromPoint retargets the hit into that tree (DOM: retargeting; Chromium returns the hit
+ * itself when it is in no tree at or below that one), so the answer is `el` or its descendant
+ * (a host whose shadow content was hit counts: it is in `el`'s subtree) exactly when the deep
+ * hit is. Enough to ask "does the hit reach `el`"; deepenHit gives the deep hit when needed.
+ */
+export function elementFromPointFor(el: Element, x: number, y: number): Element | null {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return typeof root.elementFromPoint === 'function' ? root.elementFromPoint(x, y) : deepElementFromPoint(x, y);
 }
 
 /**

@@ -6,14 +6,16 @@
  * 2. it is rendered: computed visibility is "visible" and checkVisibility() passes (no
  *    display:none or content-visibility:hidden ancestor); opacity is reported separately
  *    (`transparent`), because pages often lay a transparent form control over a styled one;
- * 3. a deep hit-test (document, then shadow roots, open and closed) at the clipped rect's centre,
- *    else at its corners inset a few px, else at its edge midpoints, lands on the element, a
- *    descendant (composed tree), or, when allowed, one of its <label>s. When the centre misses,
+ * 3. a hit-test at the clipped rect's centre, else at its corners inset a few px, else at its
+ *    edge midpoints, lands on the element, a descendant (composed tree), or, when allowed, one of
+ *    its <label>s. One hit-test per point, asked of the element's own tree (document or shadow
+ *    root, open or closed: dom.elementFromPointFor); the deep hit (dom.deepenHit) is looked up
+ *    only for a missed centre, for the caller. When the centre misses,
  *    the caller may say which other points are known to miss too (hitTest's `onMiss`: under a
  *    cover, cover.ts; or all of them, the box being clipped away by its ancestors, visibleRect).
  */
 import type { Rect } from '../../src/core/marks';
-import { composedParent, deepElementFromPoint } from './dom';
+import { composedParent, deepenHit, elementFromPointFor } from './dom';
 
 export const MIN_AREA = 20;
 export const MIN_SIDE = 4;
@@ -100,17 +102,20 @@ export interface Point { x: number; y: number }
  */
 export type OnMiss = (centreHit: Element | null, centre: Point, rest: Point[]) => ((p: Point) => boolean) | null;
 
-/** Step 3: deep hit-test at the probe points, stopping at the first that reaches the element. */
+/** Step 3: hit-test the probe points, stopping at the first that reaches the element. */
 export function hitTest(el: Element, r: Rect, viaLabel = true, onMiss?: OnMiss): HitResult {
   const centre = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-  const centreHit = deepElementFromPoint(centre.x, centre.y);
-  if (hitReaches(centreHit, el, viaLabel)) return { point: centre, centreHit };
+  // one hit-test per point, in el's own tree (dom.elementFromPointFor); the deep hit is made only
+  // for a missed centre, whose hit the caller may look at (covers, "covered by" reports)
+  const first = elementFromPointFor(el, centre.x, centre.y);
+  if (hitReaches(first, el, viaLabel)) return { point: centre, centreHit: first };
+  const centreHit = deepenHit(first, centre.x, centre.y);
   const rest = probePoints(r).slice(1);
   const skip = onMiss ? onMiss(centreHit, centre, rest) : null;
   if (onMiss && !skip) return { point: null, centreHit };
   for (const p of rest) {
     if (skip && skip(p)) continue;
-    if (hitReaches(deepElementFromPoint(p.x, p.y), el, viaLabel)) return { point: p, centreHit };
+    if (hitReaches(elementFromPointFor(el, p.x, p.y), el, viaLabel)) return { point: p, centreHit };
   }
   return { point: null, centreHit };
 }
