@@ -15,7 +15,13 @@ const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
   --model NAME         model name (env VLM_MODEL), default glm-4.5v
   --dialect NAME       model dialect, default ${DEFAULT_DIALECT} (known: ${Object.keys(DIALECTS).join(', ')})
   --max-steps N        default 15
-  --approve auto|step  default auto
+  --approve auto|step  default auto. step: every proposed action is printed (on stderr) and waits
+                       for a line on stdin: y (or Enter) runs it, n [FEEDBACK] rejects it (the
+                       feedback goes back to the model), e ACTION runs that action instead, written
+                       in the dialect's syntax (e.g. e Click [3]), q stops the run.
+                       In auto mode a guard (password, payment, delete, send, download, leaving the
+                       site) still pauses the run with the same prompt; if stdin is closed while an
+                       action waits, the run stops.
   --trace FILE         trace JSON (default traces/<run-id>.json)
   --report FILE        self-contained HTML report
   --zip FILE           zip export
@@ -61,13 +67,12 @@ async function main() {
   if (!Number.isInteger(maxSteps) || maxSteps < 1) usage('--max-steps must be a positive whole number.');
   const approve = values.approve ?? 'auto';
   if (approve !== 'auto' && approve !== 'step') usage('--approve must be auto or step.');
-  if (approve === 'step') usage('--approve step is not available in this version yet (step approval is coming); use --approve auto.');
   if (values.report || values.zip) usage('--report and --zip are not available in this version yet (trace export to HTML and zip is coming); --trace writes the JSON trace.');
   const vp = /^(\d+)x(\d+)$/.exec(values.viewport ?? '1280x800');
   if (!vp) usage('--viewport must look like 1280x800.');
   const result = await runAgent({
     task: values.task!, url: values.url!, traceFile: values.trace,
-    config: { baseUrl, apiKey, model, dialect, maxSteps },
+    config: { baseUrl, apiKey, model, dialect, maxSteps, approveSteps: approve === 'step' },
     width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,
   });
   process.exit(result.status === 'finished' ? 0 : 1);

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
 import type { RunView, StepView } from '../src/core/messages';
 import type { Settings } from '../src/core/settings';
 import { scrub, type Trace } from '../src/core/trace';
@@ -21,9 +22,88 @@ export interface AgentOptions {
   headed: boolean;
   out?: (line: string) => void;
   err?: (line: string) => void;
+  /**
+   * Where the answers to approval prompts come from, one line each (default process.stdin).
+   * Read only when an action waits for approval: every step with config.approveSteps, or a guard
+   * that trips in auto mode. When it ends while an action waits, the run is stopped.
+   */
+  input?: NodeJS.ReadableStream;
 }
 
 export interface AgentResult { status: RunView['status']; answer: string | null; stopReason: string | null; traceFile: string; runId: string }
+
+export const APPROVE_PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
+export const STDIN_CLOSED = 'stdin closed while an action waited for approval';
+
+/**
+ * Lines from a stream, one per ask: lines that arrive before they are asked for are queued
+ * (piped input), and null means the stream ended with nothing left.
+ */
+class LineQueue {
+  private lines: string[] = [];
+  private waiting: ((line: string | null) => void)[] = [];
+  private ended = false;
+  private rl: Interface;
+
+  constructor(input: NodeJS.ReadableStream) {
+    // terminal: false keeps Ctrl+C a real SIGINT (the runner stops the run on it).
+    this.rl = createInterface({ input, terminal: false, crlfDelay: Infinity });
+    this.rl.on('line', (line) => {
+      const w = this.waiting.shift();
+      if (w) w(line);
+      else this.lines.push(line);
+    });
+    this.rl.on('close', () => {
+      this.ended = true;
+      for (const w of this.waiting.splice(0)) w(null);
+    });
+  }
+
+  next(): Promise<string | null> {
+    if (this.lines.length) return Promise.resolve(this.lines.shift()!);
+    if (this.ended) return Promise.resolve(null);
+    return new Promise((resolve) => { this.waiting.push(resolve); });
+  }
+
+  close(): void {
+    this.rl.close();
+  }
+}
+
+type Answer =
+  | { kind: 'approve'; edit?: string }
+  | { kind: 'reject'; feedback?: string }
+  | { kind: 'stop' }
+  | { kind: 'invalid'; message: string };
+
+/** One line typed at an approval prompt. */
+export function parseAnswer(line: string): Answer {
+  const t = line.trim();
+  if (t === '' || /^(y|yes)$/i.test(t)) return { kind: 'approve' };
+  if (/^(q|quit|stop)$/i.test(t)) return { kind: 'stop' };
+  const n = /^(?:n|no)(?:\s+([\s\S]*))?$/i.exec(t);
+  if (n) return { kind: 'reject', feedback: n[1]?.trim() || undefined };
+  const e = /^e(?:\s+([\s\S]*))?$/i.exec(t);
+  if (e) {
+    const action = e[1]?.trim();
+    return action ? { kind: 'approve', edit: action } : { kind: 'invalid', message: '"e" needs the action to run instead, e.g. e Click [3]' };
+  }
+  return { kind: 'invalid', message: `"${t}" is not an answer here` };
+}
+
+function approvalBlock(run: RunView): string {
+  const p = run.pending!;
+  const a = p.approval;
+  const target = a?.target ? `  (<${a.target.tag}> "${a.target.text.replace(/\s+/g, ' ').trim().slice(0, 80)}")` : '';
+  const lines = [
+    `Step ${p.index + 1} waits for approval  ${p.url}`,
+    `  Thought: ${p.thought || '(none)'}`,
+    `  Proposed action: ${p.actionText ?? '(none)'}${target}`,
+  ];
+  if (a?.reason) lines.push(`  Guard: ${a.reason}${a.rule ? ` (rule "${a.rule}")` : ''}`);
+  lines.push(APPROVE_PROMPT);
+  return lines.join('\n');
+}
 
 function stepBlock(s: StepView): string {
   const lines = [
@@ -40,16 +120,30 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   const out = o.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const err = o.err ?? ((l: string) => process.stderr.write(`${l}\n`));
   const browser = await launchWithExtension({ headed: o.headed, width: o.width, height: o.height });
+  const stdin: { lines: LineQueue | null } = { lines: null };
   try {
     const panel = await openPanel(browser);
     let printed = 0;
     let runId = '';
     let finish: (r: RunView) => void = () => undefined;
     const ended = new Promise<RunView>((r) => { finish = r; });
+    let done = false;
+    /** the step whose approval was asked for last (each is asked once) */
+    let asked = -1;
+    /** why the runner stopped the run itself (q, stdin closed) */
+    let stopNote: string | null = null;
     const onUpdate = (run: RunView) => {
       if (!runId || run.id !== runId) return;
       while (printed < run.steps.length) out(stepBlock(run.steps[printed++]));
-      if (run.status !== 'running') finish(run);
+      if (run.status !== 'running') {
+        done = true;
+        finish(run);
+        return;
+      }
+      if (run.pending?.phase === 'approve' && run.pending.index > asked) {
+        asked = run.pending.index;
+        void askApproval(run).catch((e: unknown) => err(`Could not answer the approval: ${e instanceof Error ? e.message : String(e)}`));
+      }
     };
     await panel.exposeFunction('__runnerUpdate', onUpdate);
     await panel.evaluate(() => {
@@ -71,11 +165,53 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     runId = start.value.runId;
     const send = <T>(type: string, payload: unknown) =>
       panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;
+    /** like send, but the background's refusal comes back as a message instead of a thrown page error */
+    const trySend = (type: string, payload: unknown) => panel.evaluate(async ([t, p]) => {
+      try {
+        await (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p);
+        return null;
+      } catch (e) {
+        return e instanceof Error ? e.message : String(e);
+      }
+    }, [type, payload] as const);
+    const askApproval = async (run: RunView): Promise<void> => {
+      stdin.lines ??= new LineQueue(o.input ?? process.stdin);
+      const lines = stdin.lines;
+      err(approvalBlock(run));
+      for (;;) {
+        const line = await lines.next();
+        if (done) return;
+        if (line === null) {
+          stopNote = STDIN_CLOSED;
+          err(`${STDIN_CLOSED}: stopping the run.`);
+          await send('run/stop', { runId, reason: STDIN_CLOSED });
+          return;
+        }
+        const answer = parseAnswer(line);
+        if (answer.kind === 'invalid') {
+          err(`${answer.message}. Type y (or just Enter) to run it, n and optional feedback to reject it, e and an action to run that instead (e.g. e Click [3]), or q to stop.`);
+          err(APPROVE_PROMPT);
+          continue;
+        }
+        if (answer.kind === 'stop') {
+          stopNote = 'q was typed at the approval prompt';
+          await send('run/stop', { runId, reason: stopNote });
+          return;
+        }
+        const problem = answer.kind === 'approve'
+          ? await trySend('run/approve', { runId, ...(answer.edit ? { edit: answer.edit } : {}) })
+          : await trySend('run/reject', { runId, ...(answer.feedback ? { feedback: answer.feedback } : {}) });
+        if (problem === null || done) return;
+        err(`Not accepted: ${problem}`);
+        if (answer.kind !== 'approve' || !answer.edit) return; // the run moved on (stopped); nothing to answer any more
+        err(APPROVE_PROMPT);
+      }
+    };
     // Catch up on anything broadcast before our id was known.
     const now = await send<RunView | null>('run/get', { runId });
     if (now) onUpdate(now);
     let interrupted = false;
-    const onSigint = () => { interrupted = true; void send('run/stop', { runId }).catch(() => undefined); };
+    const onSigint = () => { interrupted = true; void send('run/stop', { runId, reason: 'interrupted (Ctrl+C) in the runner' }).catch(() => undefined); };
     process.once('SIGINT', onSigint);
     const final = await ended;
     process.off('SIGINT', onSigint);
@@ -84,10 +220,11 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     mkdirSync(path.dirname(traceFile), { recursive: true });
     writeFileSync(traceFile, JSON.stringify(trace, null, 2));
     if (final.status === 'finished') out(`ANSWER: ${(final.answer ?? '').replace(/\r?\n/g, '\\n')}`);
-    else err(`${interrupted ? 'Interrupted' : final.status === 'failed' ? 'Failed' : 'Stopped'}: ${final.stopReason ?? 'no reason given'}`);
+    else err(`${interrupted ? 'Interrupted' : final.status === 'failed' ? 'Failed' : 'Stopped'}: ${(final.status === 'stopped' && stopNote) || final.stopReason || 'no reason given'}`);
     err(`Trace written to ${traceFile}`);
     return { status: final.status, answer: final.answer, stopReason: final.stopReason, traceFile, runId };
   } finally {
+    stdin.lines?.close();
     await browser.close();
   }
 }

@@ -1,5 +1,6 @@
 /** The side panel's (and the headless runner's) way to talk to the background: the typed message map. */
 import type { Reply, RunUpdate, RunView, ViewMessages, ViewName } from '../src/core/messages';
+import { normalizeSettings, type Settings } from '../src/core/settings';
 
 export async function send<K extends ViewName>(type: K, payload: ViewMessages[K]['req']): Promise<ViewMessages[K]['res']> {
   let reply: Reply<ViewMessages[K]['res']> | undefined;
@@ -32,4 +33,56 @@ export async function targetTab(): Promise<chrome.tabs.Tab | null> {
   const activeWeb = web.find((t) => t.active);
   if (activeWeb) return activeWeb;
   return web.sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0))[0] ?? null;
+}
+
+/** The message of any thrown value, for the panel's error line. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Keeps a port to the background open. Chrome stops an idle service worker and the port then
+ * disconnects; reconnecting wakes the worker (its onConnect listener), which resumes the run
+ * (run-loop.resumeAfterRestart), and `onReconnect` lets the panel fetch the run again, since
+ * broadcasts sent while it was away are lost. The short delay lets the old worker finish going.
+ */
+export function keepConnected(onReconnect: () => void): () => void {
+  let port: chrome.runtime.Port | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  const connect = () => {
+    try {
+      port = chrome.runtime.connect({ name: 'panel' });
+    } catch {
+      timer = setTimeout(connect, 200); // the extension is reloading: try again
+      return;
+    }
+    port.onDisconnect.addListener(() => {
+      void chrome.runtime.lastError; // read it, so Chrome does not log it as unchecked
+      if (closed) return;
+      timer = setTimeout(() => {
+        connect();
+        onReconnect();
+      }, 200);
+    });
+  };
+  connect();
+  return () => {
+    closed = true;
+    clearTimeout(timer);
+    port?.disconnect();
+  };
+}
+
+/**
+ * Settings as they change in storage (the background saves them: "Always allow", the
+ * step-approval switch from another panel). The background keeps them under this key
+ * (src/background/settings-store.ts).
+ */
+export function onSettingsChange(fn: (s: Settings) => void): () => void {
+  const listener = (changes: Record<string, chrome.storage.StorageChange>, area: string) => {
+    if (area === 'local' && changes.settings) fn(normalizeSettings(changes.settings.newValue as Partial<Settings> | undefined));
+  };
+  chrome.storage.onChanged.addListener(listener);
+  return () => chrome.storage.onChanged.removeListener(listener);
 }

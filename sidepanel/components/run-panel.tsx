@@ -1,22 +1,26 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { RunView, StepView } from '../../src/core/messages';
 import { send } from '../api';
+import { ApprovalCard } from './approval-card';
+import type { Command } from './app';
 
 const PHASE_TEXT = { observe: 'labelling the page and taking a screenshot…', model: 'waiting for the model…', approve: 'waiting for your approval', act: 'acting', done: '' };
 
-export function RunPanel({ run }: { run: RunView }) {
+export function RunPanel({ run, command }: { run: RunView; command: Command }) {
+  const p = run.status === 'running' ? run.pending : null;
   return (
     <section class="run" data-testid="run" data-status={run.status}>
       <p class="run-head"><b>{run.task}</b><br /><small>{run.startUrl} · {run.model}</small></p>
       <ol class="steps">
-        {run.steps.map((s) => <Step key={s.index} runId={run.id} step={s} />)}
+        {run.steps.map((s) => (s.kind === 'person' ? <PersonStep key={s.index} step={s} /> : <Step key={s.index} runId={run.id} step={s} />))}
       </ol>
-      {run.pending && run.status === 'running' && (
+      {p?.approval && <ApprovalCard key={`${run.id}:${p.index}`} run={run} pending={p} approval={p.approval} command={command} />}
+      {p && !p.approval && (
         <p class="pending" data-testid="pending">
-          Step {run.pending.index + 1}: {run.pending.phase === 'act' && run.pending.actionText ? `acting: ${run.pending.actionText}` : PHASE_TEXT[run.pending.phase]}
+          Step {p.index + 1}: {pendingText(run, p)}
         </p>
       )}
-      {run.status === 'running' && !run.pending && <p class="pending">Starting…</p>}
+      {run.status === 'running' && !run.pending && <p class="pending">{run.paused ? 'Paused.' : 'Starting…'}</p>}
       {run.status === 'finished' && (
         <div class="answer" data-testid="answer"><h2>Answer</h2><p>{run.answer}</p></div>
       )}
@@ -29,6 +33,31 @@ export function RunPanel({ run }: { run: RunView }) {
   );
 }
 
+function pendingText(run: RunView, p: NonNullable<RunView['pending']>): string {
+  // Paused after the reply came: the action has not started and will not until Resume.
+  if (run.paused && p.phase === 'act' && p.actionText) return `paused before: ${p.actionText}`;
+  if (p.phase === 'act' && p.actionText) return `acting: ${p.actionText}`;
+  return PHASE_TEXT[p.phase];
+}
+
+/** How the person let the step through; automatic steps show nothing. */
+function Decision({ step }: { step: StepView }) {
+  const a = step.approval;
+  if (!a || a.decision === 'auto') return null;
+  const text = a.decision === 'rejected' && a.feedback ? `rejected: ${a.feedback}` : a.decision;
+  return <span class={`tag ${a.decision}`} data-testid="approval-tag">{text}</span>;
+}
+
+function PersonStep({ step }: { step: StepView }) {
+  return (
+    <li class="step person" data-testid="step" data-kind="person">
+      <div class="step-head">Step {step.index + 1} <small>{step.url}</small></div>
+      <p class="action" data-testid="action"><b>You took over</b></p>
+      <p class="obs ok" data-testid="observation">{step.observation}</p>
+    </li>
+  );
+}
+
 function Step({ runId, step }: { runId: string; step: StepView }) {
   const [shot, setShot] = useState<string | null>(null);
   const [big, setBig] = useState(false);
@@ -37,7 +66,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
   }, [runId, step.index]);
   return (
     <li class="step" data-testid="step">
-      <div class="step-head">Step {step.index + 1} <small>{step.url}</small></div>
+      <div class="step-head">Step {step.index + 1} <Decision step={step} /> <small>{step.url}</small></div>
       {shot && <img class="thumb" src={shot} alt={`Labelled screenshot of step ${step.index + 1}`} onClick={() => setBig(true)} />}
       {step.thought && <p class="thought" data-testid="thought">{step.thought}</p>}
       <p class="action" data-testid="action"><code>{step.actionText}</code></p>

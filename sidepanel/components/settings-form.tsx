@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { checkSettings, DEFAULT_SETTINGS, type Settings } from '../../src/core/settings';
-import { send } from '../api';
+import type { GuardId, GuardSettings } from '../../src/core/guards';
+import { messageOf, onSettingsChange, send } from '../api';
+import { GuardsForm } from './guards-form';
 
 type Field = { key: keyof Settings; label: string; help: string; type: 'text' | 'password' | 'number' | 'checkbox' };
 
@@ -22,9 +24,18 @@ export function SettingsForm() {
   const [s, setS] = useState<Settings>(DEFAULT_SETTINGS);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [open, setOpen] = useState(false);
+  // Bumped when the guards come fresh from storage, so the word boxes drop what was typed before.
+  const [loaded, setLoaded] = useState(0);
 
   useEffect(() => {
-    send('settings/get', {}).then((v) => { setS(v); if (!v.apiKey && v.baseUrl === DEFAULT_SETTINGS.baseUrl) setOpen(true); }, () => setOpen(true));
+    send('settings/get', {}).then((v) => {
+      setS(v);
+      setLoaded((n) => n + 1);
+      if (!v.apiKey && v.baseUrl === DEFAULT_SETTINGS.baseUrl) setOpen(true);
+    }, () => setOpen(true));
+    // The background changes some settings itself ("Always allow" in an approval, the step-approval
+    // switch): take those, keep the person's unsaved edits of the rest.
+    return onSettingsChange((fresh) => setS((cur) => ({ ...cur, approveSteps: fresh.approveSteps, guards: { ...cur.guards, allow: fresh.guards.allow } })));
   }, []);
 
   const problems = checkSettings(s);
@@ -38,10 +49,29 @@ export function SettingsForm() {
   async function save(e: Event) {
     e.preventDefault();
     try {
-      setS(await send('settings/set', s));
+      // The step-approval switch saves itself (run/mode); the always-allowed sites are the stored ones.
+      const { approveSteps: _a, guards, ...rest } = s;
+      const stored = await send('settings/get', {});
+      setS(await send('settings/set', { ...rest, guards: { rules: guards.rules, allow: stored.guards.allow } }));
+      setLoaded((n) => n + 1);
       setStatus({ ok: true, text: 'Saved.' });
     } catch (err) {
-      setStatus({ ok: false, text: err instanceof Error ? err.message : String(err) });
+      setStatus({ ok: false, text: messageOf(err) });
+    }
+  }
+
+  /** Removing an always-allowed rule is saved at once, whatever else is being edited. */
+  async function removeAllow(host: string, id: GuardId) {
+    try {
+      const stored = await send('settings/get', {});
+      const left = (stored.guards.allow[host] ?? []).filter((x) => x !== id);
+      const allow: GuardSettings['allow'] = { ...stored.guards.allow, [host]: left };
+      if (!left.length) delete allow[host];
+      const saved = await send('settings/set', { guards: { rules: stored.guards.rules, allow } });
+      setS((cur) => ({ ...cur, guards: { ...cur.guards, allow: saved.guards.allow } }));
+      setStatus({ ok: true, text: `${host} no longer always allows that.` });
+    } catch (err) {
+      setStatus({ ok: false, text: messageOf(err) });
     }
   }
 
@@ -51,7 +81,7 @@ export function SettingsForm() {
       const r = await send('model/test', { config: s });
       setStatus({ ok: true, text: r.message });
     } catch (err) {
-      setStatus({ ok: false, text: err instanceof Error ? err.message : String(err) });
+      setStatus({ ok: false, text: messageOf(err) });
     }
   }
 
@@ -75,6 +105,10 @@ export function SettingsForm() {
         <details>
           <summary>Advanced</summary>
           {ADVANCED.map(field)}
+        </details>
+        <details data-testid="guards-section">
+          <summary>Guards</summary>
+          <GuardsForm key={loaded} guards={s.guards} onChange={(guards) => setS({ ...s, guards })} onRemoveAllow={removeAllow} />
         </details>
         <div class="row">
           <button type="submit" data-testid="save-settings" disabled={Object.keys(problems).length > 0}>Save</button>

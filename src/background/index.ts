@@ -27,7 +27,7 @@ const handlers: Handlers = {
     return { ms: r.ms, models: r.models, message: r.message };
   },
   'run/start': async (req) => ({ runId: await startRun(req) }),
-  'run/stop': async ({ runId }) => ({ stopped: await stopRun(runId) }),
+  'run/stop': async ({ runId, reason }) => ({ stopped: await stopRun(runId, reason?.trim() ? `Stopped: ${reason.trim().slice(0, 200)}` : undefined) }),
   'run/approve': ({ runId, edit, alwaysAllow }) => control(runId, { kind: 'approve', edit, alwaysAllow }),
   'run/reject': ({ runId, feedback }) => control(runId, { kind: 'reject', feedback }),
   'run/pause': ({ runId }) => control(runId, { kind: 'pause' }),

@@ -99,9 +99,9 @@ export function normalizeGuards(input: unknown): GuardSettings {
 export function hostKey(urlOrHost: string): string {
   let host = urlOrHost;
   try {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(urlOrHost)) host = new URL(urlOrHost).hostname;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(urlOrHost)) host = new URL(urlOrHost).hostname;
   } catch { /* keep as given */ }
-  return host.toLowerCase().replace(/^www\./, '');
+  return host.toLowerCase().replace(/:\d+$/, '').replace(/^www\./, '');
 }
 
 /**

@@ -45,7 +45,8 @@ export interface ViewMessages {
   'settings/set': { req: Partial<Settings>; res: Settings };
   'model/test': { req: { config?: Partial<Settings> }; res: ModelCheck };
   'run/start': { req: StartRun; res: { runId: string } };
-  'run/stop': { req: { runId?: string }; res: { stopped: boolean } };
+  /** `reason`: why, in the person's or the runner's words (default "Stopped by the user.") */
+  'run/stop': { req: { runId?: string; reason?: string }; res: { stopped: boolean } };
   'run/get': { req: { runId?: string }; res: RunView | null };
   'run/screenshot': { req: { runId: string; index: number }; res: string | null };
   'run/trace': { req: { runId: string }; res: Trace };

@@ -13,12 +13,19 @@ export function serveFixtures(): Promise<StaticServer> {
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
 
-/** Runs `npm run agent -- ARGS` as a user would (through tsx, without npm's banner). */
-export function runAgentCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/**
+ * Runs `npm run agent -- ARGS` as a user would (through tsx, without npm's banner).
+ * `input`: written to the runner's stdin, which is then closed (answers to approval prompts);
+ * without it stdin is closed at once.
+ */
+export function runAgentCli(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'agent.ts'), ...args], {
-      cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // Without input, stdin is closed at once (as /dev/null would be).
+    child.stdin.on('error', () => undefined); // the runner may exit before reading it all
+    child.stdin.end(input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });

@@ -1,0 +1,141 @@
+/**
+ * The action waiting for the person (step-approval mode, or a guard tripped in auto mode): what it
+ * would do in words, the model's thought, why the run stopped, and the target highlighted on the
+ * step's labelled screenshot. Approve, Edit (another action in the dialect's syntax; the background
+ * parses and checks it), Reject with feedback (the model is told), Stop (the main Stop button).
+ * Shortcuts when no text field has focus: `a` approves, `r` goes to the feedback box, where Enter
+ * rejects.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { PendingView, RunView } from '../../src/core/messages';
+import type { Mark, Viewport } from '../../src/core/marks';
+import { GUARD_NAMES, hostKey } from '../../src/core/guards';
+import { PASSWORD_MASK } from '../../src/core/run';
+import { send } from '../api';
+import type { Command } from './app';
+
+type Approval = NonNullable<PendingView['approval']>;
+
+/** `Click [12] <button> "Search"`: the action plus what it touches. */
+export function actionInWords(actionText: string, target: Mark | null): string {
+  if (!target) return actionText;
+  const text = target.text.replace(/\s+/g, ' ').trim();
+  const cut = text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  return `${actionText} <${target.tag}>${cut ? ` "${cut}"` : ''}`;
+}
+
+/** Text fields keep their keys: the shortcuts must not fire while the person types. */
+function inTextField(t: EventTarget | null): boolean {
+  if (!(t instanceof HTMLElement)) return false;
+  if (t.isContentEditable || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return true;
+  return t instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(t.type);
+}
+
+export function ApprovalCard({ run, pending, approval, command }: { run: RunView; pending: PendingView; approval: Approval; command: Command }) {
+  const [editing, setEditing] = useState(false);
+  // A masked password action is not offered for editing as is: "••••" would be typed.
+  const [edit, setEdit] = useState(pending.actionText?.includes(PASSWORD_MASK) ? '' : pending.actionText ?? '');
+  const [feedback, setFeedback] = useState('');
+  const [alwaysAllow, setAlwaysAllow] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const feedbackBox = useRef<HTMLInputElement>(null);
+  const host = hostKey(run.site);
+
+  async function decide(what: 'approve' | 'edit' | 'reject') {
+    if (busy) return; // a second key press while the first is on its way
+    setBusy(true);
+    const allow = alwaysAllow && approval.rule !== null ? { alwaysAllow: true } : {};
+    if (what === 'reject') await command(() => send('run/reject', { runId: run.id, feedback }));
+    else if (what === 'edit') await command(() => send('run/approve', { runId: run.id, edit, ...allow }));
+    else await command(() => send('run/approve', { runId: run.id, ...allow }));
+    setBusy(false);
+  }
+
+  // A layout effect: the keys work as soon as the card is drawn (a plain effect comes a frame later).
+  useLayoutEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || inTextField(e.target)) return;
+      if (e.key === 'a') {
+        e.preventDefault();
+        void decide('approve');
+      } else if (e.key === 'r') {
+        e.preventDefault(); // the r is not typed into the box
+        feedbackBox.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  });
+
+  return (
+    <section class="approval" data-testid="approval" aria-label="Action waiting for your approval">
+      <h2>Step {pending.index + 1}: {approval.rule ? 'check this action' : 'approve this action?'}</h2>
+      {approval.reason && (
+        <p class="reason" data-testid="approval-reason">
+          <b>{approval.rule ? GUARD_NAMES[approval.rule] : 'Check'}:</b> {approval.reason}
+        </p>
+      )}
+      <p class="action" data-testid="approval-action"><code>{actionInWords(pending.actionText ?? '', approval.target)}</code></p>
+      {pending.thought && <p class="thought" data-testid="approval-thought">{pending.thought}</p>}
+      <Shot runId={run.id} index={pending.index} target={approval.target} viewport={approval.viewport} />
+      {approval.rule && (
+        <label class="check">
+          <input type="checkbox" data-testid="always-allow" checked={alwaysAllow} onChange={(e) => setAlwaysAllow((e.target as HTMLInputElement).checked)} />
+          Always allow this on {host}
+        </label>
+      )}
+      <div class="row">
+        <button type="button" data-testid="approve" disabled={busy} onClick={() => decide('approve')}>Approve <kbd>a</kbd></button>
+        <button type="button" data-testid="edit" aria-expanded={editing} onClick={() => setEditing(!editing)}>Edit…</button>
+        <button type="button" data-testid="approval-stop" onClick={() => command(() => send('run/stop', { runId: run.id }))}>Stop the run</button>
+      </div>
+      {editing && (
+        <div class="row">
+          <input type="text" data-testid="edit-action" aria-label="Action to run instead" value={edit} placeholder="e.g. Click [3] or Type [2]; [hello]"
+            onInput={(e) => setEdit((e.target as HTMLInputElement).value)}
+            onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void decide('edit'); } }} />
+          <button type="button" data-testid="apply-edit" disabled={busy || !edit.trim()} onClick={() => decide('edit')}>Run this instead</button>
+        </div>
+      )}
+      <div class="row">
+        <input type="text" ref={feedbackBox} data-testid="reject-feedback" aria-label="Why not? (the model is told)" value={feedback}
+          placeholder="Why not? (optional, the model is told)"
+          onInput={(e) => setFeedback((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void decide('reject'); } }} />
+        <button type="button" data-testid="reject" disabled={busy} onClick={() => decide('reject')} title="r goes to the feedback box; Enter there rejects">
+          Reject <kbd>r</kbd>
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The step's labelled screenshot with a box over the target. The image shows the whole viewport,
+ * so CSS px scale by (image width / viewport width); the box is placed in percent of the shown
+ * image, which keeps it in place whatever size the panel gives the image.
+ */
+function Shot({ runId, index, target, viewport }: { runId: string; index: number; target: Mark | null; viewport: Viewport }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const [size, setSize] = useState<{ w: number; h: number } | null>(null);
+  useEffect(() => {
+    send('run/screenshot', { runId, index }).then(setSrc, () => setSrc(null));
+  }, [runId, index]);
+  if (!src) return null;
+  let box = null;
+  if (target && size && viewport.width > 0 && size.h > 0) {
+    const k = size.w / viewport.width; // image px per CSS px
+    const r = target.rect;
+    box = {
+      left: `${(r.x * k * 100) / size.w}%`, top: `${(r.y * k * 100) / size.h}%`,
+      width: `${(r.width * k * 100) / size.w}%`, height: `${(r.height * k * 100) / size.h}%`,
+    };
+  }
+  return (
+    <div class="shot" data-testid="approval-shot">
+      <img src={src} alt={`Labelled screenshot of step ${index + 1}`}
+        onLoad={(e) => { const i = e.target as HTMLImageElement; setSize({ w: i.naturalWidth, h: i.naturalHeight }); }} />
+      {box && <div class="target" data-testid="approval-target" style={box} />}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * The guards in settings: each rule on or off, the words of the rules that have words, and the
+ * sites where a rule is always allowed (added by "Always allow this on <site>" in the approval card).
+ * Rule edits are saved with the settings form's Save; removing an always-allow saves at once.
+ */
+import { useState } from 'preact/hooks';
+import { GUARD_NAMES, type GuardId, type GuardRule, type GuardSettings } from '../../src/core/guards';
+
+/** Rules whose words mean something (guards.ts): the others ignore them. */
+const WORDS_HELP: Partial<Record<GuardId, string>> = {
+  'payment': 'Clicks on text starting with one of these words or phrases',
+  'delete': 'Clicks on text starting with one of these words or phrases',
+  'send': 'Clicks on text starting with one of these words or phrases',
+  'download': 'File extensions of links that download',
+};
+
+export function splitWords(text: string): string[] {
+  return text.split(',').map((w) => w.trim()).filter(Boolean);
+}
+
+export function GuardsForm({ guards, onChange, onRemoveAllow }: {
+  guards: GuardSettings;
+  onChange: (g: GuardSettings) => void;
+  onRemoveAllow: (host: string, id: GuardId) => void;
+}) {
+  // The word lists as typed (commas and spaces kept while typing); parsed into the rules on each key.
+  const [drafts, setDrafts] = useState<Partial<Record<GuardId, string>>>({});
+
+  const setRule = (id: GuardId, patch: Partial<GuardRule>) =>
+    onChange({ ...guards, rules: guards.rules.map((r) => (r.id === id ? { ...r, ...patch } : r)) });
+
+  const allowed = Object.entries(guards.allow).flatMap(([host, ids]) => ids.map((id) => ({ host, id })));
+
+  return (
+    <fieldset class="guards" data-testid="guards">
+      <legend>Guards: ask before these, even in auto mode</legend>
+      {guards.rules.map((r) => (
+        <div class="guard" key={r.id}>
+          <label class="check">
+            <input type="checkbox" data-testid={`guard-${r.id}`} checked={r.on} onChange={(e) => setRule(r.id, { on: (e.target as HTMLInputElement).checked })} />
+            {GUARD_NAMES[r.id]}
+          </label>
+          {WORDS_HELP[r.id] && (
+            <label class="field words">
+              <input type="text" data-testid={`guard-words-${r.id}`} aria-label={`${GUARD_NAMES[r.id]}: words`} disabled={!r.on}
+                value={drafts[r.id] ?? r.words.join(', ')}
+                onInput={(e) => {
+                  const text = (e.target as HTMLInputElement).value;
+                  setDrafts({ ...drafts, [r.id]: text });
+                  setRule(r.id, { words: splitWords(text) });
+                }} />
+              <small>{WORDS_HELP[r.id]}, separated by commas</small>
+            </label>
+          )}
+        </div>
+      ))}
+      <h3>Always allowed</h3>
+      {allowed.length === 0 && <p class="hint" data-testid="allow-none">No site yet. "Always allow this on …" in an approval adds one.</p>}
+      <ul class="allow">
+        {allowed.map(({ host, id }) => (
+          <li key={`${host} ${id}`} data-testid={`allow-${host}-${id}`}>
+            <span>{host}: {GUARD_NAMES[id]}</span>
+            <button type="button" data-testid={`remove-allow-${host}-${id}`} onClick={() => onRemoveAllow(host, id)}>Remove</button>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
