@@ -10,7 +10,7 @@ import {
   listenForFrameToken, prepareFrames, resetMarks, resolveMark, scrollMark, scrollWindow,
 } from './labeler';
 import { markDetails } from './details';
-import { installSelectRewrite } from './select-rewrite';
+import { hideSelectLists, installSelectRewrite, showSelectLists } from './select-rewrite';
 import { waitForQuiet } from './settle';
 
 type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => ContentMessages[K]['res'] | Promise<ContentMessages[K]['res']> };
@@ -44,6 +44,9 @@ if (!g[FLAG]) {
     collectFrame: () => { installSelectRewrite(); return collectFrame(); },
     resetMarks,
     hideMarks,
+    // The clean screenshot (background/observe.ts): our overlay and select lists out of the picture.
+    hideUi: () => { hideMarks(); hideSelectLists(); return null; },
+    showUi: () => { showSelectLists(); return null; },
   };
   chrome.runtime.onMessage.addListener((msg: { type?: string; payload?: unknown }, sender, sendResponse) => {
     // Only the extension's background talks to us; pages cannot reach this listener.

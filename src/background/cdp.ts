@@ -31,15 +31,21 @@ export async function send<T = unknown>(tabId: number, method: string, params?: 
   return (await chrome.debugger.sendCommand({ tabId }, method, params)) as T;
 }
 
-/** PNG of the visible page at CSS-pixel size (device pixels scaled down when devicePixelRatio != 1). */
-export async function screenshot(tabId: number, css: { width: number; height: number; devicePixelRatio: number }) {
-  const params: Record<string, unknown> = { format: 'png', captureBeyondViewport: false };
+/**
+ * The visible page at CSS-pixel size (device pixels scaled down when devicePixelRatio != 1):
+ * PNG (what the model gets), or JPEG at `quality` (what the history keeps).
+ */
+export async function screenshot(tabId: number, css: { width: number; height: number; devicePixelRatio: number }, jpegQuality?: number) {
+  const params: Record<string, unknown> = jpegQuality === undefined
+    ? { format: 'png', captureBeyondViewport: false }
+    : { format: 'jpeg', quality: jpegQuality, captureBeyondViewport: false };
   if (css.devicePixelRatio !== 1) {
     params.clip = { x: 0, y: 0, width: css.width, height: css.height, scale: 1 / css.devicePixelRatio };
   }
   const { data } = await send<{ data: string }>(tabId, 'Page.captureScreenshot', params);
   const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-  return { dataUrl: `data:image/png;base64,${data}`, bytes, width: Math.round(css.width), height: Math.round(css.height) };
+  const mime = jpegQuality === undefined ? 'image/png' : 'image/jpeg';
+  return { dataUrl: `data:${mime};base64,${data}`, bytes, width: Math.round(css.width), height: Math.round(css.height) };
 }
 
 export async function click(tabId: number, x: number, y: number): Promise<void> {

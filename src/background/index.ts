@@ -9,9 +9,11 @@ import { toTrace } from '../core/trace';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
-import { control, currentRun, isRunTab, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
+import { control, currentRun, isActive, isRunTab, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
-import { loadRun } from './run-store';
+import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
+import { searchRuns } from '../core/history';
+import { fromTrace, parseTrace } from '../core/trace-import';
 import { loadSettings, saveSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
 
@@ -41,11 +43,32 @@ const handlers: Handlers = {
     const s = await currentRun(runId);
     return s ? toRunView(s) : null;
   },
-  'run/screenshot': async ({ runId, index }) => {
+  'run/screenshot': async ({ runId, index, kind = 'labelled' }) => {
     const s = await currentRun(runId);
     if (!s) return null;
-    if (s.pending && s.pending.index === index) return s.pending.screenshot;
-    return s.steps[index]?.screenshot ?? null;
+    if (s.pending && s.pending.index === index) return kind === 'clean' ? s.pending.kept?.clean || null : s.pending.screenshot;
+    const step = s.steps[index];
+    const inMemory = kind === 'clean' ? step?.cleanScreenshot : step?.screenshot;
+    return inMemory || (await loadShot(s.id, index, kind));
+  },
+  'history/list': async ({ query }) => {
+    const runs = searchRuns(await listRuns(), query ?? '');
+    const est = await navigator.storage.estimate().catch(() => null);
+    return { runs, usedBytes: est?.usage ?? null, quotaBytes: est?.quota ?? null };
+  },
+  'history/delete': async ({ runId }) => {
+    if (await isActive(runId)) throw new Error('This run is still going on; stop it first.');
+    await deleteRun(runId);
+    return null;
+  },
+  'history/import': async ({ trace }) => {
+    const parsed = parseTrace(trace);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const run = fromTrace(parsed.trace);
+    const taken = !!(await loadRun(run.id));
+    const state = taken ? { ...run, id: crypto.randomUUID() } : run;
+    await saveRun(state);
+    return { runId: state.id, renamed: taken };
   },
   'marks/label': async ({ tabId }) => {
     await ensureContent(tabId);
@@ -59,7 +82,7 @@ const handlers: Handlers = {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));
     if (!s) throw new Error(`No run with id ${runId}.`);
     const { apiKey } = await loadSettings();
-    return toTrace(s, [apiKey, ...secretsOf(runId)]);
+    return toTrace(await withScreenshots(s), [apiKey, ...secretsOf(runId)]);
   },
 };
 

@@ -21,7 +21,7 @@ function callApi(name: string, arg: unknown): unknown {
   return api && typeof api[name] === 'function' ? api[name](arg) : '__missing__';
 }
 
-async function everyFrame<T>(tabId: number, name: string, arg: unknown = null): Promise<{ frameId: number; result: T | '__missing__' | null }[]> {
+export async function everyFrame<T>(tabId: number, name: string, arg: unknown = null): Promise<{ frameId: number; result: T | '__missing__' | null }[]> {
   const res = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: callApi, args: [name, arg] });
   return res.map((r) => ({ frameId: r.frameId, result: (r.result ?? null) as T | '__missing__' | null }));
 }

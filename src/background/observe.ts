@@ -1,16 +1,51 @@
-/** Observe: label the page in all frames (content scripts), then screenshot it by CDP at CSS-pixel size. */
+/**
+ * Observe: label the page in all frames (content scripts), then screenshot it by CDP at CSS-pixel
+ * size: a PNG for the model, and for the history two JPEGs: the same labelled view (converted, so
+ * it is exactly what the model saw) and a clean one with our overlay and select lists hidden.
+ */
 import type { Observation } from '../core/run';
+import { bytesOfDataUrl, dataUrlOfBytes } from '../core/data-url';
 import * as cdp from './cdp';
-import { ensureContent } from './content';
-import { labelTab } from './label';
+import { ensureContent, sendContent } from './content';
+import { everyFrame, labelTab } from './label';
 import { tabComplete } from './settle';
 
 const LOAD_CAP_MS = 15_000;
+/** JPEG quality of the screenshots the history keeps (0-100) */
+export const JPEG_QUALITY = 80;
+
+/** The PNG data URL as a JPEG data URL (OffscreenCanvas: available in the service worker). */
+async function toJpeg(pngDataUrl: string): Promise<string> {
+  const png = bytesOfDataUrl(pngDataUrl);
+  if (!png) return '';
+  const bitmap = await createImageBitmap(new Blob([png.bytes as Uint8Array<ArrayBuffer>], { type: png.mime }));
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  const jpeg = await canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY / 100 });
+  return dataUrlOfBytes(new Uint8Array(await jpeg.arrayBuffer()), 'image/jpeg');
+}
+
+/** The page as the person sees it: overlay and in-page select lists hidden for one capture. */
+async function cleanShot(tabId: number, snap: { viewport: Observation['viewport']; marks: Observation['marks'] }): Promise<string> {
+  await everyFrame(tabId, 'hideUi').catch(() => undefined);
+  try {
+    return (await cdp.screenshot(tabId, snap.viewport, JPEG_QUALITY)).dataUrl;
+  } finally {
+    await everyFrame(tabId, 'showUi').catch(() => undefined);
+    await sendContent(tabId, 'marks/overlay', { marks: snap.marks }).catch(() => undefined);
+  }
+}
 
 export async function observe(tabId: number): Promise<Observation> {
   await tabComplete(tabId, LOAD_CAP_MS);
   await ensureContent(tabId);
   const snap = await labelTab(tabId);
   const shot = await cdp.screenshot(tabId, snap.viewport);
-  return { url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets, screenshot: shot };
+  const labelled = await toJpeg(shot.dataUrl).catch(() => '');
+  const clean = await cleanShot(tabId, snap).catch(() => '');
+  return {
+    url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
+    screenshot: shot, kept: { labelled, clean },
+  };
 }

@@ -21,7 +21,7 @@ import { PageError, sendContent } from './content';
 import { resetTab } from './label';
 import { askModel } from './model';
 import { observe } from './observe';
-import { latestRun, loadRun, loadRunConfig, saveRun, saveRunConfig } from './run-store';
+import { latestRun, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
 
 interface Active {
@@ -51,7 +51,15 @@ async function commit(a: Active, ev: RunEvent): Promise<void> {
   const before = a.state;
   a.state = reduce(a.state, ev);
   if (a.state === before) return;
-  await saveRun(a.state);
+  try {
+    await saveRun(a.state);
+  } catch (err) {
+    if (!(err instanceof StorageFullError)) throw err;
+    // Nothing of the step that did not fit was written; the run ends there, and says why.
+    a.state = reduce(a.state, { type: 'fail', at: Date.now(), reason: err.message });
+    a.request?.abort();
+    await markEnded(a.state).catch(() => undefined);
+  }
   broadcast(a.state);
 }
 
@@ -289,6 +297,12 @@ async function drive(a: Active): Promise<void> {
     await resetTab(tabId);
     await cdp.detach(tabId);
   }
+}
+
+/** The run is going on in this worker. */
+export async function isActive(runId: string): Promise<boolean> {
+  await ready;
+  return active.has(runId);
 }
 
 export function isRunTab(tabId: number): boolean {

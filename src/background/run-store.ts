@@ -1,38 +1,112 @@
 /**
- * Runs in IndexedDB (idb), written after every transition so that a worker Chrome stops picks the
- * run up where it was. Writes go through one serialized chain so a later state never lands before
- * an earlier one. Text for a password field never reaches the database: while its action is
- * pending it is kept in chrome.storage.session (memory only, survives worker restarts).
+ * Runs in IndexedDB (idb), schema version 2, written after every transition so that a worker
+ * Chrome stops picks the run up where it was:
+ *
+ * - runs:  the run (RunState without its finished steps) plus a summary for the history list;
+ * - steps: each finished step, key [runId, index], written once, without its screenshots;
+ * - shots: the step's screenshots as JPEG Blobs, key [runId, index, 'labelled' | 'clean'].
+ *
+ * A step, its screenshots and the run record that counts it go in one transaction: when the
+ * browser's quota is full nothing is half-written (StorageFullError says so). Writes go through
+ * one serialized chain so a later state never lands before an earlier one.
+ *
+ * Version 1 kept whole runs (steps and PNG data URLs inside) in `runs`; the upgrade moves their
+ * steps and screenshots into the new stores in the same versionchange transaction.
+ *
+ * Text for a password field never reaches the database: while its action is pending it is kept
+ * in chrome.storage.session (memory only, survives worker restarts).
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { joinSecret, splitSecret, type RunState } from '../core/run';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import { joinSecret, splitSecret, type RunState, type StepRecord } from '../core/run';
+import { runSummary, type RunSummary } from '../core/history';
+import { bytesOfDataUrl, dataUrlOfBytes } from '../core/data-url';
+
+export type ShotKind = 'labelled' | 'clean';
+
+/** What the runs store keeps: the run without its finished steps, and its summary. */
+export type RunRecord = Omit<RunState, 'steps'> & { steps: []; summary: RunSummary };
 
 interface AgentDB extends DBSchema {
-  runs: { key: string; value: RunState; indexes: { startedAt: number } };
+  runs: { key: string; value: RunRecord; indexes: { startedAt: number } };
+  steps: { key: [string, number]; value: StepRecord & { runId: string } };
+  shots: { key: [string, number, ShotKind]; value: Blob };
 }
 
-const DB_NAME = 'webagent';
-const DB_VERSION = 1;
+export const DB_NAME = 'webagent';
+export const DB_VERSION = 2;
+
+export class StorageFullError extends Error {
+  constructor() {
+    super('The browser\'s storage for this extension is full, so the run was stopped after its last complete step. Delete old runs in History to make room.');
+  }
+}
+
+type UpgradeTx = IDBPTransaction<AgentDB, StoreNames<AgentDB>[], 'versionchange'>;
+
+/** Version 1 -> 2: steps and screenshots out of the run records (only IDB calls: the transaction must stay alive). */
+async function upgradeFrom1(tx: UpgradeTx): Promise<void> {
+  const runs = tx.objectStore('runs');
+  let cursor = await runs.openCursor();
+  while (cursor) {
+    const old = cursor.value as unknown as RunState;
+    const steps = Array.isArray(old.steps) ? old.steps : [];
+    for (const s of steps) {
+      await putStep(tx.objectStore('steps'), tx.objectStore('shots'), old.id, s);
+    }
+    await cursor.update(toRecord(old));
+    cursor = await cursor.continue();
+  }
+}
 
 let dbp: Promise<IDBPDatabase<AgentDB>> | null = null;
-function db(): Promise<IDBPDatabase<AgentDB>> {
+export function db(): Promise<IDBPDatabase<AgentDB>> {
   dbp ??= openDB<AgentDB>(DB_NAME, DB_VERSION, {
-    upgrade(d) {
-      const runs = d.createObjectStore('runs', { keyPath: 'id' });
-      runs.createIndex('startedAt', 'startedAt');
+    async upgrade(d, oldVersion, _new, tx) {
+      if (oldVersion < 1) d.createObjectStore('runs', { keyPath: 'id' }).createIndex('startedAt', 'startedAt');
+      if (oldVersion < 2) {
+        d.createObjectStore('steps');
+        d.createObjectStore('shots');
+        if (oldVersion === 1) await upgradeFrom1(tx);
+      }
     },
   });
   return dbp;
 }
 
-let chain: Promise<unknown> = Promise.resolve();
+function toRecord(s: RunState): RunRecord {
+  return { ...s, steps: [], summary: runSummary(s) };
+}
 
+type StepStore = { put(v: StepRecord & { runId: string }, k: [string, number]): Promise<unknown> };
+type ShotStore = { put(v: Blob, k: [string, number, ShotKind]): Promise<unknown> };
+
+function blobOf(dataUrl: string): Blob | null {
+  const b = bytesOfDataUrl(dataUrl);
+  return b ? new Blob([b.bytes as Uint8Array<ArrayBuffer>], { type: b.mime }) : null;
+}
+
+async function putStep(steps: StepStore, shots: ShotStore, runId: string, s: StepRecord): Promise<void> {
+  const labelled = blobOf(s.screenshot);
+  const clean = blobOf(s.cleanScreenshot ?? '');
+  if (labelled) await shots.put(labelled, [runId, s.index, 'labelled']);
+  if (clean) await shots.put(clean, [runId, s.index, 'clean']);
+  await steps.put({ ...s, runId, screenshot: '', cleanScreenshot: '' }, [runId, s.index]);
+}
+
+let chain: Promise<unknown> = Promise.resolve();
+/** steps of each run already in the database */
+const stored = new Map<string, number>();
 const secretKey = (id: string) => `secret:${id}`;
 /** runs whose secret is in session storage (to remove it once the action is done) */
 const withSecret = new Set<string>();
 
+function isQuota(err: unknown): boolean {
+  const name = (err as { name?: string })?.name ?? '';
+  return name === 'QuotaExceededError' || /quota/i.test(String(err));
+}
+
 export function saveRun(state: RunState): Promise<void> {
-  const { state: stored, secret } = splitSecret(state);
+  const { state: safe, secret } = splitSecret(state);
   const next = chain.then(async () => {
     if (secret !== null) {
       await chrome.storage.session.set({ [secretKey(state.id)]: secret });
@@ -40,7 +114,17 @@ export function saveRun(state: RunState): Promise<void> {
     } else if (withSecret.delete(state.id)) {
       await chrome.storage.session.remove(secretKey(state.id));
     }
-    await (await db()).put('runs', stored);
+    const from = stored.get(state.id) ?? 0;
+    const tx = (await db()).transaction(['runs', 'steps', 'shots'], 'readwrite');
+    try {
+      for (const s of safe.steps.slice(from)) await putStep(tx.objectStore('steps'), tx.objectStore('shots'), state.id, s);
+      await tx.objectStore('runs').put(toRecord(safe));
+      await tx.done;
+    } catch (err) {
+      try { tx.abort(); } catch { /* already finished */ }
+      throw isQuota(err) ? new StorageFullError() : err;
+    }
+    stored.set(state.id, safe.steps.length);
   });
   chain = next.catch(() => undefined);
   return next;
@@ -54,16 +138,78 @@ async function withSecretRestored(state: RunState | undefined): Promise<RunState
   return joinSecret(state, secret);
 }
 
+function stepRange(runId: string): IDBKeyRange {
+  return IDBKeyRange.bound([runId, -Infinity], [runId, Infinity]);
+}
+
+/** The run with its steps (screenshots not loaded: '' — see loadShot, withScreenshots). */
 export async function loadRun(id: string): Promise<RunState | undefined> {
   await chain;
-  return withSecretRestored(await (await db()).get('runs', id));
+  const d = await db();
+  const rec = await d.get('runs', id);
+  if (!rec) return undefined;
+  const steps = (await d.getAll('steps', stepRange(id))).map(({ runId: _r, ...s }) => s as StepRecord);
+  steps.sort((a, b) => a.index - b.index);
+  stored.set(id, steps.length);
+  const { summary: _s, ...run } = rec;
+  return withSecretRestored({ ...run, steps });
 }
 
 /** The most recently started run. */
 export async function latestRun(): Promise<RunState | undefined> {
   await chain;
   const cursor = await (await db()).transaction('runs').store.index('startedAt').openCursor(null, 'prev');
-  return withSecretRestored(cursor?.value);
+  return cursor ? loadRun(cursor.value.id) : undefined;
+}
+
+/**
+ * After a StorageFullError: ends the run in its saved record (a small write, no new steps), so the
+ * history shows why, and a restarted worker does not pick it up again.
+ */
+export async function markEnded(state: RunState): Promise<void> {
+  await chain;
+  const d = await db();
+  const rec = await d.get('runs', state.id);
+  if (!rec) return;
+  const { status, phase, endedAt, stopReason } = state;
+  await d.put('runs', { ...rec, status, phase, endedAt, stopReason, pending: null, summary: { ...rec.summary, status, endedAt, stopReason } });
+}
+
+/** Every run's summary, newest first (for the history list). */
+export async function listRuns(): Promise<Array<{ id: string; summary: RunSummary }>> {
+  await chain;
+  const all = await (await db()).getAllFromIndex('runs', 'startedAt');
+  return all.reverse().map((r) => ({ id: r.id, summary: r.summary ?? runSummary({ ...r, steps: [] }) }));
+}
+
+/** Deletes a run with its steps and screenshots, in one transaction. */
+export async function deleteRun(id: string): Promise<void> {
+  await chain;
+  const tx = (await db()).transaction(['runs', 'steps', 'shots'], 'readwrite');
+  await Promise.all([
+    tx.objectStore('runs').delete(id),
+    tx.objectStore('steps').delete(stepRange(id)),
+    tx.objectStore('shots').delete(IDBKeyRange.bound([id, -Infinity, ''], [id, Infinity, '\uffff'])),
+    tx.done,
+  ]);
+  stored.delete(id);
+}
+
+/** A step's screenshot as a data URL, or null. */
+export async function loadShot(runId: string, index: number, kind: ShotKind): Promise<string | null> {
+  await chain;
+  const blob = await (await db()).get('shots', [runId, index, kind]);
+  return blob ? dataUrlOfBytes(new Uint8Array(await blob.arrayBuffer()), blob.type || 'image/jpeg') : null;
+}
+
+/** The run with every step's screenshots filled in (for exports). */
+export async function withScreenshots(state: RunState): Promise<RunState> {
+  const steps = await Promise.all(state.steps.map(async (s) => ({
+    ...s,
+    screenshot: s.screenshot || (await loadShot(state.id, s.index, 'labelled')) || '',
+    cleanScreenshot: s.cleanScreenshot || (await loadShot(state.id, s.index, 'clean')) || '',
+  })));
+  return { ...state, steps };
 }
 
 /**

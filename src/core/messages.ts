@@ -11,6 +11,7 @@ import type { Mark, MarksSnapshot, Rect, Viewport } from './marks';
 import { targetOf, type ApprovalRequest, type RunState, type StepRecord } from './run';
 import type { Settings } from './settings';
 import type { Trace } from './trace';
+import type { RunSummary } from './history';
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -48,7 +49,13 @@ export interface ViewMessages {
   /** `reason`: why, in the person's or the runner's words (default "Stopped by the user.") */
   'run/stop': { req: { runId?: string; reason?: string }; res: { stopped: boolean } };
   'run/get': { req: { runId?: string }; res: RunView | null };
-  'run/screenshot': { req: { runId: string; index: number }; res: string | null };
+  /** a step's screenshot as a data URL: the labelled one (default) or the clean one; null when none */
+  'run/screenshot': { req: { runId: string; index: number; kind?: 'labelled' | 'clean' }; res: string | null };
+  /** past runs, newest first, whose task / site / answer / model match every word of `query`; and the storage used */
+  'history/list': { req: { query?: string }; res: { runs: Array<{ id: string; summary: RunSummary }>; usedBytes: number | null; quotaBytes: number | null } };
+  'history/delete': { req: { runId: string }; res: null };
+  /** a trace file's JSON, shown in the history like a local run (a new id when its id is taken) */
+  'history/import': { req: { trace: unknown }; res: { runId: string; renamed: boolean } };
   'run/trace': { req: { runId: string }; res: Trace };
   /** let the proposed action run; `edit`: another action in the dialect's syntax instead; `alwaysAllow`: never stop for this guard on this site again */
   'run/approve': { req: { runId?: string; edit?: string; alwaysAllow?: boolean }; res: RunView };

@@ -100,8 +100,13 @@ export interface StepRecord {
   imageBytes: number;
   imageWidth: number;
   imageHeight: number;
-  /** data URL of the labelled screenshot the model saw */
+  /**
+   * The labelled screenshot the model saw, as kept: a JPEG data URL at CSS-pixel size ('' when not
+   * loaded or excluded). The model itself got the PNG (request.imageBytes is its size).
+   */
   screenshot: string;
+  /** the same view without labels or our select lists: a JPEG data URL ('' when none) */
+  cleanScreenshot: string;
   raw: string;
   reasoning: string | null;
   thought: string;
@@ -121,7 +126,9 @@ export interface StepRecord {
 }
 
 /** What has been gathered for the step in progress. */
-export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings' | 'approval' | 'kind'> & {
+export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings' | 'approval' | 'kind' | 'cleanScreenshot'> & {
+  /** the PNG data URL the model gets in `screenshot`; these are the JPEGs kept once the step is done */
+  kept?: { labelled: string; clean: string };
   observeMs: number;
   startedAt: number;
   frameOffsets?: FrameOffsets;
@@ -172,6 +179,8 @@ export interface RunState {
   /** where "Bing" goes (the leave-site guard needs it) */
   searchStartPage: string;
   paused: Paused | null;
+  /** brought in from a trace file (history import), not run here */
+  imported?: boolean;
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -184,6 +193,8 @@ export interface Observation {
   /** where each labelled frame sits in the top page */
   frameOffsets?: FrameOffsets;
   screenshot: { dataUrl: string; bytes: number; width: number; height: number };
+  /** JPEG data URLs kept for the history: the labelled view and the clean one ('' when not taken) */
+  kept?: { labelled: string; clean: string };
 }
 
 export type RunEvent =
@@ -325,7 +336,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   const step: StepRecord = {
     index: p.index, url: p.url, title: p.title, viewport: p.viewport, elements: p.elements,
     promptText: p.promptText, imageBytes: p.imageBytes, imageWidth: p.imageWidth, imageHeight: p.imageHeight,
-    screenshot: p.screenshot, raw: r.raw, reasoning: r.reasoning, thought: r.thought,
+    screenshot: p.kept?.labelled ?? p.screenshot, cleanScreenshot: p.kept?.clean ?? '', raw: r.raw, reasoning: r.reasoning, thought: r.thought,
     action: r.secret && r.action.type === 'type' ? { ...r.action, text: PASSWORD_MASK } : r.action,
     actionText: r.actionText, memory: r.memory, result, observation,
     timings: { observeMs: p.observeMs, modelMs: r.modelMs, actMs, totalMs: Math.max(0, at - p.startedAt) },
@@ -348,7 +359,7 @@ function personStep(state: RunState, paused: Paused, at: number, url: string): S
   const moved = url === paused.url ? `still on ${url}` : `page before: ${paused.url}; page now: ${url}`;
   return {
     index: state.steps.length, url, title: '', viewport: last?.viewport ?? { width: 0, height: 0, devicePixelRatio: 1 },
-    elements: [], promptText: '', imageBytes: 0, imageWidth: 0, imageHeight: 0, screenshot: '',
+    elements: [], promptText: '', imageBytes: 0, imageWidth: 0, imageHeight: 0, screenshot: '', cleanScreenshot: '',
     raw: '', reasoning: null, thought: '', action: null, actionText: 'The user took over the browser',
     memory: state.memory, result: { ok: true },
     observation: `The user took over and acted in the browser themselves (${moved}). Continue the task from the current page.`,
@@ -404,7 +415,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       const pending: PendingStep = {
         index: state.steps.length, url: o.url, title: o.title, viewport: o.viewport, elements: o.marks,
         promptText, imageBytes: o.screenshot.bytes, imageWidth: o.screenshot.width, imageHeight: o.screenshot.height,
-        screenshot: o.screenshot.dataUrl, observeMs: ev.ms, startedAt, frameOffsets: o.frameOffsets,
+        screenshot: o.screenshot.dataUrl, kept: o.kept, observeMs: ev.ms, startedAt, frameOffsets: o.frameOffsets,
       };
       return { ...state, phase: 'model', pending };
     }

@@ -4,7 +4,7 @@
  * as a last line of defence; password text is masked earlier, in run.ts.
  */
 import type { Action } from './actions';
-import type { Mark, Rect, Viewport } from './marks';
+import type { Fingerprint, Mark, Rect, Viewport } from './marks';
 import type { ActResult, RunState, RunStatus, Usage } from './run';
 
 export const TRACE_FORMAT = 'webagent-trace';
@@ -16,7 +16,8 @@ export interface TraceStep {
   url: string;
   title: string;
   viewport: Viewport;
-  elements: { label: number; tag: string; text: string; rect: Rect }[];
+  /** `fingerprint` (tag, text, structural path) lets a replay find the element again */
+  elements: { label: number; tag: string; text: string; rect: Rect; fingerprint?: Fingerprint }[];
   request: { promptText: string; imageBytes: number; imageWidth: number; imageHeight: number };
   reply: { raw: string; reasoning: string | null };
   thought: string;
@@ -29,7 +30,10 @@ export interface TraceStep {
   observation: string;
   timings: { observeMs: number; modelMs: number; actMs: number; totalMs: number };
   usage: Usage | null;
+  /** the labelled screenshot: a data URL (JPEG), a file name inside a zip export, or '' when excluded */
   screenshot: string;
+  /** the same view without labels, in the same forms */
+  cleanScreenshot: string;
 }
 
 export interface Trace {
@@ -44,7 +48,7 @@ export interface Trace {
 }
 
 function markOut(m: Mark) {
-  return { label: m.label, tag: m.tag, text: m.text, rect: m.rect };
+  return m.fingerprint ? { label: m.label, tag: m.tag, text: m.text, rect: m.rect, fingerprint: m.fingerprint } : { label: m.label, tag: m.tag, text: m.text, rect: m.rect };
 }
 
 /** Replaces every occurrence of each secret (of 4+ characters) in every string of a JSON value. */
@@ -60,7 +64,12 @@ export function scrub<T>(value: T, secrets: string[]): T {
   return walk(value) as T;
 }
 
-export function toTrace(state: RunState, secrets: string[]): Trace {
+export interface TraceOptions {
+  /** leave the screenshots out ('' in both fields): smaller, and nothing on screen is shared */
+  excludeScreenshots?: boolean;
+}
+
+export function toTrace(state: RunState, secrets: string[], opts: TraceOptions = {}): Trace {
   const trace: Trace = {
     format: TRACE_FORMAT,
     version: TRACE_VERSION,
@@ -83,7 +92,8 @@ export function toTrace(state: RunState, secrets: string[]): Trace {
       observation: s.observation,
       timings: s.timings,
       usage: s.usage,
-      screenshot: s.screenshot,
+      screenshot: opts.excludeScreenshots ? '' : s.screenshot,
+      cleanScreenshot: opts.excludeScreenshots ? '' : s.cleanScreenshot ?? '',
     })),
   };
   return scrub(trace, secrets);

@@ -1,0 +1,47 @@
+/** What the history list shows of a run, computed when the run is saved. */
+import type { RunState } from './run';
+import { hostKey } from './guards';
+
+export interface RunSummary {
+  task: string;
+  /** the task's site, e.g. "shop.example" */
+  site: string;
+  startedAt: number;
+  endedAt: number | null;
+  status: RunState['status'];
+  /** steps taken (the person's take-overs included) */
+  steps: number;
+  durationMs: number | null;
+  promptTokens: number;
+  completionTokens: number;
+  model: string;
+  answer: string | null;
+  stopReason: string | null;
+  /** brought in from a trace file, not run here */
+  imported: boolean;
+}
+
+export function runSummary(s: RunState): RunSummary {
+  let promptTokens = 0;
+  let completionTokens = 0;
+  for (const st of s.steps) {
+    promptTokens += st.usage?.promptTokens ?? 0;
+    completionTokens += st.usage?.completionTokens ?? 0;
+  }
+  return {
+    task: s.task, site: hostKey(s.site), startedAt: s.startedAt, endedAt: s.endedAt, status: s.status,
+    steps: s.steps.length, durationMs: s.endedAt === null ? null : Math.max(0, s.endedAt - s.startedAt),
+    promptTokens, completionTokens, model: s.model, answer: s.answer, stopReason: s.stopReason,
+    imported: !!s.imported,
+  };
+}
+
+/** Runs whose task, site, answer or model contains every word of the query (case-insensitive). */
+export function searchRuns<T extends { summary: RunSummary }>(runs: T[], query: string): T[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return runs;
+  return runs.filter(({ summary: r }) => {
+    const hay = `${r.task}\n${r.site}\n${r.answer ?? ''}\n${r.model}\n${r.status}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}

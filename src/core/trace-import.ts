@@ -1,0 +1,63 @@
+/**
+ * Importing a trace file (CONTRACT.md §3) as a run the history can show like a local one.
+ * fromTrace is toTrace's inverse on everything a trace carries, so that exporting an imported
+ * trace gives the same JSON back. What a trace does not carry (the tab, the pending step) is empty.
+ */
+import type { Action } from './actions';
+import { DEFAULT_GUARDS } from './guards';
+import { siteOf, type RunState, type StepRecord } from './run';
+import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace';
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return !!x && typeof x === 'object' && !Array.isArray(x);
+}
+
+/** The trace in `json`, or what is wrong with it (for the person). */
+export function parseTrace(json: unknown): { ok: true; trace: Trace } | { ok: false; error: string } {
+  if (!isObject(json)) return { ok: false, error: 'This file is not a trace: it is not a JSON object.' };
+  if (json.format !== TRACE_FORMAT) return { ok: false, error: `This file is not a webagent trace (its "format" is ${JSON.stringify(json.format ?? null)}).` };
+  if (json.version !== TRACE_VERSION) return { ok: false, error: `This trace has version ${JSON.stringify(json.version)}; this extension reads version ${TRACE_VERSION}.` };
+  const run = json.run;
+  if (!isObject(run) || typeof run.id !== 'string' || typeof run.task !== 'string' || typeof run.startedAt !== 'string') {
+    return { ok: false, error: 'The trace\'s "run" is missing its id, task or start time.' };
+  }
+  if (!Array.isArray(json.steps)) return { ok: false, error: 'The trace has no "steps" list.' };
+  for (const [i, s] of json.steps.entries()) {
+    if (!isObject(s) || typeof s.index !== 'number' || !isObject(s.action) || !isObject(s.result) || !isObject(s.request) || !isObject(s.reply)) {
+      return { ok: false, error: `Step ${i + 1} of the trace is incomplete (index, action, request, reply and result are needed).` };
+    }
+  }
+  return { ok: true, trace: json as unknown as Trace };
+}
+
+function stepOf(t: TraceStep): StepRecord {
+  const a = t.action as { type: string };
+  const step: StepRecord = {
+    index: t.index, url: t.url, title: t.title, viewport: t.viewport,
+    elements: t.elements.map((e) => ({ ...e })),
+    promptText: t.request.promptText, imageBytes: t.request.imageBytes, imageWidth: t.request.imageWidth, imageHeight: t.request.imageHeight,
+    screenshot: t.screenshot ?? '', cleanScreenshot: t.cleanScreenshot ?? '',
+    raw: t.reply.raw, reasoning: t.reply.reasoning,
+    thought: t.thought,
+    action: a.type === 'none' || a.type === 'takeover' ? null : (t.action as Action),
+    actionText: t.actionText, memory: t.memory, result: t.result, observation: t.observation,
+    timings: t.timings, usage: t.usage, approval: t.approval,
+  };
+  if (a.type === 'takeover') step.kind = 'person';
+  return step;
+}
+
+/** A finished (or stopped) run from a trace, marked imported; `tabId` -1 (no tab). */
+export function fromTrace(t: Trace): RunState {
+  const r = t.run;
+  return {
+    id: r.id, task: r.task, startUrl: r.startUrl, site: siteOf(r.startUrl), tabId: -1,
+    dialect: r.dialect, model: r.model, baseUrl: r.baseUrl, maxSteps: Math.max(1, t.steps.length),
+    startedAt: Date.parse(r.startedAt), endedAt: r.endedAt === null ? null : Date.parse(r.endedAt),
+    // A trace exported mid-run cannot be continued here: it is kept as stopped.
+    status: r.status === 'running' ? 'stopped' : r.status, phase: 'done',
+    answer: r.answer, stopReason: r.status === 'running' ? 'Imported while it was still running.' : r.stopReason,
+    memory: t.steps.at(-1)?.memory ?? {}, steps: t.steps.map(stepOf), pending: null, formatErrorsInARow: 0,
+    approveSteps: false, guards: DEFAULT_GUARDS, searchStartPage: 'https://www.bing.com/', paused: null, imported: true,
+  };
+}
