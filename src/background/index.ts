@@ -9,7 +9,7 @@ import { toTrace } from '../core/trace';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
-import { control, currentRun, isActive, isRunTab, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
+import { control, currentRun, isActive, isRunTab, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/history';
@@ -56,6 +56,7 @@ const handlers: Handlers = {
     const est = await navigator.storage.estimate().catch(() => null);
     return { runs, usedBytes: est?.usage ?? null, quotaBytes: est?.quota ?? null };
   },
+  'run/replay': async ({ runId, approveSteps }) => ({ runId: await startReplay(runId, approveSteps ?? true) }),
   'history/delete': async ({ runId }) => {
     if (await isActive(runId)) throw new Error('This run is still going on; stop it first.');
     await deleteRun(runId);
@@ -78,11 +79,11 @@ const handlers: Handlers = {
     await resetTab(tabId);
     return null;
   },
-  'run/trace': async ({ runId }) => {
+  'run/trace': async ({ runId, excludeScreenshots }) => {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));
     if (!s) throw new Error(`No run with id ${runId}.`);
     const { apiKey } = await loadSettings();
-    return toTrace(await withScreenshots(s), [apiKey, ...secretsOf(runId)]);
+    return toTrace(excludeScreenshots ? s : await withScreenshots(s), [apiKey, ...secretsOf(runId)], { excludeScreenshots });
   },
 };
 

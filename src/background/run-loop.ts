@@ -12,7 +12,8 @@
 import { createRun, effectOf, INPUT_UNKNOWN, reduce, upgradeRun, type Effect, type RunEvent, type RunState } from '../core/run';
 import { toRunView, type RunView, type StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, type Settings } from '../core/settings';
-import { getDialect, isDialect } from '../core/dialects';
+import { DEFAULT_DIALECT, getDialect, isDialect } from '../core/dialects';
+import { replayPlan, type ReplayPlan } from '../core/replay';
 import { allowOnSite, guardCheck } from '../core/guards';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
@@ -67,7 +68,22 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export async function startRun(req: StartRun): Promise<string> {
+/**
+ * Replays a recorded run (local or imported) in a new tab at its start URL: the recorded actions
+ * stand in for the model (core/replay.ts); by default every step waits for approval.
+ */
+export async function startReplay(runId: string, approveSteps = true): Promise<string> {
+  const rec = await loadRun(runId);
+  if (!rec) throw new Error(`No run with id ${runId}.`);
+  const plan = replayPlan(rec.id, rec.steps);
+  if (!plan.steps.length) throw new Error('This run has no recorded actions to replay.');
+  return startRun({
+    task: `Replay: ${rec.task}`, url: rec.startUrl,
+    config: { approveSteps, dialect: DEFAULT_DIALECT, model: 'replay', maxSteps: Math.min(200, plan.steps.length + 5) },
+  }, plan);
+}
+
+export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<string> {
   await ready;
   const task = req.task?.trim();
   if (!task) throw new Error('Type a task first.');
@@ -94,7 +110,7 @@ export async function startRun(req: StartRun): Promise<string> {
   const state = createRun({
     id: crypto.randomUUID(), task, startUrl, tabId: tab.id, dialect: settings.dialect,
     model: settings.model, baseUrl: settings.baseUrl, maxSteps: settings.maxSteps, at: Date.now(),
-    approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage,
+    approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
   });
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
@@ -223,6 +239,12 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       } finally {
         if (a.request === request) a.request = null;
       }
+    }
+    case 'replay': {
+      const r = eff.reply;
+      return r.ok
+        ? { type: 'replied', at: Date.now(), raw: r.raw, reasoning: null, usage: null, ms: 0 }
+        : { type: 'stop', at: Date.now(), reason: r.reason };
     }
     case 'check': {
       const m = eff.mark;

@@ -54,9 +54,12 @@ export interface ViewMessages {
   /** past runs, newest first, whose task / site / answer / model match every word of `query`; and the storage used */
   'history/list': { req: { query?: string }; res: { runs: Array<{ id: string; summary: RunSummary }>; usedBytes: number | null; quotaBytes: number | null } };
   'history/delete': { req: { runId: string }; res: null };
+  /** do a recorded run's actions again on the live site, targets found by fingerprint (default: approve each step) */
+  'run/replay': { req: { runId: string; approveSteps?: boolean }; res: { runId: string } };
   /** a trace file's JSON, shown in the history like a local run (a new id when its id is taken) */
   'history/import': { req: { trace: unknown }; res: { runId: string; renamed: boolean } };
-  'run/trace': { req: { runId: string }; res: Trace };
+  /** the run's trace (CONTRACT.md §3); `excludeScreenshots`: '' in both screenshot fields */
+  'run/trace': { req: { runId: string; excludeScreenshots?: boolean }; res: Trace };
   /** let the proposed action run; `edit`: another action in the dialect's syntax instead; `alwaysAllow`: never stop for this guard on this site again */
   'run/approve': { req: { runId?: string; edit?: string; alwaysAllow?: boolean }; res: RunView };
   /** do not run it; the feedback is the step's observation for the model */

@@ -25,6 +25,7 @@ import type { Mark, Viewport } from './marks';
 import { getDialect } from './dialects';
 import type { HistoryEntry } from './dialects/types';
 import type { GuardHit, GuardId, GuardSettings } from './guards';
+import { replayReply, type ReplayPlan } from './replay';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
@@ -181,6 +182,8 @@ export interface RunState {
   paused: Paused | null;
   /** brought in from a trace file (history import), not run here */
   imported?: boolean;
+  /** a replay: the recorded actions stand in for the model (replay.ts) */
+  replay?: ReplayPlan;
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -216,6 +219,8 @@ export type RunEvent =
 export type Effect =
   | { kind: 'observe' }
   | { kind: 'ask'; messages: ReturnType<ReturnType<typeof getDialect>['buildMessages']> }
+  /** a replay's next reply, or why it cannot go on */
+  | { kind: 'replay'; reply: { ok: true; raw: string } | { ok: false; reason: string } }
   | { kind: 'check'; action: Action; mark: Mark | null }
   | { kind: 'act'; action: Action; mark: Mark | null; frameOffsets?: FrameOffsets }
   /** nothing to do until the person decides (approve, reject, resume) */
@@ -227,6 +232,7 @@ export interface NewRun {
   model: string; baseUrl: string; maxSteps: number; at: number;
   /** default false; guards default to DEFAULT_GUARDS; searchStartPage to Bing */
   approveSteps?: boolean; guards?: GuardSettings; searchStartPage?: string;
+  replay?: ReplayPlan;
 }
 
 export function createRun(n: NewRun): RunState {
@@ -236,6 +242,7 @@ export function createRun(n: NewRun): RunState {
     startedAt: n.at, endedAt: null, status: 'running', phase: 'observe', answer: null, stopReason: null,
     memory: {}, steps: [], pending: null, formatErrorsInARow: 0,
     approveSteps: n.approveSteps ?? false, guards: n.guards ?? DEFAULT_GUARDS, searchStartPage: n.searchStartPage ?? DEFAULT_SEARCH, paused: null,
+    ...(n.replay ? { replay: n.replay } : {}),
   };
 }
 
@@ -275,6 +282,9 @@ export function effectOf(state: RunState): Effect {
   if (state.paused || state.phase === 'approve') return { kind: 'wait' };
   const p = state.pending;
   if (state.phase === 'observe' || !p) return { kind: 'observe' };
+  if (state.phase === 'model' && state.replay) {
+    return { kind: 'replay', reply: replayReply(state.replay, modelSteps(state), p.elements, p.url) };
+  }
   if (state.phase === 'model') {
     const dialect = getDialect(state.dialect);
     return {
