@@ -23,8 +23,10 @@ const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
                        site) still pauses the run with the same prompt; if stdin is closed while an
                        action waits, the run stops.
   --trace FILE         trace JSON (default traces/<run-id>.json)
-  --report FILE        self-contained HTML report
-  --zip FILE           zip export
+  --report FILE        also write the run's self-contained HTML report (opens offline in any browser)
+  --zip FILE           also write the zip export: trace.json, the screenshots as files, and a
+                       webvoyager/ folder (interact_messages.json, screenshot1.png, ...) that
+                       WebVoyager's evaluation tooling reads
   --viewport WxH       page size in CSS pixels, default 1280x800
   --headed             show the browser window`;
 
@@ -67,11 +69,10 @@ async function main() {
   if (!Number.isInteger(maxSteps) || maxSteps < 1) usage('--max-steps must be a positive whole number.');
   const approve = values.approve ?? 'auto';
   if (approve !== 'auto' && approve !== 'step') usage('--approve must be auto or step.');
-  if (values.report || values.zip) usage('--report and --zip are not available in this version yet (trace export to HTML and zip is coming); --trace writes the JSON trace.');
   const vp = /^(\d+)x(\d+)$/.exec(values.viewport ?? '1280x800');
   if (!vp) usage('--viewport must look like 1280x800.');
   const result = await runAgent({
-    task: values.task!, url: values.url!, traceFile: values.trace,
+    task: values.task!, url: values.url!, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
     config: { baseUrl, apiKey, model, dialect, maxSteps, approveSteps: approve === 'step' },
     width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,
   });

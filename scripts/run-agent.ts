@@ -2,7 +2,8 @@
  * The headless runner's engine (CONTRACT.md §2), shared by `npm run agent` and
  * `npm run demo`: starts Chromium with the built extension, hands the task to
  * the extension through the side panel page's messages, prints what the
- * extension reports, and writes the exported trace.
+ * extension reports, and writes the exported trace (and, when asked, the HTML report and the
+ * zip, built by the extension's panel page: sidepanel/export.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import { createInterface, type Interface } from 'node:readline';
 import type { RunView, StepView } from '../src/core/messages';
 import type { Settings } from '../src/core/settings';
 import { scrub, type Trace } from '../src/core/trace';
+import type { Page } from 'playwright-core';
+import type { ExportKind, ExportResult, exportRun } from '../sidepanel/export';
 import { launchWithExtension, openPanel } from './browser';
 
 export interface AgentOptions {
@@ -17,6 +20,10 @@ export interface AgentOptions {
   url: string;
   config: Partial<Settings>;
   traceFile?: string;
+  /** also write the self-contained HTML report here */
+  reportFile?: string;
+  /** also write the zip export (trace, screenshots, webvoyager/ folder) here */
+  zipFile?: string;
   width: number;
   height: number;
   headed: boolean;
@@ -30,7 +37,7 @@ export interface AgentOptions {
   input?: NodeJS.ReadableStream;
 }
 
-export interface AgentResult { status: RunView['status']; answer: string | null; stopReason: string | null; traceFile: string; runId: string }
+export interface AgentResult { status: RunView['status']; answer: string | null; stopReason: string | null; traceFile: string; runId: string; reportFile?: string; zipFile?: string }
 
 export const APPROVE_PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
 export const STDIN_CLOSED = 'stdin closed while an action waited for approval';
@@ -114,6 +121,19 @@ function stepBlock(s: StepView): string {
     `  Memory: ${JSON.stringify(s.memory)}`,
   ];
   return lines.join('\n');
+}
+
+/** An export built by the panel page (window.webagent.exportRun). */
+function exportFrom(panel: Page, runId: string, kind: ExportKind, secrets: string[]): Promise<ExportResult> {
+  return panel.evaluate(
+    ([id, k, sec]) => (window as unknown as { webagent: { exportRun: typeof exportRun } }).webagent.exportRun(id, k, { secrets: sec }),
+    [runId, kind, secrets] as const,
+  );
+}
+
+function writeExport(file: string, r: ExportResult): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, 'text' in r ? r.text : Buffer.from(r.base64, 'base64'));
 }
 
 export async function runAgent(o: AgentOptions): Promise<AgentResult> {
@@ -222,7 +242,18 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     if (final.status === 'finished') out(`ANSWER: ${(final.answer ?? '').replace(/\r?\n/g, '\\n')}`);
     else err(`${interrupted ? 'Interrupted' : final.status === 'failed' ? 'Failed' : 'Stopped'}: ${(final.status === 'stopped' && stopNote) || final.stopReason || 'no reason given'}`);
     err(`Trace written to ${traceFile}`);
-    return { status: final.status, answer: final.answer, stopReason: final.stopReason, traceFile, runId };
+    const secrets = [o.config.apiKey ?? ''];
+    const reportFile = o.reportFile ? path.resolve(o.reportFile) : undefined;
+    if (reportFile) {
+      writeExport(reportFile, await exportFrom(panel, runId, 'html', secrets));
+      err(`Report written to ${reportFile}`);
+    }
+    const zipFile = o.zipFile ? path.resolve(o.zipFile) : undefined;
+    if (zipFile) {
+      writeExport(zipFile, await exportFrom(panel, runId, 'zip', secrets));
+      err(`Zip written to ${zipFile}`);
+    }
+    return { status: final.status, answer: final.answer, stopReason: final.stopReason, traceFile, runId, reportFile, zipFile };
   } finally {
     stdin.lines?.close();
     await browser.close();

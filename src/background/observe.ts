@@ -4,7 +4,7 @@
  * it is exactly what the model saw) and a clean one with our overlay and select lists hidden.
  */
 import type { Observation } from '../core/run';
-import { bytesOfDataUrl, dataUrlOfBytes } from '../core/data-url';
+import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
 import * as cdp from './cdp';
 import { ensureContent, sendContent } from './content';
 import { everyFrame, labelTab } from './label';
@@ -16,14 +16,14 @@ export const JPEG_QUALITY = 80;
 
 /** The PNG data URL as a JPEG data URL (OffscreenCanvas: available in the service worker). */
 async function toJpeg(pngDataUrl: string): Promise<string> {
-  const png = bytesOfDataUrl(pngDataUrl);
+  const png = dataUrlToBytes(pngDataUrl);
   if (!png) return '';
   const bitmap = await createImageBitmap(new Blob([png.bytes as Uint8Array<ArrayBuffer>], { type: png.mime }));
   const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
   canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
   bitmap.close();
   const jpeg = await canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY / 100 });
-  return dataUrlOfBytes(new Uint8Array(await jpeg.arrayBuffer()), 'image/jpeg');
+  return bytesToDataUrl('image/jpeg', new Uint8Array(await jpeg.arrayBuffer()));
 }
 
 /** The page as the person sees it: overlay and in-page select lists hidden for one capture. */

@@ -19,7 +19,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { joinSecret, splitSecret, type RunState, type StepRecord } from '../core/run';
 import { runSummary, type RunSummary } from '../core/history';
-import { bytesOfDataUrl, dataUrlOfBytes } from '../core/data-url';
+import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
 
 export type ShotKind = 'labelled' | 'clean';
 
@@ -81,7 +81,7 @@ type StepStore = { put(v: StepRecord & { runId: string }, k: [string, number]): 
 type ShotStore = { put(v: Blob, k: [string, number, ShotKind]): Promise<unknown> };
 
 function blobOf(dataUrl: string): Blob | null {
-  const b = bytesOfDataUrl(dataUrl);
+  const b = dataUrlToBytes(dataUrl);
   return b ? new Blob([b.bytes as Uint8Array<ArrayBuffer>], { type: b.mime }) : null;
 }
 
@@ -199,7 +199,7 @@ export async function deleteRun(id: string): Promise<void> {
 export async function loadShot(runId: string, index: number, kind: ShotKind): Promise<string | null> {
   await chain;
   const blob = await (await db()).get('shots', [runId, index, kind]);
-  return blob ? dataUrlOfBytes(new Uint8Array(await blob.arrayBuffer()), blob.type || 'image/jpeg') : null;
+  return blob ? bytesToDataUrl(blob.type || 'image/jpeg', new Uint8Array(await blob.arrayBuffer())) : null;
 }
 
 /** The run with every step's screenshots filled in (for exports). */

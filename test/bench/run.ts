@@ -13,7 +13,10 @@
  *    screenshot's size. BENCH_PAGES=a,b picks pages by name; OURS=harness|extension
  *    picks our path (default: the extension once it is built with marks/label).
  *
- * BENCH_PART=e2e|labeling runs one part only; BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 3. Exports ("export"): sizes of the JSON trace, HTML report and zip of a synthetic 100-step run
+ *    with real screenshots (export-bench.ts); BENCH_EXPORT_DIR=dir keeps the files.
+ *
+ * BENCH_PART=e2e|labeling|export runs one part only; BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +26,7 @@ import { serveDir } from '../../scripts/static-server';
 import { runAgent } from '../../scripts/run-agent';
 import { DEMO_TASK, startDemoModel } from '../../scripts/demo-model';
 import type { Trace } from '../../src/core/trace';
+import { exportBench } from './export-bench';
 import { baselineUnderTest, benchLabeler, oursUnderTest } from './marks-bench';
 import { plainSession } from './marks-browser';
 import { listPages, serveCorpus, VIEWPORT } from './marks-corpus';
@@ -112,8 +116,9 @@ async function labeling() {
 
 async function main() {
   const out: Record<string, unknown> = {};
-  if (PART !== 'labeling') out.endToEnd = await endToEnd();
-  if (PART !== 'e2e') out.labeling = await labeling();
+  if (PART === 'all' || PART === 'e2e') out.endToEnd = await endToEnd();
+  if (PART === 'all' || PART === 'labeling') out.labeling = await labeling();
+  if (PART === 'all' || PART === 'export') out.export = await exportBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }

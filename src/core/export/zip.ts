@@ -1,0 +1,52 @@
+/**
+ * The zip export: the trace with its screenshots as files, plus a WebVoyager run folder.
+ *
+ *   trace.json                        the trace; `screenshot` / `cleanScreenshot` name files below ('' stays '')
+ *   webvoyager/interact_messages.json toInteractMessages(trace)
+ *   webvoyager/screenshotN.png        the labelled screenshot of step N-1 (N = index + 1), a real PNG
+ *   screenshots/clean-N.jpg           the clean view of step N-1 (extension from its type)
+ *
+ * WebVoyager names its screenshots .png, so the labelled ones must be PNG files. Converting a JPEG
+ * needs a canvas, so the caller passes the PNG bytes per step index (`pngs`); a labelled image
+ * that already is PNG is used as it is. A labelled JPEG without a PNG in `pngs` is kept as
+ * screenshots/labelled-N.jpg (and is missing from the WebVoyager folder).
+ *
+ * Images are stored (level 0: already compressed), JSON is deflated. The zip function is passed
+ * in (fflate's zipSync) because src/core imports no packages.
+ */
+import type { Trace } from '../trace';
+import { dataUrlToBytes, extensionOf, isPng } from './data-url';
+import { toInteractMessages } from './webvoyager';
+
+export type ZipFiles = Record<string, [Uint8Array, { level: 0 | 6 }]>;
+export type ZipFn = (files: ZipFiles) => Uint8Array;
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+/** The files of the zip, by path. */
+export function zipFiles(trace: Trace, pngs: ReadonlyMap<number, Uint8Array> = new Map()): ZipFiles {
+  const files: ZipFiles = {};
+  const steps = trace.steps.map((s) => {
+    const n = s.index + 1;
+    let screenshot = '';
+    const labelled = dataUrlToBytes(s.screenshot);
+    const png = labelled ? pngs.get(s.index) ?? (isPng(labelled.bytes) ? labelled.bytes : null) : null;
+    if (png) screenshot = `webvoyager/screenshot${n}.png`;
+    else if (labelled) screenshot = `screenshots/labelled-${n}.${extensionOf(labelled.mime)}`;
+    if (screenshot) files[screenshot] = [png ?? labelled!.bytes, { level: 0 }];
+    let cleanScreenshot = '';
+    const clean = dataUrlToBytes(s.cleanScreenshot);
+    if (clean) {
+      cleanScreenshot = `screenshots/clean-${n}.${extensionOf(clean.mime)}`;
+      files[cleanScreenshot] = [clean.bytes, { level: 0 }];
+    }
+    return { ...s, screenshot, cleanScreenshot };
+  });
+  files['trace.json'] = [utf8(JSON.stringify({ ...trace, steps }, null, 2)), { level: 6 }];
+  files['webvoyager/interact_messages.json'] = [utf8(JSON.stringify(toInteractMessages(trace), null, 2)), { level: 6 }];
+  return files;
+}
+
+export function buildZip(trace: Trace, pngs: ReadonlyMap<number, Uint8Array>, zip: ZipFn): Uint8Array {
+  return zip(zipFiles(trace, pngs));
+}

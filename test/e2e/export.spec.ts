@@ -1,0 +1,171 @@
+/**
+ * Exports end to end: the runner's --report and --zip on a short run of the built extension
+ * (fake model, fixture site). The report must open from file:// in a plain headless Chromium
+ * with the network blocked and show every step; the zip must hold a trace naming its files and a
+ * WebVoyager folder shaped like the published runs; the API key must be in no exported byte.
+ */
+import { test, expect } from '@playwright/test';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { strFromU8, unzipSync } from 'fflate';
+import { startFakeModel, type FakeModel } from '../fixtures/model/server';
+import { scriptedPolicy } from '../fixtures/model/scripted';
+import { launchPlainChromium, ROOT, runAgentCli, serveFixtures } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+import type { Trace } from '../../src/core/trace';
+import { buildHtmlReport } from '../../src/core/export/html-report';
+
+const KEY = 'sk-export-e2e-4b9d2f7a1c';
+const EXAMPLE = path.resolve(ROOT, '..', 'shared', 'data', 'webvoyager', 'example-runs', 'Amazon--0.json');
+const PNG_SIG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+let site: StaticServer;
+/** the run's trace, for the second test */
+let ranTrace: Trace | null = null;
+let model: FakeModel | null = null;
+const out = mkdtempSync(path.join(tmpdir(), 'webagent-export-'));
+
+// the second test reuses the first one's run
+test.describe.configure({ mode: 'serial' });
+test.beforeAll(async () => { site = await serveFixtures(); });
+test.afterAll(async () => { await site.close(); await model?.close(); });
+
+type Msg = { role: string; content: string | Array<Record<string, unknown>> };
+const has = (hay: Uint8Array, needle: string) => {
+  const n = Buffer.from(needle);
+  return Buffer.from(hay.buffer, hay.byteOffset, hay.length).includes(n);
+};
+
+test('--report and --zip: an offline step player with every step, a WebVoyager-readable zip, no key anywhere', async () => {
+  const policy = scriptedPolicy([
+    { do: 'type', find: /soup|find a recipe/i, text: 'ramen' },
+    { do: 'click', find: /Miso Ramen/ },
+    { do: 'click', find: /Show nutrition/ },
+    { do: 'answer', from: /Energy: (\d+ kcal)/ },
+  ], 'glm');
+  model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req.prompt) });
+  const traceFile = path.join(out, 'run.json'), reportFile = path.join(out, 'report', 'run.html'), zipFile = path.join(out, 'run.zip');
+  const r = await runAgentCli(['--task', 'How many calories per serving does the Miso Ramen have?', '--url', `${site.url}recipes/index.html`,
+    '--base-url', model.baseUrl, '--api-key', KEY, '--model', 'glm-4.5v', '--trace', traceFile, '--report', reportFile, '--zip', zipFile, '--max-steps', '12']);
+  expect(r.stderr).not.toContain('Error:');
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(`Report written to ${reportFile}`);
+  expect(r.stderr).toContain(`Zip written to ${zipFile}`);
+  const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+  const n = trace.steps.length;
+  expect(n).toBeGreaterThanOrEqual(4);
+  ranTrace = trace;
+
+  // The API key is in no exported byte.
+  const zipBytes = new Uint8Array(readFileSync(zipFile));
+  const files = unzipSync(zipBytes);
+  for (const f of [traceFile, reportFile]) expect([f, has(readFileSync(f), KEY)]).toEqual([f, false]);
+  expect(has(zipBytes, KEY)).toBe(false);
+  for (const [name, bytes] of Object.entries(files)) expect([name, has(bytes, KEY)]).toEqual([name, false]);
+
+  // The zip: trace.json names files that are in it; the WebVoyager folder.
+  const zt = JSON.parse(strFromU8(files['trace.json'])) as Trace;
+  expect(zt.run).toEqual(trace.run);
+  expect(zt.steps).toHaveLength(n);
+  zt.steps.forEach((s, i) => {
+    expect(s.screenshot).toBe(`webvoyager/screenshot${i + 1}.png`);
+    expect(Array.from(files[s.screenshot].subarray(0, 8))).toEqual(PNG_SIG);
+    if (s.cleanScreenshot) expect(files[s.cleanScreenshot]).toBeDefined();
+  });
+  const messages = JSON.parse(strFromU8(files['webvoyager/interact_messages.json'])) as Msg[];
+  const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as Msg[];
+  expect(messages).toHaveLength(1 + 2 * n);
+  expect(messages.map((m) => m.role)).toEqual(['system', ...Array.from({ length: n }, () => ['user', 'assistant']).flat()]);
+  const keys = (ms: Msg[]) => [...new Set(ms.map((m) => Object.keys(m).sort().join()))];
+  expect(keys(messages)).toEqual(keys(example));
+  const partKeys = (ms: Msg[]) => [...new Set(ms.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.map((p) => `${p.type}:${Object.keys(p).sort().join()}`))))].sort();
+  expect(partKeys(messages)).toEqual(partKeys(example));
+  // the last three user turns carry the image part, as in the examples
+  const form = (m: Msg) => `${m.role}:${typeof m.content}`;
+  expect(messages.slice(-6).map(form)).toEqual(example.slice(-6).map(form));
+  const firstText = typeof messages[1].content === 'string' ? messages[1].content : String(messages[1].content[0].text);
+  expect(/Now given a task:(.+?)Please interact with/.exec(firstText)?.[1].trim()).toBe('How many calories per serving does the Miso Ramen have?');
+  expect(messages.at(-1)!.content).toContain('Action: ANSWER; 610 kcal');
+
+  // The report: file://, no network, every step by keyboard.
+  const browser = await launchPlainChromium();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const requested: string[] = [];
+    context.on('request', (q) => { if (!/^(file|data):/.test(q.url())) requested.push(q.url()); });
+    await context.route('**', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(reportFile).href);
+    await expect(page.locator('#run')).toContainText('How many calories per serving does the Miso Ramen have?');
+    await expect(page.locator('#run')).toContainText('610 kcal');
+    await expect(page.locator('#list button')).toHaveCount(n);
+    for (let i = 0; i < n; i++) {
+      const s = trace.steps[i];
+      await expect(page.locator('#counter')).toHaveText(`Step ${i + 1} of ${n}`);
+      await expect(page.locator('#thought')).toHaveText(s.thought);
+      await expect(page.locator('#action')).toHaveText(`${s.actionText} (${s.action.type})`);
+      await expect(page.locator('#url')).toHaveText(s.url);
+      await expect(page.locator('#memory')).toHaveText(JSON.stringify(s.memory, null, 2));
+      expect(await page.locator('#img').evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth))).toBe(1280);
+      await page.keyboard.press(i % 2 ? 'j' : 'ArrowRight');
+    }
+    await expect(page.locator('#counter')).toHaveText(`Step ${n} of ${n}`); // stays on the last
+    await page.keyboard.press('Home');
+    await expect(page.locator('#counter')).toHaveText(`Step 1 of ${n}`);
+    await page.keyboard.press('End');
+    await page.keyboard.press('k');
+    await expect(page.locator('#counter')).toHaveText(`Step ${n - 1} of ${n}`);
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.locator('#counter')).toHaveText(`Step ${n - 2} of ${n}`);
+    await page.locator('#list button').nth(1).click();
+    await expect(page.locator('#counter')).toHaveText(`Step 2 of ${n}`);
+    // zoom and the clean view
+    await page.locator('#img').click();
+    await expect(page.locator('#shot')).toHaveClass('full');
+    await page.locator('#img').click();
+    await expect(page.locator('#shot')).not.toHaveClass('full');
+    expect(trace.steps[1].cleanScreenshot).toMatch(/^data:image\//);
+    await page.locator('#toggle').click();
+    await expect(page.locator('#img')).toHaveAttribute('alt', /clean view/);
+    expect(await page.locator('#img').getAttribute('src')).toBe(trace.steps[1].cleanScreenshot);
+    await page.locator('#toggle').click();
+    mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+    await page.screenshot({ path: path.join(ROOT, 'test-results', 'export-report.png'), fullPage: true });
+    // a WebVoyager screenshot is a PNG the browser decodes at the page's size
+    const png = Buffer.from(files['webvoyager/screenshot1.png']).toString('base64');
+    await page.setContent(`<img id="p" src="data:image/png;base64,${png}">`);
+    expect(await page.locator('#p').evaluate((img: HTMLImageElement) => img.decode().then(() => [img.naturalWidth, img.naturalHeight]))).toEqual([1280, 800]);
+    expect(requested).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the report shows hostile page text as text and steps without screenshots as "screenshot excluded"', async () => {
+  expect(ranTrace).not.toBeNull();
+  const hostile = '</script><img src=x onerror="document.title=\'pwned\'"><b>bold</b>';
+  const t: Trace = { ...ranTrace!, steps: ranTrace!.steps.map((s, i) => ({ ...s, thought: hostile, screenshot: i === 0 ? '' : s.screenshot, cleanScreenshot: i === 0 ? '' : s.cleanScreenshot })) };
+  const file = path.join(out, 'hostile.html');
+  writeFileSync(file, buildHtmlReport(t));
+  const browser = await launchPlainChromium();
+  try {
+    const page = await browser.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+    await page.goto(pathToFileURL(file).href);
+    await expect(page.locator('#thought')).toHaveText(hostile);
+    await expect(page.locator('#noshot')).toBeVisible();
+    await expect(page.locator('#noshot')).toHaveText('screenshot excluded');
+    await expect(page.locator('#img')).toBeHidden();
+    expect(await page.locator('b, img[src="x"]').count()).toBe(0);
+    await page.keyboard.press('ArrowRight');
+    await expect(page.locator('#counter')).toHaveText(`Step 2 of ${t.steps.length}`);
+    await expect(page.locator('#img')).toBeVisible();
+    await expect(page.locator('#noshot')).toBeHidden();
+    expect(await page.title()).toBe(`Run report: ${t.run.task}`);
+    expect(dialogs).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+});
