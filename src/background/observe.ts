@@ -5,14 +5,13 @@
  */
 import type { Observation } from '../core/run';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
+import { JPEG_QUALITY } from '../core/history';
 import * as cdp from './cdp';
 import { ensureContent, sendContent } from './content';
 import { everyFrame, labelTab } from './label';
 import { tabComplete } from './settle';
 
 const LOAD_CAP_MS = 15_000;
-/** JPEG quality of the screenshots the history keeps (0-100) */
-export const JPEG_QUALITY = 80;
 
 /** The PNG data URL as a JPEG data URL (OffscreenCanvas: available in the service worker). */
 async function toJpeg(pngDataUrl: string): Promise<string> {

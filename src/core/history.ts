@@ -2,6 +2,12 @@
 import type { RunState } from './run';
 import { hostKey } from './guards';
 
+/**
+ * JPEG quality (0-100) of the screenshots the history keeps. 70 keeps labels and text readable
+ * and a 100-step trace with both images per step under 25 MB (npm run bench, part export).
+ */
+export const JPEG_QUALITY = 70;
+
 export interface RunSummary {
   task: string;
   /** the task's site, e.g. "shop.example" */

@@ -2,12 +2,13 @@
  * Export sizes ("export" in bench-results.json): the JSON trace, the HTML report and the zip of a
  * synthetic 100-step run, against the issue's budget (a 100-step run exports to <= 25 MB).
  *
- * Realistic images: real 1280x800 screenshots of busy labeling-corpus pages, JPEG quality 80,
+ * Realistic images: real 1280x800 screenshots of busy labeling-corpus pages, JPEG at the quality the history keeps (core/history.ts JPEG_QUALITY),
  * labelled (our labeler drawn, test harness) and clean, reused cyclically (images are stored,
  * not compressed, in the zip, so reuse does not flatter it). The labelled JPEGs become the zip's
  * PNGs as the panel does it: decoded on a canvas in Chromium, then the same palette encoder.
  * Prompts and replies are the glm-web dialect's real forms. Numbers are reported, never asserted.
  */
+import { JPEG_QUALITY } from '../../src/core/history';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { zipSync, zlibSync } from 'fflate';
@@ -43,9 +44,9 @@ const PIXELS = `async (url) => {
 
 async function shoot(page: Page): Promise<Shot> {
   const snap = await page.evaluate('window.__labeler.drawMarks()') as { marks: Mark[] };
-  const labelled = `data:image/jpeg;base64,${(await page.screenshot({ type: 'jpeg', quality: 80 })).toString('base64')}`;
+  const labelled = `data:image/jpeg;base64,${(await page.screenshot({ type: 'jpeg', quality: JPEG_QUALITY })).toString('base64')}`;
   await page.evaluate('window.__labeler.resetMarks()');
-  const clean = `data:image/jpeg;base64,${(await page.screenshot({ type: 'jpeg', quality: 80 })).toString('base64')}`;
+  const clean = `data:image/jpeg;base64,${(await page.screenshot({ type: 'jpeg', quality: JPEG_QUALITY })).toString('base64')}`;
   const px = await page.evaluate(`(${PIXELS})(${JSON.stringify(labelled)})`) as { width: number; height: number; rgba: string };
   const png = encodePalettePng(Buffer.from(px.rgba, 'base64'), px.width, px.height, (d) => zlibSync(d, { level: 9 }));
   return { labelled, clean, marks: snap.marks, url: page.url(), title: await page.title(), png };
