@@ -6,14 +6,22 @@
 import OpenAI, { APIError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import type { ChatMessage } from '../core/dialects/types';
 import { explainModelError } from '../core/model-errors';
+import { CONNECTION_TEST_IMAGE, CONNECTION_TEST_TEXT } from '../core/connection-test';
 import type { Usage } from '../core/run';
 import { parseExtraBody, type Settings } from '../core/settings';
 
 export type ModelResult =
-  | { ok: true; content: string; reasoning: string | null; usage: Usage | null; ms: number }
+  | { ok: true; content: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs: number | null }
   | { ok: false; error: string; aborted: boolean };
 
-const REQUEST_TIMEOUT_MS = 180_000;
+/** What the run hears while a reply is on its way: the text so far, and retries. */
+export interface ModelProgress {
+  onDelta?(content: string, reasoning: string): void;
+  onRetry?(note: string): void;
+}
+
+/** Longest wait before a retry, whatever Retry-After says. */
+const MAX_RETRY_WAIT_MS = 60_000;
 
 function client(s: Settings): OpenAI {
   return new OpenAI({
@@ -23,35 +31,98 @@ function client(s: Settings): OpenAI {
     ...(s.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
     dangerouslyAllowBrowser: true,
     maxRetries: 0,
-    timeout: REQUEST_TIMEOUT_MS,
+    timeout: s.requestTimeoutSec * 1000,
   });
 }
 
 type Extra = Record<string, unknown>;
 
-export async function askModel(s: Settings, messages: ChatMessage[], signal: AbortSignal): Promise<ModelResult> {
-  const started = Date.now();
+/**
+ * One model reply, with retries: 429 (after Retry-After when the server gives it), 5xx, network
+ * errors and timeouts are retried up to settings.maxRetries times with exponential backoff
+ * (1 s, 2 s, 4 s, … capped at 60 s); anything else fails at once with a clear message.
+ */
+export async function askModel(s: Settings, messages: ChatMessage[], signal: AbortSignal, progress: ModelProgress = {}): Promise<ModelResult> {
+  let attempt = 0;
+  for (;;) {
+    const started = Date.now();
+    try {
+      const r = await once(s, messages, signal, progress);
+      return { ...r, ms: Date.now() - started, firstTokenMs: r.firstAt === null ? null : r.firstAt - started };
+    } catch (err) {
+      const wait = retryWait(err, attempt);
+      if (wait === null || attempt >= s.maxRetries || signal.aborted) {
+        const f = await failure(s, err);
+        if (!f.ok && !f.aborted && attempt > 0) f.error = `${f.error} (gave up after ${attempt + 1} attempts)`;
+        return f;
+      }
+      attempt++;
+      progress.onRetry?.(`${whatFailed(err)}; retrying in ${Math.round(wait / 1000)} s (attempt ${attempt + 1} of ${s.maxRetries + 1})`);
+      if (!(await sleep(wait, signal))) return { ok: false, error: 'Stopped.', aborted: true };
+    }
+  }
+}
+
+/** One attempt; a strict server that rejects our optional fields gets them once without. */
+async function once(s: Settings, messages: ChatMessage[], signal: AbortSignal, progress: ModelProgress) {
   const extra: Extra = parseExtraBody(s.extraBody) ?? {};
   try {
-    return { ...(await request(s, messages, extra, signal)), ms: Date.now() - started };
+    return await request(s, messages, extra, signal, progress);
   } catch (err) {
-    // A strict server may reject our optional fields (skip_special_tokens, stream_options): retry once without them.
     if (err instanceof APIError && err.status === 400 && mentionsOptional(err.message, extra)) {
-      try {
-        return { ...(await request(s, messages, {}, signal, false)), ms: Date.now() - started };
-      } catch (err2) {
-        return await failure(s, err2);
-      }
+      return request(s, messages, {}, signal, progress, false);
     }
-    return await failure(s, err);
+    throw err;
   }
+}
+
+/** ms to wait before retrying, or null when the error is not worth a retry. */
+export function retryWait(err: unknown, attempt: number): number | null {
+  const backoff = Math.min(MAX_RETRY_WAIT_MS, 1000 * 2 ** attempt);
+  if (err instanceof APIUserAbortError) return null;
+  if (err instanceof APIConnectionTimeoutError) return backoff;
+  if (err instanceof APIError) {
+    if (err.status === 429) {
+      const after = retryAfterMs(err.headers);
+      return after === null ? backoff : Math.min(MAX_RETRY_WAIT_MS, after);
+    }
+    if (err.status === undefined) return err.error ? null : backoff; // no status: the connection failed
+    return err.status >= 500 || err.status === 408 ? backoff : null;
+  }
+  return err instanceof TypeError ? backoff : null; // fetch's network errors
+}
+
+function retryAfterMs(headers: Headers | Record<string, string> | undefined): number | null {
+  const v = headers instanceof Headers ? headers.get('retry-after') : headers?.['retry-after'];
+  if (!v) return null;
+  const secs = Number(v);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
+}
+
+function whatFailed(err: unknown): string {
+  if (err instanceof APIConnectionTimeoutError) return 'The model did not answer in time';
+  if (err instanceof APIError && err.status === 429) return 'The endpoint is rate-limiting (HTTP 429)';
+  if (err instanceof APIError && err.status !== undefined) return `The model server failed (HTTP ${err.status})`;
+  return 'The model endpoint could not be reached';
+}
+
+/** Waits ms unless aborted first; false when aborted. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(true); }, ms);
+    const onAbort = () => { clearTimeout(t); resolve(false); };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function mentionsOptional(message: string, extra: Extra): boolean {
   return [...Object.keys(extra), 'stream_options', 'include_usage'].some((k) => message.includes(k));
 }
 
-async function request(s: Settings, messages: ChatMessage[], extra: Extra, signal: AbortSignal, streamOptions = true) {
+async function request(s: Settings, messages: ChatMessage[], extra: Extra, signal: AbortSignal, progress: ModelProgress, streamOptions = true) {
   const body = {
     model: s.model,
     messages: messages as OpenAI.Chat.ChatCompletionMessageParam[],
@@ -61,28 +132,33 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
   };
   const api = client(s);
   if (!s.stream) {
-    return fromCompletion(await api.chat.completions.create({ ...body, stream: false }, { signal }));
+    return { ...fromCompletion(await api.chat.completions.create({ ...body, stream: false }, { signal })), firstAt: null };
   }
   const { data: stream, response } = await api.chat.completions
     .create({ ...body, stream: true, ...(streamOptions ? { stream_options: { include_usage: true } } : {}) }, { signal })
     .withResponse();
   // Some servers ignore "stream": true and answer with one JSON completion: read that instead.
   if (!/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
-    return fromCompletion((await response.json()) as OpenAI.Chat.ChatCompletion);
+    return { ...fromCompletion((await response.json()) as OpenAI.Chat.ChatCompletion), firstAt: null };
   }
   let content = '';
   let reasoning = '';
   let usage: Usage | null = null;
+  let firstAt: number | null = null;
   for await (const chunk of stream) {
     const delta = chunk.choices?.[0]?.delta as ReasoningFields & { content?: string | null } | undefined;
-    if (delta?.content) content += delta.content;
     const r = delta?.reasoning_content ?? delta?.reasoning;
-    if (r) reasoning += r;
+    if (delta?.content || r) {
+      firstAt ??= Date.now();
+      if (delta?.content) content += delta.content;
+      if (r) reasoning += r;
+      progress.onDelta?.(content, reasoning);
+    }
     if (chunk.usage) usage = usageOf(chunk.usage);
   }
   // The SDK ends the stream quietly when it is aborted: a cut-off reply is not a reply.
   if (signal.aborted) throw new APIUserAbortError();
-  return { ok: true as const, content, reasoning: reasoning || null, usage };
+  return { ok: true as const, content, reasoning: reasoning || null, usage, firstAt };
 }
 
 /** Servers name the separate reasoning field differently (vLLM/SGLang: reasoning_content; OpenRouter, Ollama: reasoning). */
@@ -126,19 +202,29 @@ export async function listModels(s: Settings): Promise<string[]> {
   return page.data.map((m) => m.id);
 }
 
-/** Settings → "Test connection": lists models and says whether ours is there. */
+/**
+ * Settings → "Test connection": lists the server's models (when it can) and says whether ours is
+ * there, then sends one small image with a short question, as a run would, and reports whether
+ * the endpoint accepted it and how long it took.
+ */
 export async function testConnection(s: Settings): Promise<{ ok: true; ms: number; models: string[]; message: string } | { ok: false; error: string }> {
   const started = Date.now();
+  let models: string[] = [];
+  let listed = false;
   try {
-    const models = await listModels(s);
-    const ms = Date.now() - started;
-    if (!models.includes(s.model)) {
-      return { ok: false, error: `The model "${s.model}" was not found at ${s.baseUrl} (connected in ${ms} ms). The server offers: ${models.slice(0, 20).join(', ') || '(none)'}. Set the model name in settings.` };
-    }
-    const message = `Connected in ${ms} ms; the server offers "${s.model}".`;
-    return { ok: true, ms, models, message };
-  } catch (err) {
-    const r = await failure(s, err);
-    return { ok: false, error: r.ok ? 'unknown' : r.error };
+    models = await listModels(s);
+    listed = true;
+  } catch {
+    // Some servers have no /models: the image request below still tells.
   }
+  if (listed && models.length && !models.includes(s.model)) {
+    return { ok: false, error: `The model "${s.model}" was not found at ${s.baseUrl}. The server offers: ${models.slice(0, 20).join(', ')}. Set the model name in settings.` };
+  }
+  const asked = Date.now();
+  const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: CONNECTION_TEST_IMAGE } }, { type: 'text', text: CONNECTION_TEST_TEXT }] }];
+  const r = await askModel({ ...s, maxTokens: 16, maxRetries: 0, stream: false }, messages, AbortSignal.timeout(s.requestTimeoutSec * 1000));
+  if (!r.ok) return { ok: false, error: r.error };
+  const ms = Date.now() - started;
+  const offered = listed ? `; the server offers "${s.model}"` : ' (the server does not list its models)';
+  return { ok: true, ms, models, message: `Connected${offered}. The model accepted an image and answered in ${Date.now() - asked} ms (${ms} ms in all).` };
 }

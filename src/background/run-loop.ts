@@ -10,7 +10,7 @@
  * model request in flight at once.
  */
 import { createRun, effectOf, INPUT_UNKNOWN, reduce, upgradeRun, type Effect, type RunEvent, type RunState } from '../core/run';
-import { toRunView, type RunView, type StartRun } from '../core/messages';
+import { toRunView, type RunStream, type RunView, type StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, type Settings } from '../core/settings';
 import { DEFAULT_DIALECT, getDialect, isDialect } from '../core/dialects';
 import { replayPlan, type ReplayPlan } from '../core/replay';
@@ -20,7 +20,7 @@ import { actInput, settleAfter } from './act';
 import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
 import { resetTab } from './label';
-import { askModel } from './model';
+import { askModel, type ModelProgress } from './model';
 import { observe } from './observe';
 import { latestRun, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
@@ -111,6 +111,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     id: crypto.randomUUID(), task, startUrl, tabId: tab.id, dialect: settings.dialect,
     model: settings.model, baseUrl: settings.baseUrl, maxSteps: settings.maxSteps, at: Date.now(),
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
+    limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
   });
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
@@ -209,6 +210,30 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
   return toRunView(a.state);
 }
 
+const STREAM_EVERY_MS = 100;
+
+/** The reply as it streams in, and retry notes, to the views (at most every 100 ms, and the last). */
+function streamTo(runId: string, index: number): ModelProgress {
+  let last = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let latest: RunStream | null = null;
+  const flush = () => {
+    timer = null;
+    last = Date.now();
+    if (latest) chrome.runtime.sendMessage(latest).catch(() => undefined);
+  };
+  return {
+    onDelta: (content, reasoning) => {
+      latest = { event: 'run/stream', runId, index, content, reasoning, note: null };
+      if (timer) return;
+      timer = setTimeout(flush, Math.max(0, STREAM_EVERY_MS - (Date.now() - last)));
+    },
+    onRetry: (note) => {
+      chrome.runtime.sendMessage({ event: 'run/stream', runId, index, content: '', reasoning: '', note } satisfies RunStream).catch(() => undefined);
+    },
+  };
+}
+
 /** Shows the target of an action waiting for approval on the live page (only its box and label). */
 async function highlight(tabId: number, eff: Extract<Effect, { kind: 'check' }>): Promise<void> {
   await sendContent(tabId, 'marks/overlay', { marks: eff.mark ? [eff.mark] : [] }).catch(() => undefined);
@@ -231,11 +256,12 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const request = new AbortController();
       a.request = request;
       try {
-        const r = await askModel(a.settings, eff.messages, request.signal);
+        const index = a.state.pending?.index ?? a.state.steps.length;
+        const r = await askModel(a.settings, eff.messages, request.signal, streamTo(a.state.id, index));
         // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
         if (request.signal.aborted) return null;
         if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error };
-        return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms };
+        return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs };
       } finally {
         if (a.request === request) a.request = null;
       }

@@ -5,10 +5,11 @@
  * - ViewMessages: side panel / headless runner -> background. Accepted only from
  *   the extension's own pages (checked by the receiver).
  * - ContentMessages: background -> content script (top frame).
- * - Broadcasts: background -> views, `{ event: 'run/update', run }`.
+ * - Broadcasts: background -> views, `{ event: 'run/update', run }` after every transition, and
+ *   `{ event: 'run/stream', … }` while a reply streams in.
  */
 import type { Mark, MarksSnapshot, Rect, Viewport } from './marks';
-import { targetOf, type ApprovalRequest, type RunState, type StepRecord } from './run';
+import { runTotals, targetOf, type ApprovalRequest, type RunState, type StepRecord } from './run';
 import type { Settings } from './settings';
 import type { Trace } from './trace';
 import type { RunSummary } from './history';
@@ -21,6 +22,8 @@ export type RunView = Omit<RunState, 'steps' | 'pending'> & {
   steps: StepView[];
   /** the step in progress: what the view can show before it completes */
   pending: PendingView | null;
+  /** tokens so far (from the responses' usage) and their cost (null: no price for this model) */
+  totals: { promptTokens: number; completionTokens: number; cost: number | null };
 };
 
 export interface PendingView {
@@ -117,10 +120,15 @@ export type Envelope<M, K extends keyof M> = M[K] extends { req: infer R } ? { t
 
 export interface RunUpdate { event: 'run/update'; run: RunView }
 
+/** The model's reply for step `index` as it streams in (content and reasoning so far), or a retry note. */
+export interface RunStream { event: 'run/stream'; runId: string; index: number; content: string; reasoning: string; note: string | null }
+
 export function toRunView(s: RunState): RunView {
   const { steps, pending, ...rest } = s;
+  const { tokens, cost } = runTotals(s);
   return {
     ...rest,
+    totals: { ...tokens, cost },
     steps: steps.map(({ screenshot: _s, promptText: _p, ...step }) => step),
     pending: pending
       ? {

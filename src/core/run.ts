@@ -26,6 +26,7 @@ import { getDialect } from './dialects';
 import type { HistoryEntry } from './dialects/types';
 import type { GuardHit, GuardId, GuardSettings } from './guards';
 import { replayReply, type ReplayPlan } from './replay';
+import { costOf, formatCost, tokensOf, type Price } from './costs';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
@@ -34,6 +35,20 @@ export type ActResult = { ok: true } | { ok: false; error: string };
 export const PASSWORD_MASK = '••••';
 /** Unreadable replies in a row before the run stops. */
 export const MAX_FORMAT_ERRORS = 3;
+/** The same action on an unchanged page: at NUDGE the model is told so, at STOP the run stops. */
+export const REPEAT_NUDGE = 3;
+export const REPEAT_STOP = 5;
+/** Waits in a row before the run stops. */
+export const MAX_WAITS_IN_A_ROW = 5;
+
+export interface RunLimits {
+  /** stop past this many tokens (prompt + completion); 0: none */
+  maxTokens: number;
+  /** stop past this cost; 0: none */
+  maxCost: number;
+  /** the model's price, or null (unknown: the cost cap cannot apply) */
+  price: Price | null;
+}
 
 export interface Usage { promptTokens: number; completionTokens: number }
 
@@ -118,8 +133,11 @@ export interface StepRecord {
   result: ActResult;
   /** what the model is told about this step next time */
   observation: string;
-  timings: { observeMs: number; modelMs: number; actMs: number; totalMs: number };
+  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed) */
+  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number };
   usage: Usage | null;
+  /** the page as the model saw it (URL and element list), to tell an unchanged page (loop guard) */
+  pageKey?: string;
   /** null: no action was proposed (unreadable reply, take-over step) */
   approval: Approval | null;
   /** 'person': the person took over and acted; everything else is a model step */
@@ -148,7 +166,7 @@ export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'ac
 
 export interface PendingReply {
   raw: string; reasoning: string | null; thought: string; action: Action; actionText: string;
-  memory: Record<string, unknown>; notes: string[]; usage: Usage | null; modelMs: number;
+  memory: Record<string, unknown>; notes: string[]; usage: Usage | null; modelMs: number; firstTokenMs?: number | null;
   /** the action types into a password field: its text is masked everywhere it is kept */
   secret?: boolean;
 }
@@ -184,6 +202,8 @@ export interface RunState {
   imported?: boolean;
   /** a replay: the recorded actions stand in for the model (replay.ts) */
   replay?: ReplayPlan;
+  /** token and cost caps (absent: none) */
+  limits?: RunLimits;
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -202,7 +222,7 @@ export interface Observation {
 
 export type RunEvent =
   | { type: 'observed'; at: number; obs: Observation; ms: number }
-  | { type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number }
+  | { type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs?: number | null }
   | { type: 'checked'; at: number; hit: GuardHit | null }
   | { type: 'approve'; at: number; edit?: Action; allowRule?: boolean }
   | { type: 'reject'; at: number; feedback: string | null }
@@ -233,6 +253,7 @@ export interface NewRun {
   /** default false; guards default to DEFAULT_GUARDS; searchStartPage to Bing */
   approveSteps?: boolean; guards?: GuardSettings; searchStartPage?: string;
   replay?: ReplayPlan;
+  limits?: RunLimits;
 }
 
 export function createRun(n: NewRun): RunState {
@@ -243,6 +264,7 @@ export function createRun(n: NewRun): RunState {
     memory: {}, steps: [], pending: null, formatErrorsInARow: 0,
     approveSteps: n.approveSteps ?? false, guards: n.guards ?? DEFAULT_GUARDS, searchStartPage: n.searchStartPage ?? DEFAULT_SEARCH, paused: null,
     ...(n.replay ? { replay: n.replay } : {}),
+    ...(n.limits ? { limits: n.limits } : {}),
   };
 }
 
@@ -349,8 +371,9 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     screenshot: p.kept?.labelled ?? p.screenshot, cleanScreenshot: p.kept?.clean ?? '', raw: r.raw, reasoning: r.reasoning, thought: r.thought,
     action: r.secret && r.action.type === 'type' ? { ...r.action, text: PASSWORD_MASK } : r.action,
     actionText: r.actionText, memory: r.memory, result, observation,
-    timings: { observeMs: p.observeMs, modelMs: r.modelMs, actMs, totalMs: Math.max(0, at - p.startedAt) },
+    timings: { observeMs: p.observeMs, modelMs: r.modelMs, modelFirstTokenMs: r.firstTokenMs ?? null, actMs, totalMs: Math.max(0, at - p.startedAt) },
     usage: r.usage,
+    pageKey: pageKeyOf(p.url, p.elements),
     approval: p.decision ?? null,
   };
   const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe' };
@@ -479,6 +502,61 @@ function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>):
   return next;
 }
 
+/** A short stable key of the page as the model saw it: the URL and the element list. */
+export function pageKeyOf(url: string, elements: Mark[]): string {
+  const text = `${url}\n${elements.map((m) => `${m.tag}:${m.text}`).join('\n')}`;
+  let h = 5381;
+  for (let i = 0; i < text.length; i++) h = ((h * 33) ^ text.charCodeAt(i)) >>> 0;
+  return `${text.length}:${h.toString(36)}`;
+}
+
+/** How many steps in a row, ending with the last one, proposed `actionText` on this same page. */
+function repeats(state: RunState, key: string, actionText: string): number {
+  let n = 0;
+  for (let i = state.steps.length - 1; i >= 0; i--) {
+    const s = state.steps[i];
+    if (s.kind === 'person' || s.pageKey !== key || s.actionText !== actionText) break;
+    n++;
+  }
+  return n;
+}
+
+function waitsInARow(state: RunState): number {
+  let n = 0;
+  for (let i = state.steps.length - 1; i >= 0 && state.steps[i].action?.type === 'wait'; i--) n++;
+  return n;
+}
+
+function repeatStop(state: RunState, p: PendingStep, actionText: string, action: Action): string | null {
+  const n = repeats(state, pageKeyOf(p.url, p.elements), actionText) + 1;
+  if (n >= REPEAT_STOP) return `the model proposed the same action (${actionText}) ${n} times on an unchanged page; the run was stopped so that it does not loop.`;
+  if (action.type === 'wait' && waitsInARow(state) + 1 > MAX_WAITS_IN_A_ROW) return `the model waited ${MAX_WAITS_IN_A_ROW} times in a row; the run was stopped.`;
+  return null;
+}
+
+function repeatNudge(state: RunState, p: PendingStep, actionText: string): string | null {
+  const n = repeats(state, pageKeyOf(p.url, p.elements), actionText) + 1;
+  return n >= REPEAT_NUDGE
+    ? `You have proposed this same action ${n} times on this unchanged page and it has not helped; try a different approach.`
+    : null;
+}
+
+/** The run's tokens and cost so far, with this reply's usage. */
+export function runTotals(state: RunState, extra: Usage | null = null): { tokens: Usage; cost: number | null } {
+  const tokens = tokensOf([...state.steps.map((s) => s.usage), extra]);
+  return { tokens, cost: costOf(tokens, state.limits?.price) };
+}
+
+function overCap(state: RunState, usage: Usage | null): string | null {
+  const l = state.limits;
+  if (!l) return null;
+  const { tokens, cost } = runTotals(state, usage);
+  const used = tokens.promptTokens + tokens.completionTokens;
+  if (l.maxTokens > 0 && used > l.maxTokens) return `this run used ${used} tokens, over the cap of ${l.maxTokens} set in settings.`;
+  if (l.maxCost > 0 && cost !== null && cost > l.maxCost) return `this run cost ${formatCost(cost)}, over the cap of ${l.maxCost} set in settings.`;
+  return null;
+}
+
 function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): RunState {
   if (state.phase !== 'model' || !state.pending) return state;
   const dialect = getDialect(state.dialect);
@@ -486,7 +564,7 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
   const p = state.pending;
   if (isParseError(parsed)) {
     const reply = { raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: '', action: { type: 'wait' } as Action,
-      actionText: '(unreadable reply)', memory: state.memory, notes: [], usage: ev.usage, modelMs: ev.ms };
+      actionText: '(unreadable reply)', memory: state.memory, notes: [], usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null };
     const withReply: RunState = { ...state, pending: { ...p, reply } };
     const count = state.formatErrorsInARow + 1;
     const done = finishStep({ ...withReply, formatErrorsInARow: count }, ev.at, { ok: false, error: dialect.formatErrorObservation(parsed.error) }, [], 0);
@@ -494,7 +572,9 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
     // Not an action that ran: record it as such.
     last.action = null;
     if (count >= MAX_FORMAT_ERRORS && done.status === 'running') {
-      return end(done, ev.at, 'failed', `The model's reply could not be read ${count} times in a row (last problem: ${parsed.error}). Check that the model and dialect match; the raw replies are in the steps.`);
+      const last = ev.raw.trim().replace(/\s+/g, ' ');
+      const shown = last ? `"${last.length > 300 ? `${last.slice(0, 300)}…` : last}"` : '(empty)';
+      return end(done, ev.at, 'failed', `The model's reply could not be read ${count} times in a row (last problem: ${parsed.error}). Its last reply was: ${shown}. Check that the model and dialect match; every raw reply is in the steps.`);
     }
     return done;
   }
@@ -502,9 +582,16 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
   const mark = targetOf(p.elements, action);
   const reply = withSecretMasked({
     raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: parsed.thought, action, actionText: parsed.actionText,
-    memory: parsed.memory ?? state.memory, notes: [...parsed.notes], usage: ev.usage, modelMs: ev.ms,
+    memory: parsed.memory ?? state.memory, notes: [...parsed.notes], usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null,
   }, p.elements);
   const withReply: RunState = { ...state, pending: { ...p, reply }, formatErrorsInARow: 0 };
+  if (action.type !== 'answer') {
+    // Budget and loop guards: the action is recorded as not run and the run stops with the reason.
+    const stop = overCap(state, ev.usage) ?? repeatStop(state, p, reply.actionText, action);
+    if (stop) return end(finishStep(withReply, ev.at, { ok: false, error: `Not run: ${stop}` }, [], 0), ev.at, 'stopped', stop);
+    const nudge = repeatNudge(state, p, reply.actionText);
+    if (nudge) reply.notes.push(nudge);
+  }
   if (action.type === 'answer' && state.approveSteps) {
     // The person may still send the model back to work ("that is not the cheapest one").
     return { ...withReply, phase: 'approve', pending: { ...p, reply, checked: true, approval: { rule: null, reason: null } } };

@@ -1,4 +1,5 @@
 import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
+import { DEFAULT_PRICES, normalizePrices, type PriceTable } from './costs';
 
 /** User settings, kept in the extension's local storage (the API key never leaves it except in the Authorization header). */
 export interface Settings {
@@ -20,7 +21,22 @@ export interface Settings {
   approveSteps: boolean;
   /** actions that pause even in auto mode (guards.ts), and where they are always allowed */
   guards: GuardSettings;
+  /** seconds one model request may take before it is abandoned (and retried) */
+  requestTimeoutSec: number;
+  /** retries of a model request after 429, 5xx, a network error or a timeout (with backoff) */
+  maxRetries: number;
+  /** stop a run past this many tokens (prompt + completion); 0: no cap */
+  maxRunTokens: number;
+  /** stop a run past this cost (prices below); 0: no cap */
+  maxRunCost: number;
+  /** price per million tokens by model name (costs.ts) */
+  prices: PriceTable;
+  /** saved endpoint profiles: name -> the endpoint fields (the API key included, stored locally only) */
+  profiles: Record<string, EndpointProfile>;
 }
+
+/** One saved endpoint: what a preset fills, plus the key. */
+export type EndpointProfile = Pick<Settings, 'baseUrl' | 'apiKey' | 'model' | 'temperature' | 'maxTokens' | 'stream' | 'extraBody'>;
 
 /** Values of the reference GLM-4.5V WebVoyager client (seed 003): temperature 0.001, max_tokens 8192, skip_special_tokens false. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -36,6 +52,12 @@ export const DEFAULT_SETTINGS: Settings = {
   extraBody: '{"skip_special_tokens": false}',
   approveSteps: false,
   guards: DEFAULT_GUARDS,
+  requestTimeoutSec: 180,
+  maxRetries: 3,
+  maxRunTokens: 0,
+  maxRunCost: 0,
+  prices: DEFAULT_PRICES,
+  profiles: {},
 };
 
 export type SettingsProblems = Partial<Record<keyof Settings, string>>;
@@ -53,6 +75,19 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   out.model = out.model.trim();
   out.apiKey = out.apiKey.trim();
   out.guards = normalizeGuards(out.guards);
+  out.prices = normalizePrices(out.prices);
+  out.profiles = normalizeProfiles(out.profiles);
+  return out;
+}
+
+function normalizeProfiles(input: unknown): Record<string, EndpointProfile> {
+  const out: Record<string, EndpointProfile> = {};
+  if (!input || typeof input !== 'object') return out;
+  for (const [name, p] of Object.entries(input as Record<string, Partial<EndpointProfile>>)) {
+    if (!name.trim() || !p || typeof p !== 'object' || typeof p.baseUrl !== 'string') continue;
+    const s = normalizeSettings(p as Partial<Settings>);
+    out[name.trim()] = { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
+  }
   return out;
 }
 
@@ -65,6 +100,10 @@ export function checkSettings(s: Settings): SettingsProblems {
   if (!/^https?:\/\//i.test(s.searchStartPage)) p.searchStartPage = 'Search start page must be an http(s) URL.';
   if (!(s.temperature >= 0 && s.temperature <= 2)) p.temperature = 'Temperature must be between 0 and 2.';
   if (!Number.isInteger(s.maxTokens) || s.maxTokens < 16) p.maxTokens = 'Max tokens must be a whole number of at least 16.';
+  if (!(s.requestTimeoutSec >= 5 && s.requestTimeoutSec <= 3600)) p.requestTimeoutSec = 'Request timeout must be between 5 and 3600 seconds.';
+  if (!Number.isInteger(s.maxRetries) || s.maxRetries < 0 || s.maxRetries > 10) p.maxRetries = 'Retries must be a whole number from 0 to 10.';
+  if (!Number.isInteger(s.maxRunTokens) || s.maxRunTokens < 0) p.maxRunTokens = 'The token cap must be a whole number (0 for none).';
+  if (!(s.maxRunCost >= 0)) p.maxRunCost = 'The cost cap must be 0 (none) or more.';
   if (parseExtraBody(s.extraBody) === null) p.extraBody = 'Extra request fields must be a JSON object, e.g. {"skip_special_tokens": false}, or empty.';
   return p;
 }

@@ -28,7 +28,8 @@ export interface TraceStep {
   approval: null | { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null };
   result: ActResult;
   observation: string;
-  timings: { observeMs: number; modelMs: number; actMs: number; totalMs: number };
+  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed) */
+  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number };
   usage: Usage | null;
   /** the labelled screenshot: a data URL (JPEG), a file name inside a zip export, or '' when excluded */
   screenshot: string;

@@ -48,7 +48,7 @@ describe('run state machine', () => {
     expect(s.phase).toBe('observe');
     expect(s.steps).toHaveLength(1);
     expect(s.steps[0]).toMatchObject({ index: 0, thought: 'go', actionText: 'Click [1]', observation: 'Success', memory: { k: 1 } });
-    expect(s.steps[0].timings).toEqual({ observeMs: 100, modelMs: 900, actMs: 400, totalMs: 1600 });
+    expect(s.steps[0].timings).toEqual({ observeMs: 100, modelMs: 900, modelFirstTokenMs: null, actMs: 400, totalMs: 1600 });
     expect(s.memory).toEqual({ k: 1 });
   });
 
