@@ -4,6 +4,7 @@ import { keepConnected, messageOf, onSettingsChange, onRunUpdate, send, targetTa
 import { SettingsForm } from './settings-form';
 import { RunPanel } from './run-panel';
 import { RunControls } from './run-controls';
+import { HistoryView } from './history-view';
 
 /** Runs a command for the person; its error goes to the panel's error line. Resolves true when it worked. */
 export type Command = (fn: () => Promise<unknown>) => Promise<boolean>;
@@ -15,6 +16,9 @@ export function App() {
   const [busy, setBusy] = useState(false);
   const [labelInfo, setLabelInfo] = useState<string | null>(null);
   const [approveSteps, setApproveSteps] = useState(false);
+  const [view, setView] = useState<'run' | 'history'>('run');
+  // Bumped by each click on the History tab: it goes back to the list from a run's detail.
+  const [historyHome, setHistoryHome] = useState(0);
   const runId = useRef<string | undefined>(undefined);
   runId.current = run?.id;
 
@@ -96,9 +100,37 @@ export function App() {
     if (!ok) setApproveSteps(!on);
   }
 
+  /** Re-run from the history: the new run is shown in the Run view. */
+  function started(id: string) {
+    setError(null);
+    setView('run');
+    fetchRun(id).catch(() => undefined);
+  }
+
+  const waiting = running && run.pending?.phase === 'approve';
+  const nav = (
+    <nav class="views" role="tablist">
+      <button type="button" role="tab" data-testid="view-run" aria-selected={view === 'run'} class={view === 'run' ? 'on' : ''} onClick={() => setView('run')}>
+        Run{running && <span class={waiting ? 'dot wait' : 'dot'} data-testid="run-indicator" title={waiting ? 'waiting for your approval' : 'running'} />}
+      </button>
+      <button type="button" role="tab" data-testid="view-history" aria-selected={view === 'history'} class={view === 'history' ? 'on' : ''} onClick={() => { setView('history'); setHistoryHome((n) => n + 1); }}>History</button>
+    </nav>
+  );
+
+  if (view === 'history') {
+    return (
+      <main>
+        <h1>Web Agent</h1>
+        {nav}
+        <HistoryView onStarted={started} home={historyHome} />
+      </main>
+    );
+  }
+
   return (
     <main>
       <h1>Web Agent</h1>
+      {nav}
       <SettingsForm />
       <form class="task" onSubmit={start}>
         <label for="task">Task</label>

@@ -1,0 +1,198 @@
+/**
+ * The History view: past runs newest first (task, site, date, status, steps, duration, tokens),
+ * search, the storage used, Open / Re-run / Delete (with a confirm step), and Import of a trace
+ * file. Opening a run shows its detail (run-detail.tsx) in place of the list.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ViewMessages } from '../../src/core/messages';
+import type { RunSummary } from '../../src/core/history';
+import { messageOf, onRunUpdate, send } from '../api';
+import { formatDate, formatDuration, storageText } from '../format';
+import { RunDetail } from './run-detail';
+
+type Listed = ViewMessages['history/list']['res'];
+type Row = Listed['runs'][number];
+
+export interface HistoryProps {
+  /** a run was started again (Re-run): the panel shows it in the Run view */
+  onStarted: (runId: string) => void;
+  /** changes when the History tab is clicked again: back to the list */
+  home?: number;
+}
+
+export function HistoryView({ onStarted, home }: HistoryProps) {
+  const [query, setQuery] = useState('');
+  const [list, setList] = useState<Listed | null>(null);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [confirmId, setConfirmId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  // Only the answer to the latest request is shown (typing sends one per key).
+  const asked = useRef(0);
+  const queryRef = useRef(query);
+  queryRef.current = query;
+
+  async function refresh(q = queryRef.current): Promise<void> {
+    const n = ++asked.current;
+    try {
+      const res = await send('history/list', { query: q });
+      if (n === asked.current) setList(res);
+    } catch (err) {
+      if (n === asked.current) setError(messageOf(err));
+    }
+  }
+
+  useEffect(() => { void refresh(query); }, [query]);
+  useEffect(() => { setOpenId(null); setConfirmId(null); if (home) void refresh(); }, [home]);
+
+  // Runs change while the panel is open (a live run's steps, its end): refresh the list now and then.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = onRunUpdate(() => {
+      if (timer) return;
+      timer = setTimeout(() => { timer = undefined; void refresh(); }, 700);
+    });
+    return () => { off(); clearTimeout(timer); };
+  }, []);
+
+  async function act(fn: () => Promise<void>): Promise<void> {
+    setError(null);
+    setNotice(null);
+    setBusy(true);
+    try {
+      await fn();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** The same task on the run's start page, in a new tab (the summary has no start URL: run/get has). */
+  const rerun = (id: string) => act(async () => {
+    const past = await send('run/get', { runId: id });
+    if (!past) throw new Error('This run is no longer in the history.');
+    if (!past.startUrl) throw new Error('This run has no start page to go back to.');
+    const { runId } = await send('run/start', { task: past.task, url: past.startUrl });
+    onStarted(runId);
+  });
+
+  const remove = (id: string) => act(async () => {
+    setConfirmId(null);
+    try {
+      await send('history/delete', { runId: id });
+    } finally {
+      await refresh();
+    }
+    if (openId === id) setOpenId(null);
+    setNotice('The run was deleted.');
+  });
+
+  async function importFile(file: File): Promise<void> {
+    await act(async () => {
+      const text = await file.text();
+      let trace: unknown;
+      try {
+        trace = JSON.parse(text);
+      } catch (err) {
+        throw new Error(`"${file.name}" is not valid JSON, so it cannot be imported (${messageOf(err)}).`);
+      }
+      const { runId, renamed } = await send('history/import', { trace });
+      await refresh();
+      setOpenId(runId);
+      setNotice(renamed
+        ? `Imported "${file.name}". A run with the same id is already here, so the imported one got a new id: ${runId}.`
+        : `Imported "${file.name}".`);
+    });
+    if (fileInput.current) fileInput.current.value = ''; // the same file can be chosen again
+  }
+
+  const lines = (
+    <>
+      {error && <p class="error" role="alert" data-testid="history-error">{error}</p>}
+      {notice && <p class="note" role="status" data-testid="history-notice">{notice}</p>}
+    </>
+  );
+
+  if (openId) {
+    return (
+      <section class="history" data-testid="history">
+        {lines}
+        <RunDetail key={openId} runId={openId} onBack={() => { setOpenId(null); setNotice(null); setError(null); void refresh(); }}
+          onRerun={() => rerun(openId)} />
+      </section>
+    );
+  }
+
+  return (
+    <section class="history" data-testid="history">
+      <div class="row">
+        <input type="search" class="grow" data-testid="history-search" placeholder="Search task, site, answer, model, status" aria-label="Search the history"
+          value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
+        <button type="button" data-testid="import" disabled={busy} onClick={() => fileInput.current?.click()}
+          title="Import a trace file (.json) exported from this extension">Import…</button>
+        <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="import-file"
+          onChange={(e) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void importFile(f); }} />
+      </div>
+      <p class="hint" data-testid="storage">{list ? storageText(list.usedBytes, list.quotaBytes) : 'Loading…'}</p>
+      {lines}
+      {list && !list.runs.length && (
+        <p class="hint" data-testid="history-empty">{query.trim() ? `No runs match "${query.trim()}".` : 'No runs yet.'}</p>
+      )}
+      {list && list.runs.length > 0 && (
+        <ol class="runs" data-testid="history-list">
+          {list.runs.map((r) => (
+            <RunRow key={r.id} row={r} busy={busy} confirming={confirmId === r.id}
+              onOpen={() => { setError(null); setNotice(null); setOpenId(r.id); }}
+              onRerun={() => rerun(r.id)}
+              onDelete={() => { setError(null); setNotice(null); setConfirmId(r.id); }}
+              onConfirm={() => remove(r.id)} onCancel={() => setConfirmId(null)} />
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+export const STATUS_TEXT: Record<RunSummary['status'], string> = { running: 'running', finished: 'finished', stopped: 'stopped', failed: 'failed' };
+
+function RunRow({ row, busy, confirming, onOpen, onRerun, onDelete, onConfirm, onCancel }: {
+  row: Row; busy: boolean; confirming: boolean;
+  onOpen: () => void; onRerun: () => void; onDelete: () => void; onConfirm: () => void; onCancel: () => void;
+}) {
+  const s = row.summary;
+  return (
+    <li class="run-row" data-testid="history-run" data-run-id={row.id} data-status={s.status}>
+      <div class="run-title">
+        <b data-testid="run-task">{s.task}</b>
+        {s.imported && <span class="tag" data-testid="imported-tag">imported</span>}
+      </div>
+      <div class="run-meta">
+        <span data-testid="run-site">{s.site || '—'}</span>
+        <span data-testid="run-date">{formatDate(s.startedAt)}</span>
+        <span class={`status ${s.status}`} data-testid="run-status">{STATUS_TEXT[s.status] ?? s.status}</span>
+        <span data-testid="run-steps">{s.steps} {s.steps === 1 ? 'step' : 'steps'}</span>
+        <span data-testid="run-duration">{s.durationMs === null ? 'running' : formatDuration(s.durationMs)}</span>
+        <span data-testid="run-tokens" title={`${s.promptTokens} prompt + ${s.completionTokens} completion`}>
+          {(s.promptTokens + s.completionTokens).toLocaleString('en-US')} tokens
+        </span>
+      </div>
+      {confirming ? (
+        <div class="row confirm">
+          <span>Delete this run and its screenshots?</span>
+          <button type="button" class="danger" data-testid="confirm-delete" disabled={busy} onClick={onConfirm}>Delete</button>
+          <button type="button" data-testid="cancel-delete" onClick={onCancel}>Cancel</button>
+        </div>
+      ) : (
+        <div class="row">
+          <button type="button" data-testid="open-run" onClick={onOpen}>Open</button>
+          <button type="button" data-testid="rerun" disabled={busy} onClick={onRerun}
+            title="Run the same task again on its start page (in a new tab)">Re-run</button>
+          <button type="button" data-testid="delete-run" disabled={busy} onClick={onDelete}>Delete</button>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,299 @@
+/**
+ * One run from the history, in full: what it was (task, site, model, status, answer or why it
+ * stopped, when, how long, tokens), its exports (trace JSON, HTML report, zip; optionally without
+ * screenshots), and every step. Steps are collapsed; a step's heavy parts (screenshots, element
+ * list, prompt, raw reply) are fetched and drawn only once it, or its section, is opened.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import type { RunView, StepView } from '../../src/core/messages';
+import type { Mark } from '../../src/core/marks';
+import { getDialect, isDialect } from '../../src/core/dialects';
+import { diffMemory, isEmptyDiff, type Memory } from '../../src/core/memory-diff';
+import { hostKey } from '../../src/core/guards';
+import { messageOf, onRunUpdate, send } from '../api';
+import { download, exportRun, type ExportKind } from '../export';
+import { formatDate, formatDuration, formatTokens } from '../format';
+
+/** The element list as the prompt shows it: one `[i]: <tag> "text";` per line. */
+function elementLines(dialect: string, elements: Mark[]): string {
+  const d = getDialect(isDialect(dialect) ? dialect : 'glm-web');
+  return elements.map((m) => d.formatElements([m])).join('\n');
+}
+
+/** The prompt texts of a run (run/views leave them out): fetched from the trace, without screenshots, once. */
+function promptLoader(runId: string) {
+  let got: Promise<Map<number, string>> | null = null;
+  return async (index: number): Promise<string> => {
+    const load = () => send('run/trace', { runId, excludeScreenshots: true })
+      .then((t) => new Map(t.steps.map((s) => [s.index, s.request.promptText])));
+    got ??= load();
+    let map = await got;
+    if (!map.has(index)) { // a live run's newer step
+      got = load();
+      map = await got;
+    }
+    return map.get(index) ?? '';
+  };
+}
+
+type PromptOf = ReturnType<typeof promptLoader>;
+
+export function RunDetail({ runId, onBack, onRerun }: { runId: string; onBack: () => void; onRerun?: () => void }) {
+  const [run, setRun] = useState<RunView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [expand, setExpand] = useState({ open: false, n: 0 });
+  const promptOf = useMemo(() => promptLoader(runId), [runId]);
+
+  useEffect(() => {
+    let gone = false;
+    send('run/get', { runId }).then((r) => {
+      if (gone) return;
+      if (r) setRun(r);
+      else setError('This run is no longer in the history.');
+    }, (err) => { if (!gone) setError(messageOf(err)); });
+    const off = onRunUpdate((r) => { if (r.id === runId) setRun(r); });
+    return () => { gone = true; off(); };
+  }, [runId]);
+
+  const back = <button type="button" data-testid="back-to-history" onClick={onBack}>← History</button>;
+  if (!run) {
+    return (
+      <div class="detail" data-testid="run-detail">
+        <div class="row">{back}</div>
+        {error ? <p class="error" role="alert" data-testid="detail-error">{error}</p> : <p class="hint">Loading…</p>}
+      </div>
+    );
+  }
+
+  let prompt = 0;
+  let completion = 0;
+  for (const s of run.steps) {
+    prompt += s.usage?.promptTokens ?? 0;
+    completion += s.usage?.completionTokens ?? 0;
+  }
+  const duration = run.endedAt === null ? null : Math.max(0, run.endedAt - run.startedAt);
+
+  return (
+    <div class="detail" data-testid="run-detail" data-run-id={run.id} data-status={run.status}>
+      <div class="row">
+        {back}
+        {onRerun && <button type="button" data-testid="detail-rerun" onClick={onRerun} title="Run the same task again on its start page (in a new tab)">Re-run</button>}
+      </div>
+      <header class="detail-head">
+        <h2 data-testid="detail-task">{run.task}</h2>
+        {run.imported && <span class="tag" data-testid="imported-tag">imported</span>}
+        <dl class="facts">
+          <dt>Site</dt><dd data-testid="detail-site" title={run.startUrl}>{hostKey(run.site) || run.site || '—'}</dd>
+          <dt>Start page</dt><dd class="url">{run.startUrl || '—'}</dd>
+          <dt>Model</dt><dd data-testid="detail-model">{run.model || '—'}</dd>
+          <dt>Status</dt><dd data-testid="detail-status" class={`status ${run.status}`}>{run.status}</dd>
+          <dt>Started</dt><dd data-testid="detail-started">{formatDate(run.startedAt)}</dd>
+          <dt>Duration</dt><dd data-testid="detail-duration">{duration === null ? 'still running' : formatDuration(duration)}</dd>
+          <dt>Steps</dt><dd data-testid="detail-steps">{run.steps.length}</dd>
+          <dt>Tokens</dt><dd data-testid="detail-tokens">{formatTokens(prompt, completion)}</dd>
+        </dl>
+        {run.status === 'finished' && <div class="answer" data-testid="detail-answer"><b>Answer</b><p>{run.answer}</p></div>}
+        {(run.status === 'stopped' || run.status === 'failed') && (
+          <p class={run.status === 'failed' ? 'error' : 'note'} data-testid="detail-stop-reason">
+            {run.status === 'failed' ? 'The run failed: ' : 'The run stopped: '}{run.stopReason}
+          </p>
+        )}
+      </header>
+      <Exports runId={run.id} />
+      <div class="row">
+        <button type="button" data-testid="expand-all" onClick={() => setExpand((e) => ({ open: true, n: e.n + 1 }))}>Expand all steps</button>
+        <button type="button" data-testid="collapse-all" onClick={() => setExpand((e) => ({ open: false, n: e.n + 1 }))}>Collapse all</button>
+      </div>
+      {!run.steps.length && <p class="hint" data-testid="no-steps">This run has no steps.</p>}
+      <ol class="steps">
+        {run.steps.map((s, i) => (s.kind === 'person'
+          ? <PersonStepDetail key={s.index} step={s} />
+          : <StepDetail key={s.index} run={run} step={s} before={i > 0 ? run.steps[i - 1].memory : null} expand={expand} promptOf={promptOf} />))}
+      </ol>
+    </div>
+  );
+}
+
+function Exports({ runId }: { runId: string }) {
+  const [exclude, setExclude] = useState(false);
+  const [busy, setBusy] = useState<ExportKind | null>(null);
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+
+  async function run(kind: ExportKind) {
+    setBusy(kind);
+    setStatus(null);
+    try {
+      const result = await exportRun(runId, kind, { excludeScreenshots: exclude });
+      download(result);
+      setStatus({ ok: true, text: `Saved ${result.fileName}${exclude ? ' (without screenshots)' : ''}.` });
+    } catch (err) {
+      setStatus({ ok: false, text: `The export failed: ${messageOf(err)}` });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div class="exports" data-testid="exports">
+      <div class="row">
+        <span>Export:</span>
+        <button type="button" data-testid="export-json" disabled={!!busy} onClick={() => run('json')} title="The trace: every step, as one JSON file">JSON</button>
+        <button type="button" data-testid="export-html" disabled={!!busy} onClick={() => run('html')} title="A report to read in any browser">HTML report</button>
+        <button type="button" data-testid="export-zip" disabled={!!busy} onClick={() => run('zip')} title="The trace, the report and the screenshots, with a WebVoyager folder">Zip</button>
+      </div>
+      <label class="check" title="Safe to share: nothing that was on screen goes in the file">
+        <input type="checkbox" data-testid="exclude-screenshots" checked={exclude} onChange={(e) => setExclude((e.target as HTMLInputElement).checked)} />
+        Exclude screenshots
+      </label>
+      {busy && <p class="hint" data-testid="export-busy">Preparing the {busy === 'html' ? 'HTML report' : busy === 'zip' ? 'zip' : 'JSON'}…</p>}
+      {status && <p class={status.ok ? 'note' : 'error'} role="status" data-testid="export-status">{status.text}</p>}
+    </div>
+  );
+}
+
+/** A collapsible section whose content is drawn only while it is open. */
+function Section({ title, testid, open: initial = false, children }: { title: ComponentChildren; testid: string; open?: boolean; children: () => ComponentChildren }) {
+  const [open, setOpen] = useState(initial);
+  return (
+    <details class="section" data-testid={testid} open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>{title}</summary>
+      {open && children()}
+    </details>
+  );
+}
+
+function PersonStepDetail({ step }: { step: StepView }) {
+  return (
+    <li class="step person" data-testid="detail-step" data-index={step.index} data-kind="person">
+      <div class="step-head">Step {step.index + 1} <small>{step.url}</small></div>
+      <p class="action" data-testid="detail-action"><b>You took over</b></p>
+      <p class="obs ok" data-testid="detail-observation">{step.observation}</p>
+    </li>
+  );
+}
+
+function approvalText(step: StepView): string {
+  const a = step.approval;
+  if (!a) return 'none: no action was proposed';
+  if (a.decision === 'auto') return 'automatic (no approval asked)';
+  if (a.decision === 'rejected') return a.feedback ? `rejected by you: ${a.feedback}` : 'rejected by you';
+  return a.decision === 'edited' ? 'edited by you' : 'approved by you';
+}
+
+function StepDetail({ run, step, before, expand, promptOf }: {
+  run: RunView; step: StepView; before: Memory | null; expand: { open: boolean; n: number }; promptOf: PromptOf;
+}) {
+  const [open, setOpen] = useState(false);
+  useEffect(() => { if (expand.n) setOpen(expand.open); }, [expand]);
+  const t = step.timings;
+  return (
+    <li class={`step detail-step ${open ? 'open' : ''}`} data-testid="detail-step" data-index={step.index} data-open={open ? 'true' : 'false'}>
+      <button type="button" class="step-toggle" data-testid="step-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span class="chev">{open ? '▾' : '▸'}</span> Step {step.index + 1}: <code data-testid="step-summary-action">{step.actionText}</code>
+        <span class={step.result.ok ? 'obs ok' : 'obs bad'}> · {step.result.ok ? 'ok' : 'failed'}</span>
+      </button>
+      <div class="step-url"><small>{step.title ? `${step.title} — ` : ''}{step.url}</small></div>
+      {open && (
+        <div class="step-body">
+          <Shots runId={run.id} index={step.index} />
+          {step.thought && <p class="thought" data-testid="detail-thought"><b>Thought:</b> {step.thought}</p>}
+          <div class="field">
+            <b>Action</b> <code data-testid="detail-action">{step.actionText}</code>
+            <pre data-testid="action-json">{step.action ? JSON.stringify(step.action, null, 2) : '(no action: the reply could not be read)'}</pre>
+          </div>
+          <p class="field"><b>Approval</b> <span data-testid="detail-approval" data-decision={step.approval?.decision ?? 'none'}>{approvalText(step)}</span></p>
+          <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>Observation</b> <span data-testid="detail-observation">{step.observation}</span></p>
+          <MemoryField before={before} after={step.memory} />
+          <p class="field" data-testid="timings">
+            <b>Timings</b> observe {formatDuration(t.observeMs)} · model {formatDuration(t.modelMs)} · act {formatDuration(t.actMs)} · total {formatDuration(t.totalMs)}
+          </p>
+          <p class="field"><b>Tokens</b> <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : 'not reported'}</span></p>
+          <Section title={`Elements (${step.elements.length})`} testid="elements-section">
+            {() => <pre class="scroll" data-testid="elements">{step.elements.length ? elementLines(run.dialect, step.elements) : '(no labelled elements)'}</pre>}
+          </Section>
+          <Section title="Prompt text sent" testid="prompt-section">
+            {() => <PromptText promptOf={promptOf} index={step.index} />}
+          </Section>
+          <Section title="Raw reply" testid="raw-section">
+            {() => <pre class="scroll" data-testid="raw-reply">{step.raw || '(empty)'}</pre>}
+          </Section>
+          {step.reasoning && (
+            <Section title="Reasoning" testid="reasoning-section">
+              {() => <pre class="scroll" data-testid="reasoning">{step.reasoning}</pre>}
+            </Section>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+function PromptText({ promptOf, index }: { promptOf: PromptOf; index: number }) {
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let gone = false;
+    promptOf(index).then((t) => { if (!gone) setText(t); }, (err) => { if (!gone) setError(messageOf(err)); });
+    return () => { gone = true; };
+  }, [promptOf, index]);
+  if (error) return <p class="error" data-testid="prompt-error">{error}</p>;
+  if (text === null) return <p class="hint">Loading…</p>;
+  return <pre class="scroll" data-testid="prompt-text">{text || '(no prompt was sent for this step)'}</pre>;
+}
+
+const show = (v: unknown) => JSON.stringify(v);
+
+function MemoryField({ before, after }: { before: Memory | null; after: Memory }) {
+  const d = diffMemory(before, after);
+  return (
+    <div class="field memory-field">
+      <b>Memory</b>{' '}
+      {isEmptyDiff(d)
+        ? <span data-testid="memory-diff" data-empty="true" class="hint">unchanged{before ? ' since the previous step' : ''}</span>
+        : (
+          <ul class="diff" data-testid="memory-diff" data-empty="false">
+            {d.added.map((x) => <li key={`+${x.key}`} class="added" data-testid="memory-added" data-key={x.key}>+ {x.key}: {show(x.value)}</li>)}
+            {d.changed.map((x) => <li key={`~${x.key}`} class="changed" data-testid="memory-changed" data-key={x.key}>~ {x.key}: {show(x.before)} → {show(x.after)}</li>)}
+            {d.removed.map((x) => <li key={`-${x.key}`} class="removed" data-testid="memory-removed" data-key={x.key}>− {x.key}: {show(x.value)}</li>)}
+          </ul>
+        )}
+      <details class="section">
+        <summary>Whole memory</summary>
+        <pre data-testid="detail-memory">{JSON.stringify(after, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}
+
+/** Both screenshots of a step, fetched when the step is opened; a click enlarges one. */
+function Shots({ runId, index }: { runId: string; index: number }) {
+  const [shots, setShots] = useState<{ labelled: string | null; clean: string | null } | null>(null);
+  const [big, setBig] = useState<string | null>(null);
+  useEffect(() => {
+    let gone = false;
+    const get = (kind: 'labelled' | 'clean') => send('run/screenshot', { runId, index, kind }).catch(() => null);
+    Promise.all([get('labelled'), get('clean')]).then(([labelled, clean]) => { if (!gone) setShots({ labelled, clean }); });
+    return () => { gone = true; };
+  }, [runId, index]);
+  if (!shots) return <p class="hint">Loading screenshots…</p>;
+  const fig = (kind: 'labelled' | 'clean', src: string | null, caption: string) => (
+    <figure class="shot-fig">
+      {src
+        ? <img class="thumb" data-testid={`shot-${kind}`} src={src} alt={`${caption} screenshot of step ${index + 1}`} onClick={() => setBig(src)} />
+        : <div class="no-shot" data-testid={`no-shot-${kind}`}>no screenshot kept</div>}
+      <figcaption>{caption}</figcaption>
+    </figure>
+  );
+  return (
+    <div class="shots">
+      {fig('labelled', shots.labelled, 'Labelled')}
+      {fig('clean', shots.clean, 'Clean')}
+      {big && (
+        <div class="lightbox" role="dialog" data-testid="lightbox" onClick={() => setBig(null)}>
+          <img src={big} alt={`Step ${index + 1}, full size`} />
+        </div>
+      )}
+    </div>
+  );
+}

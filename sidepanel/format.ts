@@ -1,0 +1,39 @@
+/** How the panel writes sizes, durations, dates and token counts. */
+
+/** 12.3 MB, 2.1 GB, 512 B (powers of 1000, as Chrome's settings show storage). */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '?';
+  if (n < 1000) return `${Math.round(n)} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let v = n / 1000;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+  return `${v < 100 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+/** "12.3 MB of 2.1 GB used", or why it is not known. */
+export function storageText(used: number | null, quota: number | null): string {
+  if (used === null) return 'Storage used: unknown';
+  return quota === null ? `${formatBytes(used)} used` : `${formatBytes(used)} of ${formatBytes(quota)} used`;
+}
+
+/** 850 ms, 4.2 s, 3 min 05 s, 1 h 02 min. */
+export function formatDuration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(Math.floor(s % 60)).padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+export function formatDate(t: number | null): string {
+  if (t === null || !Number.isFinite(t)) return '—';
+  return new Date(t).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+export function formatTokens(prompt: number, completion: number): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `${n(prompt + completion)} tokens (${n(prompt)} prompt + ${n(completion)} completion)`;
+}
