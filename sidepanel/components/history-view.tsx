@@ -79,6 +79,12 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
     onStarted(runId);
   });
 
+  /** Replay the recorded actions without the model, asking before each one (core/replay.ts). */
+  const replay = (id: string) => act(async () => {
+    const { runId } = await send('run/replay', { runId: id, approveSteps: true });
+    onStarted(runId);
+  });
+
   const remove = (id: string) => act(async () => {
     setConfirmId(null);
     try {
@@ -121,7 +127,7 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
       <section class="history" data-testid="history">
         {lines}
         <RunDetail key={openId} runId={openId} onBack={() => { setOpenId(null); setNotice(null); setError(null); void refresh(); }}
-          onRerun={() => rerun(openId)} />
+          onRerun={() => rerun(openId)} onReplay={() => replay(openId)} />
       </section>
     );
   }

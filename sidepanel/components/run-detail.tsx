@@ -39,7 +39,7 @@ function promptLoader(runId: string) {
 
 type PromptOf = ReturnType<typeof promptLoader>;
 
-export function RunDetail({ runId, onBack, onRerun }: { runId: string; onBack: () => void; onRerun?: () => void }) {
+export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string; onBack: () => void; onRerun?: () => void; onReplay?: () => void }) {
   const [run, setRun] = useState<RunView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [expand, setExpand] = useState({ open: false, n: 0 });
@@ -79,6 +79,7 @@ export function RunDetail({ runId, onBack, onRerun }: { runId: string; onBack: (
       <div class="row">
         {back}
         {onRerun && <button type="button" data-testid="detail-rerun" onClick={onRerun} title="Run the same task again on its start page (in a new tab)">Re-run</button>}
+        {onReplay && <button type="button" data-testid="detail-replay" onClick={onReplay} title="Do the recorded actions again without the model, finding each target by its fingerprint; you approve each step">Replay</button>}
       </div>
       <header class="detail-head">
         <h2 data-testid="detail-task">{run.task}</h2>

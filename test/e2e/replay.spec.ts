@@ -116,3 +116,18 @@ test('the replay stops at the first target it cannot find and says which and why
   expect(stopped.stopReason).toContain('/replay/results.html');
   expect(count('click', 'Add to basket')).toBe(before);
 });
+
+test('the History view replays a run from its detail, asking before each action', async () => {
+  expect(recorded).not.toBe('');
+  await setLayout('plain');
+  await panel.reload();
+  await panel.getByTestId('view-history').click();
+  await panel.locator(`[data-testid="history-run"][data-run-id="${recorded}"]`).getByTestId('open-run').click();
+  await panel.getByTestId('detail-replay').click();
+  await expect(panel.getByTestId('approval')).toBeVisible({ timeout: 30_000 });
+  await expect(panel.getByTestId('approval')).toContainText('Search lamps');
+  await panel.getByTestId('stop').click();
+  const runs = await send<{ runs: Array<{ id: string; summary: { task: string; status: string } }> }>('history/list', { query: 'Replay' });
+  expect(runs.runs[0].summary.task).toBe('Replay: Find the desk lamp, put it in the basket and tell me its price');
+  await expect.poll(async () => (await send<{ runs: Array<{ summary: { status: string } }> }>('history/list', { query: 'Replay' })).runs[0].summary.status).toBe('stopped');
+});

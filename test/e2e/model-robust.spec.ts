@@ -1,0 +1,167 @@
+/**
+ * The model side, robustly, through the real extension and the fake OpenAI-compatible server:
+ * retries (429 with Retry-After, 500, a timeout) that end in success, each error class with its
+ * message, unreadable replies (recovered, then stopped after 3 with the last reply shown), usage
+ * and cost totals that match the server's usage, the loop guard nudging then stopping, caps.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelFault, type ModelReply } from '../fixtures/model/server';
+import { scriptedPolicy } from '../fixtures/model/scripted';
+import { serveFixtures } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+import type { RunView } from '../../src/core/messages';
+import type { Trace } from '../../src/core/trace';
+import type { Settings } from '../../src/core/settings';
+
+const KEY = 'sk-robust-9f8e7d6c5b';
+const GOALS = scriptedPolicy([{ do: 'click', find: /^Step one$/ }, { do: 'answer', text: 'done' }], 'plain');
+let site: StaticServer;
+let browser: Launched;
+let panel: Page;
+const models: FakeModel[] = [];
+
+test.beforeAll(async () => {
+  site = await serveFixtures();
+  browser = await launchWithExtension();
+  panel = await openPanel(browser);
+});
+test.afterAll(async () => {
+  await browser.close();
+  for (const m of models) await m.close();
+  await site.close();
+});
+
+function send<T>(type: string, payload: unknown): Promise<T> {
+  return panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;
+}
+
+async function fake(policy: FakeModelOptions['policy'], extra: Partial<FakeModelOptions> = {}): Promise<FakeModel> {
+  const m = await startFakeModel({ apiKey: KEY, policy, ...extra });
+  models.push(m);
+  return m;
+}
+
+/** Runs the task to its end with these settings; the final view and the trace. */
+async function runTask(m: FakeModel, config: Partial<Settings> = {}, baseUrl = m.baseUrl): Promise<{ run: RunView; trace: Trace }> {
+  const { runId } = await send<{ runId: string }>('run/start', {
+    task: 'Press Step one', url: `${site.url}restart/index.html`,
+    config: { baseUrl, apiKey: KEY, model: 'glm-4.5v', ...config },
+  });
+  let run: RunView | null = null;
+  await expect.poll(async () => {
+    run = await send<RunView | null>('run/get', { runId });
+    return run?.status;
+  }, { timeout: 90_000, message: 'the run ends' }).not.toBe('running');
+  // Let the tab's run finish tearing down before the next test starts one.
+  return { run: run!, trace: await send<Trace>('run/trace', { runId, excludeScreenshots: true }) };
+}
+
+test('429 with Retry-After, then 500, then success: the run goes on', async () => {
+  let n = 0;
+  const m = await fake((req) => {
+    n++;
+    if (n === 1) return { status: 429, message: 'Rate limit reached', headers: { 'retry-after': '1' } } satisfies ModelFault;
+    if (n === 2) return { status: 500, message: 'upstream crashed' } satisfies ModelFault;
+    return GOALS(req.prompt);
+  });
+  const { run, trace } = await runTask(m);
+  expect(run.status).toBe('finished');
+  expect(m.requests.length).toBe(4);
+  expect(trace.steps).toHaveLength(2);
+});
+
+test('a request that times out is retried', async () => {
+  let n = 0;
+  const m = await fake(async (req) => {
+    if (++n === 1) await new Promise((r) => setTimeout(r, 8000));
+    return GOALS(req.prompt);
+  });
+  const { run } = await runTask(m, { requestTimeoutSec: 5, maxRetries: 2 });
+  expect(run.status).toBe('finished');
+  expect(m.requests.length).toBe(3);
+});
+
+test('retries give up with the reason and what to do', async () => {
+  const m = await fake(() => ({ status: 503, message: 'overloaded' }));
+  const { run } = await runTask(m, { maxRetries: 1 });
+  expect(run.status).toBe('failed');
+  expect(run.stopReason).toMatch(/failed \(HTTP 503\).*overloaded.*gave up after 2 attempts/);
+  expect(m.requests.length).toBe(2);
+});
+
+const errorCases: Array<{ name: string; make: () => Promise<{ m: FakeModel; baseUrl?: string; config?: Partial<Settings> }>; message: RegExp }> = [
+  { name: 'a wrong key (401)', make: async () => ({ m: await fake(GOALS as never), config: { apiKey: 'sk-wrong-000000' } }), message: /refused the API key \(HTTP 401\)/ },
+  { name: 'Ollama refusing the extension origin (403)', make: async () => ({ m: await fake(() => ({ status: 403, message: '' })) }), message: /OLLAMA_ORIGINS=chrome-extension:\/\/\*/ },
+  { name: 'an unknown model (404) lists the models offered', make: async () => ({ m: await fake(GOALS as never, { models: ['glm-4.5v-fp8', 'qwen2.5vl'] }) }), message: /"glm-4\.5v" was not found.*offers: glm-4\.5v-fp8, qwen2\.5vl/ },
+  { name: 'a model without image input', make: async () => ({ m: await fake(GOALS as never, { rejectImages: true }) }), message: /does not accept images/ },
+  { name: 'a context that is too long', make: async () => ({ m: await fake(() => ({ status: 400, message: "This model's maximum context length is 8192 tokens." })) }), message: /too long for the model's context/ },
+  { name: 'a base URL without /v1', make: async () => { const m = await fake(GOALS as never); return { m, baseUrl: m.baseUrl.replace(/\/v1$/, '') }; }, message: /end in \/v1/ },
+];
+
+for (const c of errorCases) {
+  test(`a clear message for ${c.name}`, async () => {
+    const { m, baseUrl, config } = await c.make();
+    const { run } = await runTask(m, config ?? {}, baseUrl ?? m.baseUrl);
+    expect(run.status).toBe('failed');
+    expect(run.stopReason).toMatch(c.message);
+  });
+}
+
+test('unreadable replies: one is recovered from; three in a row stop the run with the last reply shown', async () => {
+  let n = 0;
+  const once = await fake((req) => (++n === 1 ? { content: 'I think I should click something.' } : GOALS(req.prompt)));
+  const ok = await runTask(once);
+  expect(ok.run.status).toBe('finished');
+  expect(ok.trace.steps[0].observation).toContain('Format error');
+  expect(ok.trace.steps[0].observation).toContain('"Action: Click [3]"');
+
+  const never = await fake((): ModelReply => ({ content: 'Sure! Here is my plan: look around.' }));
+  const bad = await runTask(never);
+  expect(bad.run.status).toBe('failed');
+  expect(bad.run.stopReason).toContain('could not be read 3 times in a row');
+  expect(bad.run.stopReason).toContain('Sure! Here is my plan: look around.');
+  expect(never.requests.length).toBe(3);
+});
+
+test('usage and cost: the totals match the usage the server reported, streamed or not', async () => {
+  for (const stream of [true, false]) {
+    const m = await fake((req) => GOALS(req.prompt));
+    const { run, trace } = await runTask(m, { stream, prices: { 'glm-4.5v': { inputPerMillion: 2, outputPerMillion: 8 } } });
+    expect(run.status).toBe('finished');
+    expect(trace.steps.map((s) => s.usage)).toEqual(m.usages);
+    const prompt = m.usages.reduce((a, u) => a + u.promptTokens, 0);
+    const completion = m.usages.reduce((a, u) => a + u.completionTokens, 0);
+    expect(run.totals).toEqual({ promptTokens: prompt, completionTokens: completion, cost: (prompt * 2 + completion * 8) / 1e6 });
+    if (stream) expect(trace.steps.every((s) => typeof s.timings.modelFirstTokenMs === 'number')).toBe(true);
+  }
+});
+
+test('the loop guard tells the model at the third same action on an unchanged page and stops at the fifth', async () => {
+  // "Step three" changes nothing the labeler sees: the page stays the same.
+  const m = await fake(() => ({ content: 'Thought: Press it again.\nAction: Click [2]\nMemory_Updated: {}' }));
+  const { run, trace } = await runTask(m);
+  expect(trace.steps[0].elements.find((e) => e.label === 2)?.text).toBe('Step three');
+  expect(run.status).toBe('stopped');
+  expect(run.stopReason).toContain('the same action (Click [2]) 5 times on an unchanged page');
+  expect(trace.steps.map((s) => s.observation.includes('try a different approach'))).toEqual([false, false, true, true, false]);
+  expect(m.requests[3].prompt?.history.at(-1)).toContain('try a different approach');
+  expect(site.events.filter((e) => e.type === 'click' && e.value === 'three').length).toBeGreaterThanOrEqual(4);
+});
+
+test('a token cap stops the run with the reason', async () => {
+  const m = await fake((req) => GOALS(req.prompt));
+  const { run } = await runTask(m, { maxRunTokens: 500 });
+  expect(run.status).toBe('stopped');
+  expect(run.stopReason).toMatch(/used \d+ tokens, over the cap of 500/);
+});
+
+test('Test connection sends a small image and says whether it was accepted', async () => {
+  const good = await fake(GOALS as never);
+  const ok = await send<{ message: string }>('model/test', { config: { baseUrl: good.baseUrl, apiKey: KEY, model: 'glm-4.5v' } });
+  expect(ok.message).toMatch(/accepted an image and answered in \d+ ms/);
+  expect(good.connectionTests).toHaveLength(1);
+  const textOnly = await fake(GOALS as never, { rejectImages: true });
+  const err = await send('model/test', { config: { baseUrl: textOnly.baseUrl, apiKey: KEY, model: 'glm-4.5v' } }).then(() => '', (e: Error) => e.message);
+  expect(err).toContain('does not accept images');
+});
