@@ -121,6 +121,7 @@ export function saveRun(state: RunState): Promise<void> {
       await tx.objectStore('runs').put(toRecord(safe));
       await tx.done;
     } catch (err) {
+      tx.done.catch(() => undefined); // aborted below: its rejection is expected
       try { tx.abort(); } catch { /* already finished */ }
       throw isQuota(err) ? new StorageFullError() : err;
     }

@@ -87,3 +87,28 @@ describe('run database', () => {
       .toMatchObject({ ok: false, error: expect.stringContaining('Step 1') });
   });
 });
+
+describe('a full quota', () => {
+  it('fails the save with a clear message and writes nothing of the step that did not fit', async () => {
+    const store = await import('../../src/background/run-store');
+    const first = finishedRun('quota-run', JPEG, JPEG);
+    const oneStep = { ...first, steps: first.steps.slice(0, 1), status: 'running' as const, phase: 'observe' as const, pending: null, endedAt: null };
+    await store.saveRun(oneStep);
+    // The next write of a screenshot hits the quota.
+    const proto = Object.getPrototypeOf((await store.db()).transaction('shots', 'readwrite').objectStore('shots')) as { put: (...a: unknown[]) => unknown };
+    const put = proto.put;
+    proto.put = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+    try {
+      await expect(store.saveRun(first)).rejects.toThrow(/storage for this extension is full.*Delete old runs in History/);
+    } finally {
+      proto.put = put;
+    }
+    const kept = await store.loadRun('quota-run');
+    expect(kept?.steps).toHaveLength(1);
+    expect(kept?.status).toBe('running');
+    expect(await store.loadShot('quota-run', 1, 'labelled')).toBeNull();
+    await store.markEnded({ ...oneStep, status: 'failed', phase: 'done', endedAt: 2000, stopReason: 'full' });
+    expect((await store.loadRun('quota-run'))?.status).toBe('failed');
+    expect((await store.listRuns()).find((r) => r.id === 'quota-run')?.summary.stopReason).toBe('full');
+  });
+});
