@@ -9,7 +9,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { serveFixtures } from './support';
+import { serveFixtures, panelSend } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Settings } from '../../src/core/settings';
@@ -66,7 +66,7 @@ async function fakeModel(policy: (q: RecordedRequest, n: number) => ModelReply |
 }
 
 function send<T>(type: string, payload: unknown): Promise<T> {
-  return panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;
+  return panelSend<T>(panel, type, payload);
 }
 
 async function currentRun(): Promise<RunView> {

@@ -8,7 +8,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelFault, type ModelReply } from '../fixtures/model/server';
 import { scriptedPolicy } from '../fixtures/model/scripted';
-import { serveFixtures } from './support';
+import { serveFixtures, panelSend } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -33,7 +33,7 @@ test.afterAll(async () => {
 });
 
 function send<T>(type: string, payload: unknown): Promise<T> {
-  return panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;
+  return panelSend<T>(panel, type, payload);
 }
 
 async function fake(policy: FakeModelOptions['policy'], extra: Partial<FakeModelOptions> = {}): Promise<FakeModel> {

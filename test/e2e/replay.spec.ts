@@ -9,7 +9,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { scriptedPolicy } from '../fixtures/model/scripted';
-import { serveFixtures } from './support';
+import { serveFixtures, panelSend, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -40,16 +40,11 @@ test.afterAll(async () => {
 });
 
 function send<T>(type: string, payload: unknown): Promise<T> {
-  return panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;
+  return panelSend<T>(panel, type, payload);
 }
 
-async function until(runId: string, ok: (r: RunView) => boolean, what: string): Promise<RunView> {
-  let last: RunView | null = null;
-  await expect.poll(async () => {
-    last = await send<RunView | null>('run/get', { runId });
-    return !!last && ok(last);
-  }, { message: what, timeout: 60_000 }).toBe(true);
-  return last!;
+function until(runId: string, ok: (r: RunView) => boolean, what: string): Promise<RunView> {
+  return waitForRun(panel, runId, ok, what);
 }
 
 async function setLayout(layout: string): Promise<void> {

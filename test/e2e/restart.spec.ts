@@ -11,7 +11,7 @@ import { launchWithExtension, openPanel, type Launched } from '../../scripts/bro
 import { startFakeModel, type FakeModel, type ModelReply } from '../fixtures/model/server';
 import { scriptedPolicy } from '../fixtures/model/scripted';
 import type { PromptParts } from '../fixtures/model/request-shape';
-import { serveFixtures } from './support';
+import { serveFixtures, panelSend, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -42,7 +42,7 @@ test.afterEach(async () => {
 });
 
 function send<T>(type: string, payload: unknown): Promise<T> {
-  return panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;
+  return panelSend<T>(panel, type, payload);
 }
 
 async function start(m: FakeModel, extra: Record<string, unknown> = {}): Promise<string> {
@@ -53,14 +53,8 @@ async function start(m: FakeModel, extra: Record<string, unknown> = {}): Promise
   return runId;
 }
 
-/** Polls run/get (which also wakes a stopped worker) until `ok` holds. */
-async function until(runId: string, ok: (r: RunView) => boolean, what: string): Promise<RunView> {
-  let last: RunView | null = null;
-  await expect.poll(async () => {
-    last = await send<RunView | null>('run/get', { runId }).catch(() => null);
-    return !!last && ok(last);
-  }, { message: what, timeout: 60_000, intervals: [50, 100, 200] }).toBe(true);
-  return last!;
+function until(runId: string, ok: (r: RunView) => boolean, what: string): Promise<RunView> {
+  return waitForRun(panel, runId, ok, what);
 }
 
 /** Stops the extension's service worker the way Chrome does, and waits until it is gone. */

@@ -1,6 +1,8 @@
 /** Shared pieces of the end-to-end tests: fixture sites, the agent CLI, trace checks. */
 import { spawn } from 'node:child_process';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from '@playwright/test';
+import type { RunView } from '../../src/core/messages';
 import path from 'node:path';
 import { serveDir, type StaticServer } from '../../scripts/static-server';
 
@@ -42,4 +44,19 @@ export function launchPlainChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
+}
+
+/** Sends a view message through the side panel page, as the panel itself does (window.webagent.send). */
+export function panelSend<T>(panel: Page, type: string, payload: unknown): Promise<T> {
+  return panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;
+}
+
+/** Polls run/get through the panel (which also wakes a stopped worker) until `ok` holds; the run then. */
+export async function waitForRun(panel: Page, runId: string, ok: (r: RunView) => boolean, what: string): Promise<RunView> {
+  let last: RunView | null = null;
+  await expect.poll(async () => {
+    last = await panelSend<RunView | null>(panel, 'run/get', { runId }).catch(() => null);
+    return !!last && ok(last);
+  }, { message: what, timeout: 60_000, intervals: [50, 100, 200] }).toBe(true);
+  return last!;
 }
