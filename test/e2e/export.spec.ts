@@ -18,7 +18,7 @@ import type { Trace } from '../../src/core/trace';
 import { buildHtmlReport } from '../../src/core/export/html-report';
 
 const KEY = 'sk-export-e2e-4b9d2f7a1c';
-const EXAMPLE = path.resolve(ROOT, '..', 'shared', 'data', 'webvoyager', 'example-runs', 'Amazon--0.json');
+const EXAMPLE = path.resolve(ROOT, 'test', 'fixtures', 'webvoyager', 'Amazon--0.json');
 const PNG_SIG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 let site: StaticServer;
 /** the run's trace, for the second test */

@@ -15,7 +15,7 @@ import { encodePalettePng } from '../../src/core/export/png';
 import { toInteractMessages, WV_IMAGE_PLACEHOLDER, wvAnswerOf, type WvMessage } from '../../src/core/export/webvoyager';
 import { buildZip, zipFiles } from '../../src/core/export/zip';
 
-const EXAMPLES = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'webvoyager', 'example-runs');
+const EXAMPLES = path.resolve(import.meta.dirname, '..', 'fixtures', 'webvoyager');
 const PNG_SIG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const jpegUrl = (seed: number) => `data:image/jpeg;base64,${base64Encode(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, seed, 1, 2, 3]))}`;
 const HOSTILE = '</script><img src=x onerror=alert(1)><!-- \u2028 \u2029';
