@@ -1,5 +1,5 @@
 /** The side panel's (and the headless runner's) way to talk to the background: the typed message map. */
-import type { Reply, RunUpdate, RunView, ViewMessages, ViewName } from '../src/core/messages';
+import type { Reply, RunStream, RunUpdate, RunView, ViewMessages, ViewName } from '../src/core/messages';
 import { normalizeSettings, type Settings } from '../src/core/settings';
 
 export async function send<K extends ViewName>(type: K, payload: ViewMessages[K]['req']): Promise<ViewMessages[K]['res']> {
@@ -17,6 +17,15 @@ export async function send<K extends ViewName>(type: K, payload: ViewMessages[K]
 export function onRunUpdate(fn: (run: RunView) => void): () => void {
   const listener = (msg: unknown) => {
     if ((msg as RunUpdate)?.event === 'run/update') fn((msg as RunUpdate).run);
+  };
+  chrome.runtime.onMessage.addListener(listener);
+  return () => chrome.runtime.onMessage.removeListener(listener);
+}
+
+/** The model's reply as it streams in, and retry notes (broadcast while a step asks the model). */
+export function onRunStream(fn: (ev: RunStream) => void): () => void {
+  const listener = (msg: unknown) => {
+    if ((msg as RunStream)?.event === 'run/stream') fn(msg as RunStream);
   };
   chrome.runtime.onMessage.addListener(listener);
   return () => chrome.runtime.onMessage.removeListener(listener);

@@ -37,3 +37,9 @@ export function formatTokens(prompt: number, completion: number): string {
   const n = (x: number) => x.toLocaleString('en-US');
   return `${n(prompt + completion)} tokens (${n(prompt)} prompt + ${n(completion)} completion)`;
 }
+
+/** A step's timings: "observe 120 ms · model 2.3 s (first token 400 ms) · act 80 ms". */
+export function formatTimings(t: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number }): string {
+  const first = typeof t.modelFirstTokenMs === 'number' ? ` (first token ${formatDuration(t.modelFirstTokenMs)})` : '';
+  return `observe ${formatDuration(t.observeMs)} · model ${formatDuration(t.modelMs)}${first} · act ${formatDuration(t.actMs)}`;
+}

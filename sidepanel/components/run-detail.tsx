@@ -11,9 +11,10 @@ import type { Mark } from '../../src/core/marks';
 import { getDialect, isDialect } from '../../src/core/dialects';
 import { diffMemory, isEmptyDiff, type Memory } from '../../src/core/memory-diff';
 import { hostKey } from '../../src/core/guards';
+import { formatCost } from '../../src/core/costs';
 import { messageOf, onRunUpdate, send } from '../api';
 import { download, exportRun, type ExportKind } from '../export';
-import { formatDate, formatDuration, formatTokens } from '../format';
+import { formatDate, formatDuration, formatTimings, formatTokens } from '../format';
 
 /** The element list as the prompt shows it: one `[i]: <tag> "text";` per line. */
 function elementLines(dialect: string, elements: Mark[]): string {
@@ -93,6 +94,7 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
           <dt>Duration</dt><dd data-testid="detail-duration">{duration === null ? 'still running' : formatDuration(duration)}</dd>
           <dt>Steps</dt><dd data-testid="detail-steps">{run.steps.length}</dd>
           <dt>Tokens</dt><dd data-testid="detail-tokens">{formatTokens(prompt, completion)}</dd>
+          {run.totals && <><dt>Cost</dt><dd data-testid="detail-cost">{formatCost(run.totals.cost)}</dd></>}
         </dl>
         {run.status === 'finished' && <div class="answer" data-testid="detail-answer"><b>Answer</b><p>{run.answer}</p></div>}
         {(run.status === 'stopped' || run.status === 'failed') && (
@@ -207,7 +209,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
           <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>Observation</b> <span data-testid="detail-observation">{step.observation}</span></p>
           <MemoryField before={before} after={step.memory} />
           <p class="field" data-testid="timings">
-            <b>Timings</b> observe {formatDuration(t.observeMs)} · model {formatDuration(t.modelMs)} · act {formatDuration(t.actMs)} · total {formatDuration(t.totalMs)}
+            <b>Timings</b> {formatTimings(t)} · total {formatDuration(t.totalMs)}
           </p>
           <p class="field"><b>Tokens</b> <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : 'not reported'}</span></p>
           <Section title={`Elements (${step.elements.length})`} testid="elements-section">

@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { RunView, StepView } from '../../src/core/messages';
-import { send } from '../api';
+import type { RunStream, RunView, StepView } from '../../src/core/messages';
+import { formatCost } from '../../src/core/costs';
+import { onRunStream, send } from '../api';
+import { formatTimings, formatTokens } from '../format';
+import { liveReply } from '../live';
 import { ApprovalCard } from './approval-card';
 import type { Command } from './app';
 
@@ -8,9 +11,19 @@ const PHASE_TEXT = { observe: 'labelling the page and taking a screenshot…', m
 
 export function RunPanel({ run, command }: { run: RunView; command: Command }) {
   const p = run.status === 'running' ? run.pending : null;
+  const live = useLive(run.id);
+  // The streamed reply belongs to the step still asking the model; once that step is done it is gone.
+  const showLive = p && p.phase === 'model' && live && live.index === p.index ? live : null;
+  const t = run.totals;
   return (
     <section class="run" data-testid="run" data-status={run.status}>
       <p class="run-head"><b>{run.task}</b><br /><small>{run.startUrl} · {run.model}</small></p>
+      {t && (
+        <p class="run-totals" data-testid="run-totals">
+          <span data-testid="run-total-tokens">{formatTokens(t.promptTokens, t.completionTokens)}</span>
+          {' · cost '}<span data-testid="run-cost" data-cost={t.cost ?? ''}>{formatCost(t.cost)}</span>
+        </p>
+      )}
       <ol class="steps">
         {run.steps.map((s) => (s.kind === 'person' ? <PersonStep key={s.index} step={s} /> : <Step key={s.index} runId={run.id} step={s} />))}
       </ol>
@@ -20,6 +33,7 @@ export function RunPanel({ run, command }: { run: RunView; command: Command }) {
           Step {p.index + 1}: {pendingText(run, p)}
         </p>
       )}
+      {showLive && <LiveReplyView live={showLive} />}
       {run.status === 'running' && !run.pending && <p class="pending">{run.paused ? 'Paused.' : 'Starting…'}</p>}
       {run.status === 'finished' && (
         <div class="answer" data-testid="answer"><h2>Answer</h2><p>{run.answer}</p></div>
@@ -30,6 +44,40 @@ export function RunPanel({ run, command }: { run: RunView; command: Command }) {
         </p>
       )}
     </section>
+  );
+}
+
+/** The latest streamed reply and retry note of this run (any step: the caller picks the pending one). */
+function useLive(runId: string): { index: number; content: string; reasoning: string; note: string | null } | null {
+  const [live, setLive] = useState<{ index: number; content: string; reasoning: string; note: string | null } | null>(null);
+  useEffect(() => {
+    setLive(null);
+    return onRunStream((ev: RunStream) => {
+      if (ev.runId !== runId) return;
+      setLive((cur) => {
+        const same = cur && cur.index === ev.index;
+        // A retry note comes alone (the reply starts over): keep it until the step is done.
+        if (ev.note) return { index: ev.index, content: '', reasoning: '', note: ev.note };
+        return { index: ev.index, content: ev.content, reasoning: ev.reasoning, note: same ? cur.note : null };
+      });
+    });
+  }, [runId]);
+  return live;
+}
+
+function LiveReplyView({ live }: { live: { content: string; reasoning: string; note: string | null } }) {
+  const { thought, reasoning } = liveReply(live.content, live.reasoning);
+  return (
+    <div class="live" data-testid="live-reply">
+      {live.note && <p class="note retry" role="status" data-testid="retry-note">{live.note}</p>}
+      {reasoning && (
+        <details class="live-reasoning" data-testid="live-reasoning">
+          <summary>Reasoning…</summary>
+          <pre>{reasoning}</pre>
+        </details>
+      )}
+      {thought && <p class="thought live-thought" data-testid="live-thought">{thought}</p>}
+    </div>
   );
 }
 
@@ -71,6 +119,12 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
       {step.thought && <p class="thought" data-testid="thought">{step.thought}</p>}
       <p class="action" data-testid="action"><code>{step.actionText}</code></p>
       <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
+      <p class="step-facts">
+        <small>
+          <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : 'tokens not reported'}</span>
+          {' · '}<span data-testid="step-timings">{formatTimings(step.timings)}</span>
+        </small>
+      </p>
       <details class="memory"><summary>Memory</summary><pre data-testid="memory">{JSON.stringify(step.memory, null, 2)}</pre></details>
       {step.reasoning && <details><summary>Reasoning</summary><pre>{step.reasoning}</pre></details>}
       {big && shot && (

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { checkSettings, DEFAULT_SETTINGS, type Settings } from '../../src/core/settings';
+import { checkSettings, DEFAULT_SETTINGS, type EndpointProfile, type Settings } from '../../src/core/settings';
 import type { GuardId, GuardSettings } from '../../src/core/guards';
+import { PRESETS, presetById } from '../../src/core/presets';
 import { messageOf, onSettingsChange, send } from '../api';
 import { GuardsForm } from './guards-form';
+import { PriceTableForm, rowsOf, tableOf, type PriceRow } from './price-table';
 
 type Field = { key: keyof Settings; label: string; help: string; type: 'text' | 'password' | 'number' | 'checkbox' };
 
@@ -18,7 +20,19 @@ const ADVANCED: Field[] = [
   { key: 'maxTokens', label: 'Max tokens', help: 'Longest reply the model may write', type: 'number' },
   { key: 'stream', label: 'Stream replies', help: 'Server-sent events', type: 'checkbox' },
   { key: 'extraBody', label: 'Extra request fields (JSON)', help: '{"skip_special_tokens": false} for vLLM/SGLang; empty for strict servers', type: 'text' },
+  { key: 'requestTimeoutSec', label: 'Request timeout (s)', help: 'A model request slower than this is abandoned (and retried)', type: 'number' },
+  { key: 'maxRetries', label: 'Retries', help: 'After HTTP 429, a 5xx, a network error or a timeout, with growing waits', type: 'number' },
+  { key: 'maxRunTokens', label: 'Token cap per run', help: 'The run stops past this many tokens (prompt + completion); 0 = none', type: 'number' },
+  { key: 'maxRunCost', label: 'Cost cap per run', help: 'The run stops past this cost (prices below); 0 = none', type: 'number' },
 ];
+
+/** Number fields that take fractions. */
+const FRACTIONAL = new Set<keyof Settings>(['temperature', 'requestTimeoutSec', 'maxRunCost']);
+
+/** The endpoint fields a profile keeps (the key included). */
+function endpointOf(s: Settings): EndpointProfile {
+  return { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
+}
 
 export function SettingsForm() {
   const [s, setS] = useState<Settings>(DEFAULT_SETTINGS);
@@ -26,19 +40,26 @@ export function SettingsForm() {
   const [open, setOpen] = useState(false);
   // Bumped when the guards come fresh from storage, so the word boxes drop what was typed before.
   const [loaded, setLoaded] = useState(0);
+  // The price table as typed (a row may be half filled); parsed into settings.prices on Save.
+  const [priceRows, setPriceRows] = useState<PriceRow[]>(() => rowsOf(DEFAULT_SETTINGS.prices));
+  const [presetId, setPresetId] = useState('');
+  const [profile, setProfile] = useState('');
+  const [profileName, setProfileName] = useState('');
 
   useEffect(() => {
     send('settings/get', {}).then((v) => {
       setS(v);
+      setPriceRows(rowsOf(v.prices));
       setLoaded((n) => n + 1);
       if (!v.apiKey && v.baseUrl === DEFAULT_SETTINGS.baseUrl) setOpen(true);
     }, () => setOpen(true));
     // The background changes some settings itself ("Always allow" in an approval, the step-approval
-    // switch): take those, keep the person's unsaved edits of the rest.
-    return onSettingsChange((fresh) => setS((cur) => ({ ...cur, approveSteps: fresh.approveSteps, guards: { ...cur.guards, allow: fresh.guards.allow } })));
+    // switch), and another panel may save profiles: take those, keep the person's unsaved edits of the rest.
+    return onSettingsChange((fresh) => setS((cur) => ({ ...cur, approveSteps: fresh.approveSteps, profiles: fresh.profiles, guards: { ...cur.guards, allow: fresh.guards.allow } })));
   }, []);
 
   const problems = checkSettings(s);
+  const prices = tableOf(priceRows);
 
   function set(key: keyof Settings, raw: string | boolean) {
     const cur = s[key];
@@ -50,9 +71,13 @@ export function SettingsForm() {
     e.preventDefault();
     try {
       // The step-approval switch saves itself (run/mode); the always-allowed sites are the stored ones.
-      const { approveSteps: _a, guards, ...rest } = s;
+      // Profiles are saved by their own buttons: the stored ones are kept.
+      const { approveSteps: _a, guards, profiles: _p, prices: _t, ...rest } = s;
+      if (prices.problem) throw new Error(prices.problem);
       const stored = await send('settings/get', {});
-      setS(await send('settings/set', { ...rest, guards: { rules: guards.rules, allow: stored.guards.allow } }));
+      const saved = await send('settings/set', { ...rest, prices: prices.table, guards: { rules: guards.rules, allow: stored.guards.allow } });
+      setS(saved);
+      setPriceRows(rowsOf(saved.prices));
       setLoaded((n) => n + 1);
       setStatus({ ok: true, text: 'Saved.' });
     } catch (err) {
@@ -75,6 +100,52 @@ export function SettingsForm() {
     }
   }
 
+  /** A preset fills the endpoint fields (not the key); every field stays editable. */
+  function choosePreset(id: string) {
+    setPresetId(id);
+    const p = presetById(id);
+    if (p) setS({ ...s, ...p.fields });
+  }
+
+  /** A saved profile fills the endpoint fields, the key included; Save makes it the one in use. */
+  function chooseProfile(name: string) {
+    setProfile(name);
+    const p = s.profiles[name];
+    if (!p) return;
+    setProfileName(name);
+    setS({ ...s, ...p });
+    setStatus({ ok: true, text: `Loaded the profile "${name}"; press Save to use it.` });
+  }
+
+  /** Saving or deleting a profile is stored at once (only the profiles: other edits wait for Save). */
+  async function storeProfiles(change: (profiles: Settings['profiles']) => Settings['profiles'], done: string) {
+    try {
+      const stored = await send('settings/get', {});
+      const saved = await send('settings/set', { profiles: change({ ...stored.profiles }) });
+      setS((cur) => ({ ...cur, profiles: saved.profiles }));
+      setStatus({ ok: true, text: done });
+      return saved;
+    } catch (err) {
+      setStatus({ ok: false, text: messageOf(err) });
+      return null;
+    }
+  }
+
+  async function saveProfile() {
+    const name = profileName.trim();
+    if (!name) return;
+    const existed = name in s.profiles;
+    const saved = await storeProfiles((p) => ({ ...p, [name]: endpointOf(s) }), existed ? `Updated the profile "${name}".` : `Saved the profile "${name}".`);
+    if (saved) setProfile(name);
+  }
+
+  async function deleteProfile() {
+    const name = profile;
+    if (!name) return;
+    const saved = await storeProfiles((p) => { delete p[name]; return p; }, `Deleted the profile "${name}".`);
+    if (saved) setProfile('');
+  }
+
   async function test() {
     setStatus({ ok: true, text: 'Testing…' });
     try {
@@ -91,7 +162,7 @@ export function SettingsForm() {
       {f.type === 'checkbox'
         ? <input type="checkbox" data-testid={`setting-${f.key}`} checked={Boolean(s[f.key])} onChange={(e) => set(f.key, (e.target as HTMLInputElement).checked)} />
         : <input type={f.type} data-testid={`setting-${f.key}`} value={String(s[f.key])} autocomplete="off"
-            step={f.key === 'temperature' ? 'any' : undefined}
+            step={FRACTIONAL.has(f.key) ? 'any' : undefined}
             onInput={(e) => set(f.key, (e.target as HTMLInputElement).value)} />}
       <small>{problems[f.key] ?? f.help}</small>
     </label>
@@ -101,21 +172,51 @@ export function SettingsForm() {
     <details class="settings" open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
       <summary>Settings</summary>
       <form onSubmit={save}>
+        <fieldset class="endpoint" data-testid="endpoint">
+          <legend>Endpoint</legend>
+          <label class="field">
+            <span>Preset</span>
+            <select data-testid="preset" value={presetId} onChange={(e) => choosePreset((e.target as HTMLSelectElement).value)}>
+              <option value="">Choose a preset to fill the fields…</option>
+              {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+            </select>
+            <small data-testid="preset-note">{presetById(presetId)?.note ?? 'Fills base URL, model and request options (not the key); every field stays editable.'}</small>
+          </label>
+          <label class="field">
+            <span>Saved profiles</span>
+            <select data-testid="profile-select" value={profile} onChange={(e) => chooseProfile((e.target as HTMLSelectElement).value)}>
+              <option value="">{profileNames(s).length ? 'Load a saved profile…' : 'No saved profiles yet'}</option>
+              {profileNames(s).map((n) => <option key={n} value={n}>{n}</option>)}
+            </select>
+          </label>
+          <div class="row">
+            <input type="text" class="grow" data-testid="profile-name" placeholder="Profile name" value={profileName} autocomplete="off"
+              onInput={(e) => setProfileName((e.target as HTMLInputElement).value)} />
+            <button type="button" data-testid="save-profile" disabled={!profileName.trim()} onClick={saveProfile}
+              title="Store base URL, key, model and request options under this name">Save as profile</button>
+            <button type="button" data-testid="delete-profile" disabled={!profile} onClick={deleteProfile}>Delete profile</button>
+          </div>
+        </fieldset>
         {MAIN.map(field)}
-        <details>
+        <details data-testid="advanced-section">
           <summary>Advanced</summary>
           {ADVANCED.map(field)}
+          <PriceTableForm rows={priceRows} onChange={setPriceRows} problem={prices.problem} />
         </details>
         <details data-testid="guards-section">
           <summary>Guards</summary>
           <GuardsForm key={loaded} guards={s.guards} onChange={(guards) => setS({ ...s, guards })} onRemoveAllow={removeAllow} />
         </details>
         <div class="row">
-          <button type="submit" data-testid="save-settings" disabled={Object.keys(problems).length > 0}>Save</button>
+          <button type="submit" data-testid="save-settings" disabled={Object.keys(problems).length > 0 || !!prices.problem}>Save</button>
           <button type="button" data-testid="test-connection" onClick={test}>Test connection</button>
         </div>
         {status && <p class={status.ok ? 'note' : 'error'} data-testid="settings-status" role="status">{status.text}</p>}
       </form>
     </details>
   );
+}
+
+function profileNames(s: Settings): string[] {
+  return Object.keys(s.profiles).sort((a, b) => a.localeCompare(b));
 }

@@ -1,0 +1,60 @@
+/**
+ * The price table in settings: one row per model, input and output price per million tokens.
+ * Rows are kept as typed (a half-filled row is fine while editing) and parsed on Save.
+ */
+import type { PriceTable } from '../../src/core/costs';
+
+export interface PriceRow { key: number; model: string; input: string; output: string }
+
+let nextKey = 1;
+
+export function rowsOf(t: PriceTable): PriceRow[] {
+  return Object.entries(t).map(([model, p]) => ({ key: nextKey++, model, input: String(p.inputPerMillion), output: String(p.outputPerMillion) }));
+}
+
+function price(text: string): number | null {
+  if (!text.trim()) return null;
+  const n = Number(text);
+  return Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+/** The table the rows say, or what is wrong with them. Empty rows are ignored. */
+export function tableOf(rows: PriceRow[]): { table: PriceTable; problem: string | null } {
+  const table: PriceTable = {};
+  for (const r of rows) {
+    const model = r.model.trim();
+    if (!model && !r.input.trim() && !r.output.trim()) continue;
+    if (!model) return { table, problem: 'Each price row needs the model name (as the server knows it).' };
+    const i = price(r.input);
+    const o = price(r.output);
+    if (i === null || o === null) return { table, problem: `The prices of ${model} must be numbers of 0 or more (per million tokens).` };
+    if (model in table) return { table, problem: `${model} is in the price table twice.` };
+    table[model] = { inputPerMillion: i, outputPerMillion: o };
+  }
+  return { table, problem: null };
+}
+
+export function PriceTableForm({ rows, onChange, problem }: { rows: PriceRow[]; onChange: (rows: PriceRow[]) => void; problem: string | null }) {
+  const edit = (key: number, patch: Partial<PriceRow>) => onChange(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const value = (e: Event) => (e.target as HTMLInputElement).value;
+  return (
+    <fieldset class="prices" data-testid="price-table">
+      <legend>Prices per million tokens</legend>
+      <table>
+        <thead><tr><th>Model</th><th>Input</th><th>Output</th><th /></tr></thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key} data-testid="price-row" data-model={r.model}>
+              <td><input type="text" data-testid="price-model" aria-label="Model" value={r.model} autocomplete="off" onInput={(e) => edit(r.key, { model: value(e) })} /></td>
+              <td><input type="number" step="any" min="0" data-testid="price-input" aria-label={`Input price of ${r.model || 'this model'} per million tokens`} value={r.input} onInput={(e) => edit(r.key, { input: value(e) })} /></td>
+              <td><input type="number" step="any" min="0" data-testid="price-output" aria-label={`Output price of ${r.model || 'this model'} per million tokens`} value={r.output} onInput={(e) => edit(r.key, { output: value(e) })} /></td>
+              <td><button type="button" data-testid="price-remove" title="Remove this row" aria-label={`Remove ${r.model || 'this row'}`} onClick={() => onChange(rows.filter((x) => x.key !== r.key))}>✕</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" data-testid="price-add" onClick={() => onChange([...rows, { key: nextKey++, model: '', input: '', output: '' }])}>Add a model</button>
+      <small class={problem ? 'error' : 'hint'} data-testid="price-problem">{problem ?? 'The cost of a run uses the price of its model; a model not listed has no known cost.'}</small>
+    </fieldset>
+  );
+}
