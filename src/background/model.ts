@@ -76,6 +76,13 @@ async function once(s: Settings, messages: ChatMessage[], signal: AbortSignal, p
   }
 }
 
+/** The reply stream ended before the server said it was finished. */
+export class StreamCutError extends Error {
+  constructor() {
+    super('the reply stream was cut off before it finished');
+  }
+}
+
 /** ms to wait before retrying, or null when the error is not worth a retry. */
 export function retryWait(err: unknown, attempt: number): number | null {
   const backoff = Math.min(MAX_RETRY_WAIT_MS, 1000 * 2 ** attempt);
@@ -89,7 +96,7 @@ export function retryWait(err: unknown, attempt: number): number | null {
     if (err.status === undefined) return err.error ? null : backoff; // no status: the connection failed
     return err.status >= 500 || err.status === 408 ? backoff : null;
   }
-  return err instanceof TypeError ? backoff : null; // fetch's network errors
+  return err instanceof TypeError || err instanceof StreamCutError ? backoff : null; // network errors
 }
 
 function retryAfterMs(headers: Headers | Record<string, string> | undefined): number | null {
@@ -103,6 +110,7 @@ function retryAfterMs(headers: Headers | Record<string, string> | undefined): nu
 
 function whatFailed(err: unknown): string {
   if (err instanceof APIConnectionTimeoutError) return 'The model did not answer in time';
+  if (err instanceof StreamCutError) return 'The reply was cut off';
   if (err instanceof APIError && err.status === 429) return 'The endpoint is rate-limiting (HTTP 429)';
   if (err instanceof APIError && err.status !== undefined) return `The model server failed (HTTP ${err.status})`;
   return 'The model endpoint could not be reached';
@@ -145,7 +153,9 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
   let reasoning = '';
   let usage: Usage | null = null;
   let firstAt: number | null = null;
+  let finished = false;
   for await (const chunk of stream) {
+    if (chunk.choices?.[0]?.finish_reason) finished = true;
     const delta = chunk.choices?.[0]?.delta as ReasoningFields & { content?: string | null } | undefined;
     const r = delta?.reasoning_content ?? delta?.reasoning;
     if (delta?.content || r) {
@@ -158,6 +168,10 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
   }
   // The SDK ends the stream quietly when it is aborted: a cut-off reply is not a reply.
   if (signal.aborted) throw new APIUserAbortError();
+  // A stream that ends with neither a finish reason nor the usage we asked for was cut (a dropped
+  // connection, a crashed server): half a reply would read as a format error, so it is retried
+  // like a network error.
+  if (!finished && !usage) throw new StreamCutError();
   return { ok: true as const, content, reasoning: reasoning || null, usage, firstAt };
 }
 
@@ -178,6 +192,7 @@ async function failure(s: Settings, err: unknown): Promise<ModelResult> {
     return { ok: false, error: 'Stopped.', aborted: true };
   }
   const base = { baseUrl: s.baseUrl, model: s.model };
+  if (err instanceof StreamCutError) return { ok: false, aborted: false, error: `The model server at ${s.baseUrl} cut its reply off before finishing. Try again; if it keeps happening, check the server's logs.` };
   if (err instanceof APIConnectionTimeoutError) return { ok: false, aborted: false, error: explainModelError({ ...base, message: '', timedOut: true }) };
   if (err instanceof APIError && err.status === undefined && err.error) {
     return { ok: false, aborted: false, error: `The model server reported an error in the middle of its reply: ${serverMessage(err)}` };

@@ -82,6 +82,20 @@ test('a request that times out is retried', async () => {
   expect(m.requests.length).toBe(3);
 });
 
+test('a reply stream cut off in the middle (cleanly or abruptly) is asked again, not read as half a reply', async () => {
+  for (const how of ['end', 'destroy'] as const) {
+    let n = 0;
+    const m = await fake((req) => {
+      const reply = GOALS(req.prompt);
+      return ++n === 1 ? { ...reply, cut: { afterChunks: 2, how } } : reply;
+    }, { chunkSize: 8 });
+    const { run, trace } = await runTask(m);
+    expect(run.status).toBe('finished');
+    expect(m.requests.length).toBe(3);
+    expect(trace.steps[0].observation).toBe('Success');
+  }
+});
+
 test('retries give up with the reason and what to do', async () => {
   const m = await fake(() => ({ status: 503, message: 'overloaded' }));
   const { run } = await runTask(m, { maxRetries: 1 });

@@ -5,7 +5,7 @@ import { costOf, normalizePrices, tokensOf } from '../../src/core/costs';
 import { PRESETS } from '../../src/core/presets';
 import { checkSettings, normalizeSettings } from '../../src/core/settings';
 import { toRunView } from '../../src/core/messages';
-import { retryWait } from '../../src/background/model';
+import { retryWait, StreamCutError } from '../../src/background/model';
 import type { Mark } from '../../src/core/marks';
 
 const marks: Mark[] = [{ label: 0, tag: 'button', text: 'Next', rect: { x: 0, y: 0, width: 50, height: 20 } }];
@@ -107,6 +107,7 @@ describe('settings, presets, retries', () => {
     expect(retryWait(new APIError(503, undefined, 'busy', h()), 0)).toBe(1000);
     expect(retryWait(new APIConnectionTimeoutError(), 1)).toBe(2000);
     expect(retryWait(new TypeError('Failed to fetch'), 0)).toBe(1000);
+    expect(retryWait(new StreamCutError(), 0)).toBe(1000);
     expect(retryWait(new APIError(401, undefined, 'no', h()), 0)).toBeNull();
     expect(retryWait(new APIError(400, undefined, 'bad', h()), 0)).toBeNull();
     expect(retryWait(new APIError(429, undefined, 'x', h('600')), 0)).toBe(60_000);
