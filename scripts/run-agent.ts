@@ -171,6 +171,11 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
         if (m?.event === 'run/update') (window as unknown as { __runnerUpdate(r: unknown): void }).__runnerUpdate(m.run);
       });
     });
+    // The key goes where the extension keeps keys (chrome.storage.local of this temporary profile),
+    // so a run the browser's worker restart interrupts can go on with it.
+    if (o.config.apiKey) {
+      await panel.evaluate((apiKey) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send('settings/set', { apiKey }), o.config.apiKey);
+    }
     const start = await panel.evaluate(
       async (req) => {
         try {

@@ -214,12 +214,14 @@ export async function withScreenshots(state: RunState): Promise<RunState> {
 }
 
 /**
- * Per-run settings given at start (the runner's flags, its API key included), in memory-only
- * storage. Written for every run, so its absence after a worker restart means the browser (or the
- * extension) restarted, which ends the run: tab ids are reused after a browser restart.
+ * Per-run settings given at start (the runner's flags), in memory-only storage, without the API
+ * key: keys live only in chrome.storage.local (settings; the runner saves its key there, in its
+ * own temporary profile). Written for every run, so its absence after a worker restart means the
+ * browser (or the extension) restarted, which ends the run: tab ids are reused after a restart.
  */
-export async function saveRunConfig(id: string, config: object): Promise<void> {
-  await chrome.storage.session.set({ [`config:${id}`]: config });
+export async function saveRunConfig(id: string, config: Record<string, unknown>): Promise<void> {
+  const { apiKey: _key, ...rest } = config;
+  await chrome.storage.session.set({ [`config:${id}`]: rest });
 }
 
 /** null: the browser or the extension restarted since the run started. */

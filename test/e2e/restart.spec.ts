@@ -45,7 +45,9 @@ function send<T>(type: string, payload: unknown): Promise<T> {
   return panelSend<T>(panel, type, payload);
 }
 
+/** Starts a run as the runner does: the key saved in settings (chrome.storage.local), the rest as per-run config. */
 async function start(m: FakeModel, extra: Record<string, unknown> = {}): Promise<string> {
+  await send('settings/set', { apiKey: KEY });
   const { runId } = await send<{ runId: string }>('run/start', {
     task: 'Press the buttons in order', url: `${site.url}restart/index.html`,
     config: { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v', ...extra },
@@ -110,6 +112,10 @@ test('the worker stopped while the model is answering: the question is asked aga
   });
   const runId = await start(model);
   await atHold;
+  // What survives a worker restart in memory-only storage never includes the key.
+  const session = await panel.evaluate(() => chrome.storage.session.get(null));
+  expect(Object.keys(session).some((k) => k.startsWith('config:'))).toBe(true);
+  expect(JSON.stringify(session)).not.toContain(KEY);
   const before = model.requests.length;
   await stopWorker();
   release();
