@@ -26,30 +26,17 @@ import { getDialect } from './dialects';
 import type { HistoryEntry } from './dialects/types';
 import type { GuardHit, GuardId, GuardSettings } from './guards';
 import { replayReply, type ReplayPlan } from './replay';
-import { costOf, formatCost, tokensOf, type Price } from './costs';
+import { overCap, pageKeyOf, repeatNudge, repeatStop, type RunLimits } from './run-guards';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
 export type ActResult = { ok: true } | { ok: false; error: string };
 
 export const PASSWORD_MASK = '••••';
+export { MAX_WAITS_IN_A_ROW, REPEAT_NUDGE, REPEAT_STOP, pageKeyOf, runTotals, type RunLimits } from './run-guards';
+export { joinSecret, splitSecret } from './run-secrets';
 /** Unreadable replies in a row before the run stops. */
 export const MAX_FORMAT_ERRORS = 3;
-/** The same action on an unchanged page: at NUDGE the model is told so, at STOP the run stops. */
-export const REPEAT_NUDGE = 3;
-export const REPEAT_STOP = 5;
-/** Waits in a row before the run stops. */
-export const MAX_WAITS_IN_A_ROW = 5;
-
-export interface RunLimits {
-  /** stop past this many tokens (prompt + completion); 0: none */
-  maxTokens: number;
-  /** stop past this cost; 0: none */
-  maxCost: number;
-  /** the model's price, or null (unknown: the cost cap cannot apply) */
-  price: Price | null;
-}
-
 export interface Usage { promptTokens: number; completionTokens: number }
 
 /** How the person let the step's action run (CONTRACT.md §3 `approval`). */
@@ -75,31 +62,6 @@ export const INPUT_UNKNOWN: ActResult = {
   ok: false,
   error: 'The browser stopped the extension while this action was being done, so it may or may not have taken effect; look at the page before repeating it.',
 };
-
-/**
- * Storage split: a pending action that types into a password field keeps its text out of what is
- * written to the database (`state` has it masked); `secret` is the text, kept in memory-only storage.
- */
-export function splitSecret(state: RunState): { state: RunState; secret: string | null } {
-  const r = state.pending?.reply;
-  if (!r?.secret || r.action.type !== 'type' || r.action.text === PASSWORD_MASK) return { state, secret: null };
-  const reply: PendingReply = { ...r, action: { ...r.action, text: PASSWORD_MASK } };
-  return { state: { ...state, pending: { ...state.pending!, reply } }, secret: r.action.text };
-}
-
-/**
- * The inverse of splitSecret after a restart. When the secret is gone (the browser restarted), a
- * password action that has not started is dropped and the step asked again, so "••••" is never typed.
- */
-export function joinSecret(state: RunState, secret: string | null): RunState {
-  const p = state.pending;
-  const r = p?.reply;
-  if (!p || !r?.secret || r.action.type !== 'type' || r.action.text !== PASSWORD_MASK) return state;
-  if (secret !== null) return { ...state, pending: { ...p, reply: { ...r, action: { ...r.action, text: secret } } } };
-  if (p.actStartedAt !== undefined) return state; // the input already ran (or may have): it is not repeated
-  const { reply: _r, approval: _a, checked: _c, decision: _d, ...observed } = p;
-  return { ...state, phase: 'model', pending: observed };
-}
 
 /** The text the model is told when it has been rejected. */
 export function rejectionText(feedback: string | null): string {
@@ -500,61 +462,6 @@ function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>):
     return end({ ...done, status: 'running' }, ev.at, 'finished', null, reply.action.text);
   }
   return next;
-}
-
-/** A short stable key of the page as the model saw it: the URL and the element list. */
-export function pageKeyOf(url: string, elements: Mark[]): string {
-  const text = `${url}\n${elements.map((m) => `${m.tag}:${m.text}`).join('\n')}`;
-  let h = 5381;
-  for (let i = 0; i < text.length; i++) h = ((h * 33) ^ text.charCodeAt(i)) >>> 0;
-  return `${text.length}:${h.toString(36)}`;
-}
-
-/** How many steps in a row, ending with the last one, proposed `actionText` on this same page. */
-function repeats(state: RunState, key: string, actionText: string): number {
-  let n = 0;
-  for (let i = state.steps.length - 1; i >= 0; i--) {
-    const s = state.steps[i];
-    if (s.kind === 'person' || s.pageKey !== key || s.actionText !== actionText) break;
-    n++;
-  }
-  return n;
-}
-
-function waitsInARow(state: RunState): number {
-  let n = 0;
-  for (let i = state.steps.length - 1; i >= 0 && state.steps[i].action?.type === 'wait'; i--) n++;
-  return n;
-}
-
-function repeatStop(state: RunState, p: PendingStep, actionText: string, action: Action): string | null {
-  const n = repeats(state, pageKeyOf(p.url, p.elements), actionText) + 1;
-  if (n >= REPEAT_STOP) return `the model proposed the same action (${actionText}) ${n} times on an unchanged page; the run was stopped so that it does not loop.`;
-  if (action.type === 'wait' && waitsInARow(state) + 1 > MAX_WAITS_IN_A_ROW) return `the model waited ${MAX_WAITS_IN_A_ROW} times in a row; the run was stopped.`;
-  return null;
-}
-
-function repeatNudge(state: RunState, p: PendingStep, actionText: string): string | null {
-  const n = repeats(state, pageKeyOf(p.url, p.elements), actionText) + 1;
-  return n >= REPEAT_NUDGE
-    ? `You have proposed this same action ${n} times on this unchanged page and it has not helped; try a different approach.`
-    : null;
-}
-
-/** The run's tokens and cost so far, with this reply's usage. */
-export function runTotals(state: RunState, extra: Usage | null = null): { tokens: Usage; cost: number | null } {
-  const tokens = tokensOf([...state.steps.map((s) => s.usage), extra]);
-  return { tokens, cost: costOf(tokens, state.limits?.price) };
-}
-
-function overCap(state: RunState, usage: Usage | null): string | null {
-  const l = state.limits;
-  if (!l) return null;
-  const { tokens, cost } = runTotals(state, usage);
-  const used = tokens.promptTokens + tokens.completionTokens;
-  if (l.maxTokens > 0 && used > l.maxTokens) return `this run used ${used} tokens, over the cap of ${l.maxTokens} set in settings.`;
-  if (l.maxCost > 0 && cost !== null && cost > l.maxCost) return `this run cost ${formatCost(cost)}, over the cap of ${l.maxCost} set in settings.`;
-  return null;
 }
 
 function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): RunState {
