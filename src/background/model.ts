@@ -11,7 +11,7 @@ import type { Usage } from '../core/run';
 import { parseExtraBody, type Settings } from '../core/settings';
 
 export type ModelResult =
-  | { ok: true; content: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs: number | null }
+  | { ok: true; content: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs: number | null; truncated: boolean }
   | { ok: false; error: string; aborted: boolean };
 
 /** What the run hears while a reply is on its way: the text so far, and retries. */
@@ -154,8 +154,13 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
   let usage: Usage | null = null;
   let firstAt: number | null = null;
   let finished = false;
+  let truncated = false;
   for await (const chunk of stream) {
-    if (chunk.choices?.[0]?.finish_reason) finished = true;
+    const reason = chunk.choices?.[0]?.finish_reason;
+    if (reason) {
+      finished = true;
+      truncated = reason === 'length';
+    }
     const delta = chunk.choices?.[0]?.delta as ReasoningFields & { content?: string | null } | undefined;
     const r = delta?.reasoning_content ?? delta?.reasoning;
     if (delta?.content || r) {
@@ -172,7 +177,7 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
   // connection, a crashed server): half a reply would read as a format error, so it is retried
   // like a network error.
   if (!finished && !usage) throw new StreamCutError();
-  return { ok: true as const, content, reasoning: reasoning || null, usage, firstAt };
+  return { ok: true as const, content, reasoning: reasoning || null, usage, firstAt, truncated };
 }
 
 /** Servers name the separate reasoning field differently (vLLM/SGLang: reasoning_content; OpenRouter, Ollama: reasoning). */
@@ -180,7 +185,7 @@ type ReasoningFields = { reasoning_content?: string | null; reasoning?: string |
 
 function fromCompletion(res: OpenAI.Chat.ChatCompletion) {
   const msg = res.choices?.[0]?.message as (OpenAI.Chat.ChatCompletionMessage & ReasoningFields) | undefined;
-  return { ok: true as const, content: msg?.content ?? '', reasoning: msg?.reasoning_content ?? msg?.reasoning ?? null, usage: usageOf(res.usage) };
+  return { ok: true as const, content: msg?.content ?? '', reasoning: msg?.reasoning_content ?? msg?.reasoning ?? null, usage: usageOf(res.usage), truncated: res.choices?.[0]?.finish_reason === 'length' };
 }
 
 function usageOf(u: OpenAI.CompletionUsage | undefined | null): Usage | null {

@@ -261,7 +261,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
         if (request.signal.aborted) return null;
         if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error };
-        return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs };
+        return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs, truncated: r.truncated };
       } finally {
         if (a.request === request) a.request = null;
       }

@@ -184,7 +184,7 @@ export interface Observation {
 
 export type RunEvent =
   | { type: 'observed'; at: number; obs: Observation; ms: number }
-  | { type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs?: number | null }
+  | { type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs?: number | null; truncated?: boolean }
   | { type: 'checked'; at: number; hit: GuardHit | null }
   | { type: 'approve'; at: number; edit?: Action; allowRule?: boolean }
   | { type: 'reject'; at: number; feedback: string | null }
@@ -474,14 +474,17 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
       actionText: '(unreadable reply)', memory: state.memory, notes: [], usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null };
     const withReply: RunState = { ...state, pending: { ...p, reply } };
     const count = state.formatErrorsInARow + 1;
-    const done = finishStep({ ...withReply, formatErrorsInARow: count }, ev.at, { ok: false, error: dialect.formatErrorObservation(parsed.error) }, [], 0);
+    // A reply the server cut at max_tokens: say so, to the model and to the person.
+    const cut = ev.truncated ? ' Your reply was cut off at the token limit before it was complete: keep the Thought short.' : '';
+    const done = finishStep({ ...withReply, formatErrorsInARow: count }, ev.at, { ok: false, error: dialect.formatErrorObservation(parsed.error) + cut }, [], 0);
     const last = done.steps[done.steps.length - 1];
     // Not an action that ran: record it as such.
     last.action = null;
     if (count >= MAX_FORMAT_ERRORS && done.status === 'running') {
       const last = ev.raw.trim().replace(/\s+/g, ' ');
       const shown = last ? `"${last.length > 300 ? `${last.slice(0, 300)}…` : last}"` : '(empty)';
-      return end(done, ev.at, 'failed', `The model's reply could not be read ${count} times in a row (last problem: ${parsed.error}). Its last reply was: ${shown}. Check that the model and dialect match; every raw reply is in the steps.`);
+      const hint = ev.truncated ? 'The last reply was cut off at the token limit: raise Max tokens in settings.' : 'Check that the model and dialect match; every raw reply is in the steps.';
+      return end(done, ev.at, 'failed', `The model's reply could not be read ${count} times in a row (last problem: ${parsed.error}). Its last reply was: ${shown}. ${hint}`);
     }
     return done;
   }

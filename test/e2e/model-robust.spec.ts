@@ -138,6 +138,16 @@ test('unreadable replies: one is recovered from; three in a row stop the run wit
   expect(never.requests.length).toBe(3);
 });
 
+test('replies cut at max_tokens are called that, to the model and to the person', async () => {
+  for (const stream of [true, false]) {
+    const m = await fake((): ModelReply => ({ content: 'Thought: Let me describe every element on this page in great detail, starting with', finishReason: 'length' }));
+    const { run, trace } = await runTask(m, { stream });
+    expect(run.status).toBe('failed');
+    expect(trace.steps[0].observation).toContain('cut off at the token limit');
+    expect(run.stopReason).toContain('raise Max tokens in settings');
+  }
+});
+
 test('usage and cost: the totals match the usage the server reported, streamed or not', async () => {
   for (const stream of [true, false]) {
     const m = await fake((req) => GOALS(req.prompt));
