@@ -3,7 +3,8 @@
  * touch (the Chrome Web Store). Anything else (chrome://, file://, the PDF viewer's own pages, about:)
  * stops the run with the reason.
  */
-const STORE_HOSTS = ['chromewebstore.google.com'];
+/** The Chrome Web Store, new and old addresses. */
+const STORE = /^(chromewebstore\.google\.com\/|chrome\.google\.com\/webstore)/;
 
 /** null when the agent may work on `url`; otherwise why not, for the person. */
 export function whyNotAllowed(url: string): string | null {
@@ -14,7 +15,7 @@ export function whyNotAllowed(url: string): string | null {
     return `the tab shows "${url || 'nothing'}", not a web page`;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return `the tab moved to ${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}, a page extensions may not control`;
-  if (STORE_HOSTS.includes(u.hostname) || (u.hostname === 'chrome.google.com' && u.pathname.startsWith('/webstore'))) {
+  if (STORE.test(`${u.hostname}${u.pathname}`)) {
     return 'the tab moved to the Chrome Web Store, where Chrome does not let extensions act';
   }
   return null;
