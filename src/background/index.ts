@@ -19,7 +19,10 @@ import { normalizeSettings } from '../core/settings';
 
 type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
 
+const STARTED_AT = Date.now();
+
 const handlers: Handlers = {
+  'worker/info': async () => ({ startedAt: STARTED_AT }),
   'settings/get': () => loadSettings(),
   'settings/set': (patch) => saveSettings(patch),
   'model/test': async ({ config }) => {

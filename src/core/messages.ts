@@ -46,6 +46,8 @@ export interface ModelCheck { ms: number; models: string[]; message: string }
 
 export interface ViewMessages {
   'settings/get': { req: Record<string, never>; res: Settings };
+  /** when this service worker started (a restarted worker answers a later time) */
+  'worker/info': { req: Record<string, never>; res: { startedAt: number } };
   'settings/set': { req: Partial<Settings>; res: Settings };
   'model/test': { req: { config?: Partial<Settings> }; res: ModelCheck };
   'run/start': { req: StartRun; res: { runId: string } };

@@ -59,17 +59,21 @@ function until(runId: string, ok: (r: RunView) => boolean, what: string): Promis
   return waitForRun(panel, runId, ok, what);
 }
 
-/** Stops the extension's service worker the way Chrome does, and waits until it is gone. */
+/**
+ * Stops the extension's service worker the way Chrome does (CDP Target.closeTarget), and waits
+ * until a new one answers: the panel's reconnecting port (or our next message) starts it again.
+ */
 async function stopWorker(): Promise<void> {
+  const before = await send<{ startedAt: number }>('worker/info', {});
   const cdp = await browser.context.newCDPSession(panel);
   type Info = { targetId: string; type: string; url: string };
-  const workers = async () => ((await cdp.send('Target.getTargets')) as { targetInfos: Info[] }).targetInfos
-    .filter((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${browser.extensionId}/`));
-  const [sw] = await workers();
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Info[] };
+  const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${browser.extensionId}/`));
   expect(sw, 'the extension has a running service worker').toBeTruthy();
-  await cdp.send('Target.closeTarget', { targetId: sw.targetId });
-  await expect.poll(async () => (await workers()).length, { message: 'the worker stopped' }).toBe(0);
+  await cdp.send('Target.closeTarget', { targetId: sw!.targetId });
   await cdp.detach();
+  await expect.poll(async () => (await send<{ startedAt: number }>('worker/info', {}).catch(() => before)).startedAt, { message: 'a new worker started' })
+    .toBeGreaterThan(before.startedAt);
 }
 
 function clicks(value: string): number {
