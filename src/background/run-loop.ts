@@ -13,6 +13,7 @@ import { createRun, effectOf, INPUT_UNKNOWN, reduce, upgradeRun, type Effect, ty
 import { toRunView, type RunStream, type RunView, type StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, type Settings } from '../core/settings';
 import { DEFAULT_DIALECT, getDialect, isDialect } from '../core/dialects';
+import { labelOf } from '../core/actions';
 import { replayPlan, type ReplayPlan } from '../core/replay';
 import { allowOnSite, guardCheck } from '../core/guards';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
@@ -22,7 +23,7 @@ import { PageError, sendContent } from './content';
 import { resetTab } from './label';
 import { askModel, type ModelProgress } from './model';
 import { observe } from './observe';
-import { latestRun, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
+import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
 
 interface Active {
@@ -172,7 +173,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
         const parsed = getDialect(s.dialect).parseAction(c.edit);
         if (!parsed.ok) throw new Error(`The edited action could not be read: ${parsed.error}.`);
         edit = parsed.action;
-        const label = edit.type === 'click' || edit.type === 'type' ? edit.label : edit.type === 'scroll' && edit.target.kind === 'element' ? edit.target.label : null;
+        const label = labelOf(edit);
         const n = s.pending.elements.length;
         if (label !== null && !s.pending.elements.some((m) => m.label === label)) {
           throw new Error(`There is no element [${label}] on this step's page; ${n ? `labels are 0 to ${n - 1}` : 'it has no labels'}.`);
@@ -368,8 +369,11 @@ export function stopRunsInTab(tabId: number, reason: string): void {
  * person (waits again), paused, or acting (the input is not repeated: see perform 'act').
  */
 async function resumeLatest(): Promise<void> {
-  const saved = await latestRun();
-  if (!saved || saved.status !== 'running' || active.has(saved.id)) return;
+  // Called on every resume alarm (each 30 s of a run): look at the run's record before its steps.
+  const head = await latestRunHead();
+  if (!head || head.status !== 'running' || active.has(head.id)) return;
+  const saved = await loadRun(head.id);
+  if (!saved) return;
   const last = upgradeRun(saved);
   const config = await loadRunConfig(last.id);
   const settings = normalizeSettings({

@@ -156,11 +156,17 @@ export async function loadRun(id: string): Promise<RunState | undefined> {
   return withSecretRestored({ ...run, steps });
 }
 
-/** The most recently started run. */
-export async function latestRun(): Promise<RunState | undefined> {
+/** The most recently started run's id and status, without reading its steps. */
+export async function latestRunHead(): Promise<{ id: string; status: RunState['status'] } | undefined> {
   await chain;
   const cursor = await (await db()).transaction('runs').store.index('startedAt').openCursor(null, 'prev');
-  return cursor ? loadRun(cursor.value.id) : undefined;
+  return cursor ? { id: cursor.value.id, status: cursor.value.status } : undefined;
+}
+
+/** The most recently started run. */
+export async function latestRun(): Promise<RunState | undefined> {
+  const head = await latestRunHead();
+  return head ? loadRun(head.id) : undefined;
 }
 
 /**

@@ -40,6 +40,13 @@ export function isParseError(x: ParsedStep | ParseError): x is ParseError {
   return (x as ParseError).error !== undefined;
 }
 
+/** The label an action targets (Click, Type, Scroll [N]), or null (Scroll WINDOW, Wait, GoBack, …). */
+export function labelOf(a: Action): number | null {
+  if (a.type === 'click' || a.type === 'type') return a.label;
+  if (a.type === 'scroll' && a.target.kind === 'element') return a.target.label;
+  return null;
+}
+
 /** "Click [12]" etc.: the canonical written form of an action in the GLM web grammar. */
 export function describeAction(a: Action): string {
   switch (a.type) {

@@ -1,6 +1,7 @@
 /** What the history list shows of a run, computed when the run is saved. */
 import type { RunState } from './run';
 import { hostKey } from './guards';
+import { tokensOf } from './costs';
 
 /**
  * JPEG quality (0-100) of the screenshots the history keeps. 70 keeps labels and text readable
@@ -28,12 +29,7 @@ export interface RunSummary {
 }
 
 export function runSummary(s: RunState): RunSummary {
-  let promptTokens = 0;
-  let completionTokens = 0;
-  for (const st of s.steps) {
-    promptTokens += st.usage?.promptTokens ?? 0;
-    completionTokens += st.usage?.completionTokens ?? 0;
-  }
+  const { promptTokens, completionTokens } = tokensOf(s.steps.map((st) => st.usage));
   return {
     task: s.task, site: hostKey(s.site), startedAt: s.startedAt, endedAt: s.endedAt, status: s.status,
     steps: s.steps.length, durationMs: s.endedAt === null ? null : Math.max(0, s.endedAt - s.startedAt),

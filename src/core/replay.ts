@@ -14,7 +14,7 @@
  *    "Cart (2)"). Another text in the same place is another element (the second result of a
  *    list is not the same product when the list changed), so it is not taken.
  */
-import { describeAction, type Action } from './actions';
+import { describeAction, labelOf, type Action } from './actions';
 import type { Fingerprint, Mark, Rect } from './marks';
 import { PASSWORD_MASK, type StepRecord } from './run';
 
@@ -33,12 +33,6 @@ export interface ReplayPlan {
   /** the recorded run */
   of: string;
   steps: ReplayStep[];
-}
-
-function labelOf(a: Action): number | null {
-  if (a.type === 'click' || a.type === 'type') return a.label;
-  if (a.type === 'scroll' && a.target.kind === 'element') return a.target.label;
-  return null;
 }
 
 function withLabel(a: Action, label: number): Action {

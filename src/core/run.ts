@@ -17,7 +17,7 @@
  * has not run is recorded as not run), 'resume' (after a take-over, a step records that the person
  * acted, with the URL before and after, so the model knows).
  */
-import { describeAction, isParseError, type Action } from './actions';
+import { describeAction, isParseError, labelOf, type Action } from './actions';
 import { DEFAULT_GUARDS, hostKey, normalizeGuards } from './guards';
 
 const DEFAULT_SEARCH = 'https://www.bing.com/';
@@ -290,12 +290,6 @@ export function effectOf(state: RunState): Effect {
 
 function end(state: RunState, at: number, status: RunStatus, reason: string | null, answer: string | null = null): RunState {
   return { ...state, status, phase: 'done', endedAt: at, stopReason: reason, answer, pending: null, paused: null };
-}
-
-function labelOf(a: Action): number | null {
-  if (a.type === 'click' || a.type === 'type') return a.label;
-  if (a.type === 'scroll' && a.target.kind === 'element') return a.target.label;
-  return null;
 }
 
 /** Hides what was typed into a password field in everything that is kept. */
