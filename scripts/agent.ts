@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runAgent } from './run-agent';
-import { isDialect, DEFAULT_DIALECT, DIALECTS } from '../src/core/dialects';
+import { isDialect, DEFAULT_DIALECT, DIALECTS } from '../src/core/dialects/registry';
 
 const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
 
@@ -14,6 +14,7 @@ const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
   --api-key KEY        sent as "Authorization: Bearer KEY" (env VLM_API_KEY)
   --model NAME         model name (env VLM_MODEL), default glm-4.5v
   --dialect NAME       model dialect, default ${DEFAULT_DIALECT} (known: ${Object.keys(DIALECTS).join(', ')})
+  --app NAME=URL       a site the model may open as an app (glm-mobile's open_app); repeatable
   --max-steps N        default 15
   --approve auto|step  default auto. step: every proposed action is printed (on stderr) and waits
                        for a line on stdin: y (or Enter) runs it, n [FEEDBACK] rejects it (the
@@ -41,7 +42,7 @@ async function main() {
     ({ values } = parseArgs({
       options: {
         task: { type: 'string' }, url: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' },
-        model: { type: 'string' }, dialect: { type: 'string' }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
+        model: { type: 'string' }, dialect: { type: 'string' }, app: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
         trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, viewport: { type: 'string' },
         headed: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
@@ -65,6 +66,11 @@ async function main() {
   const model = values.model ?? process.env.VLM_MODEL ?? 'glm-4.5v';
   const dialect = values.dialect ?? DEFAULT_DIALECT;
   if (!isDialect(dialect)) usage(`Unknown dialect "${dialect}"; known: ${Object.keys(DIALECTS).join(', ')}.`);
+  const apps = (values.app ?? []).map((a) => {
+    const m = /^([^=]+)=(https?:\/\/\S+)$/.exec(a.trim());
+    if (!m) usage(`--app must look like Shop=https://shop.example/, got "${a}".`);
+    return `${m[1].trim()} = ${m[2]}`;
+  });
   const maxSteps = values['max-steps'] === undefined ? 15 : Number(values['max-steps']);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) usage('--max-steps must be a positive whole number.');
   const approve = values.approve ?? 'auto';
@@ -73,7 +79,7 @@ async function main() {
   if (!vp) usage('--viewport must look like 1280x800.');
   const result = await runAgent({
     task: values.task!, url: values.url!, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
-    config: { baseUrl, apiKey, model, dialect, maxSteps, approveSteps: approve === 'step' },
+    config: { baseUrl, apiKey, model, dialect, apps: apps.join('\n'), maxSteps, approveSteps: approve === 'step' },
     width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,
   });
   process.exit(result.status === 'finished' ? 0 : 1);

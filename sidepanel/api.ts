@@ -95,3 +95,6 @@ export function onSettingsChange(fn: (s: Settings) => void): () => void {
   chrome.storage.onChanged.addListener(listener);
   return () => chrome.storage.onChanged.removeListener(listener);
 }
+
+/** Runs a panel command, showing its error; false when it failed (app.tsx makes one for its views). */
+export type Command = (fn: () => Promise<unknown>) => Promise<boolean>;

@@ -1,13 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RunView } from '../../src/core/messages';
-import { keepConnected, messageOf, onSettingsChange, onRunUpdate, send, targetTab } from '../api';
+import { keepConnected, messageOf, onSettingsChange, onRunUpdate, send, targetTab, type Command } from '../api';
 import { SettingsForm } from './settings-form';
 import { RunPanel } from './run-panel';
 import { RunControls } from './run-controls';
 import { HistoryView } from './history-view';
 
 /** Runs a command for the person; its error goes to the panel's error line. Resolves true when it worked. */
-export type Command = (fn: () => Promise<unknown>) => Promise<boolean>;
 
 export function App() {
   const [run, setRun] = useState<RunView | null>(null);

@@ -8,16 +8,18 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PendingView, RunView } from '../../src/core/messages';
-import type { Mark, Viewport } from '../../src/core/marks';
+import type { Viewport } from '../../src/core/marks';
+import type { Point } from '../../src/core/action/action';
+import type { ActedElement } from '../../src/core/run/state';
 import { GUARD_NAMES, hostKey } from '../../src/core/guards';
-import { PASSWORD_MASK } from '../../src/core/run';
+import { PASSWORD_MASK } from '../../src/core/run/state';
 import { send } from '../api';
-import type { Command } from './app';
+import type { Command } from '../api';
 
 type Approval = NonNullable<PendingView['approval']>;
 
-/** `Click [12] <button> "Search"`: the action plus what it touches. */
-export function actionInWords(actionText: string, target: Mark | null): string {
+/** `Click [12] <button> "Search"`: the action plus what it touches (its label's element or the one under its point). */
+export function actionInWords(actionText: string, target: Pick<ActedElement, 'tag' | 'text'> | null): string {
   if (!target) return actionText;
   const text = target.text.replace(/\s+/g, ' ').trim();
   const cut = text.length > 80 ? `${text.slice(0, 79)}…` : text;
@@ -77,7 +79,12 @@ export function ApprovalCard({ run, pending, approval, command }: { run: RunView
       )}
       <p class="action" data-testid="approval-action"><code>{actionInWords(pending.actionText ?? '', approval.target)}</code></p>
       {pending.thought && <p class="thought" data-testid="approval-thought">{pending.thought}</p>}
-      <Shot runId={run.id} index={pending.index} target={approval.target} viewport={approval.viewport} />
+      {approval.point && (
+        <p class="hint" data-testid="approval-point">
+          At ({Math.round(approval.point.x)}, {Math.round(approval.point.y)}) on the page{approval.target ? '' : ': no element found there'}
+        </p>
+      )}
+      <Shot runId={run.id} index={pending.index} target={approval.target} point={approval.point} viewport={approval.viewport} />
       {approval.rule && (
         <label class="check">
           <input type="checkbox" data-testid="always-allow" checked={alwaysAllow} onChange={(e) => setAlwaysAllow((e.target as HTMLInputElement).checked)} />
@@ -111,11 +118,12 @@ export function ApprovalCard({ run, pending, approval, command }: { run: RunView
 }
 
 /**
- * The step's labelled screenshot with a box over the target. The image shows the whole viewport,
- * so CSS px scale by (image width / viewport width); the box is placed in percent of the shown
- * image, which keeps it in place whatever size the panel gives the image.
+ * The step's screenshot with a box over the target and, for an action at a point, a crosshair
+ * there. The image shows the whole viewport, so CSS px scale by (image width / viewport width);
+ * marks are placed in percent of the shown image, which keeps them in place whatever size the
+ * panel gives the image.
  */
-function Shot({ runId, index, target, viewport }: { runId: string; index: number; target: Mark | null; viewport: Viewport }) {
+function Shot({ runId, index, target, point, viewport }: { runId: string; index: number; target: ActedElement | null; point: Point | null; viewport: Viewport }) {
   const [src, setSrc] = useState<string | null>(null);
   const [size, setSize] = useState<{ w: number; h: number } | null>(null);
   useEffect(() => {
@@ -123,8 +131,9 @@ function Shot({ runId, index, target, viewport }: { runId: string; index: number
   }, [runId, index]);
   if (!src) return null;
   let box = null;
-  if (target && size && viewport.width > 0 && size.h > 0) {
-    const k = size.w / viewport.width; // image px per CSS px
+  const k = size && viewport.width > 0 ? size.w / viewport.width : 0; // image px per CSS px
+  const cross = point && size && k > 0 ? { left: `${(point.x * k * 100) / size.w}%`, top: `${(point.y * k * 100) / size.h}%` } : null;
+  if (target && target.rect.width > 0 && size && viewport.width > 0 && size.h > 0) {
     const r = target.rect;
     box = {
       left: `${(r.x * k * 100) / size.w}%`, top: `${(r.y * k * 100) / size.h}%`,
@@ -136,6 +145,7 @@ function Shot({ runId, index, target, viewport }: { runId: string; index: number
       <img src={src} alt={`Labelled screenshot of step ${index + 1}`}
         onLoad={(e) => { const i = e.target as HTMLImageElement; setSize({ w: i.naturalWidth, h: i.naturalHeight }); }} />
       {box && <div class="target" data-testid="approval-target" style={box} />}
+      {cross && <div class="crosshair" data-testid="approval-crosshair" style={cross} />}
     </div>
   );
 }

@@ -5,7 +5,7 @@
  */
 import type { RunView } from '../../src/core/messages';
 import { send } from '../api';
-import type { Command } from './app';
+import type { Command } from '../api';
 
 export function RunControls({ run, command }: { run: RunView; command: Command }) {
   const paused = run.paused;

@@ -8,18 +8,17 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { RunView, StepView } from '../../src/core/messages';
 import type { Mark } from '../../src/core/marks';
-import { getDialect, isDialect } from '../../src/core/dialects';
-import { diffMemory, isEmptyDiff, type Memory } from '../../src/core/memory-diff';
+import { diffMemory, isEmptyDiff } from '../../src/core/memory-diff';
+import type { Memory } from '../../src/core/action/action';
 import { hostKey } from '../../src/core/guards';
 import { formatCost } from '../../src/core/costs';
 import { messageOf, onRunUpdate, send } from '../api';
 import { download, exportRun, type ExportKind } from '../export';
 import { formatDate, formatDuration, formatTimings, formatTokens } from '../format';
 
-/** The element list as the prompt shows it: one `[i]: <tag> "text";` per line. */
-function elementLines(dialect: string, elements: Mark[]): string {
-  const d = getDialect(isDialect(dialect) ? dialect : 'glm-web');
-  return elements.map((m) => d.formatElements([m])).join('\n');
+/** The labelled elements, one `[i]: <tag> "text"` per line (the prompt, if the dialect sends them, is shown apart). */
+function elementLines(elements: Mark[]): string {
+  return elements.map((m) => `[${m.label}]: <${m.tag}> "${m.text.replace(/\s+/g, ' ').trim()}"`).join('\n');
 }
 
 /** The prompt texts of a run (run/views leave them out): fetched from the trace, without screenshots, once. */
@@ -213,7 +212,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
           </p>
           <p class="field"><b>Tokens</b> <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : 'not reported'}</span></p>
           <Section title={`Elements (${step.elements.length})`} testid="elements-section">
-            {() => <pre class="scroll" data-testid="elements">{step.elements.length ? elementLines(run.dialect, step.elements) : '(no labelled elements)'}</pre>}
+            {() => <pre class="scroll" data-testid="elements">{step.elements.length ? elementLines(step.elements) : '(no labelled elements)'}</pre>}
           </Section>
           <Section title="Prompt text sent" testid="prompt-section">
             {() => <PromptText promptOf={promptOf} index={step.index} />}

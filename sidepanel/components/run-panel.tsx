@@ -4,8 +4,9 @@ import { formatCost } from '../../src/core/costs';
 import { onRunStream, send } from '../api';
 import { formatTimings, formatTokens } from '../format';
 import { liveReply } from '../live';
+import { dialectOf } from '../../src/core/dialects/registry';
 import { ApprovalCard } from './approval-card';
-import type { Command } from './app';
+import type { Command } from '../api';
 
 const PHASE_TEXT = { observe: 'labelling the page and taking a screenshot…', model: 'waiting for the model…', approve: 'waiting for your approval', act: 'acting', done: '' };
 
@@ -33,7 +34,7 @@ export function RunPanel({ run, command }: { run: RunView; command: Command }) {
           Step {p.index + 1}: {pendingText(run, p)}
         </p>
       )}
-      {showLive && <LiveReplyView live={showLive} />}
+      {showLive && <LiveReplyView live={showLive} dialect={run.dialect} />}
       {run.status === 'running' && !run.pending && <p class="pending">{run.paused ? 'Paused.' : 'Starting…'}</p>}
       {run.status === 'finished' && (
         <div class="answer" data-testid="answer"><h2>Answer</h2><p>{run.answer}</p></div>
@@ -65,8 +66,8 @@ function useLive(runId: string): { index: number; content: string; reasoning: st
   return live;
 }
 
-function LiveReplyView({ live }: { live: { content: string; reasoning: string; note: string | null } }) {
-  const { thought, reasoning } = liveReply(live.content, live.reasoning);
+function LiveReplyView({ live, dialect }: { live: { content: string; reasoning: string; note: string | null }; dialect: string }) {
+  const { thought, reasoning } = liveReply(live.content, live.reasoning, dialectOf(dialect).preview);
   return (
     <div class="live" data-testid="live-reply">
       {live.note && <p class="note retry" role="status" data-testid="retry-note">{live.note}</p>}

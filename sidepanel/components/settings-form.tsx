@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { checkSettings, DEFAULT_SETTINGS, type EndpointProfile, type Settings } from '../../src/core/settings';
 import type { GuardId, GuardSettings } from '../../src/core/guards';
 import { PRESETS, presetById } from '../../src/core/presets';
+import { DIALECTS, dialectOf } from '../../src/core/dialects/registry';
 import { messageOf, onSettingsChange, send } from '../api';
 import { GuardsForm } from './guards-form';
 import { PriceTableForm, rowsOf, tableOf, type PriceRow } from './price-table';
@@ -26,12 +27,19 @@ const ADVANCED: Field[] = [
   { key: 'maxRunCost', label: 'Cost cap per run', help: 'The run stops past this cost (prices below); 0 = none', type: 'number' },
 ];
 
+/** What each dialect is for, in the person's words (one line each; the model never reads these). */
+export const DIALECT_NOTES: Record<string, string> = {
+  'glm-web': 'Web pages with numbered labels: the model picks a label (GLM-4.5V web format). The default.',
+  'glm-pc': 'Desktop-style: the model clicks, drags and types at points of the screenshot (GLM-4.5V computer format).',
+  'glm-mobile': 'Phone-style: the tab is shown as a phone and the model taps and swipes at points (GLM-4.5V mobile format).',
+};
+
 /** Number fields that take fractions. */
 const FRACTIONAL = new Set<keyof Settings>(['temperature', 'requestTimeoutSec', 'maxRunCost']);
 
 /** The endpoint fields a profile keeps (the key included). */
 function endpointOf(s: Settings): EndpointProfile {
-  return { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
+  return { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
 }
 
 export function SettingsForm() {
@@ -156,6 +164,12 @@ export function SettingsForm() {
     }
   }
 
+  /** A dialect brings the request options its model was tuned with; every field stays editable. */
+  function chooseDialect(id: string) {
+    const r = dialectOf(id).request;
+    setS({ ...s, dialect: id, temperature: r.temperature, maxTokens: r.maxTokens, extraBody: r.extraBody });
+  }
+
   const field = (f: Field) => (
     <label class={f.type === 'checkbox' ? 'check' : 'field'} key={f.key}>
       <span>{f.label}</span>
@@ -197,7 +211,23 @@ export function SettingsForm() {
             <button type="button" data-testid="delete-profile" disabled={!profile} onClick={deleteProfile}>Delete profile</button>
           </div>
         </fieldset>
-        {MAIN.map(field)}
+        {MAIN.slice(0, 3).map(field)}
+        <label class="field">
+          <span>Dialect</span>
+          <select data-testid="setting-dialect" value={s.dialect} onChange={(e) => chooseDialect((e.target as HTMLSelectElement).value)}>
+            {Object.keys(DIALECTS).map((id) => <option key={id} value={id}>{id}</option>)}
+          </select>
+          <small data-testid="dialect-note">{problems.dialect ?? DIALECT_NOTES[s.dialect] ?? ''}</small>
+        </label>
+        {dialectOf(s.dialect).observes.device === 'phone' && (
+          <label class="field">
+            <span>Apps</span>
+            <textarea data-testid="setting-apps" rows={3} value={s.apps} placeholder={'Shop = https://shop.example/\nMail = https://mail.example/'}
+              onInput={(e) => set('apps', (e.target as HTMLTextAreaElement).value)} />
+            <small>{problems.apps ?? 'Sites the model may open as apps, one "Name = https://address" a line; they count as the task\'s own sites.'}</small>
+          </label>
+        )}
+        {MAIN.slice(3).map(field)}
         <details data-testid="advanced-section">
           <summary>Advanced</summary>
           {ADVANCED.map(field)}

@@ -4,7 +4,7 @@
  */
 import browser from 'webextension-polyfill';
 import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
-import { toRunView } from '../core/messages';
+import { toRunView } from '../core/run/view';
 import { toTrace } from '../core/trace';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';

@@ -31,7 +31,8 @@ async function injectInto(tabId: number, frameIds: number[]): Promise<void> {
   await chrome.scripting.executeScript({ target: { tabId, frameIds }, files }).catch(() => undefined);
 }
 
-export async function labelTab(tabId: number): Promise<MarksSnapshot> {
+/** `draw` false: label without drawing (dialects whose model sees the clean page). */
+export async function labelTab(tabId: number, draw = true): Promise<MarksSnapshot> {
   let prepared = await everyFrame<number>(tabId, 'prepareFrames');
   const missing = prepared.filter((p) => p.result === '__missing__').map((p) => p.frameId);
   if (missing.length) {
@@ -44,7 +45,7 @@ export async function labelTab(tabId: number): Promise<MarksSnapshot> {
     .map((c) => ({ frameId: c.frameId, result: c.result }));
   const snap = mergeFrames(frames);
   if (!snap) throw new PageError('The page did not answer the labeler (top frame missing).');
-  await sendContent(tabId, 'marks/overlay', { marks: snap.marks });
+  await sendContent(tabId, 'marks/overlay', { marks: draw ? snap.marks : [] });
   return snap;
 }
 

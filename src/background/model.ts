@@ -4,10 +4,10 @@
  * message (core/model-errors.ts), never as a thrown exception.
  */
 import OpenAI, { APIError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
-import type { ChatMessage } from '../core/dialects/types';
+import type { ChatMessage } from '../core/dialects/request';
 import { explainModelError } from '../core/model-errors';
 import { CONNECTION_TEST_IMAGE, CONNECTION_TEST_TEXT } from '../core/connection-test';
-import type { Usage } from '../core/run';
+import type { Usage } from '../core/costs';
 import { parseExtraBody, type Settings } from '../core/settings';
 
 export type ModelResult =

@@ -36,11 +36,23 @@ async function cleanShot(tabId: number, snap: { viewport: Observation['viewport'
   }
 }
 
-export async function observe(tabId: number): Promise<Observation> {
+/**
+ * `labels` false (dialects that act at points): the page is still labelled (the trace's element
+ * list, replay's fingerprints, select lists), but no labels are drawn: the model sees the page
+ * as the person does, and that one picture is also the clean one.
+ */
+export async function observe(tabId: number, labels = true): Promise<Observation> {
   await tabComplete(tabId, LOAD_CAP_MS);
   await ensureContent(tabId);
-  const snap = await labelTab(tabId);
+  const snap = await labelTab(tabId, labels);
   const shot = await cdp.screenshot(tabId, snap.viewport);
+  if (!labels) {
+    const kept = await toJpeg(shot.dataUrl).catch(() => '');
+    return {
+      url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
+      screenshot: shot, kept: { labelled: kept, clean: kept },
+    };
+  }
   const labelled = await toJpeg(shot.dataUrl).catch(() => '');
   const clean = await cleanShot(tabId, snap).catch(() => '');
   return {

@@ -9,15 +9,22 @@
  * action, pause, take over, resume, switch step approval; stopRun aborts the
  * model request in flight at once.
  */
-import { createRun, effectOf, INPUT_UNKNOWN, reduce, upgradeRun, type Effect, type RunEvent, type RunState } from '../core/run';
-import { toRunView, type RunStream, type RunView, type StartRun } from '../core/messages';
-import { checkSettings, normalizeSettings, type Settings } from '../core/settings';
-import { DEFAULT_DIALECT, getDialect, isDialect } from '../core/dialects';
-import { labelOf } from '../core/actions';
+import {
+  createRun, effectOf, modelText, reduce, shotOf, toRunView, upgradeRun,
+  type ActedElement, type Effect, type RunEvent, type RunState,
+} from '../core/run';
+import type { RunStream, RunView, StartRun } from '../core/messages';
+import { checkSettings, normalizeSettings, parseApps, type Settings } from '../core/settings';
+import { DEFAULT_DIALECT, dialectOf, isDialect } from '../core/dialects/registry';
+import { imagePartsOf, toMessages } from '../core/dialects/request';
+import { isParseError, labelOf, pointOf, type Action } from '../core/action/action';
 import { replayPlan, type ReplayPlan } from '../core/replay';
 import { allowOnSite, guardCheck } from '../core/guards';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
+import { inspectAt } from './act/point';
+import { emulatePhone, restoreDevice } from './act/device';
+import { imagesFor } from './images';
 import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
 import { resetTab } from './label';
@@ -76,11 +83,13 @@ function messageOf(err: unknown): string {
 export async function startReplay(runId: string, approveSteps = true): Promise<string> {
   const rec = await loadRun(runId);
   if (!rec) throw new Error(`No run with id ${runId}.`);
-  const plan = replayPlan(rec.id, rec.steps);
+  const dialect = isDialect(rec.dialect) ? rec.dialect : DEFAULT_DIALECT;
+  const plan = replayPlan(rec.id, rec.steps, dialect);
   if (!plan.steps.length) throw new Error('This run has no recorded actions to replay.');
+  // The recorded run's dialect: the same observation (labels or not, phone or desktop) and grammar.
   return startRun({
     task: `Replay: ${rec.task}`, url: rec.startUrl,
-    config: { approveSteps, dialect: DEFAULT_DIALECT, model: 'replay', maxSteps: Math.min(200, plan.steps.length + 5) },
+    config: { approveSteps, dialect, model: 'replay', maxSteps: Math.min(200, plan.steps.length + 5) },
   }, plan);
 }
 
@@ -112,6 +121,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     id: crypto.randomUUID(), task, startUrl, tabId: tab.id, dialect: settings.dialect,
     model: settings.model, baseUrl: settings.baseUrl, maxSteps: settings.maxSteps, at: Date.now(),
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
+    apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
   });
   await saveRunConfig(state.id, req.config ?? {});
@@ -168,9 +178,10 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
   switch (c.kind) {
     case 'approve': {
       if (s.phase !== 'approve' || !s.pending?.reply) throw new Error('No action is waiting for approval.');
-      let edit;
+      let edit: Action | undefined;
+      let target: ActedElement | null = null;
       if (c.edit?.trim()) {
-        const parsed = getDialect(s.dialect).parseAction(c.edit);
+        const parsed = dialectOf(s.dialect).parseAction(c.edit, shotOf(s.pending));
         if (!parsed.ok) throw new Error(`The edited action could not be read: ${parsed.error}.`);
         edit = parsed.action;
         const label = labelOf(edit);
@@ -178,13 +189,14 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
         if (label !== null && !s.pending.elements.some((m) => m.label === label)) {
           throw new Error(`There is no element [${label}] on this step's page; ${n ? `labels are 0 to ${n - 1}` : 'it has no labels'}.`);
         }
+        target = await probe(s, edit);
       }
       const rule = s.pending.approval?.rule;
       if (c.alwaysAllow && rule) {
         const saved = await loadSettings();
         await saveSettings({ guards: allowOnSite(saved.guards, s.site, rule) });
       }
-      await commit(a, { type: 'approve', at, edit, allowRule: !!c.alwaysAllow });
+      await commit(a, { type: 'approve', at, edit, allowRule: !!c.alwaysAllow, target });
       break;
     }
     case 'reject':
@@ -235,9 +247,33 @@ function streamTo(runId: string, index: number): ModelProgress {
   };
 }
 
-/** Shows the target of an action waiting for approval on the live page (only its box and label). */
+/**
+ * Shows the target of an action waiting for approval on the live page: a label's box and label,
+ * or a crosshair at the point with the box of the element under it.
+ */
 async function highlight(tabId: number, eff: Extract<Effect, { kind: 'check' }>): Promise<void> {
   await sendContent(tabId, 'marks/overlay', { marks: eff.mark ? [eff.mark] : [] }).catch(() => undefined);
+  const point = pointOf(eff.action);
+  if (point) await sendContent(tabId, 'point/mark', { point, box: eff.target?.rect ?? null }).catch(() => undefined);
+}
+
+/**
+ * What an action that is not on a label will act on: the element under its point (a hit test in
+ * its own frame), or the focused field for typing into no particular element. Looked up before
+ * the action is recorded, so guards, masking and the approval card know it.
+ */
+async function probe(state: RunState, action: Action): Promise<ActedElement | null> {
+  const tabId = state.tabId;
+  const point = pointOf(action);
+  if (point) {
+    const hit = await inspectAt(tabId, point, state.pending?.frameOffsets).catch(() => null);
+    return hit ? { tag: hit.tag, text: hit.text, rect: hit.rect, inputType: hit.inputType, frameId: hit.frameId, fingerprint: hit.fingerprint, href: hit.href, download: hit.download } : null;
+  }
+  if ((action.type === 'type' && action.target.kind === 'none') || action.type === 'key') {
+    const f = await sendContent(tabId, 'point/focused', {}).catch(() => null);
+    return f ? { tag: f.tag, text: f.text, inputType: f.inputType, rect: { x: 0, y: 0, width: 0, height: 0 } } : null;
+  }
+  return null;
 }
 
 async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
@@ -250,7 +286,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const why = url ? whyNotAllowed(url) : t.status === 'complete' ? UNSEEN_PAGE : null;
       if (why) throw new PageError(`The run stopped because ${why}.`);
       const started = Date.now();
-      const obs = await observe(tabId);
+      const obs = await observe(tabId, dialectOf(a.state.dialect).observes.labels);
       return { type: 'observed', at: Date.now(), obs, ms: Date.now() - started };
     }
     case 'ask': {
@@ -258,26 +294,33 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       a.request = request;
       try {
         const index = a.state.pending?.index ?? a.state.steps.length;
-        const r = await askModel(a.settings, eff.messages, request.signal, streamTo(a.state.id, index));
+        const messages = toMessages(eff.request, await imagesFor(a.state, imagePartsOf(eff.request)));
+        const r = await askModel(a.settings, messages, request.signal, streamTo(a.state.id, index));
         // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
         if (request.signal.aborted) return null;
         if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error };
-        return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs, truncated: r.truncated };
+        // What an action at a point (or into the focused field) would act on, before the reply is recorded.
+        const p = a.state.pending;
+        const parsed = p ? dialectOf(a.state.dialect).parseReply(r.content, r.reasoning, shotOf(p)) : null;
+        const target = parsed && !isParseError(parsed) ? await probe(a.state, parsed.action) : null;
+        return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs, truncated: r.truncated, target };
       } finally {
         if (a.request === request) a.request = null;
       }
     }
     case 'replay': {
-      const r = eff.reply;
-      return r.ok
-        ? { type: 'replied', at: Date.now(), raw: r.raw, reasoning: null, usage: null, ms: 0 }
-        : { type: 'stop', at: Date.now(), reason: r.reason };
+      const r = eff.next;
+      if (!r.ok) return { type: 'stop', at: Date.now(), reason: r.reason };
+      return { type: 'replayed', at: Date.now(), action: r.action, memory: r.memory, from: r.from, target: await probe(a.state, r.action) };
     }
     case 'check': {
       const m = eff.mark;
       const details = m ? await sendContent(tabId, 'marks/details', { label: m.localLabel ?? m.label }, m.frameId ?? 0).catch(() => null) : null;
-      const target = m ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false } : null;
-      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage }, a.state.guards);
+      const t = eff.target;
+      const target = m
+        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false }
+        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false } : null;
+      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps }, a.state.guards);
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };
     }
@@ -289,7 +332,9 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         await commit(a, { type: 'acting', at: started });
         let result;
         try {
-          result = await actInput(tabId, eff.action, eff.mark, eff.frameOffsets, { searchStartPage: a.settings.searchStartPage });
+          result = await actInput(tabId, eff.action, {
+            mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
+          });
         } catch (err) {
           // The page changed or closed under the action: tell the model, unless the tab is gone.
           if (!(await chrome.tabs.get(tabId).catch(() => null))) throw new PageError('The run\'s tab was closed.');
@@ -298,7 +343,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         await commit(a, { type: 'input', at: Date.now(), result });
       }
       // After a restart with the input started but not recorded, nobody knows whether it happened.
-      const result = a.state.pending?.inputResult ?? INPUT_UNKNOWN;
+      const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
       await settleAfter(tabId, eff.action);
       return { type: 'acted', at: Date.now(), result, ms: Date.now() - started };
     }
@@ -320,8 +365,11 @@ async function drive(a: Active): Promise<void> {
   // wakes a worker Chrome stopped anyway, so the run resumes (resumeAfterRestart).
   const keepAlive = setInterval(() => { void chrome.runtime.getPlatformInfo().catch(() => undefined); }, KEEPALIVE_MS);
   void chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
+  const phone = dialectOf(a.state.dialect).observes.device === 'phone';
   try {
     await cdp.attach(tabId);
+    // A phone dialect's tab is a phone for the run only (restored below).
+    if (phone) await emulatePhone(tabId);
     while (a.state.status === 'running') {
       const eff = effectOf(a.state);
       if (eff.kind === 'wait') {
@@ -344,6 +392,7 @@ async function drive(a: Active): Promise<void> {
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
     await resetTab(tabId);
+    if (phone) await restoreDevice(tabId).catch(() => undefined);
     await cdp.detach(tabId);
   }
 }

@@ -12,6 +12,8 @@
  *
  * Version 1 kept whole runs (steps and PNG data URLs inside) in `runs`; the upgrade moves their
  * steps and screenshots into the new stores in the same versionchange transaction.
+ * Version 2 kept GLM-web-only actions (`{type:'click', label}`); version 3 rewrites every stored
+ * action (steps, a pending reply, a replay plan) into the shared Action model (core/action/legacy.ts).
  *
  * Text for a password field never reaches the database: while its action is pending it is kept
  * in chrome.storage.session (memory only, survives worker restarts).
@@ -20,6 +22,7 @@ import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type St
 import { joinSecret, splitSecret, type RunState, type StepRecord } from '../core/run';
 import { runSummary, type RunSummary } from '../core/history';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
+import { upgradeAction } from '../core/action/legacy';
 
 export type ShotKind = 'labelled' | 'clean';
 
@@ -33,7 +36,7 @@ interface AgentDB extends DBSchema {
 }
 
 export const DB_NAME = 'webagent';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export class StorageFullError extends Error {
   constructor() {
@@ -58,6 +61,29 @@ async function upgradeFrom1(tx: UpgradeTx): Promise<void> {
   }
 }
 
+/** Version 2 -> 3: every stored action into the shared Action model. */
+async function upgradeFrom2(tx: UpgradeTx): Promise<void> {
+  let steps = await tx.objectStore('steps').openCursor();
+  while (steps) {
+    const s = steps.value;
+    if (s.action) await steps.update({ ...s, action: upgradeAction(s.action) });
+    steps = await steps.continue();
+  }
+  let runs = await tx.objectStore('runs').openCursor();
+  while (runs) {
+    const r = runs.value;
+    const reply = r.pending?.reply;
+    const action = reply ? upgradeAction(reply.action) : null;
+    const plan = r.replay ? { ...r.replay, steps: r.replay.steps.map((st) => ({ ...st, action: upgradeAction(st.action) ?? st.action })) } : undefined;
+    await runs.update({
+      ...r,
+      ...(r.pending && reply && action ? { pending: { ...r.pending, reply: { ...reply, action } } } : {}),
+      ...(plan ? { replay: plan } : {}),
+    });
+    runs = await runs.continue();
+  }
+}
+
 let dbp: Promise<IDBPDatabase<AgentDB>> | null = null;
 export function db(): Promise<IDBPDatabase<AgentDB>> {
   dbp ??= openDB<AgentDB>(DB_NAME, DB_VERSION, {
@@ -68,6 +94,7 @@ export function db(): Promise<IDBPDatabase<AgentDB>> {
         d.createObjectStore('shots');
         if (oldVersion === 1) await upgradeFrom1(tx);
       }
+      if (oldVersion >= 1 && oldVersion < 3) await upgradeFrom2(tx);
     },
   });
   return dbp;

@@ -2,7 +2,8 @@
  * What a run costs: tokens from the responses' usage, priced per model from the table in settings
  * (per million tokens, input and output, in the person's currency). Pure.
  */
-import type { Usage } from './run';
+/** Tokens of one response (or a sum of them). */
+export interface Usage { promptTokens: number; completionTokens: number }
 
 export interface Price { inputPerMillion: number; outputPerMillion: number }
 /** model name -> price; a model not in the table has no known cost */

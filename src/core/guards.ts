@@ -16,7 +16,7 @@
  * and "Delete" match, the look-alikes "Payment methods", "Deleted items", "Sent mail" do not.
  * Per-site "always allow" lists rules that never pause on a site (by host, "www." dropped).
  */
-import type { Action } from './actions';
+import type { Action } from './action/action';
 
 export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
 
@@ -72,6 +72,8 @@ export interface GuardContext {
   site: string;
   /** where the search action goes */
   searchStartPage: string;
+  /** sites the person listed as apps (glm-mobile's open_app): they count as the task's own */
+  apps?: { name: string; url: string }[];
 }
 
 export interface GuardHit { id: GuardId; reason: string }
@@ -167,8 +169,11 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
     case 'payment':
     case 'delete':
     case 'send': {
-      if (rule.id === 'send' && action.type === 'type' && target && typesAMessage(target.text)) {
-        return `this types into "${target.text.trim().slice(0, 60)}" and presses Enter, which may send it`;
+      const entersText = (action.type === 'type' && action.enter) || (action.type === 'key' && action.keys === 'Enter');
+      if (rule.id === 'send' && entersText && target && typesAMessage(target.text)) {
+        return action.type === 'type'
+          ? `this types into "${target.text.trim().slice(0, 60)}" and presses Enter, which may send it`
+          : `this presses Enter in "${target.text.trim().slice(0, 60)}", which may send it`;
       }
       if (action.type !== 'click' || !target) return null;
       const hit = firstPhrase(target.text, rule.words);
@@ -186,9 +191,14 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
     }
     case 'leave-site': {
       if (!siteHost) return null;
+      const app = action.type === 'openApp' ? ctx.apps?.find((a) => a.name.toLowerCase() === action.name.toLowerCase()) : undefined;
       const to = action.type === 'search' ? hostOf(ctx.searchStartPage)
-        : action.type === 'click' && target?.href ? hostOf(target.href) : null;
+        : action.type === 'navigate' ? hostOf(action.url)
+          : app ? hostOf(app.url)
+            : action.type === 'click' && target?.href ? hostOf(target.href) : null;
       if (!to || siteKey(to) === siteKey(siteHost)) return null;
+      // The person's apps are the task's own sites.
+      if ((ctx.apps ?? []).some((a) => { const h = hostOf(a.url); return h !== null && siteKey(h) === siteKey(to); })) return null;
       return `this leaves ${hostKey(siteHost)} for ${hostKey(to)}`;
     }
   }

@@ -1,5 +1,5 @@
 /** What the history list shows of a run, computed when the run is saved. */
-import type { RunState } from './run';
+import type { RunState } from './run/state';
 import { hostKey } from './guards';
 import { tokensOf } from './costs';
 

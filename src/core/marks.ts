@@ -69,3 +69,34 @@ export interface FrameMarks {
   /** how long the pass took in the page (performance.now), ms */
   ms: number;
 }
+
+/**
+ * The element under a point, found by a hit test in its own frame (deep through shadow roots):
+ * what guards, the approval card, fingerprints and replay use for an action at a point, as a
+ * label's Mark serves them for an action on a label.
+ */
+export interface HitElement {
+  /** the element a person would say they used: the interactive ancestor of what was hit, else the hit element */
+  tag: string;
+  /** its visible text or accessible name (whitespace collapsed, capped at 200) */
+  text: string;
+  /** its box in top-page viewport CSS px */
+  rect: Rect;
+  inputType?: string;
+  /** the extension frame id it lives in (0 = top) */
+  frameId: number;
+  fingerprint?: Fingerprint;
+  /** the absolute URL of the link it is or is inside, if any */
+  href: string | null;
+  /** that link has a download attribute */
+  download: boolean;
+  /** a text field, textarea or contenteditable */
+  editable: boolean;
+}
+
+/** A frame's answer to a hit test at a point of its own viewport. */
+export type PointHit =
+  | { kind: 'element'; element: Omit<HitElement, 'frameId'> }
+  /** the point is over an iframe: its content box in this frame's viewport (the caller asks that frame) */
+  | { kind: 'frame'; box: Rect }
+  | { kind: 'none' };

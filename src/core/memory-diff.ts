@@ -27,8 +27,14 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return ak.length === bk.length && ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && sameValue(ao[k], bo[k]));
 }
 
+/**
+ * A dialect's memory as keys: an object as it is, a list (glm-pc) by position ("1", "2", …),
+ * text (glm-mobile) as one "text" key.
+ */
 function asMemory(m: unknown): Memory {
-  return m && typeof m === 'object' && !Array.isArray(m) ? (m as Memory) : {};
+  if (Array.isArray(m)) return Object.fromEntries(m.map((x, i) => [String(i + 1), x]));
+  if (typeof m === 'string') return m.trim() ? { text: m } : {};
+  return m && typeof m === 'object' ? (m as Memory) : {};
 }
 
 /**
@@ -36,7 +42,7 @@ function asMemory(m: unknown): Memory {
  * `after`. Keys keep the order they have in `after` (added, changed) and `before` (removed).
  * A key whose value is undefined counts as absent.
  */
-export function diffMemory(before: Memory | null | undefined, after: Memory | null | undefined): MemoryDiff {
+export function diffMemory(before: unknown, after: unknown): MemoryDiff {
   const b = asMemory(before);
   const a = asMemory(after);
   const has = (o: Memory, k: string) => Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined;

@@ -8,29 +8,15 @@
  * - Broadcasts: background -> views, `{ event: 'run/update', run }` after every transition, and
  *   `{ event: 'run/stream', … }` while a reply streams in.
  */
-import type { Mark, MarksSnapshot, Rect, Viewport } from './marks';
-import { runTotals, targetOf, type ApprovalRequest, type RunState, type StepRecord } from './run';
+import type { Mark, MarksSnapshot, PointHit, Rect } from './marks';
+import type { RunView } from './run/view';
 import type { Settings } from './settings';
 import type { Trace } from './trace';
 import type { RunSummary } from './history';
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** A run as views see it: screenshots left out (fetch them with run/screenshot). */
-export type StepView = Omit<StepRecord, 'screenshot' | 'promptText'>;
-export type RunView = Omit<RunState, 'steps' | 'pending'> & {
-  steps: StepView[];
-  /** the step in progress: what the view can show before it completes */
-  pending: PendingView | null;
-  /** tokens so far (from the responses' usage) and their cost (null: no price for this model) */
-  totals: { promptTokens: number; completionTokens: number; cost: number | null };
-};
-
-export interface PendingView {
-  index: number; url: string; phase: RunState['phase']; thought: string | null; actionText: string | null;
-  /** phase 'approve': why the run waits, and what the action would touch */
-  approval: (ApprovalRequest & { target: Mark | null; viewport: Viewport }) | null;
-}
+export type { PendingView, RunView, StepView } from './run/view';
 
 export interface StartRun {
   task: string;
@@ -113,6 +99,12 @@ export interface ContentMessages {
   'select/last-pick': { req: Record<string, never>; res: SelectPick | null };
   /** Type [N]; [text] on a <select>: choose the option the text names (null: N is not a select) */
   'select/choose': { req: { label: number; text: string }; res: { pick: SelectPick | null; options: string[] } | null };
+  /** the element at a point of this frame's viewport (CSS px), deep through shadow roots; an iframe there is reported as such */
+  'point/inspect': { req: { x: number; y: number }; res: PointHit };
+  /** the focused element of this frame (deep), for typing into the focused field; null when nothing editable has focus */
+  'point/focused': { req: Record<string, never>; res: { tag: string; text: string; inputType?: string; editable: boolean } | null };
+  /** draw a crosshair at a point (top-frame viewport CSS px) with the hit element's box; null point: remove it */
+  'point/mark': { req: { point: { x: number; y: number } | null; box: Rect | null }; res: null };
 }
 
 export type ViewName = keyof ViewMessages;
@@ -124,24 +116,6 @@ export interface RunUpdate { event: 'run/update'; run: RunView }
 
 /** The model's reply for step `index` as it streams in (content and reasoning so far), or a retry note. */
 export interface RunStream { event: 'run/stream'; runId: string; index: number; content: string; reasoning: string; note: string | null }
-
-export function toRunView(s: RunState): RunView {
-  const { steps, pending, ...rest } = s;
-  const { tokens, cost } = runTotals(s);
-  return {
-    ...rest,
-    totals: { ...tokens, cost },
-    steps: steps.map(({ screenshot: _s, promptText: _p, ...step }) => step),
-    pending: pending
-      ? {
-        index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null,
-        approval: s.phase === 'approve' && pending.approval && pending.reply
-          ? { ...pending.approval, target: targetOf(pending.elements, pending.reply.action), viewport: pending.viewport }
-          : null,
-      }
-      : null,
-  };
-}
 
 export function isEnvelope(x: unknown): x is { type: string; payload: unknown } {
   return !!x && typeof x === 'object' && typeof (x as { type?: unknown }).type === 'string';

@@ -1,63 +1,45 @@
 /**
  * Replay without the model: a recorded run's actions done again on the live site, each target
- * found by its stored fingerprint (tag, text, structural path), not by its old label number.
+ * found by its stored fingerprint (tag, text, structural path), not by its old label number or
+ * point. Works for every dialect: the recorded steps become Actions directly (no grammar).
  *
- * A replay is an ordinary run (same loop, approvals, guards, trace) whose "model" is the plan:
- * at each step the next recorded action is written as a reply in the GLM web grammar with the
- * label the target has on the page now. When a target cannot be found the replay stops and says
- * which step and why.
+ * A replay is an ordinary run (same loop, approvals, guards, trace) whose "model" is the plan.
+ * When a target cannot be found the replay stops and says which step and why.
  *
  * Finding a target among the marks of the page now, best first:
  * 1. same tag, same text and same path;
  * 2. same tag and same text, and only one such mark (else the one nearest the recorded rect);
  * 3. same tag and same path, and the text differs only in its numbers (a counter: "Cart (1)" ->
- *    "Cart (2)"). Another text in the same place is another element (the second result of a
- *    list is not the same product when the list changed), so it is not taken.
+ *    "Cart (2)"). Another text in the same place is another element, so it is not taken.
+ * An action at a point whose element is found acts at that element's centre now; one whose
+ * element was not recorded (nothing there, or no fingerprint) acts at the recorded point.
  */
-import { describeAction, labelOf, type Action } from './actions';
-import type { Fingerprint, Mark, Rect } from './marks';
-import { PASSWORD_MASK, type StepRecord } from './run';
+import { labelOf, pointOf, withTarget, at, type Action, type Memory } from './action/action';
+import type { Mark, Rect } from './marks';
+import { PASSWORD_MASK, type ReplayPlan, type ReplayStep, type StepRecord } from './run/state';
 
-export interface ReplayTarget { tag: string; text: string; fingerprint: Fingerprint | null; rect: Rect }
-
-export interface ReplayStep {
-  /** the recorded step's index (for messages) */
-  from: number;
-  action: Action;
-  /** what the action touched, or null (Scroll WINDOW, Wait, GoBack, Bing, Key, ANSWER) */
-  target: ReplayTarget | null;
-  memory: Record<string, unknown>;
-}
-
-export interface ReplayPlan {
-  /** the recorded run */
-  of: string;
-  steps: ReplayStep[];
-}
-
-function withLabel(a: Action, label: number): Action {
-  if (a.type === 'click' || a.type === 'type') return { ...a, label };
-  if (a.type === 'scroll' && a.target.kind === 'element') return { ...a, target: { kind: 'element', label } };
-  return a;
-}
+export type { ReplayPlan, ReplayStep };
+export type ReplayNext = { ok: true; action: Action; memory: Memory; from: number } | { ok: false; reason: string };
+type ReplayTarget = NonNullable<ReplayStep['target']>;
 
 /**
  * The plan of a recorded run: every step that proposed an action that ran (or was approved),
  * in order. Unreadable replies, rejected actions and the person's take-overs are left out.
  */
-export function replayPlan(runId: string, steps: StepRecord[]): ReplayPlan {
+export function replayPlan(runId: string, steps: StepRecord[], dialect?: string): ReplayPlan {
   const out: ReplayStep[] = [];
   for (const s of steps) {
     if (!s.action || s.kind === 'person' || s.approval?.decision === 'rejected') continue;
     const label = labelOf(s.action);
     const m = label === null ? null : s.elements.find((e) => e.label === label) ?? null;
     if (label !== null && !m) continue; // the model named a label that did not exist: nothing ran
+    const t = m ?? (pointOf(s.action) ? s.target ?? null : null);
     out.push({
       from: s.index, action: s.action, memory: s.memory,
-      target: m ? { tag: m.tag, text: m.text, fingerprint: m.fingerprint ?? null, rect: m.rect } : null,
+      target: t ? { tag: t.tag, text: t.text, fingerprint: t.fingerprint ?? null, rect: t.rect } : null,
     });
   }
-  return { of: runId, steps: out };
+  return { of: runId, ...(dialect ? { dialect } : {}), steps: out };
 }
 
 function distance(a: Rect, b: Rect): number {
@@ -85,11 +67,8 @@ function quoted(t: ReplayTarget): string {
   return `<${t.tag}> "${text}"`;
 }
 
-/**
- * The reply for replay step `i` on the page now (its marks), or why the replay cannot go on.
- * The reply is in the GLM web grammar, so the run reads it like a model's.
- */
-export function replayReply(plan: ReplayPlan, i: number, marks: Mark[], url: string): { ok: true; raw: string } | { ok: false; reason: string } {
+/** Replay step `i` as an action on the page now (its marks), or why the replay cannot go on. */
+export function nextReplayed(plan: ReplayPlan, i: number, marks: Mark[], url: string): ReplayNext {
   const step = plan.steps[i];
   if (!step) return { ok: false, reason: `Replay complete: all ${plan.steps.length} recorded actions were done.` };
   let action = step.action;
@@ -98,14 +77,16 @@ export function replayReply(plan: ReplayPlan, i: number, marks: Mark[], url: str
   }
   if (step.target) {
     const m = findTarget(marks, step.target);
-    if (!m) {
+    if (m) {
+      const centre = { x: m.rect.x + m.rect.width / 2, y: m.rect.y + m.rect.height / 2 };
+      action = labelOf(action) !== null ? withTarget(action, at.label(m.label)) : withTarget(action, at.point(centre.x, centre.y));
+    } else if (labelOf(action) !== null) {
       return {
         ok: false,
         reason: `Replay stopped at recorded step ${step.from + 1}: its target ${quoted(step.target)} was not found on ${url} (no element with the same tag and text, or in the same place).`,
       };
     }
-    action = withLabel(action, m.label);
+    // a point whose element is gone: the recorded point is the best guess left
   }
-  const raw = `Thought: Replaying step ${step.from + 1} of the recorded run.\nAction: ${describeAction(action)}\nMemory_Updated: ${JSON.stringify(step.memory)}`;
-  return { ok: true, raw };
+  return { ok: true, action, memory: step.memory, from: step.from };
 }

@@ -1,5 +1,7 @@
 import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
 import { DEFAULT_PRICES, normalizePrices, type PriceTable } from './costs';
+import { isDialect } from './dialects/registry';
+import type { App } from './dialects/types';
 
 /** User settings, kept in the extension's local storage (the API key never leaves it except in the Authorization header). */
 export interface Settings {
@@ -7,7 +9,10 @@ export interface Settings {
   baseUrl: string;
   apiKey: string;
   model: string;
+  /** the model dialect (prompt, action grammar, coordinates): dialects/registry.ts */
   dialect: string;
+  /** sites the model may open as "apps" (glm-mobile's open_app), one "Name = https://…" a line */
+  apps: string;
   maxSteps: number;
   /** where the "Bing" action goes */
   searchStartPage: string;
@@ -36,7 +41,7 @@ export interface Settings {
 }
 
 /** One saved endpoint: what a preset fills, plus the key. */
-export type EndpointProfile = Pick<Settings, 'baseUrl' | 'apiKey' | 'model' | 'temperature' | 'maxTokens' | 'stream' | 'extraBody'>;
+export type EndpointProfile = Pick<Settings, 'baseUrl' | 'apiKey' | 'model' | 'dialect' | 'temperature' | 'maxTokens' | 'stream' | 'extraBody'>;
 
 /** Values of the reference GLM-4.5V WebVoyager client (seed 003): temperature 0.001, max_tokens 8192, skip_special_tokens false. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -44,6 +49,7 @@ export const DEFAULT_SETTINGS: Settings = {
   apiKey: '',
   model: 'glm-4.5v',
   dialect: 'glm-web',
+  apps: '',
   maxSteps: 15,
   searchStartPage: 'https://www.bing.com/',
   temperature: 0.001,
@@ -86,7 +92,7 @@ function normalizeProfiles(input: unknown): Record<string, EndpointProfile> {
   for (const [name, p] of Object.entries(input as Record<string, Partial<EndpointProfile>>)) {
     if (!name.trim() || !p || typeof p !== 'object' || typeof p.baseUrl !== 'string') continue;
     const s = normalizeSettings(p as Partial<Settings>);
-    out[name.trim()] = { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
+    out[name.trim()] = { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
   }
   return out;
 }
@@ -95,6 +101,9 @@ function normalizeProfiles(input: unknown): Record<string, EndpointProfile> {
 export function checkSettings(s: Settings): SettingsProblems {
   const p: SettingsProblems = {};
   if (!/^https?:\/\/[^\s/]+/i.test(s.baseUrl)) p.baseUrl = 'Base URL must start with http:// or https://, e.g. http://127.0.0.1:8000/v1';
+  if (!isDialect(s.dialect)) p.dialect = `Unknown dialect "${s.dialect}".`;
+  const apps = readApps(s.apps);
+  if (apps.bad.length) p.apps = `Each app is one line "Name = https://address"; these could not be read: ${apps.bad.slice(0, 3).join('; ')}.`;
   if (!s.model) p.model = 'Model name is required (the name the server knows the model by, e.g. glm-4.5v).';
   if (!Number.isInteger(s.maxSteps) || s.maxSteps < 1 || s.maxSteps > 200) p.maxSteps = 'Max steps must be a whole number from 1 to 200.';
   if (!/^https?:\/\//i.test(s.searchStartPage)) p.searchStartPage = 'Search start page must be an http(s) URL.';
@@ -117,4 +126,23 @@ export function parseExtraBody(text: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/** The apps setting's lines ("Name = https://…", also "Name: https://…" or "Name | https://…"). */
+function readApps(text: string): { apps: App[]; bad: string[] } {
+  const apps: App[] = [];
+  const bad: string[] = [];
+  for (const raw of String(text ?? '').split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    const m = /^(.+?)\s*(?:=|\||:(?!\/\/))\s*(https?:\/\/\S+)$/i.exec(line);
+    if (m && m[1].trim()) apps.push({ name: m[1].trim(), url: m[2] });
+    else bad.push(line.slice(0, 60));
+  }
+  return { apps, bad };
+}
+
+/** The apps the person listed (lines that cannot be read are left out; checkSettings names them). */
+export function parseApps(text: string): App[] {
+  return readApps(text).apps;
 }

@@ -3,10 +3,11 @@
  * fromTrace is toTrace's inverse on everything a trace carries, so that exporting an imported
  * trace gives the same JSON back. What a trace does not carry (the tab, the pending step) is empty.
  */
-import type { Action } from './actions';
+import { upgradeAction } from './action/legacy';
+import { dialectOf } from './dialects/registry';
 import { DEFAULT_GUARDS } from './guards';
-import { siteOf, type RunState, type StepRecord } from './run';
-import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace';
+import { siteOf, type RunState, type StepRecord } from './run/state';
+import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from './trace';
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return !!x && typeof x === 'object' && !Array.isArray(x);
@@ -16,7 +17,7 @@ function isObject(x: unknown): x is Record<string, unknown> {
 export function parseTrace(json: unknown): { ok: true; trace: Trace } | { ok: false; error: string } {
   if (!isObject(json)) return { ok: false, error: 'This file is not a trace: it is not a JSON object.' };
   if (json.format !== TRACE_FORMAT) return { ok: false, error: `This file is not a webagent trace (its "format" is ${JSON.stringify(json.format ?? null)}).` };
-  if (json.version !== TRACE_VERSION) return { ok: false, error: `This trace has version ${JSON.stringify(json.version)}; this extension reads version ${TRACE_VERSION}.` };
+  if (!TRACE_VERSIONS_READ.includes(json.version as number)) return { ok: false, error: `This trace has version ${JSON.stringify(json.version)}; this extension reads versions ${TRACE_VERSIONS_READ.join(' and ')}.` };
   const run = json.run;
   if (!isObject(run) || typeof run.id !== 'string' || typeof run.task !== 'string' || typeof run.startedAt !== 'string') {
     return { ok: false, error: 'The trace\'s "run" is missing its id, task or start time.' };
@@ -27,7 +28,20 @@ export function parseTrace(json: unknown): { ok: true; trace: Trace } | { ok: fa
       return { ok: false, error: `Step ${i + 1} of the trace is incomplete (index, action, request, reply and result are needed).` };
     }
   }
-  return { ok: true, trace: json as unknown as Trace };
+  return { ok: true, trace: upgradeTrace(json as unknown as Trace) };
+}
+
+/** A version 1 trace read as the current version: actions in the current model, no targets. */
+export function upgradeTrace(t: Trace): Trace {
+  if ((t.version as number) === TRACE_VERSION) return t;
+  return {
+    ...t, version: TRACE_VERSION,
+    steps: t.steps.map((s) => {
+      const a = s.action as { type: string };
+      const action = a.type === 'none' || a.type === 'takeover' ? s.action : upgradeAction(s.action) ?? { type: 'none' as const, reason: 'the recorded action could not be read' };
+      return { ...s, action, target: s.target ?? null };
+    }),
+  };
 }
 
 function stepOf(t: TraceStep): StepRecord {
@@ -39,8 +53,8 @@ function stepOf(t: TraceStep): StepRecord {
     screenshot: t.screenshot ?? '', cleanScreenshot: t.cleanScreenshot ?? '',
     raw: t.reply.raw, reasoning: t.reply.reasoning,
     thought: t.thought,
-    action: a.type === 'none' || a.type === 'takeover' ? null : (t.action as Action),
-    actionText: t.actionText, memory: t.memory, result: t.result, observation: t.observation,
+    action: a.type === 'none' || a.type === 'takeover' ? null : upgradeAction(t.action),
+    actionText: t.actionText, target: t.target ?? null, memory: t.memory, result: t.result, observation: t.observation,
     timings: t.timings, usage: t.usage, approval: t.approval,
   };
   if (a.type === 'takeover') step.kind = 'person';
@@ -57,7 +71,7 @@ export function fromTrace(t: Trace): RunState {
     // A trace exported mid-run cannot be continued here: it is kept as stopped.
     status: r.status === 'running' ? 'stopped' : r.status, phase: 'done',
     answer: r.answer, stopReason: r.status === 'running' ? 'Imported while it was still running.' : r.stopReason,
-    memory: t.steps.at(-1)?.memory ?? {}, steps: t.steps.map(stepOf), pending: null, formatErrorsInARow: 0,
+    memory: t.steps.at(-1)?.memory ?? dialectOf(r.dialect).emptyMemory(), steps: t.steps.map(stepOf), pending: null, formatErrorsInARow: 0,
     approveSteps: false, guards: DEFAULT_GUARDS, searchStartPage: 'https://www.bing.com/', paused: null, imported: true,
   };
 }

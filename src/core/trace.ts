@@ -3,12 +3,14 @@
  * without the extension. Secrets (the API key) are scrubbed from every string
  * as a last line of defence; password text is masked earlier, in run.ts.
  */
-import type { Action } from './actions';
+import type { Action, Memory } from './action/action';
 import type { Fingerprint, Mark, Rect, Viewport } from './marks';
-import type { ActResult, RunState, RunStatus, Usage } from './run';
+import type { ActedElement, ActResult, RunState, RunStatus, Usage } from './run/state';
 
 export const TRACE_FORMAT = 'webagent-trace';
-export const TRACE_VERSION = 1;
+/** 2: actions in the shared Action model (targets: label, point, window, none), `target`, dialect memory forms. 1 still imports. */
+export const TRACE_VERSION = 2;
+export const TRACE_VERSIONS_READ = [1, 2];
 export const REDACTED = '[REDACTED]';
 
 export interface TraceStep {
@@ -24,7 +26,9 @@ export interface TraceStep {
   /** 'none': no action was proposed (unreadable reply); 'takeover': the person acted themselves */
   action: Action | { type: 'none'; reason: string } | { type: 'takeover' };
   actionText: string;
-  memory: Record<string, unknown>;
+  /** what the action acted on: its label's element or the element under its point (null: none or unknown) */
+  target: ActedElement | null;
+  memory: Memory;
   approval: null | { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null };
   result: ActResult;
   observation: string;
@@ -87,6 +91,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       thought: s.thought,
       action: s.kind === 'person' ? { type: 'takeover' as const } : s.action ?? { type: 'none', reason: 'the reply could not be read' },
       actionText: s.actionText,
+      target: s.target ?? null,
       memory: s.memory,
       approval: s.approval ?? null,
       result: s.result,

@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { zipSync, zlibSync } from 'fflate';
 import type { Page } from 'playwright-core';
-import { getDialect } from '../../src/core/dialects';
+import { getDialect } from '../../src/core/dialects/registry';
 import type { Mark } from '../../src/core/marks';
 import type { Trace, TraceStep } from '../../src/core/trace';
 import { buildHtmlReport } from '../../src/core/export/html-report';
@@ -71,7 +71,7 @@ function syntheticTrace(shots: Shot[]): Trace {
       elements: shot.marks.map((m) => ({ label: m.label, tag: m.tag, text: m.text, rect: m.rect })),
       request: { promptText, imageBytes: shot.png.length, imageWidth: 1280, imageHeight: 800 },
       reply: { raw, reasoning: `${thought} I should check the filters and compare prices before answering.` },
-      thought, action: last ? { type: 'answer', text: '$12.99 from Acme Store' } : i % 4 === 3 ? { type: 'scroll', target: { kind: 'window' }, direction: 'down' } as TraceStep['action'] : { type: 'click', label } as TraceStep['action'],
+      thought, action: last ? { type: 'answer', text: '$12.99 from Acme Store' } : i % 4 === 3 ? { type: 'scroll', target: { kind: 'window' }, direction: 'down' } as TraceStep['action'] : { type: 'click', target: { kind: 'label', label }, button: 'left', count: 1 } as TraceStep['action'],
       actionText, memory, approval: { decision: 'auto', feedback: null }, result: { ok: true }, observation: 'Success',
       timings: { observeMs: 420, modelMs: 5200, actMs: 800, totalMs: 6420 }, usage: { promptTokens: 2600, completionTokens: 180 },
       screenshot: shot.labelled, cleanScreenshot: shot.clean,

@@ -224,7 +224,7 @@ test('Edit: an unreadable action or an unknown label shows the error and nothing
   await expect(steps.nth(1).getByTestId('approval-tag')).toHaveCount(0); // automatic: no tag
   const trace = await send<Trace>('run/trace', { runId: (await currentRun()).id });
   expect(trace.steps[0].approval).toEqual({ decision: 'edited', feedback: null });
-  expect(trace.steps[0].action).toEqual({ type: 'click', label: bookmark });
+  expect(trace.steps[0].action).toEqual({ type: 'click', target: { kind: 'label', label: bookmark }, button: 'left', count: 1 });
   expect(trace.steps[1].approval).toEqual({ decision: 'auto', feedback: null });
   // The model's history says what really ran.
   expect(model.requests[1].prompt?.history[0]).toContain(`Action:Click [${bookmark}]`);

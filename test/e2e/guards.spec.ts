@@ -57,7 +57,7 @@ async function run(site: StaticServer, page: string, steps: Step[], input: strin
 function stepOn(o: Outcome, text: string) {
   const s = o.trace.steps.find((x) => {
     const a = x.action;
-    const label = a && (a.type === 'click' || a.type === 'type') ? a.label : null;
+    const label = a && (a.type === 'click' || a.type === 'type') && a.target.kind === 'label' ? a.target.label : null;
     return label !== null && x.elements.find((e) => e.label === label)?.text === text;
   });
   if (!s) throw new Error(`no step acted on "${text}"; steps: ${o.trace.steps.map((x) => x.actionText).join(' | ')}`);

@@ -104,7 +104,7 @@ test('e edits (a bad edit is refused and asked again), n sends the feedback to t
     { decision: 'approved', feedback: null },
   ]);
   // the edited action is the one that ran, and the rejected one did not
-  expect(trace.steps[0].action).toEqual({ type: 'click', label: 1 });
+  expect(trace.steps[0].action).toEqual({ type: 'click', target: { kind: 'label', label: 1 }, button: 'left', count: 1 });
   expect(trace.steps[0].result).toEqual({ ok: true });
   expect(trace.steps[1].result.ok).toBe(false);
   expect(clicks()).toEqual(['beta']);

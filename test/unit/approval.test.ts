@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  createRun, effectOf, INPUT_UNKNOWN, joinSecret, PASSWORD_MASK, reduce, splitSecret, upgradeRun,
+  createRun, effectOf, modelText, joinSecret, PASSWORD_MASK, reduce, splitSecret, upgradeRun,
   type Observation, type RunState,
 } from '../../src/core/run';
 import { toTrace } from '../../src/core/trace';
-import { toRunView } from '../../src/core/messages';
+import { toRunView } from '../../src/core/run/view';
 import { glmWeb } from '../../src/core/dialects/glm-web';
 import type { Mark } from '../../src/core/marks';
+
+const SHOT = { imageWidth: 1280, imageHeight: 800, viewport: { width: 1280, height: 800 } };
 
 const marks: Mark[] = [
   { label: 0, tag: 'input', text: 'Search', rect: { x: 10, y: 10, width: 200, height: 30 } },
@@ -35,9 +37,9 @@ describe('step approval', () => {
     s = reduce(s, { type: 'checked', at: 3001, hit: null });
     expect(s.phase).toBe('approve');
     expect(effectOf(s)).toEqual({ kind: 'wait' });
-    expect(toRunView(s).pending?.approval).toMatchObject({ rule: null, reason: null, target: marks[1] });
+    expect(toRunView(s).pending?.approval).toMatchObject({ rule: null, reason: null, target: { tag: 'button', text: 'Go', rect: marks[1].rect } });
     s = reduce(s, { type: 'approve', at: 3002 });
-    expect(effectOf(s)).toMatchObject({ kind: 'act', action: { type: 'click', label: 1 } });
+    expect(effectOf(s)).toMatchObject({ kind: 'act', action: { type: 'click', target: { kind: 'label', label: 1 }, button: 'left', count: 1 } });
     s = reduce(s, { type: 'acted', at: 3100, result: { ok: true }, ms: 50 });
     expect(s.steps[0].approval).toEqual({ decision: 'approved', feedback: null });
     expect(toTrace(s, []).steps[0].approval).toEqual({ decision: 'approved', feedback: null });
@@ -61,21 +63,21 @@ describe('step approval', () => {
 
   it('an edited action replaces the proposal; an unknown label is refused', () => {
     let s = reduce(proposed(fresh(true), 'Click [1]'), { type: 'checked', at: 3001, hit: null });
-    const bad = glmWeb.parseAction('Click [9]');
+    const bad = glmWeb.parseAction('Click [9]', SHOT);
     expect(bad.ok).toBe(true);
     if (bad.ok) expect(reduce(s, { type: 'approve', at: 3002, edit: bad.action })).toBe(s);
-    expect(glmWeb.parseAction('Klick it').ok).toBe(false);
-    const good = glmWeb.parseAction('Type [0]; [red shoes]');
+    expect(glmWeb.parseAction('Klick it', SHOT).ok).toBe(false);
+    const good = glmWeb.parseAction('Type [0]; [red shoes]', SHOT);
     if (!good.ok) throw new Error(good.error);
     s = reduce(s, { type: 'approve', at: 3002, edit: good.action });
-    expect(effectOf(s)).toMatchObject({ kind: 'act', action: { type: 'type', label: 0, text: 'red shoes' } });
+    expect(effectOf(s)).toMatchObject({ kind: 'act', action: { type: 'type', target: { kind: 'label', label: 0 }, text: 'red shoes', clear: true, enter: true } });
     s = reduce(s, { type: 'acted', at: 3100, result: { ok: true }, ms: 50 });
     expect(s.steps[0]).toMatchObject({ actionText: 'Type [0]; [red shoes]', approval: { decision: 'edited', feedback: null } });
   });
 
   it('an edited action into a password field is masked like a model one', () => {
     let s = reduce(proposed(fresh(true), 'Click [1]'), { type: 'checked', at: 3001, hit: null });
-    const edit = glmWeb.parseAction('Type [2]; [s3cret-pw]');
+    const edit = glmWeb.parseAction('Type [2]; [s3cret-pw]', SHOT);
     if (!edit.ok) throw new Error(edit.error);
     s = reduce(s, { type: 'approve', at: 3002, edit: edit.action });
     expect(effectOf(s)).toMatchObject({ kind: 'act', action: { text: 's3cret-pw' } });
@@ -154,8 +156,8 @@ describe('restart safety', () => {
     s = reduce(s, { type: 'acting', at: 3002 });
     expect(s.pending?.actStartedAt).toBe(3002);
     expect(s.pending?.inputResult).toBeUndefined();
-    // A worker restarted now finishes the step with INPUT_UNKNOWN instead of clicking again.
-    const finished = reduce(s, { type: 'acted', at: 3200, result: INPUT_UNKNOWN, ms: 198 });
+    // A worker restarted now finishes the step with { ok: false, error: modelText.inputUnknown } instead of clicking again.
+    const finished = reduce(s, { type: 'acted', at: 3200, result: { ok: false, error: modelText.inputUnknown }, ms: 198 });
     expect(finished.steps[0].observation).toContain('may or may not have taken effect');
     s = reduce(s, { type: 'input', at: 3003, result: { ok: true } });
     expect(s.pending?.inputResult).toEqual({ ok: true });
@@ -202,10 +204,24 @@ describe('guards on typing', () => {
   it('typing into a message or comment box trips "send"; a search box does not', async () => {
     const { guardCheck, DEFAULT_GUARDS } = await import('../../src/core/guards');
     const ctx = { site: 'https://chat.example/', searchStartPage: 'https://www.bing.com/' };
-    const type = { type: 'type' as const, label: 0, text: 'hello' };
+    const type = { type: 'type' as const, target: { kind: 'label' as const, label: 0 }, text: 'hello', clear: true, enter: true };
     expect(guardCheck(type, { tag: 'textarea', text: 'Message #design' }, ctx, DEFAULT_GUARDS)?.id).toBe('send');
     expect(guardCheck(type, { tag: 'div', text: 'Write a comment' }, ctx, DEFAULT_GUARDS)?.id).toBe('send');
     expect(guardCheck(type, { tag: 'input', text: 'Search messages' }, ctx, DEFAULT_GUARDS)).toBeNull();
     expect(guardCheck(type, { tag: 'input', text: 'Messenger username' }, ctx, DEFAULT_GUARDS)).toBeNull();
+    // Typing without Enter (glm-pc's type) sends nothing; Enter pressed in the message box does.
+    expect(guardCheck({ ...type, enter: false }, { tag: 'textarea', text: 'Message #design' }, ctx, DEFAULT_GUARDS)).toBeNull();
+    expect(guardCheck({ type: 'key', keys: 'Enter' }, { tag: 'textarea', text: 'Message #design' }, ctx, DEFAULT_GUARDS)?.id).toBe('send');
+  });
+
+  it('leaving the site: navigate and open_app count; the person\'s apps are the task\'s own sites', async () => {
+    const { guardCheck, DEFAULT_GUARDS } = await import('../../src/core/guards');
+    const apps = [{ name: 'Mail', url: 'https://mail.example/' }];
+    const ctx = { site: 'https://shop.example/', searchStartPage: 'https://www.bing.com/', apps };
+    expect(guardCheck({ type: 'navigate', url: 'https://evil.example/x' }, null, ctx, DEFAULT_GUARDS)?.id).toBe('leave-site');
+    expect(guardCheck({ type: 'navigate', url: 'https://www.shop.example/x' }, null, ctx, DEFAULT_GUARDS)).toBeNull();
+    expect(guardCheck({ type: 'openApp', name: 'mail' }, null, ctx, DEFAULT_GUARDS)).toBeNull();
+    expect(guardCheck({ type: 'navigate', url: 'https://mail.example/inbox' }, null, ctx, DEFAULT_GUARDS)).toBeNull();
+    expect(guardCheck({ type: 'openApp', name: 'Mail' }, null, { ...ctx, apps: [{ name: 'Mail', url: 'https://other.example/' }], site: 'https://shop.example/' }, DEFAULT_GUARDS)).toBeNull();
   });
 });

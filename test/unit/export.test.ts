@@ -30,7 +30,7 @@ function step(index: number, over: Partial<TraceStep> = {}): TraceStep {
     ],
     request: { promptText: 'prompt', imageBytes: 10, imageWidth: 1280, imageHeight: 800 },
     reply: { raw: `<think>hmm</think><answer>Thought: step ${index}\nAction: <|begin_of_box|>Click [1]<|end_of_box|>\nMemory_Updated: {}</answer>`, reasoning: 'hmm' },
-    thought: `step ${index}`, action: { type: 'click', label: 1 } as TraceStep['action'], actionText: 'Click [1]', memory: { n: index },
+    thought: `step ${index}`, action: { type: 'click', target: { kind: 'label', label: 1 }, button: 'left', count: 1 } as TraceStep['action'], actionText: 'Click [1]', target: null, memory: { n: index },
     approval: { decision: 'auto', feedback: null }, result: { ok: true }, observation: 'Success',
     timings: { observeMs: 1, modelMs: 2, actMs: 3, totalMs: 6 }, usage: { promptTokens: 100, completionTokens: 20 },
     screenshot: jpegUrl(index), cleanScreenshot: jpegUrl(100 + index),
@@ -40,7 +40,7 @@ function step(index: number, over: Partial<TraceStep> = {}): TraceStep {
 
 function trace(steps: TraceStep[]): Trace {
   return {
-    format: 'webagent-trace', version: 1,
+    format: 'webagent-trace', version: 2,
     run: { id: 'run-1', task: 'Find the\ncalories', startUrl: 'https://shop.example/', dialect: 'glm-web', model: 'glm-4.5v', baseUrl: 'http://h/v1', startedAt: '2025-01-01T00:00:00.000Z', endedAt: '2025-01-01T00:01:00.000Z', status: 'finished', answer: '610 kcal', stopReason: null },
     steps,
   };

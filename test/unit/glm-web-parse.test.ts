@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { glmWeb } from '../../src/core/dialects/glm-web';
-import { isParseError, type Action, type ParsedStep, type ParseError } from '../../src/core/actions';
+import { isParseError, type Action, type ParsedStep, type ParseError } from '../../src/core/action/action';
 
-const parse = (c: string, r?: string | null) => glmWeb.parseReply(c, r);
+const SHOT = { imageWidth: 1280, imageHeight: 800, viewport: { width: 1280, height: 800 } };
+const parse = (c: string, r?: string | null) => glmWeb.parseReply(c, r ?? null, SHOT);
 
 function ok(x: ParsedStep | ParseError): ParsedStep {
   if (isParseError(x)) throw new Error(`expected a step, got error: ${x.error}`);
@@ -18,10 +19,10 @@ const MEM = '\nMemory_Updated: {"a": 1}';
 const glm = (action: string, thought = 'I look at the page.') =>
   `<think>The page shows a search bar.</think><answer>Thought: ${thought}\nAction: <|begin_of_box|>${action}<|end_of_box|>${MEM}</answer>`;
 
-const click = (label: number): Action => ({ type: 'click', label });
-const type = (label: number, text: string): Action => ({ type: 'type', label, text });
+const click = (label: number): Action => ({ type: 'click', target: { kind: 'label', label }, button: 'left', count: 1 });
+const type = (label: number, text: string): Action => ({ type: 'type', target: { kind: 'label', label }, text, clear: true, enter: true });
 const scroll = (t: number | 'w', direction: 'up' | 'down'): Action => ({
-  type: 'scroll', target: t === 'w' ? { kind: 'window' } : { kind: 'element', label: t }, direction,
+  type: 'scroll', target: t === 'w' ? { kind: 'window' } : { kind: 'label', label: t }, direction,
 });
 const answer = (text: string): Action => ({ type: 'answer', text });
 
@@ -53,10 +54,10 @@ const TABLE: Array<[string, Action]> = [
   [glm('Go Back'), { type: 'goBack' }],
   [glm('Bing.'), { type: 'search' }],
   [glm('Google'), { type: 'search' }],
-  [glm('Key; [Return]'), { type: 'key', key: 'Enter' }],
-  [glm('Key; [Enter].'), { type: 'key', key: 'Enter' }],
-  [glm('Key; Return'), { type: 'key', key: 'Enter' }],
-  [glm('Key；【回车】'), { type: 'key', key: 'Enter' }],
+  [glm('Key; [Return]'), { type: 'key', keys: 'Enter' }],
+  [glm('Key; [Enter].'), { type: 'key', keys: 'Enter' }],
+  [glm('Key; Return'), { type: 'key', keys: 'Enter' }],
+  [glm('Key；【回车】'), { type: 'key', keys: 'Enter' }],
   [glm('ANSWER; <content>Guatemala</content>.'), answer('Guatemala')],
   [glm('ANSWER; <content>a [b] </content> c</content>'), answer('a [b] </content> c')],
   [glm('answer; The repo is huggingface/transformers'), answer('The repo is huggingface/transformers')],
@@ -244,7 +245,7 @@ describe('glm-web parseReply: the 15 WebVoyager runs', () => {
     expect(s.action.type).toBe(TYPES[word]);
     expect(s.thought).toBe(/^Thought: (.*)$/m.exec(r.content)![1].trim());
     const label = /^\w+ \[(\d+)\]/.exec(line);
-    if (s.action.type === 'click' || s.action.type === 'type') expect(s.action.label).toBe(Number(label![1]));
+    if (s.action.type === 'click' || s.action.type === 'type') expect(s.action.target).toEqual({ kind: 'label', label: Number(label![1]) });
     if (s.action.type === 'type') expect(s.action.text).toBe(line.slice(line.indexOf(';') + 1).trim());
     if (s.action.type === 'scroll') expect(s.action.direction).toBe(/; (up|down)$/.exec(line.trim())![1]);
     if (s.action.type === 'answer') {

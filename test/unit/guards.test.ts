@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { allowOnSite, DEFAULT_GUARDS, GUARD_IDS, guardCheck, hostKey, normalizeGuards, siteKey, type GuardSettings, type GuardTarget } from '../../src/core/guards';
-import type { Action } from '../../src/core/actions';
+import type { Action } from '../../src/core/action/action';
 
 const ctx = { site: 'https://shop.example/', searchStartPage: 'https://www.bing.com/' };
-const click: Action = { type: 'click', label: 3 };
-const typeIn: Action = { type: 'type', label: 3, text: 'secret' };
+const click: Action = { type: 'click', target: { kind: 'label', label: 3 }, button: 'left', count: 1 };
+const typeIn: Action = { type: 'type', target: { kind: 'label', label: 3 }, text: 'secret', clear: true, enter: true };
 const button = (text: string, more: Partial<GuardTarget> = {}): GuardTarget => ({ tag: 'button', text, ...more });
 const link = (text: string, href: string, more: Partial<GuardTarget> = {}): GuardTarget => ({ tag: 'a', text, href, ...more });
 const hit = (a: Action, t: GuardTarget | null, g: GuardSettings = DEFAULT_GUARDS, c = ctx) => guardCheck(a, t, c, g);
@@ -54,7 +54,7 @@ describe('guardCheck: each rule fires, and its look-alikes do not', () => {
 
   it('text rules look only at clicks', () => {
     expect(idOf(typeIn, { tag: 'input', text: 'Delete project' })).toBeNull();
-    expect(idOf({ type: 'scroll', target: { kind: 'element', label: 3 }, direction: 'down' }, button('Send'))).toBeNull();
+    expect(idOf({ type: 'scroll', target: { kind: 'label', label: 3 }, direction: 'down' }, button('Send'))).toBeNull();
     expect(idOf(click, null)).toBeNull();
   });
 

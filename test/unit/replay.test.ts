@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRun, effectOf, reduce, type Observation, type RunState } from '../../src/core/run';
-import { findTarget, replayPlan, replayReply } from '../../src/core/replay';
+import { findTarget, replayPlan, nextReplayed } from '../../src/core/replay';
 import type { Mark } from '../../src/core/marks';
 
 const fp = (tag: string, text: string, path: string) => ({ tag, text, path });
@@ -42,9 +42,9 @@ describe('replay', () => {
       { label: 2, tag: 'input', text: 'Search', rect: { x: 10, y: 10, width: 200, height: 30 }, fingerprint: fp('input', 'Search', 'html>body>input') },
     ];
     const plan = replayPlan('orig', recordedRun().steps);
-    expect(replayReply(plan, 0, now, 'u')).toMatchObject({ ok: true, raw: expect.stringContaining('Action: Type [2]; [lamp]') });
-    expect(replayReply(plan, 1, now, 'u')).toMatchObject({ ok: true, raw: expect.stringContaining('Action: Click [1]') });
-    expect(replayReply(plan, 2, now, 'u')).toMatchObject({ ok: true, raw: expect.stringContaining('ANSWER; <content>found</content>') });
+    expect(nextReplayed(plan, 0, now, 'u')).toMatchObject({ ok: true, action: { type: 'type', target: { kind: 'label', label: 2 }, text: 'lamp' } });
+    expect(nextReplayed(plan, 1, now, 'u')).toMatchObject({ ok: true, action: { type: 'click', target: { kind: 'label', label: 1 } } });
+    expect(nextReplayed(plan, 2, now, 'u')).toMatchObject({ ok: true, action: { type: 'answer', text: 'found' } });
     // Text changed but same place: still found; same text twice: the nearest one.
     const cart = { tag: 'a', text: 'Cart (1)', fingerprint: fp('a', 'Cart (1)', 'html>body>a'), rect: recorded[1].rect };
     expect(findTarget([{ ...recorded[1], label: 4, tag: 'a', text: 'Cart (2)', fingerprint: fp('a', 'Cart (2)', 'html>body>a') }], cart)?.label).toBe(4);
@@ -57,7 +57,7 @@ describe('replay', () => {
 
   it('stops at the first target that cannot be found, saying which and why', () => {
     const plan = replayPlan('orig', recordedRun().steps);
-    const r = replayReply(plan, 1, [recorded[0]], 'https://shop.example/results');
+    const r = nextReplayed(plan, 1, [recorded[0]], 'https://shop.example/results');
     expect(r).toEqual({ ok: false, reason: expect.stringContaining('recorded step 3: its target <button> "Go" was not found on https://shop.example/results') });
   });
 
@@ -66,16 +66,16 @@ describe('replay', () => {
     let s = createRun({ id: 'r', task: 'Replay: t', startUrl: 'https://shop.example/', tabId: 2, dialect: 'glm-web', model: 'replay', baseUrl: '', maxSteps: 9, at: 0, replay: plan });
     s = reduce(s, { type: 'observed', at: 1, obs: obs(recorded), ms: 1 });
     const eff = effectOf(s);
-    expect(eff).toMatchObject({ kind: 'replay', reply: { ok: true } });
-    if (eff.kind !== 'replay' || !eff.reply.ok) return;
-    s = reduce(s, { type: 'replied', at: 2, raw: eff.reply.raw, reasoning: null, usage: null, ms: 0 });
+    expect(eff).toMatchObject({ kind: 'replay', next: { ok: true } });
+    if (eff.kind !== 'replay' || !eff.next.ok) return;
+    s = reduce(s, { type: 'replayed', at: 2, action: eff.next.action, memory: eff.next.memory, from: eff.next.from });
     s = reduce(reduce(s, { type: 'checked', at: 3, hit: null }), { type: 'acted', at: 4, result: { ok: true }, ms: 1 });
     s = reduce(s, { type: 'observed', at: 5, obs: obs([]), ms: 1 });
-    expect(effectOf(s)).toMatchObject({ kind: 'replay', reply: { ok: false, reason: expect.stringContaining('<button> "Go"') } });
+    expect(effectOf(s)).toMatchObject({ kind: 'replay', next: { ok: false, reason: expect.stringContaining('<button> "Go"') } });
   });
 
   it('a typed password cannot be replayed (traces never keep it)', () => {
     const steps = recordedRun().steps.map((st) => (st.action?.type === 'type' ? { ...st, action: { ...st.action, text: '••••' } } : st));
-    expect(replayReply(replayPlan('orig', steps), 0, recorded, 'u')).toMatchObject({ ok: false, reason: expect.stringContaining('password') });
+    expect(nextReplayed(replayPlan('orig', steps), 0, recorded, 'u')).toMatchObject({ ok: false, reason: expect.stringContaining('password') });
   });
 });

@@ -4,7 +4,7 @@ import { createRun, MAX_WAITS_IN_A_ROW, reduce, REPEAT_NUDGE, REPEAT_STOP, type 
 import { costOf, normalizePrices, tokensOf } from '../../src/core/costs';
 import { PRESETS } from '../../src/core/presets';
 import { checkSettings, normalizeSettings } from '../../src/core/settings';
-import { toRunView } from '../../src/core/messages';
+import { toRunView } from '../../src/core/run/view';
 import { retryWait, StreamCutError } from '../../src/background/model';
 import type { Mark } from '../../src/core/marks';
 

@@ -36,14 +36,13 @@ describe('run state machine', () => {
     const ask = effectOf(s);
     expect(ask.kind).toBe('ask');
     if (ask.kind !== 'ask') return;
-    expect(ask.messages).toHaveLength(1);
-    const content = ask.messages[0].content as { type: string }[];
-    expect(content.map((p) => p.type)).toEqual(['image_url', 'text']);
+    expect(ask.request.map((p) => p.type)).toEqual(['image', 'text']);
+    expect(ask.request[0]).toEqual({ type: 'image', of: 'current' });
     expect(s.pending?.promptText).toContain('find it, Please interact with https://example.com/ and get the answer.');
     s = reduce(s, { type: 'replied', at: 3000, raw: 'Thought: go\nAction: Click [1]\nMemory_Updated: {"k": 1}', reasoning: null, usage: null, ms: 900 });
-    expect(effectOf(s)).toEqual({ kind: 'check', action: { type: 'click', label: 1 }, mark: marks[1] });
+    expect(effectOf(s)).toEqual({ kind: 'check', action: { type: 'click', target: { kind: 'label', label: 1 }, button: 'left', count: 1 }, mark: marks[1], target: { tag: marks[1].tag, text: marks[1].text, rect: marks[1].rect } });
     s = reduce(s, { type: 'checked', at: 3000, hit: null });
-    expect(effectOf(s)).toEqual({ kind: 'act', action: { type: 'click', label: 1 }, mark: marks[1] });
+    expect(effectOf(s)).toEqual({ kind: 'act', action: { type: 'click', target: { kind: 'label', label: 1 }, button: 'left', count: 1 }, mark: marks[1] });
     s = reduce(s, { type: 'acted', at: 3500, result: { ok: true }, ms: 400 });
     expect(s.phase).toBe('observe');
     expect(s.steps).toHaveLength(1);
@@ -105,7 +104,7 @@ describe('run state machine', () => {
     s = reduce(s, { type: 'replied', at: 3000, raw: 'Thought: log in with hunter2\nAction: Type [2]; [hunter2]', reasoning: 'the password is hunter2', usage: null, ms: 1 });
     s = reduce(s, { type: 'checked', at: 3000, hit: null });
     const eff = effectOf(s);
-    expect(eff).toMatchObject({ kind: 'act', action: { type: 'type', label: 2, text: 'hunter2' } });
+    expect(eff).toMatchObject({ kind: 'act', action: { type: 'type', target: { kind: 'label', label: 2 }, text: 'hunter2', clear: true, enter: true } });
     s = reduce(s, { type: 'acted', at: 3100, result: { ok: true }, ms: 1 });
     const kept = JSON.stringify(s.steps);
     expect(kept).not.toContain('hunter2');

@@ -11,7 +11,7 @@ describe('trace export', () => {
     const t = toTrace(s, [key]);
     expect(JSON.stringify(t)).not.toContain(key);
     expect(t.run.task).toBe(`use ${REDACTED}`);
-    expect(t).toMatchObject({ format: 'webagent-trace', version: 1, run: { status: 'finished', answer: 'ok', stopReason: null, startedAt: '1970-01-01T00:00:00.000Z' } });
+    expect(t).toMatchObject({ format: 'webagent-trace', version: 2, run: { status: 'finished', answer: 'ok', stopReason: null, startedAt: '1970-01-01T00:00:00.000Z' } });
     const step = t.steps[0];
     for (const k of ['index', 'url', 'title', 'viewport', 'elements', 'request', 'reply', 'thought', 'action', 'memory', 'approval', 'result', 'timings', 'usage', 'screenshot']) expect(step).toHaveProperty(k);
     expect(step.request).toEqual({ promptText: expect.any(String), imageBytes: 1, imageWidth: 10, imageHeight: 10 });

@@ -1,57 +1,103 @@
-import type { Action, ParsedStep, ParseError } from '../actions';
+/**
+ * A model dialect owns everything about one model's format: what it observes, how a request is
+ * built, how replies and single actions are parsed and written, the live preview, its memory
+ * form, its request defaults, its coordinate space and which exports it supports. Everything
+ * else (run, guards, approval, traces, replay, panel, runner) works on the shared Action model
+ * (../action/action.ts) and knows nothing of any grammar.
+ *
+ * A dialect is pure data and functions (no chrome, no DOM). Text in a dialect is what the model
+ * reads; it is never translated.
+ */
+import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
+import type { CoordinateSpace, ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 
-/** One past step as the prompt's history shows it. */
+export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile';
+
+/** One past step as the dialect may show it. */
 export interface HistoryEntry {
+  /** the step's index in the run (a request's image part names it) */
+  index: number;
   thought: string;
-  /** the action as written in the dialect's grammar, e.g. "Click [3]" (passwords already masked) */
+  /** the action in this dialect's grammar (passwords already masked) */
   action: string;
-  /** "Success" or what went wrong */
+  /** "Success" or what went wrong, in the model's words */
   observation: string;
+  /** the step has a screenshot the run can send again */
+  hasScreenshot: boolean;
+  /** the memory the step's reply wrote (absent: not known) */
+  memory?: Memory;
 }
+
+/** A site the person listed as an "app" (glm-mobile's open_app). */
+export interface App { name: string; url: string }
 
 export interface DialectContext {
   task: string;
-  /** the site being worked on, e.g. "https://github.com/" ({Web}) */
+  /** the site being worked on, e.g. "https://github.com/" */
   site: string;
-  /** the time to show ({Time}); the dialect formats it in local time */
+  /** the time the step started; the dialect formats it in local time */
   now: Date;
   /** every past step, oldest first; the dialect decides how many to show */
   history: HistoryEntry[];
-  memory: Record<string, unknown>;
+  memory: Memory;
+  /** the element list (empty for dialects that do not observe labels) */
   marks: Mark[];
-  /** data: URL of the labelled screenshot */
-  screenshotDataUrl: string;
+  /** the current screenshot's geometry */
+  shot: ShotGeometry;
+  /** the person's apps (glm-mobile) */
+  apps: App[];
 }
 
-/** OpenAI chat-completions message parts (the subset we send). */
-export type ContentPart =
-  | { type: 'image_url'; image_url: { url: string } }
-  | { type: 'text'; text: string };
+/**
+ * One part of the single user message a request sends, in order. Images are references the
+ * background fills in: the current screenshot at full size, or an earlier step's screenshot
+ * scaled by `scale` (so the run state never holds a second copy of any image).
+ */
+export type RequestPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; of: 'current' }
+  | { type: 'image'; of: number; scale: number };
 
-export interface ChatMessage {
-  role: 'user' | 'assistant' | 'system';
-  content: ContentPart[] | string;
+/** What a dialect observes each step. */
+export interface Observes {
+  /** labels drawn on the model's screenshot and the element list in the prompt (else a clean screenshot) */
+  labels: boolean;
+  /** earlier screenshots a request may carry (the dialect's request names which) */
+  pastScreenshots: number;
+  /** 'phone': the run's tab is emulated as a phone for the run */
+  device: 'desktop' | 'phone';
 }
+
+/** The request fields the model was tuned with (filled into the settings when the dialect is chosen). */
+export interface RequestDefaults { temperature: number; maxTokens: number; extraBody: string }
+
+/** The live preview of a reply still streaming in. */
+export interface Preview { thought: string | null; action: string | null }
+
+export type ActionParse = { ok: true; action: Action; notes: string[] } | { ok: false; error: string };
 
 export interface Dialect {
-  name: string;
-  /** the full prompt text for this step */
-  buildPrompt(ctx: DialectContext): string;
-  /** the chat messages for this step (GLM web: one user message, image first, then the prompt) */
-  buildMessages(ctx: DialectContext): ChatMessage[];
-  /** the element list as the prompt shows it */
-  formatElements(marks: Mark[]): string;
-  /**
-   * Parse a model reply. `content` is the message content; `reasoningContent`
-   * the separate reasoning field some servers fill (or null). Never throws.
-   */
-  parseReply(content: string, reasoningContent?: string | null): ParsedStep | ParseError;
-  /**
-   * Parse one action written by a person in the dialect's own syntax (step approval's Edit, the
-   * runner's `e ACTION`), e.g. "Click [3]". Never throws.
-   */
-  parseAction(text: string): { ok: true; action: Action } | { ok: false; error: string };
-  /** the observation text that tells the model its last reply could not be read */
+  id: DialectId;
+  /** the model it speaks to (shown in settings; a name, not a sentence to translate) */
+  model: string;
+  observes: Observes;
+  coords: CoordinateSpace;
+  request: RequestDefaults;
+  /** the zip export's WebVoyager folder holds messages and screenshots whatever the grammar */
+  exports: { webvoyager: boolean };
+  /** the memory a run starts with */
+  emptyMemory(): Memory;
+  /** the parts of this step's single user message */
+  buildRequest(ctx: DialectContext): RequestPart[];
+  /** Parse a model reply. `reasoning`: the separate reasoning field some servers fill. Never throws. */
+  parseReply(content: string, reasoning: string | null, shot: ShotGeometry): ParsedStep | ParseError;
+  /** Parse one action as a person writes it in this grammar (Edit, the runner's `e ACTION`). Never throws. */
+  parseAction(text: string, shot: ShotGeometry): ActionParse;
+  /** Write an action in this grammar (history, approval card, runner prompt, replay's history). */
+  formatAction(action: Action, shot: ShotGeometry): string;
+  /** what is readable of a reply still streaming in */
+  preview(partial: string): Preview;
+  /** the observation that tells the model its last reply could not be read */
   formatErrorObservation(error: string): string;
 }

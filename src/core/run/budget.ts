@@ -1,14 +1,14 @@
 /**
- * Guards against a run that wastes the person's budget (used by run.ts when a reply comes in):
+ * Guards against a run that wastes the person's budget (used by reduce.ts when a reply comes in):
  * - the loop guard: the same action on an unchanged page (same URL and element list) is pointed
  *   out to the model at REPEAT_NUDGE and stops the run at REPEAT_STOP; Waits in a row are capped;
  * - caps on tokens and cost per run, from the responses' usage and the model's price.
- * Pure.
+ * Reasons come back as data; model-text.ts and person-text.ts word them for each audience. Pure.
  */
-import type { Action } from './actions';
-import { costOf, formatCost, tokensOf, type Price } from './costs';
-import type { Mark } from './marks';
-import type { PendingStep, RunState, Usage } from './run';
+import type { Action } from '../action/action';
+import { costOf, formatCost, tokensOf, type Usage } from '../costs';
+import type { Mark } from '../marks';
+import type { PendingStep, RunState } from './state';
 
 /** The same action on an unchanged page: at NUDGE the model is told so, at STOP the run stops. */
 export const REPEAT_NUDGE = 3;
@@ -16,14 +16,11 @@ export const REPEAT_STOP = 5;
 /** Waits in a row before the run stops. */
 export const MAX_WAITS_IN_A_ROW = 5;
 
-export interface RunLimits {
-  /** stop past this many tokens (prompt + completion); 0: none */
-  maxTokens: number;
-  /** stop past this cost; 0: none */
-  maxCost: number;
-  /** the model's price, or null (unknown: the cost cap cannot apply) */
-  price: Price | null;
-}
+export type BudgetStop =
+  | { kind: 'repeat'; action: string; n: number }
+  | { kind: 'waits'; n: number }
+  | { kind: 'tokens'; used: number; cap: number }
+  | { kind: 'cost'; cost: string; cap: number };
 
 /** A short stable key of the page as the model saw it: the URL and the element list. */
 export function pageKeyOf(url: string, elements: Mark[]): string {
@@ -50,18 +47,17 @@ function waitsInARow(state: RunState): number {
   return n;
 }
 
-export function repeatStop(state: RunState, p: PendingStep, actionText: string, action: Action): string | null {
+export function repeatStop(state: RunState, p: PendingStep, actionText: string, action: Action): BudgetStop | null {
   const n = repeats(state, pageKeyOf(p.url, p.elements), actionText) + 1;
-  if (n >= REPEAT_STOP) return `the model proposed the same action (${actionText}) ${n} times on an unchanged page; the run was stopped so that it does not loop.`;
-  if (action.type === 'wait' && waitsInARow(state) + 1 > MAX_WAITS_IN_A_ROW) return `the model waited ${MAX_WAITS_IN_A_ROW} times in a row; the run was stopped.`;
+  if (n >= REPEAT_STOP) return { kind: 'repeat', action: actionText, n };
+  if (action.type === 'wait' && waitsInARow(state) + 1 > MAX_WAITS_IN_A_ROW) return { kind: 'waits', n: MAX_WAITS_IN_A_ROW };
   return null;
 }
 
-export function repeatNudge(state: RunState, p: PendingStep, actionText: string): string | null {
+/** How many times in a row this action has been proposed on this page, when the model should be told. */
+export function repeatCount(state: RunState, p: PendingStep, actionText: string): number | null {
   const n = repeats(state, pageKeyOf(p.url, p.elements), actionText) + 1;
-  return n >= REPEAT_NUDGE
-    ? `You have proposed this same action ${n} times on this unchanged page and it has not helped; try a different approach.`
-    : null;
+  return n >= REPEAT_NUDGE ? n : null;
 }
 
 /** The run's tokens and cost so far, with this reply's usage. */
@@ -70,12 +66,12 @@ export function runTotals(state: RunState, extra: Usage | null = null): { tokens
   return { tokens, cost: costOf(tokens, state.limits?.price) };
 }
 
-export function overCap(state: RunState, usage: Usage | null): string | null {
+export function overCap(state: RunState, usage: Usage | null): BudgetStop | null {
   const l = state.limits;
   if (!l) return null;
   const { tokens, cost } = runTotals(state, usage);
   const used = tokens.promptTokens + tokens.completionTokens;
-  if (l.maxTokens > 0 && used > l.maxTokens) return `this run used ${used} tokens, over the cap of ${l.maxTokens} set in settings.`;
-  if (l.maxCost > 0 && cost !== null && cost > l.maxCost) return `this run cost ${formatCost(cost)}, over the cap of ${l.maxCost} set in settings.`;
+  if (l.maxTokens > 0 && used > l.maxTokens) return { kind: 'tokens', used, cap: l.maxTokens };
+  if (l.maxCost > 0 && cost !== null && cost > l.maxCost) return { kind: 'cost', cost: formatCost(cost), cap: l.maxCost };
   return null;
 }

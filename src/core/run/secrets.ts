@@ -2,7 +2,7 @@
  * Storage of a run that types a password: the text never reaches the database (run-store.ts keeps
  * it in memory-only session storage while its action is pending). Pure.
  */
-import { PASSWORD_MASK, type PendingReply, type RunState } from './run';
+import { PASSWORD_MASK, type PendingReply, type RunState } from './state';
 
 /**
  * Storage split: a pending action that types into a password field keeps its text out of what is

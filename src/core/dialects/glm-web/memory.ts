@@ -4,7 +4,7 @@
  * trailing commas, code fences, trailing prose).
  */
 
-import { trimChars } from './glm-web-action';
+import { trimChars } from './action';
 
 export type MemoryResult =
   | { ok: true; memory: Record<string, unknown> }

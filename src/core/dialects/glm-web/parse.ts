@@ -4,17 +4,18 @@
  * Thought / Action / Memory_Updated. Never throws: anything unreadable becomes
  * a ParseError whose message tells the model what was wrong.
  */
-import { describeAction, type Action, type ParsedStep, type ParseError } from '../actions';
+import type { Action, Memory, ParsedStep, ParseError } from '../../action/action';
+import { formatWebAction } from './format';
 import {
   KEYWORD, answerOf, looksLikeAction, parseActionLine, parseOldAnswer, stripLineWrap, trimChars, type ActionResult,
-} from './glm-web-action';
-import { parseMemory } from './glm-web-memory';
+} from './action';
+import { parseMemory } from './memory';
 
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
 export const NOTE_NO_MEMORY = 'No Memory_Updated was given; the previous memory was kept.';
 
 type BodyResult =
-  | { ok: true; thought: string; action: Action; memory: Record<string, unknown> | null; notes: string[] }
+  | { ok: true; thought: string; action: Action; memory: Memory | null; notes: string[] }
   /** missing: there was no action at all (so another source may be tried) */
   | { ok: false; error: string; missing: boolean };
 
@@ -168,7 +169,7 @@ function parseUnsafe(content: string, reasoningContent: string | null | undefine
   return {
     thought: r.thought,
     action: r.action,
-    actionText: describeAction(r.action),
+    actionText: formatWebAction(r.action),
     memory: r.memory,
     notes: r.notes,
     reasoning,

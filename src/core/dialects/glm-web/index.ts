@@ -3,12 +3,15 @@
  * user message with the screenshot and a single prompt that carries the whole
  * history, replies in the WebVoyager grammar ("Click [3]", "Type [2]; [x]", ...).
  */
-import { isParseError, type Action } from '../actions';
-import type { Mark } from '../marks';
-import type { ChatMessage, Dialect, DialectContext, HistoryEntry } from './types';
-import { GLM_WEB_TEMPLATE } from './glm-web-template';
-import { parseGlmWebReply } from './glm-web-parse';
-import { trimChars } from './glm-web-action';
+import { isParseError } from '../../action/action';
+import { THOUSANDTHS } from '../../action/coords';
+import type { Mark } from '../../marks';
+import type { ActionParse, Dialect, DialectContext, HistoryEntry, RequestPart } from '../types';
+import { sectionPreview } from '../preview';
+import { GLM_WEB_TEMPLATE } from './template';
+import { parseGlmWebReply } from './parse';
+import { trimChars } from './action';
+import { formatWebAction } from './format';
 
 /** How many past steps the prompt shows (seed 003 uses the last 15). */
 export const HISTORY_WINDOW = 15;
@@ -83,17 +86,9 @@ export function buildPrompt(ctx: DialectContext): string {
   return GLM_WEB_TEMPLATE.replace(/\{(TASK|Web|Time|PREVIOUS_ACTIONS|Memory|web_text)\}/g, (_, k: string) => values[k]);
 }
 
-export function buildMessages(ctx: DialectContext): ChatMessage[] {
-  // Seed 003: no system message, the image first, then the prompt text.
-  return [
-    {
-      role: 'user',
-      content: [
-        { type: 'image_url', image_url: { url: ctx.screenshotDataUrl } },
-        { type: 'text', text: buildPrompt(ctx) },
-      ],
-    },
-  ];
+/** Seed 003: one user message, no system message, the image first, then the prompt. */
+export function buildRequest(ctx: DialectContext): RequestPart[] {
+  return [{ type: 'image', of: 'current' }, { type: 'text', text: buildPrompt(ctx) }];
 }
 
 export function formatErrorObservation(error: string): string {
@@ -102,19 +97,26 @@ export function formatErrorObservation(error: string): string {
 }
 
 /** One action as a person writes it ("Click [3]", "ANSWER; <content>42</content>"), read by the reply parser. */
-export function parseAction(text: string): { ok: true; action: Action } | { ok: false; error: string } {
+export function parseAction(text: string): ActionParse {
   const line = String(text ?? '').trim();
   if (!line) return { ok: false, error: 'Write an action, e.g. Click [3] or Type [2]; [hello]' };
   const r = parseGlmWebReply(`Thought: (written by the user)\nAction: ${line}`);
-  return isParseError(r) ? { ok: false, error: r.error } : { ok: true, action: r.action };
+  return isParseError(r) ? { ok: false, error: r.error } : { ok: true, action: r.action, notes: [] };
 }
 
 export const glmWeb: Dialect = {
-  name: 'glm-web',
-  buildPrompt,
-  buildMessages,
-  formatElements,
-  parseReply: parseGlmWebReply,
-  parseAction,
+  id: 'glm-web',
+  model: 'GLM-4.5V',
+  observes: { labels: true, pastScreenshots: 0, device: 'desktop' },
+  // The web grammar acts on labels; the model is told coordinates are thousandths, so they are.
+  coords: THOUSANDTHS,
+  request: { temperature: 0.001, maxTokens: 8192, extraBody: '{"skip_special_tokens": false}' },
+  exports: { webvoyager: true },
+  emptyMemory: () => ({}),
+  buildRequest,
+  parseReply: (content, reasoning) => parseGlmWebReply(content, reasoning),
+  parseAction: (text) => parseAction(text),
+  formatAction: (action) => formatWebAction(action),
+  preview: (partial) => sectionPreview(partial, 'Thought:', 'Action:'),
   formatErrorObservation,
 };

@@ -4,7 +4,7 @@
  * "ANSWER; <content>...</content>"), read leniently: real models drop
  * brackets, change case, use full-width punctuation and add explanations.
  */
-import type { Action } from '../actions';
+import { at, type Action } from '../../action/action';
 
 export type ActionResult = { ok: true; action: Action } | { ok: false; error: string };
 
@@ -94,7 +94,7 @@ function parseClick(rest: string): ActionResult {
   // "Click [3]", "Click 3", "Click on [3]"; else the first "[N]" further on ("Click the Search button [3]").
   const m = /^\s*(?:on\s+)?(?:element\s+)?(?:label\s+)?[[(]?\s*(\d+)/i.exec(r) ?? /\[\s*(\d+)\s*\]/.exec(r);
   const label = m ? toLabel(m[1]) : null;
-  return label === null ? NEED_LABEL('Click', 'Click [3]') : { ok: true, action: { type: 'click', label } };
+  return label === null ? NEED_LABEL('Click', 'Click [3]') : { ok: true, action: { type: 'click', target: at.label(label), button: 'left', count: 1 } };
 }
 
 function parseType(rest: string): ActionResult {
@@ -114,7 +114,7 @@ function parseType(rest: string): ActionResult {
   } else {
     text = tail; // unbracketed: to the end of the line, a trailing period included (it may be meant)
   }
-  return { ok: true, action: { type: 'type', label, text: stripQuotes(text.trim()) } };
+  return { ok: true, action: { type: 'type', target: at.label(label), text: stripQuotes(text.trim()), clear: true, enter: true } };
 }
 
 function parseScroll(rest: string): ActionResult {
@@ -123,14 +123,14 @@ function parseScroll(rest: string): ActionResult {
   if (!m) return { ok: false, error: 'Scroll needs a direction, e.g. "Scroll [WINDOW]; [down]" or "Scroll [6]; [up]"' };
   const direction = m[2].toLowerCase() as 'up' | 'down';
   const label = m[1] && /\d/.test(m[1]) ? toLabel(m[1]) : null;
-  const target = label === null ? { kind: 'window' as const } : { kind: 'element' as const, label };
+  const target = label === null ? at.window() : at.label(label);
   return { ok: true, action: { type: 'scroll', target, direction } };
 }
 
 function parseKey(rest: string): ActionResult {
   let k = trimChars(normalizeWidth(rest).replace(/\s+/g, ' ').trim().replace(/^[;:,]\s*/, ''), '.', 'end');
   k = stripQuotes(stripOuterBrackets(k).trim()).trim();
-  if (/^(?:return|enter|回车|回车键)(?:\s*key)?$/i.test(k)) return { ok: true, action: { type: 'key', key: 'Enter' } };
+  if (/^(?:return|enter|回车|回车键)(?:\s*key)?$/i.test(k)) return { ok: true, action: { type: 'key', keys: 'Enter' } };
   if (k === '') return { ok: false, error: 'Key needs a key name; only "Key; [Return]" is supported' };
   return { ok: false, error: `Only the Return key can be pressed ("Key; [Return]"), not '${k.slice(0, 40)}'` };
 }

@@ -1,0 +1,76 @@
+/**
+ * The one mapper from a model's coordinates to CSS pixels of the page, and back.
+ *
+ * A screenshot of W × H image pixels is taken of a viewport of w × h CSS pixels (we capture at
+ * CSS size, so W = w at any device pixel ratio and page zoom; a resize before sending changes W).
+ * A dialect's coordinate space is data:
+ * - `normalizedBy: 1000`: thousandths of the image's width and height (GLM-4.5V, CogAgent):
+ *   image x = v / 1000 · W;
+ * - `normalizedBy: null`: image pixels (absolute-pixel models);
+ * - `order: 'yx'`: the model writes y before x (Gemini-style) and the pair is swapped first.
+ * Then CSS x = image x · w / W. Values outside the image are clamped to the viewport and the
+ * caller is told (`clamped`), so the model can be told too.
+ */
+import type { Point } from './action';
+
+export interface CoordinateSpace {
+  /** 1000: thousandths of the image size; null: image pixels */
+  normalizedBy: number | null;
+  order: 'xy' | 'yx';
+}
+
+export const THOUSANDTHS: CoordinateSpace = { normalizedBy: 1000, order: 'xy' };
+
+/** What the model was shown: the image size, and the viewport (CSS px) it is a picture of. */
+export interface ShotGeometry {
+  imageWidth: number;
+  imageHeight: number;
+  viewport: { width: number; height: number };
+}
+
+export interface Mapped extends Point { clamped: boolean }
+
+function clamp(v: number, max: number): number {
+  return Math.min(Math.max(v, 0), Math.max(0, max));
+}
+
+/** Image pixels per model unit on each axis. */
+function unit(space: CoordinateSpace, shot: ShotGeometry): { ux: number; uy: number } {
+  if (space.normalizedBy === null) return { ux: 1, uy: 1 };
+  return { ux: shot.imageWidth / space.normalizedBy, uy: shot.imageHeight / space.normalizedBy };
+}
+
+/** A model's pair (as written) to CSS px of the viewport, clamped inside it. */
+export function toCss(pair: [number, number], space: CoordinateSpace, shot: ShotGeometry): Mapped {
+  const [mx, my] = space.order === 'yx' ? [pair[1], pair[0]] : pair;
+  const { ux, uy } = unit(space, shot);
+  const sx = shot.imageWidth > 0 ? shot.viewport.width / shot.imageWidth : 1;
+  const sy = shot.imageHeight > 0 ? shot.viewport.height / shot.imageHeight : 1;
+  const x = mx * ux * sx;
+  const y = my * uy * sy;
+  // The last CSS pixel inside the viewport is width - 1 (a click at x = width lands outside).
+  const cx = clamp(x, shot.viewport.width - 1);
+  const cy = clamp(y, shot.viewport.height - 1);
+  return { x: cx, y: cy, clamped: cx !== x || cy !== y || !Number.isFinite(x) || !Number.isFinite(y) };
+}
+
+/** CSS px back to the model's pair (integers, in the model's order): for formatting an action. */
+export function toModel(p: Point, space: CoordinateSpace, shot: ShotGeometry): [number, number] {
+  const { ux, uy } = unit(space, shot);
+  const sx = shot.viewport.width > 0 ? shot.imageWidth / shot.viewport.width : 1;
+  const sy = shot.viewport.height > 0 ? shot.imageHeight / shot.viewport.height : 1;
+  const max = space.normalizedBy === null ? null : space.normalizedBy - 1;
+  const fit = (v: number, limit: number | null) => (limit === null ? Math.round(v) : Math.min(Math.max(Math.round(v), 0), limit));
+  const mx = fit((p.x * sx) / ux, max ?? shot.imageWidth - 1);
+  const my = fit((p.y * sy) / uy, max ?? shot.imageHeight - 1);
+  return space.order === 'yx' ? [my, mx] : [mx, my];
+}
+
+/** The centre of a box [x1, y1, x2, y2] as a pair (models often answer a box where a point was asked). */
+export function boxCentre(box: number[]): [number, number] {
+  if (box.length >= 4) return [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2];
+  return [box[0], box[1]];
+}
+
+/** The observation note when a point had to be moved inside the screen. */
+export const CLAMPED_NOTE = 'A coordinate was outside the screenshot; it was moved to the nearest edge.';

@@ -1,0 +1,168 @@
+/**
+ * Reply parser for the GLM mobile dialect: "Memory: … / Reason: … / Action: {json}" (seed,
+ * "Your answer should look like"). Peels reasoning (<think> or the separate field), <answer>,
+ * box tokens and code fences; reads the three sections in any order; the action is read by
+ * action.ts. Never throws: anything unreadable becomes a ParseError whose message tells the
+ * model what to write.
+ */
+import type { Action, ParsedStep, ParseError } from '../../action/action';
+import type { ShotGeometry } from '../../action/coords';
+import { trimChars } from '../glm-web/action';
+import { readAction, readObject } from './action';
+import { formatMobileAction } from './format';
+
+export const NOTE_NO_MEMORY = 'No Memory was given; the previous memory was kept.';
+export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
+
+type Kind = 'memory' | 'reason' | 'action';
+
+/** Section header at a line start: "Action:", "**Action:**", "**Action**:", "### Reason：", "- Memory:". */
+function header(names: string): RegExp {
+  // One character class per gap: adjacent optional runs would backtrack quadratically.
+  return new RegExp(String.raw`^[-*>#_ \t]*(?:${names})[*_ \t]*[:：][*_ \t]*`, 'gim');
+}
+const HEADERS: Record<Kind, RegExp> = {
+  memory: header('memory'),
+  reason: header('reasoning|reason|thoughts|thought'),
+  action: header('action'),
+};
+/** An action object where no "Action:" header is: `{"action_type": …` (or 'action_type'). */
+const BARE_ACTION = /\{\s*["']?action_type["']?\s*[:：]/gi;
+const ANOTHER_ACTION = /["']?action_type["']?\s*[:：]/i;
+
+/** "None" and friends: the model remembers nothing. */
+const EMPTY_MEMORY = /^(?:none|null|nil|n\/a|empty|nothing|无|\[\s*\]|\{\s*\})?[.。]?$/i;
+
+type BodyResult =
+  | { ok: true; thought: string; action: Action; memory: string | null; notes: string[] }
+  /** missing: there was no action at all (so another source may be tried) */
+  | { ok: false; error: string; missing: boolean };
+
+interface Head { kind: Kind; start: number; end: number }
+
+function matches(re: RegExp, s: string): RegExpExecArray[] {
+  re.lastIndex = 0;
+  return [...s.matchAll(re)];
+}
+
+/** Split off reasoning: up to the last </think>, an unclosed <think>, and the separate field. */
+function peelReasoning(content: string, reasoningContent: string | null | undefined) {
+  const parts: string[] = [];
+  if (typeof reasoningContent === 'string' && reasoningContent.trim()) parts.push(reasoningContent.trim());
+  let body = content;
+  const close = content.lastIndexOf('</think>');
+  if (close >= 0) {
+    parts.push(content.slice(0, close).replace(/<\/?think>/g, '').trim());
+    body = content.slice(close + '</think>'.length);
+  } else {
+    const open = content.indexOf('<think>');
+    if (open >= 0) {
+      // Unclosed: the model was cut off while thinking (or never closed the tag).
+      parts.push(content.slice(open + '<think>'.length).trim());
+      body = content.slice(0, open);
+    }
+  }
+  const reasoning = parts.filter(Boolean).join('\n\n');
+  return { body, reasoning: reasoning || null };
+}
+
+/** <answer>, box tokens, stray special tokens, code-fence lines, CRLF. */
+function unwrap(text: string): string {
+  let t = text.replace(/\r\n?/g, '\n');
+  const open = t.search(/<answer>/i);
+  if (open >= 0) {
+    const rest = t.slice(open + '<answer>'.length);
+    const close = rest.toLowerCase().lastIndexOf('</answer>');
+    t = close >= 0 ? rest.slice(0, close) : rest; // possibly unclosed
+  }
+  return t
+    .replace(/<\/?answer>/gi, '')
+    .replace(/<\s*\|\s*(?:begin|start|end)_of_box\s*\|\s*>/gi, '')
+    .replace(/<\|(?:endoftext|user|assistant|observation|system)\|>/g, '')
+    .replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
+}
+
+/** The section headers: the first of each kind (the last when reading reasoning, whose final words are its decision). */
+function headsOf(body: string, preferLast: boolean): Head[] {
+  const heads: Head[] = [];
+  for (const kind of ['memory', 'reason'] as const) {
+    const all = matches(HEADERS[kind], body);
+    const m = preferLast ? all[all.length - 1] : all[0];
+    if (m) heads.push({ kind, start: m.index, end: m.index + m[0].length });
+  }
+  const actions = matches(HEADERS.action, body).map((m) => ({ kind: 'action' as const, start: m.index, end: m.index + m[0].length }));
+  if (actions.length) {
+    // An "Action:" followed by an object on its own line or the next (not prose that happens to start with "Action:").
+    const withObject = actions.filter((h) => /^\s*[`'"]?\{/.test(body.slice(h.end, h.end + 400)));
+    const pool = withObject.length ? withObject : actions;
+    heads.push(preferLast ? pool[pool.length - 1] : pool[0]);
+  } else {
+    const bare = matches(BARE_ACTION, body);
+    const m = preferLast ? bare[bare.length - 1] : bare[0];
+    if (m) heads.push({ kind: 'action', start: m.index, end: m.index });
+  }
+  return heads.sort((a, b) => a.start - b.start);
+}
+
+/** The memory text; '' for "None" and the like. */
+function memoryOf(section: string): string {
+  const s = trimChars(section, '`*');
+  return EMPTY_MEMORY.test(s) ? '' : s;
+}
+
+function parseBody(raw: string, shot: ShotGeometry, preferLast: boolean): BodyResult {
+  const body = unwrap(raw);
+  if (!body.trim()) return { ok: false, error: 'The reply was empty', missing: true };
+  const heads = headsOf(body, preferLast);
+  const at = heads.findIndex((h) => h.kind === 'action');
+  if (at < 0) return { ok: false, error: "No 'Action:' line with the action's JSON found", missing: true };
+
+  const sectionOf = (i: number): string => body.slice(heads[i].end, i + 1 < heads.length ? heads[i + 1].start : body.length);
+  const reasonAt = heads.findIndex((h) => h.kind === 'reason');
+  const memoryAt = heads.findIndex((h) => h.kind === 'memory');
+  // No "Reason:": what comes before the first section is the reasoning the reply gives.
+  const thought = trimChars(reasonAt >= 0 ? sectionOf(reasonAt) : body.slice(0, heads[0].start), '*');
+
+  const section = sectionOf(at);
+  const obj = readObject(section);
+  if (!obj.ok) return { ok: false, error: obj.error, missing: false };
+  const read = readAction(obj.value, shot, thought);
+  if (!read.ok) return { ok: false, error: read.error, missing: false };
+
+  const notes = [...read.notes];
+  if (ANOTHER_ACTION.test(section.slice(obj.end))) notes.push(NOTE_EXTRA_ACTIONS);
+  let memory: string | null = null;
+  if (memoryAt < 0) notes.push(NOTE_NO_MEMORY);
+  else memory = memoryOf(sectionOf(memoryAt));
+  return { ok: true, thought, action: read.action, memory, notes };
+}
+
+function parseUnsafe(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
+  const { body, reasoning } = peelReasoning(content, reasoningContent);
+  let r = parseBody(body, shot, false);
+  if (!r.ok && r.missing && reasoning) {
+    // Only when the reply itself has no action: the reasoning's last action is its decision.
+    const fromReasoning = parseBody(reasoning, shot, true);
+    if (fromReasoning.ok || !fromReasoning.missing) r = fromReasoning;
+    else if (!body.trim()) r = { ok: false, error: "The reply had no text after the reasoning and no 'Action:' line", missing: true };
+  }
+  if (!r.ok) return { error: r.error, reasoning };
+  return {
+    thought: r.thought,
+    action: r.action,
+    actionText: formatMobileAction(r.action, shot),
+    memory: r.memory,
+    notes: r.notes,
+    reasoning,
+  };
+}
+
+/** Parse a GLM mobile reply. Never throws. */
+export function parseGlmMobileReply(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
+  try {
+    return parseUnsafe(typeof content === 'string' ? content : '', reasoningContent, shot);
+  } catch (e) {
+    // A bug here must not stop the run: the model gets a format error instead.
+    return { error: `The reply could not be read (${e instanceof Error ? e.message : String(e)})`, reasoning: null };
+  }
+}

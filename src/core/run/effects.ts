@@ -1,0 +1,49 @@
+/**
+ * What the background must do next for a run in a given state (reduce.ts makes the states).
+ * Pure. The background performs the effect and feeds the outcome back as an event.
+ */
+import type { Action } from '../action/action';
+import { dialectOf } from '../dialects/registry';
+import type { RequestPart } from '../dialects/types';
+import type { Mark } from '../marks';
+import { nextReplayed, type ReplayNext } from '../replay';
+import { historyOf, markOf, modelSteps, shotOf } from './reduce';
+import type { ActedElement, FrameOffsets, RunState } from './state';
+
+export type Effect =
+  | { kind: 'observe' }
+  /** ask the model with this request (image parts are references the background fills in) */
+  | { kind: 'ask'; request: RequestPart[] }
+  /** a replay's next recorded action, or why it cannot go on */
+  | { kind: 'replay'; next: ReplayNext }
+  /** let the guards look at the action; `mark`: its label's mark; `target`: what it acts on */
+  | { kind: 'check'; action: Action; mark: Mark | null; target: ActedElement | null }
+  | { kind: 'act'; action: Action; mark: Mark | null; frameOffsets?: FrameOffsets }
+  /** nothing to do until the person decides (approve, reject, resume) */
+  | { kind: 'wait' }
+  | { kind: 'none' };
+
+export function effectOf(state: RunState): Effect {
+  if (state.status !== 'running') return { kind: 'none' };
+  if (state.paused || state.phase === 'approve') return { kind: 'wait' };
+  const p = state.pending;
+  if (state.phase === 'observe' || !p) return { kind: 'observe' };
+  if (state.phase === 'model' && state.replay) {
+    return { kind: 'replay', next: nextReplayed(state.replay, modelSteps(state), p.elements, p.url) };
+  }
+  if (state.phase === 'model') {
+    // Built once when observed; a run saved by an older version builds it now.
+    const request = p.request ?? dialectOf(state.dialect).buildRequest({
+      task: state.task, site: state.site, now: new Date(p.startedAt), history: historyOf(state), memory: state.memory,
+      marks: dialectOf(state.dialect).observes.labels ? p.elements : [], shot: shotOf(p), apps: state.apps ?? [],
+    });
+    return { kind: 'ask', request };
+  }
+  if (state.phase === 'act' && p.reply) {
+    const a = p.reply.action;
+    const mark = markOf(p.elements, a);
+    if (!p.checked) return { kind: 'check', action: a, mark, target: p.target ?? null };
+    return { kind: 'act', action: a, mark, frameOffsets: p.frameOffsets };
+  }
+  return { kind: 'none' };
+}

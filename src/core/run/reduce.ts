@@ -1,0 +1,342 @@
+/**
+ * The run state machine: reduce(state, event) -> state. Pure: no chrome, no DOM, no clock (times
+ * come in with the events). effects.ts says what the background must do next.
+ *
+ * 1. observe: label the page, take the screenshot -> 'observed' (the dialect builds the request here, once)
+ * 2. model: ask the model -> 'replied' (parsed by the dialect; unreadable -> format-error step),
+ *    or in a replay the next recorded action -> 'replayed'
+ * 3. check: the guards look at the proposed action -> 'checked'; in step-approval mode, or when a
+ *    guard trips, the run waits in phase 'approve' for 'approve' (maybe edited) or 'reject'
+ * 4. act: 'acting' is written before the input, 'input' after it, 'acted' after the page settled,
+ *    so a worker that Chrome stopped mid-action knows whether the input happened
+ * 5. repeat until the task is answered, done or failed, max steps, 3 unreadable replies in a
+ *    row, stop or failure.
+ *
+ * At any time: 'pause', 'takeover' (the person acts; a proposed action that has not run is
+ * recorded as not run), 'resume' (after a take-over, a step records that the person acted).
+ */
+import { endsRun, isParseError, labelOf, type Action, type Memory } from '../action/action';
+import { browserShortcut } from '../action/shortcuts';
+import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
+import { dialectOf } from '../dialects/registry';
+import { promptTextOf } from '../dialects/request';
+import type { HistoryEntry } from '../dialects/types';
+import type { ShotGeometry } from '../action/coords';
+import type { Mark } from '../marks';
+import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
+import { modelText } from './model-text';
+import { personText } from './person-text';
+import {
+  DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, siteOf,
+  type ActedElement, type ActResult, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
+  type RunEvent, type RunState, type RunStatus, type StepRecord,
+} from './state';
+
+export function createRun(n: NewRun): RunState {
+  return {
+    id: n.id, task: n.task, startUrl: n.startUrl, site: siteOf(n.startUrl), tabId: n.tabId,
+    dialect: n.dialect, model: n.model, baseUrl: n.baseUrl, maxSteps: n.maxSteps,
+    startedAt: n.at, endedAt: null, status: 'running', phase: 'observe', answer: null, stopReason: null,
+    memory: n.memory ?? dialectOf(n.dialect).emptyMemory(), steps: [], pending: null, formatErrorsInARow: 0,
+    approveSteps: n.approveSteps ?? false, guards: n.guards ?? DEFAULT_GUARDS, searchStartPage: n.searchStartPage ?? DEFAULT_SEARCH, paused: null,
+    ...(n.apps?.length ? { apps: n.apps } : {}),
+    ...(n.replay ? { replay: n.replay } : {}),
+    ...(n.limits ? { limits: n.limits } : {}),
+  };
+}
+
+/** A run saved by an older version, with the fields added since filled in. */
+export function upgradeRun(s: RunState): RunState {
+  return {
+    ...s,
+    approveSteps: s.approveSteps ?? false,
+    guards: normalizeGuards(s.guards),
+    searchStartPage: s.searchStartPage ?? DEFAULT_SEARCH,
+    paused: s.paused ?? null,
+  };
+}
+
+/** What the model was shown at this step: the screenshot's size and the viewport it pictures. */
+export function shotOf(p: Pick<PendingStep, 'imageWidth' | 'imageHeight' | 'viewport'>): ShotGeometry {
+  return { imageWidth: p.imageWidth, imageHeight: p.imageHeight, viewport: { width: p.viewport.width, height: p.viewport.height } };
+}
+
+export function historyOf(state: RunState): HistoryEntry[] {
+  return state.steps.map((s) => ({
+    index: s.index, thought: s.thought, action: s.actionText, observation: s.observation, hasScreenshot: s.imageBytes > 0, memory: s.memory,
+  }));
+}
+
+/** The mark a label action targets, from the step's element list (null: none, or no such label). */
+export function markOf(elements: Mark[], a: Action): Mark | null {
+  const label = labelOf(a);
+  return label === null ? null : elements.find((m) => m.label === label) ?? null;
+}
+
+/** What an action acts on: its label's mark, else what the background found (a point, the focused field). */
+function actedOn(elements: Mark[], a: Action, found: ActedElement | null | undefined): ActedElement | null {
+  const m = markOf(elements, a);
+  if (m) return { tag: m.tag, text: m.text, rect: m.rect, inputType: m.inputType, frameId: m.frameId, fingerprint: m.fingerprint };
+  return labelOf(a) === null ? found ?? null : null;
+}
+
+function end(state: RunState, at: number, status: RunStatus, reason: string | null, answer: string | null = state.answer): RunState {
+  return { ...state, status, phase: 'done', endedAt: at, stopReason: reason, answer, pending: null, paused: null };
+}
+
+/** Hides what was typed into a password field in everything that is kept. */
+function maskSecret(text: string, secret: string): string {
+  return secret ? text.split(secret).join(PASSWORD_MASK) : text;
+}
+
+function maskMemory(m: Memory, secret: string): Memory {
+  return typeof m === 'string' ? maskSecret(m, secret) : (JSON.parse(maskSecret(JSON.stringify(m), secret)) as Memory);
+}
+
+/**
+ * A reply whose action types into a password field: the text is masked in raw, reasoning, thought,
+ * memory and actionText, and the reply is marked secret (the action keeps the text until it runs;
+ * storage keeps it out of the database, secrets.ts). Any other reply comes back unchanged.
+ */
+export function withSecretMasked(r: PendingReply, target: ActedElement | null, state: RunState, p: PendingStep): PendingReply {
+  const a = r.action;
+  if (a.type !== 'type' || target?.inputType !== 'password' || !a.text) return { ...r, secret: false };
+  return {
+    ...r,
+    raw: maskSecret(r.raw, a.text),
+    reasoning: r.reasoning === null ? null : maskSecret(r.reasoning, a.text),
+    thought: maskSecret(r.thought, a.text),
+    memory: maskMemory(r.memory, a.text),
+    actionText: dialectOf(state.dialect).formatAction({ ...a, text: PASSWORD_MASK }, shotOf(p)),
+    secret: true,
+  };
+}
+
+function finishStep(state: RunState, at: number, result: ActResult, extra: string[], actMs: number): RunState {
+  const p = state.pending!;
+  const r = p.reply!;
+  // Parser notes (e.g. memory kept) follow the outcome in brackets, so the outcome reads first.
+  const outcome = result.ok ? (result.note ? `${modelText.success}. ${result.note}` : modelText.success) : result.error;
+  const observation = outcome + (extra.length ? ` (${extra.join(' ')})` : '');
+  const step: StepRecord = {
+    index: p.index, url: p.url, title: p.title, viewport: p.viewport, elements: p.elements,
+    promptText: p.promptText, imageBytes: p.imageBytes, imageWidth: p.imageWidth, imageHeight: p.imageHeight,
+    screenshot: p.kept?.labelled ?? p.screenshot, cleanScreenshot: p.kept?.clean ?? '', raw: r.raw, reasoning: r.reasoning, thought: r.thought,
+    action: r.secret && r.action.type === 'type' ? { ...r.action, text: PASSWORD_MASK } : r.action,
+    actionText: r.actionText, target: p.target ?? null, memory: r.memory, result, observation,
+    timings: { observeMs: p.observeMs, modelMs: r.modelMs, modelFirstTokenMs: r.firstTokenMs ?? null, actMs, totalMs: Math.max(0, at - p.startedAt) },
+    usage: r.usage,
+    pageKey: pageKeyOf(p.url, p.elements),
+    approval: p.decision ?? null,
+  };
+  const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe' };
+  if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText.maxSteps(state.maxSteps));
+  return next;
+}
+
+/** Steps the model took (the person's take-overs do not count against max steps). */
+export function modelSteps(state: RunState): number {
+  return state.steps.filter((s) => s.kind !== 'person').length;
+}
+
+/** The step that tells the model the person acted in the browser themselves. */
+function personStep(state: RunState, paused: Paused, at: number, url: string): StepRecord {
+  const last = state.steps[state.steps.length - 1];
+  return {
+    index: state.steps.length, url, title: '', viewport: last?.viewport ?? { width: 0, height: 0, devicePixelRatio: 1 },
+    elements: [], promptText: '', imageBytes: 0, imageWidth: 0, imageHeight: 0, screenshot: '', cleanScreenshot: '',
+    raw: '', reasoning: null, thought: '', action: null, actionText: 'The user took over the browser',
+    memory: state.memory, result: { ok: true },
+    observation: modelText.personActed(modelText.personMoved(paused.url, url)),
+    timings: { observeMs: 0, modelMs: 0, actMs: 0, totalMs: Math.max(0, at - paused.at) },
+    usage: null, approval: null, kind: 'person',
+  };
+}
+
+export function reduce(state: RunState, ev: RunEvent): RunState {
+  if (state.status !== 'running') return state;
+  const p = state.pending;
+  switch (ev.type) {
+    case 'stop': return end(state, ev.at, 'stopped', ev.reason);
+    case 'fail': return end(state, ev.at, 'failed', ev.reason);
+    case 'mode': return { ...state, approveSteps: ev.approveSteps };
+    case 'pause': return state.paused ? state : { ...state, paused: { kind: 'pause', at: ev.at, url: ev.url } };
+    case 'takeover': return takeOver(state, ev.at, ev.url);
+    case 'resume': {
+      if (!state.paused) return state;
+      if (state.paused.kind === 'pause') return { ...state, paused: null };
+      const steps = [...state.steps, personStep(state, state.paused, ev.at, ev.url)];
+      return { ...state, steps, paused: null, pending: null, phase: 'observe' };
+    }
+    case 'checked': {
+      if (state.phase !== 'act' || !p?.reply || p.checked) return state;
+      if (!ev.hit && !state.approveSteps) return { ...state, pending: { ...p, checked: true, decision: { decision: 'auto', feedback: null } } };
+      return { ...state, phase: 'approve', pending: { ...p, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? null } } };
+    }
+    case 'approve': return onApprove(state, ev);
+    case 'reject': {
+      if (state.phase !== 'approve' || !p?.reply) return state;
+      const feedback = ev.feedback?.trim() || null;
+      const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback } } };
+      return finishStep(withDecision, ev.at, { ok: false, error: modelText.rejected(feedback) }, [], 0);
+    }
+    case 'acting': {
+      if (state.phase !== 'act' || !p?.reply || p.actStartedAt !== undefined) return state;
+      return { ...state, pending: { ...p, actStartedAt: ev.at } };
+    }
+    case 'input': {
+      if (state.phase !== 'act' || !p?.reply || p.actStartedAt === undefined || p.inputResult) return state;
+      return { ...state, pending: { ...p, inputResult: ev.result } };
+    }
+    case 'observed': {
+      if (state.phase !== 'observe') return state;
+      const o = ev.obs;
+      const startedAt = ev.at - ev.ms;
+      const base = {
+        index: state.steps.length, url: o.url, title: o.title, viewport: o.viewport, elements: o.marks,
+        imageBytes: o.screenshot.bytes, imageWidth: o.screenshot.width, imageHeight: o.screenshot.height,
+        screenshot: o.screenshot.dataUrl, kept: o.kept, observeMs: ev.ms, startedAt, frameOffsets: o.frameOffsets,
+      };
+      const dialect = dialectOf(state.dialect);
+      const request = dialect.buildRequest({
+        task: state.task, site: state.site, now: new Date(startedAt), history: historyOf(state), memory: state.memory,
+        marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
+      });
+      return { ...state, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request) } };
+    }
+    case 'replied': return onReply(state, ev);
+    case 'replayed': return onReplayed(state, ev);
+    case 'acted': {
+      if (state.phase !== 'act' || !p?.reply) return state;
+      return finishStep({ ...state, formatErrorsInARow: 0 }, ev.at, ev.result, p.reply.notes, ev.ms);
+    }
+  }
+}
+
+/**
+ * The person takes the page. A proposed action that has not started is recorded as not run (its
+ * reply is kept); a step still being observed or asked is dropped: its screenshot would be stale
+ * once the person acts, and it is taken again after resume.
+ */
+function takeOver(state: RunState, at: number, url: string): RunState {
+  if (state.paused?.kind === 'takeover') return state;
+  const paused: Paused = { kind: 'takeover', at, url: state.paused?.url ?? url };
+  const p = state.pending;
+  if (p?.reply && p.actStartedAt === undefined && (state.phase === 'act' || state.phase === 'approve')) {
+    const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback: 'The user took over before this action ran.' } } };
+    const done = finishStep(withDecision, at, { ok: false, error: modelText.tookOverBeforeRun }, [], 0);
+    return done.status === 'running' ? { ...done, paused } : done;
+  }
+  if (state.phase === 'act' && p?.actStartedAt !== undefined) return { ...state, paused }; // the action finishes first
+  return { ...state, pending: null, phase: 'observe', paused };
+}
+
+/** An action that ends the run, once it is let through: finished with the answer, or failed with the reason. */
+function endWith(state: RunState, at: number, a: Action): RunState {
+  const done = finishStep(state, at, { ok: true }, [], 0);
+  const running: RunState = { ...done, status: 'running' };
+  if (a.type === 'answer') return end(running, at, 'finished', null, a.text);
+  if (a.type === 'finish' && a.outcome === 'done') return end(running, at, 'finished', null, state.answer ?? (a.text || null));
+  if (a.type === 'finish') return end(running, at, 'failed', personText.modelGaveUp(a.text), state.answer);
+  return done;
+}
+
+function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>): RunState {
+  const p = state.pending;
+  if (state.phase !== 'approve' || !p?.reply) return state;
+  let reply = p.reply;
+  let target = p.target ?? null;
+  let guards = state.guards;
+  if (ev.allowRule && p.approval?.rule) {
+    const key = hostKey(state.site);
+    const now = guards.allow[key] ?? [];
+    if (!now.includes(p.approval.rule)) guards = { ...guards, allow: { ...guards.allow, [key]: [...now, p.approval.rule] } };
+  }
+  if (ev.edit) {
+    const label = labelOf(ev.edit);
+    if (label !== null && !p.elements.some((m) => m.label === label)) return state; // validated by the caller
+    target = actedOn(p.elements, ev.edit, ev.target);
+    const actionText = dialectOf(state.dialect).formatAction(ev.edit, shotOf(p));
+    reply = withSecretMasked({ ...reply, action: ev.edit, actionText }, target, state, p);
+  }
+  const decision: Approval = { decision: ev.edit ? 'edited' : 'approved', feedback: null };
+  const next: RunState = { ...state, guards, pending: { ...p, reply, target, approval: undefined, decision, checked: true }, phase: 'act' };
+  return endsRun(reply.action) ? endWith(next, ev.at, reply.action) : next;
+}
+
+/** After an address-bar shortcut, text typed into no particular field is an address to open. */
+function asAddress(state: RunState, a: Action): Action {
+  const last = state.steps[state.steps.length - 1];
+  if (a.type !== 'type' || a.target.kind !== 'none' || last?.action?.type !== 'key' || !last.result.ok) return a;
+  if (browserShortcut(last.action.keys) !== 'address') return a;
+  const text = a.text.trim();
+  if (!text || /\s/.test(text)) return a;
+  return { type: 'navigate', url: /^https?:\/\//i.test(text) ? text : `https://${text}` };
+}
+
+function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): RunState {
+  if (state.phase !== 'model' || !state.pending) return state;
+  const dialect = dialectOf(state.dialect);
+  const p = state.pending;
+  const parsed = dialect.parseReply(ev.raw, ev.reasoning, shotOf(p));
+  if (isParseError(parsed)) {
+    const reply: PendingReply = { raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: '', action: { type: 'wait' },
+      actionText: '(unreadable reply)', memory: state.memory, notes: [], usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null };
+    const withReply: RunState = { ...state, pending: { ...p, reply } };
+    const count = state.formatErrorsInARow + 1;
+    // A reply the server cut at max_tokens: say so, to the model and to the person.
+    const cut = ev.truncated ? modelText.cutAtTokenLimit : '';
+    const done = finishStep({ ...withReply, formatErrorsInARow: count }, ev.at, { ok: false, error: dialect.formatErrorObservation(parsed.error) + cut }, [], 0);
+    const last = done.steps[done.steps.length - 1];
+    // Not an action that ran: record it as such.
+    last.action = null;
+    if (count >= MAX_FORMAT_ERRORS && done.status === 'running') {
+      const raw = ev.raw.trim().replace(/\s+/g, ' ');
+      const shown = raw ? `"${raw.length > 300 ? `${raw.slice(0, 300)}…` : raw}"` : '(empty)';
+      return end(done, ev.at, 'failed', personText.unreadable(count, parsed.error, shown, !!ev.truncated));
+    }
+    return done;
+  }
+  const action = asAddress(state, parsed.action);
+  const actionText = action === parsed.action ? parsed.actionText : dialect.formatAction(action, shotOf(p));
+  const notes = action === parsed.action ? [...parsed.notes] : [...parsed.notes, modelText.openedAddress((action as { url: string }).url)];
+  return proposed(state, ev.at, {
+    raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: parsed.thought, action, actionText,
+    memory: parsed.memory ?? state.memory, notes, usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null,
+  }, ev.target);
+}
+
+/** A replay's recorded action stands in for a reply (written in the run's grammar for the history). */
+function onReplayed(state: RunState, ev: Extract<RunEvent, { type: 'replayed' }>): RunState {
+  if (state.phase !== 'model' || !state.pending) return state;
+  const actionText = dialectOf(state.dialect).formatAction(ev.action, shotOf(state.pending));
+  return proposed(state, ev.at, {
+    raw: '', reasoning: null, thought: `Replaying step ${ev.from + 1} of the recorded run.`, action: ev.action, actionText,
+    memory: ev.memory, notes: [], usage: null, modelMs: 0, firstTokenMs: null,
+  }, ev.target);
+}
+
+/** A readable proposed action: budget and loop guards, the end of the run, or on to the check. */
+function proposed(state: RunState, at: number, r: PendingReply, found: ActedElement | null | undefined): RunState {
+  const p = state.pending!;
+  const { action } = r;
+  const target = actedOn(p.elements, action, found);
+  const reply = withSecretMasked(r, target, state, p);
+  const withReply: RunState = { ...state, pending: { ...p, reply, target }, formatErrorsInARow: 0 };
+  if (!endsRun(action)) {
+    // Budget and loop guards: the action is recorded as not run and the run stops with the reason.
+    const stop = overCap(state, r.usage) ?? repeatStop(state, p, reply.actionText, action);
+    if (stop) return end(finishStep(withReply, at, { ok: false, error: modelText.budgetStop(stop) }, [], 0), at, 'stopped', personText.budgetStop(stop));
+    const n = repeatCount(state, p, reply.actionText);
+    if (n !== null) reply.notes.push(modelText.repeatNudge(n));
+  }
+  if (action.type === 'reply') withReply.answer = action.text; // told to the person; the run goes on
+  if (endsRun(action) && state.approveSteps) {
+    // The person may still send the model back to work ("that is not the cheapest one").
+    return { ...withReply, phase: 'approve', pending: { ...withReply.pending!, checked: true, approval: { rule: null, reason: null } } };
+  }
+  if (endsRun(action)) return endWith({ ...withReply, pending: { ...withReply.pending!, decision: { decision: 'auto', feedback: null } } }, at, action);
+  const label = labelOf(action);
+  if (label !== null && !target) return finishStep(withReply, at, { ok: false, error: modelText.noSuchLabel(label, p.elements.length) }, [], 0);
+  return { ...withReply, phase: 'act' };
+}

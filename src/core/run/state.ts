@@ -1,0 +1,251 @@
+/**
+ * The run's state and the events and effects of its state machine (reduce.ts, effects.ts).
+ * Types and their constructors only: this file imports nothing from the rest of the run.
+ */
+import type { Action, Memory } from '../action/action';
+import type { GuardHit, GuardId, GuardSettings } from '../guards';
+import type { Fingerprint, HitElement, Mark, Rect, Viewport } from '../marks';
+import type { App, RequestPart } from '../dialects/types';
+import type { Price, Usage } from '../costs';
+
+export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
+export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
+/** `note`: what the model is told besides "Success" (e.g. a browser shortcut's meaning) */
+export type ActResult = { ok: true; note?: string } | { ok: false; error: string };
+
+export const PASSWORD_MASK = '••••';
+/** Unreadable replies in a row before the run stops. */
+export const MAX_FORMAT_ERRORS = 3;
+export const DEFAULT_SEARCH = 'https://www.bing.com/';
+
+
+/** How the person let the step's action run (trace `approval`). */
+export interface Approval { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null }
+
+/** Why the run waits for the person before acting. */
+export interface ApprovalRequest {
+  /** the guard that tripped, or null: step-approval mode */
+  rule: GuardId | null;
+  /** e.g. "this types into a password field"; null in step-approval mode without a guard */
+  reason: string | null;
+}
+
+export interface Paused {
+  kind: 'pause' | 'takeover';
+  at: number;
+  /** the tab's URL when it was paused */
+  url: string;
+}
+
+/** The element an action acted on: its label's mark, or what a hit test found under its point. */
+export interface ActedElement {
+  tag: string;
+  text: string;
+  rect: Rect;
+  inputType?: string;
+  frameId?: number;
+  fingerprint?: Fingerprint;
+  /** for the guards: the link it is or is in, its download attribute */
+  href?: string | null;
+  download?: boolean;
+}
+
+export interface StepRecord {
+  index: number;
+  url: string;
+  title: string;
+  viewport: Viewport;
+  /** the labelled elements of the page (also for dialects that do not show them to the model) */
+  elements: Mark[];
+  promptText: string;
+  imageBytes: number;
+  imageWidth: number;
+  imageHeight: number;
+  /**
+   * The screenshot the model saw (labelled for label dialects), as kept: a JPEG data URL at
+   * CSS-pixel size ('' when not loaded or excluded). The model itself got the PNG.
+   */
+  screenshot: string;
+  /** the same view without labels or our select lists: a JPEG data URL ('' when none) */
+  cleanScreenshot: string;
+  raw: string;
+  reasoning: string | null;
+  thought: string;
+  action: Action | null;
+  /** the action in the run's dialect grammar, as history and traces show it (passwords masked) */
+  actionText: string;
+  /** what the action acted on (label's mark or the element under its point); null: none or unknown */
+  target?: ActedElement | null;
+  memory: Memory;
+  result: ActResult;
+  /** what the model is told about this step next time (model text, never translated) */
+  observation: string;
+  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed) */
+  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number };
+  usage: Usage | null;
+  /** the page as the model saw it (URL and element list), to tell an unchanged page (loop guard) */
+  pageKey?: string;
+  /** null: no action was proposed (unreadable reply, take-over step) */
+  approval: Approval | null;
+  /** 'person': the person took over and acted; everything else is a model step */
+  kind?: 'person';
+}
+
+export type FrameOffsets = Record<number, { x: number; y: number }>;
+
+export interface PendingReply {
+  raw: string; reasoning: string | null; thought: string; action: Action; actionText: string;
+  memory: Memory; notes: string[]; usage: Usage | null; modelMs: number; firstTokenMs?: number | null;
+  /** the action types into a password field: its text is masked everywhere it is kept */
+  secret?: boolean;
+}
+
+/** What has been gathered for the step in progress. */
+export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings' | 'approval' | 'kind' | 'cleanScreenshot' | 'target'> & {
+  /** the PNG data URL the model gets in `screenshot`; these are the JPEGs kept once the step is done */
+  kept?: { labelled: string; clean: string };
+  observeMs: number;
+  startedAt: number;
+  frameOffsets?: FrameOffsets;
+  reply?: PendingReply;
+  /** the guards have looked at the action (phase act) */
+  checked?: boolean;
+  /** what the action will act on (its label's mark, or what is under its point or has focus) */
+  target?: ActedElement | null;
+  /** this step's request: text parts and image references (the prompt is built once, when observed) */
+  request?: RequestPart[];
+  /** waiting for the person (phase approve) */
+  approval?: ApprovalRequest;
+  /** how the action was let through */
+  decision?: Approval;
+  /** the input of the action started (written before it, so a restart knows) */
+  actStartedAt?: number;
+  /** the input of the action is done, with this outcome (written before the page settles) */
+  inputResult?: ActResult;
+};
+
+/** A recorded run's action to do again (replay.ts), with what it touched. */
+export interface ReplayStep {
+  /** the recorded step's index (for messages) */
+  from: number;
+  action: Action;
+  /** what the action touched, or null (window, nothing, or unknown) */
+  target: { tag: string; text: string; fingerprint: Fingerprint | null; rect: Rect } | null;
+  memory: Memory;
+}
+
+export interface ReplayPlan {
+  /** the recorded run */
+  of: string;
+  /** the recorded run's dialect: its grammar writes the replayed actions in the history */
+  dialect?: string;
+  steps: ReplayStep[];
+}
+
+/** Token and cost caps (budget.ts). */
+export interface RunLimits {
+  /** stop past this many tokens (prompt + completion); 0: none */
+  maxTokens: number;
+  /** stop past this cost; 0: none */
+  maxCost: number;
+  /** the model's price, or null (unknown: the cost cap cannot apply) */
+  price: Price | null;
+}
+
+export interface RunState {
+  id: string;
+  task: string;
+  startUrl: string;
+  /** the site the task is about */
+  site: string;
+  tabId: number;
+  dialect: string;
+  model: string;
+  baseUrl: string;
+  maxSteps: number;
+  startedAt: number;
+  endedAt: number | null;
+  status: RunStatus;
+  phase: Phase;
+  answer: string | null;
+  /** why the run ended, for the person (panel, runner) */
+  stopReason: string | null;
+  memory: Memory;
+  steps: StepRecord[];
+  pending: PendingStep | null;
+  formatErrorsInARow: number;
+  /** ask the person before every action */
+  approveSteps: boolean;
+  guards: GuardSettings;
+  /** where "Bing" goes (the leave-site guard needs it) */
+  searchStartPage: string;
+  /** sites the person listed as apps (glm-mobile's open_app) */
+  apps?: App[];
+  paused: Paused | null;
+  /** brought in from a trace file (history import), not run here */
+  imported?: boolean;
+  /** a replay: the recorded actions stand in for the model (replay.ts) */
+  replay?: ReplayPlan;
+  /** token and cost caps (absent: none) */
+  limits?: RunLimits;
+}
+
+export interface Observation {
+  url: string;
+  title: string;
+  viewport: Viewport;
+  marks: Mark[];
+  /** where each labelled frame sits in the top page */
+  frameOffsets?: FrameOffsets;
+  screenshot: { dataUrl: string; bytes: number; width: number; height: number };
+  /** JPEG data URLs kept for the history: the view the model saw and the clean one ('' when not taken) */
+  kept?: { labelled: string; clean: string };
+}
+
+export type RunEvent =
+  | { type: 'observed'; at: number; obs: Observation; ms: number }
+  /**
+   * `target`: what the reply's action would act on when it is not a label (a point, the focused
+   * field), looked up before the reply is recorded so a password typed there is masked at once
+   */
+  | { type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs?: number | null; truncated?: boolean; target?: ActedElement | null }
+  /** a replay's next action, instead of a model reply */
+  | { type: 'replayed'; at: number; action: Action; memory: Memory; from: number; target?: ActedElement | null }
+  /** `target`: what the action will act on, when the check found it (points, the focused field) */
+  | { type: 'checked'; at: number; hit: GuardHit | null }
+  /** `target`: for an edit that is not on a label, what it would act on */
+  | { type: 'approve'; at: number; edit?: Action; allowRule?: boolean; target?: ActedElement | null }
+  | { type: 'reject'; at: number; feedback: string | null }
+  | { type: 'acting'; at: number }
+  | { type: 'input'; at: number; result: ActResult }
+  | { type: 'acted'; at: number; result: ActResult; ms: number }
+  | { type: 'pause'; at: number; url: string }
+  | { type: 'takeover'; at: number; url: string }
+  | { type: 'resume'; at: number; url: string }
+  | { type: 'mode'; at: number; approveSteps: boolean }
+  | { type: 'stop'; at: number; reason: string }
+  | { type: 'fail'; at: number; reason: string };
+
+export interface NewRun {
+  id: string; task: string; startUrl: string; tabId: number; dialect: string;
+  model: string; baseUrl: string; maxSteps: number; at: number;
+  /** default false; guards default to DEFAULT_GUARDS; searchStartPage to Bing */
+  approveSteps?: boolean; guards?: GuardSettings; searchStartPage?: string;
+  apps?: App[];
+  replay?: ReplayPlan;
+  limits?: RunLimits;
+  /** the dialect's empty memory */
+  memory?: Memory;
+}
+
+/** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */
+export function siteOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.protocol}//${u.host}/` : url;
+  } catch {
+    return url;
+  }
+}
+
+export type { Action, HitElement, Usage };

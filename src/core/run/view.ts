@@ -1,0 +1,42 @@
+/**
+ * A run as the views (side panel, runner) see it: screenshots and prompts left out (fetched on
+ * demand), the step in progress reduced to what can be shown, totals added. Pure.
+ */
+import { pointOf, type Point } from '../action/action';
+import type { Viewport } from '../marks';
+import { runTotals } from './budget';
+import type { ActedElement, ApprovalRequest, RunState, StepRecord } from './state';
+
+export type StepView = Omit<StepRecord, 'screenshot' | 'promptText'>;
+
+export interface PendingView {
+  index: number; url: string; phase: RunState['phase']; thought: string | null; actionText: string | null;
+  /** phase 'approve': why the run waits, and what the action would touch (its element; its point for actions at a point) */
+  approval: (ApprovalRequest & { target: ActedElement | null; point: Point | null; viewport: Viewport }) | null;
+}
+
+export type RunView = Omit<RunState, 'steps' | 'pending'> & {
+  steps: StepView[];
+  /** the step in progress: what the view can show before it completes */
+  pending: PendingView | null;
+  /** tokens so far (from the responses' usage) and their cost (null: no price for this model) */
+  totals: { promptTokens: number; completionTokens: number; cost: number | null };
+};
+
+export function toRunView(s: RunState): RunView {
+  const { steps, pending, ...rest } = s;
+  const { tokens, cost } = runTotals(s);
+  return {
+    ...rest,
+    totals: { ...tokens, cost },
+    steps: steps.map(({ screenshot: _s, promptText: _p, ...step }) => step),
+    pending: pending
+      ? {
+        index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null,
+        approval: s.phase === 'approve' && pending.approval && pending.reply
+          ? { ...pending.approval, target: pending.target ?? null, point: pointOf(pending.reply.action), viewport: pending.viewport }
+          : null,
+      }
+      : null,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * No import cycles anywhere in the extension's code (src/, content-scripts/, sidepanel/):
+ * every relative import and re-export, type-only ones included, is an edge; any strongly
+ * connected group of two or more files (or a file importing itself) fails with its members.
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const DIRS = ['src', 'content-scripts', 'sidepanel'].map((d) => path.join(ROOT, d));
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = path.join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : /\.tsx?$/.test(p) ? [p] : [];
+  });
+}
+
+function resolve(from: string, spec: string): string | null {
+  const base = path.resolve(path.dirname(from), spec);
+  for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
+    if (existsSync(c) && statSync(c).isFile()) return c;
+  }
+  return null;
+}
+
+export function importsOf(file: string): string[] {
+  const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
+  const out: string[] = [];
+  for (const m of code.matchAll(/(?:^|[\s;])(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    if (!spec?.startsWith('.')) continue;
+    const to = resolve(file, spec);
+    if (to) out.push(to);
+  }
+  return out;
+}
+
+/** Tarjan's strongly connected components: the groups of files that import each other. */
+export function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do { w = stack.pop()!; on.delete(w); group.push(w); } while (w !== v);
+      if (group.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(group.map((f) => path.relative(ROOT, f)).sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+describe('imports', () => {
+  it('form no cycles in src/, content-scripts/ and sidepanel/', () => {
+    const all = DIRS.flatMap(files);
+    const graph = new Map(all.map((f) => [f, importsOf(f)]));
+    expect(all.length).toBeGreaterThan(50);
+    expect([...graph.values()].flat().length).toBeGreaterThan(100);
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the check can fail)', () => {
+    const g = new Map([['/a', ['/b']], ['/b', ['/c']], ['/c', ['/a']], ['/d', ['/a']]]);
+    expect(cycles(g)).toHaveLength(1);
+    expect(cycles(new Map([['/a', ['/b']], ['/b', []]]))).toEqual([]);
+  });
+});
