@@ -30,8 +30,10 @@ export interface ShotGeometry {
 
 export interface Mapped extends Point { clamped: boolean }
 
+/** A model value inside [0, max]; NaN and negatives go to 0. */
 function clamp(v: number, max: number): number {
-  return Math.min(Math.max(v, 0), Math.max(0, max));
+  if (!Number.isFinite(v) || v < 0) return 0;
+  return Math.min(v, Math.max(0, max));
 }
 
 /** Image pixels per model unit on each axis. */
@@ -40,18 +42,26 @@ function unit(space: CoordinateSpace, shot: ShotGeometry): { ux: number; uy: num
   return { ux: shot.imageWidth / space.normalizedBy, uy: shot.imageHeight / space.normalizedBy };
 }
 
-/** A model's pair (as written) to CSS px of the viewport, clamped inside it. */
+/** The largest value the model may write on each axis (999 for thousandths; the last image pixel). */
+function limits(space: CoordinateSpace, shot: ShotGeometry): { mx: number; my: number } {
+  if (space.normalizedBy !== null) return { mx: space.normalizedBy - 1, my: space.normalizedBy - 1 };
+  return { mx: Math.max(0, shot.imageWidth - 1), my: Math.max(0, shot.imageHeight - 1) };
+}
+
+/**
+ * A model's pair (as written) to CSS px of the viewport. Values outside the model's range are
+ * clamped in the model's own units first (so a clamped point is one the model could have written,
+ * and writing it back gives the same point).
+ */
 export function toCss(pair: [number, number], space: CoordinateSpace, shot: ShotGeometry): Mapped {
-  const [mx, my] = space.order === 'yx' ? [pair[1], pair[0]] : pair;
+  const [rx, ry] = space.order === 'yx' ? [pair[1], pair[0]] : pair;
+  const { mx, my } = limits(space, shot);
+  const vx = clamp(rx, mx);
+  const vy = clamp(ry, my);
   const { ux, uy } = unit(space, shot);
   const sx = shot.imageWidth > 0 ? shot.viewport.width / shot.imageWidth : 1;
   const sy = shot.imageHeight > 0 ? shot.viewport.height / shot.imageHeight : 1;
-  const x = mx * ux * sx;
-  const y = my * uy * sy;
-  // The last CSS pixel inside the viewport is width - 1 (a click at x = width lands outside).
-  const cx = clamp(x, shot.viewport.width - 1);
-  const cy = clamp(y, shot.viewport.height - 1);
-  return { x: cx, y: cy, clamped: cx !== x || cy !== y || !Number.isFinite(x) || !Number.isFinite(y) };
+  return { x: vx * ux * sx, y: vy * uy * sy, clamped: vx !== rx || vy !== ry };
 }
 
 /** CSS px back to the model's pair (integers, in the model's order): for formatting an action. */

@@ -36,6 +36,7 @@ main{padding:12px 18px;min-width:0}.bar{display:flex;gap:8px;align-items:center;
 .bar button{font:inherit;padding:3px 10px;border:1px solid #b9c0c8;background:#fff;border-radius:4px;cursor:pointer}.bar button:disabled{opacity:.45;cursor:default}
 #counter{font-weight:600}.hint{color:#6b7580;font-size:12px}#url{color:#275fad;word-break:break-all}
 #shot{border:1px solid #d8dce1;background:#fff;overflow:auto;margin:6px 0;width:fit-content;max-width:100%}#shot img{display:block;cursor:zoom-in;max-width:100%;max-height:75vh}
+.pic{position:relative;display:inline-block;vertical-align:top}#cross{position:absolute;width:24px;height:24px;margin:-12px 0 0 -12px;pointer-events:none;border-radius:50%;box-shadow:0 0 0 2px #fff;background:linear-gradient(#e11d48,#e11d48) center/2px 100% no-repeat,linear-gradient(#e11d48,#e11d48) center/100% 2px no-repeat}
 #shot.full{max-height:85vh;width:auto}#shot.full img{max-width:none;max-height:none;cursor:zoom-out}#noshot{padding:40px;text-align:center;color:#6b7580}
 section{margin:10px 0}h2{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:#5b6672;margin:0 0 3px}
 pre,.text{white-space:pre-wrap;word-break:break-word;margin:0}pre{background:#fff;border:1px solid #e1e4e8;padding:6px 8px;border-radius:4px;font:12px/1.4 ui-monospace,monospace}
@@ -82,6 +83,11 @@ const SCRIPT = `
     var src = clean ? (plain || labelled) : (labelled || plain);
     $('img').hidden = !src; $('noshot').hidden = !!src;
     if (src) { $('img').src = src; $('img').alt = 'Screenshot of step ' + (cur + 1) + (src === plain ? ' (clean view)' : ' (labelled)'); } else $('img').removeAttribute('src');
+    // An action at a point: a crosshair where it acted (the image shows the whole viewport).
+    var tg = s.action && s.action.target, vp = s.viewport;
+    var pt = src && tg && tg.kind === 'point' && vp && vp.width > 0 && vp.height > 0;
+    $('cross').hidden = !pt;
+    if (pt) { $('cross').style.left = (100 * tg.x / vp.width) + '%'; $('cross').style.top = (100 * tg.y / vp.height) + '%'; $('cross').title = 'acted at (' + Math.round(tg.x) + ', ' + Math.round(tg.y) + ')'; }
     $('toggle').disabled = !(labelled && plain);
     $('toggle').textContent = src && src === plain ? 'Show labels' : (!plain && data.cleanLeftOut ? 'Clean view left out' : 'Show clean view');
     $('shot').className = full ? 'full' : '';
@@ -132,7 +138,7 @@ const BODY = `
 <div class="bar"><button id="prev" type="button">← Prev</button><span id="counter"></span><button id="next" type="button">Next →</button>
 <button id="toggle" type="button">Show clean view</button><span class="hint">← → or j k: step · Home End · c: clean/labelled · click the image or z: zoom</span></div>
 <div id="url"></div><div id="title" class="hint"></div>
-<div id="shot"><img id="img" alt=""><div id="noshot" hidden>screenshot excluded</div></div>
+<div id="shot"><div class="pic"><img id="img" alt=""><div id="cross" hidden></div></div><div id="noshot" hidden>screenshot excluded</div></div>
 <section><h2>Thought</h2><p id="thought" class="text"></p></section>
 <section><h2>Action</h2><p id="action" class="text"></p><p id="result" class="text"></p></section>
 <section><h2>Observation</h2><p id="observation" class="text"></p></section>
