@@ -94,3 +94,52 @@ describe('a run in a point dialect', () => {
     expect(a?.point?.x).toBeCloseTo(206, 6);
   });
 });
+
+describe('a run in glm-pc', () => {
+  const desk = (): Observation => ({ ...obs(), viewport: { width: 1280, height: 800, devicePixelRatio: 1 }, screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1280, height: 800 } });
+  const pc = () => createRun({ id: 'p1', task: 'open the docs', startUrl: 'https://a.example/', tabId: 4, dialect: 'glm-pc', model: 'm', baseUrl: 'b', maxSteps: 9, at: 0 });
+  const step = (s: RunState, raw: string, at: number): RunState => {
+    s = reduce(s, { type: 'observed', at, obs: desk(), ms: 1 });
+    s = reduce(s, { type: 'replied', at: at + 1, raw, reasoning: null, usage: null, ms: 1 });
+    if (s.status !== 'running') return s;
+    return reduce(reduce(s, { type: 'checked', at: at + 2, hit: null }), { type: 'acted', at: at + 3, result: { ok: true }, ms: 1 });
+  };
+
+  it('after an address-bar shortcut the typed text opens as an address, and the model is told', () => {
+    let s = step(pc(), "I will focus the address bar.\nkey(keys='ctrl+l')\nMemory:\n[]", 10);
+    expect(s.steps[0].action).toEqual({ type: 'key', keys: 'Control+l' });
+    s = reduce(s, { type: 'observed', at: 20, obs: desk(), ms: 1 });
+    s = reduce(s, { type: 'replied', at: 21, raw: "Type the address.\ntype(content='docs.example.org/start')\nMemory:\n[]", reasoning: null, usage: null, ms: 1 });
+    const eff = effectOf(s);
+    expect(eff).toMatchObject({ kind: 'check', action: { type: 'navigate', url: 'https://docs.example.org/start' } });
+    s = reduce(reduce(s, { type: 'checked', at: 22, hit: null }), { type: 'acted', at: 23, result: { ok: true }, ms: 1 });
+    expect(s.steps[1].observation).toContain('The text was opened as an address: https://docs.example.org/start');
+    // typing elsewhere is typing
+    s = step(s, "Type into the box.\ntype(content='hello world')\nMemory:\n[]", 30);
+    expect(s.steps[2].action).toMatchObject({ type: 'type', target: { kind: 'none' }, text: 'hello world' });
+  });
+
+  it('DONE finishes with the explanation as the answer; FAIL ends as failed with it', () => {
+    const done = step(pc(), 'The page shows the price: $12.\nDONE()\nMemory:\n[]', 10);
+    expect(done).toMatchObject({ status: 'finished' });
+    expect(done.answer).toContain('$12');
+    const failed = step(pc(), 'The site needs a login I do not have.\nFAIL()\nMemory:\n[]', 10);
+    expect(failed.status).toBe('failed');
+    expect(failed.stopReason).toContain('needs a login');
+    expect(failed.answer).toBeNull();
+  });
+
+  it('sends earlier screenshots as references the background fills in, at half size', () => {
+    let s = pc();
+    for (let i = 0; i < 6; i++) s = step(s, `Click it.\nleft_click(start_box='[${100 + i},200]')\nMemory:\n[]`, 10 * (i + 1));
+    s = reduce(s, { type: 'observed', at: 100, obs: desk(), ms: 1 });
+    const ask = effectOf(s);
+    if (ask.kind !== 'ask') throw new Error(ask.kind);
+    const images = ask.request.filter((p) => p.type === 'image');
+    expect(images).toEqual([
+      { type: 'image', of: 2, scale: 0.5 }, { type: 'image', of: 3, scale: 0.5 }, { type: 'image', of: 4, scale: 0.5 }, { type: 'image', of: 5, scale: 0.5 },
+      { type: 'image', of: 'current' },
+    ]);
+    expect(promptTextOf(ask.request)).toContain('step 1: Screenshot:(Omitted in context.) Thought: Click it.');
+  });
+});

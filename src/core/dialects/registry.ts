@@ -4,14 +4,16 @@
  */
 import { glmWeb } from './glm-web';
 import { glmMobile } from './glm-mobile';
+import { glmPc } from './glm-pc';
 import type { Dialect, DialectId } from './types';
 
-export const DIALECT_IDS = ['glm-web', 'glm-mobile'] as const satisfies readonly DialectId[];
+export const DIALECT_IDS = ['glm-web', 'glm-pc', 'glm-mobile'] as const satisfies readonly DialectId[];
 
 const REGISTRY = {
   'glm-web': glmWeb,
+  'glm-pc': glmPc,
   'glm-mobile': glmMobile,
-} satisfies Partial<Record<DialectId, Dialect>>;
+} satisfies Record<DialectId, Dialect>;
 
 export const DIALECTS: Readonly<Record<string, Dialect>> = REGISTRY;
 

@@ -95,11 +95,15 @@ function endsValue(s: string, j: number): boolean {
   return s[w] === '=' || s[w] === '＝' || s[w] === ':';
 }
 
+const MAX_VALUE = 20000;
+
 /** A quoted value starting at `i` (the opening quote): its raw body and the index after it. */
 function readQuoted(s: string, i: number): { body: string; next: number } {
   const close = OPEN_QUOTES[s[i]];
   let firstClose = -1;
-  for (let j = i + 1; j < s.length; j++) {
+  // A value longer than this is not looked for past its first closing quote (linear on hostile replies).
+  const stop = Math.min(s.length, i + 1 + MAX_VALUE);
+  for (let j = i + 1; j < stop; j++) {
     const c = s[j];
     if (c === '\\') {
       j++;

@@ -80,8 +80,10 @@ function firstMatch(re: RegExp, s: string, from = 0): { index: number; length: n
 function chooseCall(calls: Call[]): { call: Call; others: Call[] } | null {
   const lineStart = calls.filter((c) => c.lineStart);
   if (lineStart.length) return { call: lineStart[0], others: lineStart.slice(1) };
-  const tight = calls.filter((c) => c.tight);
-  const pool = tight.length ? tight : calls;
+  // In prose, "the key(s) to press" is not a call: only a call with a named or quoted value is.
+  const plausible = calls.filter((c) => c.args.some((a) => a.name !== null || a.quoted) || (['wait', 'done', 'fail'].includes(c.name) && c.args.length === 0));
+  const tight = plausible.filter((c) => c.tight);
+  const pool = tight.length ? tight : plausible;
   return pool.length ? { call: pool[pool.length - 1], others: [] } : null;
 }
 
