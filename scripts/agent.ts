@@ -1,6 +1,6 @@
 /**
  * npm run agent -- --task TEXT --url URL [--base-url URL] [--api-key KEY] [--model NAME] ...
- * The headless runner of CONTRACT.md §2. Exit 0 finished, 1 stopped/failed, 2 bad usage.
+ * The headless runner of docs/runner.md. Exit 0 finished, 1 stopped/failed, 2 bad usage.
  */
 import { parseArgs } from 'node:util';
 import { runAgent } from './run-agent';

@@ -1,5 +1,5 @@
 /**
- * Starts Chromium with the built extension loaded (ARCHITECTURE.md, verified
+ * Starts Chromium with the built extension loaded (verified
  * facts): a persistent context with viewport: null, the window sized so the
  * page gets the requested CSS size, and the debugger infobar silenced.
  */

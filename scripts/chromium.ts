@@ -1,5 +1,5 @@
 /**
- * Finds Chromium (CONTRACT.md §1): CHROME_PATH, then /usr/bin/chromium,
+ * Finds Chromium (README: Chromium): CHROME_PATH, then /usr/bin/chromium,
  * chromium-browser, google-chrome. As root on Debian with none found, installs
  * Debian's `chromium` with apt-get (saying so); otherwise stops with a message.
  * Never downloads a browser build.

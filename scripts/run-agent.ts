@@ -1,5 +1,5 @@
 /**
- * The headless runner's engine (CONTRACT.md §2), shared by `npm run agent` and
+ * The headless runner's engine (docs/runner.md), shared by `npm run agent` and
  * `npm run demo`: starts Chromium with the built extension, hands the task to
  * the extension through the side panel page's messages, prints what the
  * extension reports, and writes the exported trace (and, when asked, the HTML report and the

@@ -1,6 +1,6 @@
 /**
  * Exports of a run, in the panel page (the history's buttons and the headless runner use it):
- * the trace JSON (CONTRACT.md §3), the self-contained HTML report, and the zip with a WebVoyager
+ * the trace JSON (docs/trace-format.md), the self-contained HTML report, and the zip with a WebVoyager
  * folder. The builders are pure (src/core/export); this adapter fetches the trace from the
  * background and does what needs the browser: decoding the labelled JPEGs to pixels for the
  * zip's PNGs (createImageBitmap + OffscreenCanvas).

@@ -1,5 +1,5 @@
 /**
- * De-nesting (SET-OF-MARKS §3): one mark per target. In document order (ancestors first):
+ * De-nesting (docs/labeling.md): one mark per target. In document order (ancestors first):
  * a. a label is kept only when its control cannot be marked itself (hidden, transparent, off
  *    screen: e.g. a styled checkbox); a transparent form control is dropped when its label is kept;
  * b. inside a kept link / button / label only distinct controls stay (rules.isDistinct) and

@@ -1,5 +1,5 @@
 /**
- * Fingerprints (SET-OF-MARKS §7): what identifies a labelled element, so an action on label N
+ * Fingerprints (docs/labeling.md): what identifies a labelled element, so an action on label N
  * can check that N still means the same thing before it acts.
  *
  * path: from the frame's document element down, one `tag:n` step per level (n = 1-based index

@@ -1,5 +1,5 @@
 /**
- * Frames, content-script side (SET-OF-MARKS §4; the merge is src/core/frames.ts).
+ * Frames, content-script side (docs/labeling.md; the merge is src/core/frames.ts).
  *
  * A parent cannot see inside a cross-origin iframe and a child cannot see where it sits, so:
  * 1. prepareFrames (every frame): post a fresh random token to each iframe / frame element of

@@ -11,7 +11,7 @@ import { state } from './state';
 import { bigEnough, clipToViewport, hitTest, isRendered, isTransparent } from './visibility';
 
 /**
- * Re-check label N now (SET-OF-MARKS §7):
+ * Re-check label N now (docs/labeling.md):
  * 1. known label, else "unknown-label";
  * 2. still connected ("detached") and the same tag and stable text ("changed"); moved is fine;
  * 3. rendered, inside the viewport and big enough, else "not-visible";

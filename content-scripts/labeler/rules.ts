@@ -1,5 +1,5 @@
 /**
- * Candidate rules (SET-OF-MARKS §1): what makes an element worth a label, from its tag and
+ * Candidate rules (docs/labeling.md): what makes an element worth a label, from its tag and
  * attributes (cheap, no layout) plus its computed cursor. Exclusions that need layout or style
  * (disabled, pointer-events:none, invisible) are applied later, only to elements in the viewport.
  *
@@ -119,7 +119,7 @@ export function isDisabled(el: Element, kind?: Kind): boolean {
   return el.matches(':disabled');
 }
 
-/** A kept link or button swallows what is inside it, except distinct controls (SET-OF-MARKS §3). */
+/** A kept link or button swallows what is inside it, except distinct controls (docs/labeling.md). */
 export function isContainer(el: Element): boolean {
   const tag = el.localName;
   if ((tag === 'a' && el.hasAttribute('href')) || tag === 'button' || tag === 'label') return true;

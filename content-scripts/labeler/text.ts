@@ -15,7 +15,7 @@
  *    or an svg <title>; media without a name say "video" / "audio"; last, the text with its
  *    aria-hidden parts.
  *
- * `stableText` is what a re-resolve compares (SET-OF-MARKS §7): the same text, except that for
+ * `stableText` is what a re-resolve compares (docs/labeling.md): the same text, except that for
  * controls holding a value (inputs, textarea, select, contenteditable) it is the name only, so
  * typing into a field or choosing an option does not count as the element changing; for a
  * scroll container it is the name only too (its content is what scrolling changes).

@@ -1,5 +1,5 @@
 /**
- * Merging per-frame labeling passes into one numbered list (SET-OF-MARKS.md §4):
+ * Merging per-frame labeling passes into one numbered list (docs/labeling.md):
  *
  * 1. Build the frame tree from tokens: a child reports the token its parent
  *    posted to it; the top frame (frameId 0) is the root.

@@ -3,7 +3,7 @@ export interface Rect { x: number; y: number; width: number; height: number }
 
 /**
  * What identifies an element across a re-labelling: before acting on label N
- * the run re-resolves it and compares (SET-OF-MARKS.md §7).
+ * the run re-resolves it and compares (docs/labeling.md).
  */
 export interface Fingerprint {
   tag: string;

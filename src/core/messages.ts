@@ -49,7 +49,7 @@ export interface ViewMessages {
   'run/replay': { req: { runId: string; approveSteps?: boolean }; res: { runId: string } };
   /** a trace file's JSON, shown in the history like a local run (a new id when its id is taken) */
   'history/import': { req: { trace: unknown }; res: { runId: string; renamed: boolean } };
-  /** the run's trace (CONTRACT.md §3); `excludeScreenshots`: '' in both screenshot fields */
+  /** the run's trace (docs/trace-format.md); `excludeScreenshots`: '' in both screenshot fields */
   'run/trace': { req: { runId: string; excludeScreenshots?: boolean }; res: Trace };
   /** let the proposed action run; `edit`: another action in the dialect's syntax instead; `alwaysAllow`: never stop for this guard on this site again */
   'run/approve': { req: { runId?: string; edit?: string; alwaysAllow?: boolean }; res: RunView };

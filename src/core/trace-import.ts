@@ -1,5 +1,5 @@
 /**
- * Importing a trace file (CONTRACT.md §3) as a run the history can show like a local one.
+ * Importing a trace file (docs/trace-format.md) as a run the history can show like a local one.
  * fromTrace is toTrace's inverse on everything a trace carries, so that exporting an imported
  * trace gives the same JSON back. What a trace does not carry (the tab, the pending step) is empty.
  */

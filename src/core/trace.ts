@@ -1,5 +1,5 @@
 /**
- * The exported trace (CONTRACT.md §3): one JSON file per run, readable
+ * The exported trace (docs/trace-format.md): one JSON file per run, readable
  * without the extension. Secrets (the API key) are scrubbed from every string
  * as a last line of defence; password text is masked earlier, in run.ts.
  */

@@ -14,6 +14,8 @@ import path from 'node:path';
 import { zipSync, zlibSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { getDialect } from '../../src/core/dialects/registry';
+import { promptTextOf } from '../../src/core/dialects/request';
+import type { HistoryEntry } from '../../src/core/dialects/types';
 import type { Mark } from '../../src/core/marks';
 import type { Trace, TraceStep } from '../../src/core/trace';
 import { buildHtmlReport } from '../../src/core/export/html-report';
@@ -55,7 +57,7 @@ async function shoot(page: Page): Promise<Shot> {
 function syntheticTrace(shots: Shot[]): Trace {
   const dialect = getDialect('glm-web');
   const task = 'Find the cheapest item with at least 4 stars and tell me its price and seller.';
-  const history: { thought: string; action: string; observation: string }[] = [];
+  const history: HistoryEntry[] = [];
   const steps: TraceStep[] = [];
   for (let i = 0; i < STEPS; i++) {
     const shot = shots[i % shots.length];
@@ -65,21 +67,21 @@ function syntheticTrace(shots: Shot[]): Trace {
     const actionText = last ? 'ANSWER; <content>$12.99 from Acme Store</content>' : i % 4 === 3 ? 'Scroll [WINDOW]; [down]' : `Click [${label}]`;
     const memory = { visited: i + 1, candidates: [{ name: `item ${i % 9}`, price: `$${(10 + (i % 13)).toFixed(2)}` }] };
     const raw = `<think>${thought} I should check the filters and compare prices before answering.</think><answer>Thought: ${thought}\nAction: <|begin_of_box|>${actionText}<|end_of_box|>\nMemory_Updated: ${JSON.stringify(memory)}</answer>`;
-    const promptText = dialect.buildPrompt({ task, site: 'https://shop.example/', now: new Date(0), history, memory, marks: shot.marks, screenshotDataUrl: shot.labelled });
+    const promptText = promptTextOf(dialect.buildRequest({ task, site: 'https://shop.example/', now: new Date(0), history, memory, marks: shot.marks, shot: { imageWidth: 1280, imageHeight: 800, viewport: { width: 1280, height: 800 } }, apps: [] }));
     steps.push({
       index: i, url: shot.url, title: shot.title, viewport: { width: 1280, height: 800, devicePixelRatio: 1 },
       elements: shot.marks.map((m) => ({ label: m.label, tag: m.tag, text: m.text, rect: m.rect })),
       request: { promptText, imageBytes: shot.png.length, imageWidth: 1280, imageHeight: 800 },
       reply: { raw, reasoning: `${thought} I should check the filters and compare prices before answering.` },
       thought, action: last ? { type: 'answer', text: '$12.99 from Acme Store' } : i % 4 === 3 ? { type: 'scroll', target: { kind: 'window' }, direction: 'down' } as TraceStep['action'] : { type: 'click', target: { kind: 'label', label }, button: 'left', count: 1 } as TraceStep['action'],
-      actionText, memory, approval: { decision: 'auto', feedback: null }, result: { ok: true }, observation: 'Success',
+      actionText, target: null, memory, approval: { decision: 'auto', feedback: null }, result: { ok: true }, observation: 'Success',
       timings: { observeMs: 420, modelMs: 5200, actMs: 800, totalMs: 6420 }, usage: { promptTokens: 2600, completionTokens: 180 },
       screenshot: shot.labelled, cleanScreenshot: shot.clean,
     });
-    history.push({ thought, action: actionText, observation: 'Success' });
+    history.push({ index: i, hasScreenshot: true, thought, action: actionText, observation: 'Success' });
   }
   return {
-    format: 'webagent-trace', version: 1,
+    format: 'webagent-trace', version: 2,
     run: { id: 'bench-export', task, startUrl: 'https://shop.example/', dialect: 'glm-web', model: 'glm-4.5v', baseUrl: 'http://127.0.0.1:8000/v1', startedAt: new Date(0).toISOString(), endedAt: new Date(STEPS * 6420).toISOString(), status: 'finished', answer: '$12.99 from Acme Store', stopReason: null },
     steps,
   };

@@ -1,5 +1,5 @@
 /**
- * The headless runner (CONTRACT.md §2) end to end: the built extension in
+ * The headless runner (docs/runner.md) end to end: the built extension in
  * headless Chromium, the fake OpenAI-compatible server, and fixture sites.
  */
 import { test, expect } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * The side panel, opened as a tab (ARCHITECTURE.md: chrome.sidePanel.open needs
+ * The side panel, opened as a tab (chrome.sidePanel.open needs
  * a user gesture; the page works the same as a tab): settings, test connection,
  * task, Start, live steps, the answer, and clear errors.
  */

@@ -1,5 +1,5 @@
 /**
- * The runner's step approval (CONTRACT.md §2, `--approve step`): every proposed action is shown on
+ * The runner's step approval (docs/runner.md, `--approve step`): every proposed action is shown on
  * stderr and waits for one line on stdin (piped here): y runs it, n [feedback] rejects it (the
  * feedback goes back to the model), e ACTION runs another action instead, q stops; stdin closing
  * while an action waits stops the run. The trace records each step's `approval` (§3).

@@ -128,8 +128,10 @@ function fakeHistory(n: number, action: string): HistoryEntry[] {
   }));
 }
 
-function bodyOf(parts: RequestPart[], current: string, past: (p: Extract<RequestPart, { type: 'image' }>) => string): Record<string, unknown> {
-  const images = parts.filter((p): p is Extract<RequestPart, { type: 'image' }> => p.type === 'image').map((p) => (p.of === 'current' ? current : past(p)));
+type PastImage = Extract<RequestPart, { type: 'image'; scale: number }>;
+
+function bodyOf(parts: RequestPart[], current: string, past: (p: PastImage) => string): Record<string, unknown> {
+  const images = parts.filter((p): p is Extract<RequestPart, { type: 'image' }> => p.type === 'image').map((p) => ('scale' in p ? past(p) : current));
   return { model: 'glm-4.5v', messages: toMessages(parts, images), temperature: 0.001, max_tokens: 8192, stream: true };
 }
 

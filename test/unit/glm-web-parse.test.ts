@@ -87,7 +87,7 @@ const TABLE: Array<[string, Action]> = [
   ['Thought: done\nAction: ANSWER; Top 5:\n1. Life Is Beautiful\n2. Back to the Future\nMemory_Updated: {}', answer('Top 5:\n1. Life Is Beautiful\n2. Back to the Future')],
 ];
 
-describe('glm-web parseReply: every form in MODEL-OUTPUT.md', () => {
+describe('glm-web parseReply: every form real models write', () => {
   it.each(TABLE)('%j', (reply, want) => {
     const s = ok(parse(reply));
     expect(s.action).toEqual(want);

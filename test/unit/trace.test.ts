@@ -3,7 +3,7 @@ import { createRun, reduce } from '../../src/core/run';
 import { REDACTED, scrub, toTrace } from '../../src/core/trace';
 
 describe('trace export', () => {
-  it('has the CONTRACT §3 shape and scrubs secrets from every string', () => {
+  it('has the docs/trace-format.md shape and scrubs secrets from every string', () => {
     const key = 'sk-secret-abcdef';
     let s = createRun({ id: 'r', task: `use ${key}`, startUrl: 'https://a.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 5, at: 0 });
     s = reduce(s, { type: 'observed', at: 10, ms: 5, obs: { url: 'https://a.example/', title: 't', viewport: { width: 10, height: 10, devicePixelRatio: 1 }, marks: [], screenshot: { dataUrl: 'data:image/png;base64,AA', bytes: 1, width: 10, height: 10 } } });

@@ -8,8 +8,9 @@
  *   image x = v / 1000 · W;
  * - `normalizedBy: null`: image pixels (absolute-pixel models);
  * - `order: 'yx'`: the model writes y before x (Gemini-style) and the pair is swapped first.
- * Then CSS x = image x · w / W. Values outside the image are clamped to the viewport and the
- * caller is told (`clamped`), so the model can be told too.
+ * Then CSS x = image x · w / W. Values outside the model's range (0–999 for thousandths, the
+ * image for pixels) are clamped in the model's units, so the point stays inside the viewport and
+ * can be written back exactly; the caller is told (`clamped`), so the model can be told too.
  */
 import type { Point } from './action';
 

@@ -1,13 +1,12 @@
 /**
- * Every model dialect the extension speaks, by id (CONTRACT `--dialect`). Adding a dialect means
- * its folder, one line here (and in DIALECT_IDS), and its fake-model player for the tests.
+ * Every model dialect the extension speaks, by id (the runner's `--dialect`, docs/runner.md).
+ * Adding a dialect: its folder, its id in DialectId (types.ts), its import and line here, its
+ * cases for the conformance suite and its fake-model player (docs/dialects.md).
  */
 import { glmWeb } from './glm-web';
 import { glmMobile } from './glm-mobile';
 import { glmPc } from './glm-pc';
 import type { Dialect, DialectId } from './types';
-
-export const DIALECT_IDS = ['glm-web', 'glm-pc', 'glm-mobile'] as const satisfies readonly DialectId[];
 
 const REGISTRY = {
   'glm-web': glmWeb,

@@ -2,7 +2,7 @@
  * A trace -> WebVoyager's interact_messages.json (the message list its run.py saves and its
  * auto_eval.py reads), so WebVoyager's own evaluation tooling can read our runs.
  *
- * Mapping (checked against ../shared/data/webvoyager/example-runs/):
+ * Mapping (checked against the WebVoyager example runs in test/fixtures/webvoyager/):
  * - [0] system: a short note on where the run comes from. Our model did not get WebVoyager's
  *   system prompt; the prompt it really got each step is in trace.json (steps[i].request.promptText).
  * - per step i, a user message rebuilt in WebVoyager's wording from the step's element list:

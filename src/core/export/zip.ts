@@ -17,6 +17,7 @@
 import type { Trace } from '../trace';
 import { dataUrlToBytes, extensionOf, isPng } from './data-url';
 import { toInteractMessages } from './webvoyager';
+import { dialectOf } from '../dialects/registry';
 
 export type ZipFiles = Record<string, [Uint8Array, { level: 0 | 6 }]>;
 export type ZipFn = (files: ZipFiles) => Uint8Array;
@@ -26,12 +27,14 @@ const utf8 = (s: string) => new TextEncoder().encode(s);
 /** The files of the zip, by path. */
 export function zipFiles(trace: Trace, pngs: ReadonlyMap<number, Uint8Array> = new Map()): ZipFiles {
   const files: ZipFiles = {};
+  // Every dialect keeps the WebVoyager folder today (messages and screenshots whatever the grammar).
+  const wv = dialectOf(trace.run.dialect).exports.webvoyager;
   const steps = trace.steps.map((s) => {
     const n = s.index + 1;
     let screenshot = '';
     const labelled = dataUrlToBytes(s.screenshot);
     const png = labelled ? pngs.get(s.index) ?? (isPng(labelled.bytes) ? labelled.bytes : null) : null;
-    if (png) screenshot = `webvoyager/screenshot${n}.png`;
+    if (png) screenshot = wv ? `webvoyager/screenshot${n}.png` : `screenshots/labelled-${n}.png`;
     else if (labelled) screenshot = `screenshots/labelled-${n}.${extensionOf(labelled.mime)}`;
     if (screenshot) files[screenshot] = [png ?? labelled!.bytes, { level: 0 }];
     let cleanScreenshot = '';
@@ -43,7 +46,7 @@ export function zipFiles(trace: Trace, pngs: ReadonlyMap<number, Uint8Array> = n
     return { ...s, screenshot, cleanScreenshot };
   });
   files['trace.json'] = [utf8(JSON.stringify({ ...trace, steps }, null, 2)), { level: 6 }];
-  files['webvoyager/interact_messages.json'] = [utf8(JSON.stringify(toInteractMessages(trace), null, 2)), { level: 6 }];
+  if (wv) files['webvoyager/interact_messages.json'] = [utf8(JSON.stringify(toInteractMessages(trace), null, 2)), { level: 6 }];
   return files;
 }
 

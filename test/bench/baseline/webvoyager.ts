@@ -1,6 +1,6 @@
 /**
  * Baseline labeler: WebVoyager's set-of-marks marker, written from the description in
- * shared/design/SET-OF-MARKS.md ("Known reference behaviour"), not from its code.
+ * WebVoyager's published description of its marker (docs/labeling.md compares), not from its code.
  * Runs as a page script (bundled by esbuild as an IIFE exposing `window.__webvoyager`).
  *
  * 1. Candidates: input, textarea, select, button, a, iframe, video, li, td, option, and any

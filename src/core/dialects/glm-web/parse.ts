@@ -1,5 +1,5 @@
 /**
- * Reply parser for the GLM web dialect. Follows design/MODEL-OUTPUT.md: peel
+ * Reply parser for the GLM web dialect. Reads every form real models write (test/unit/glm-web-parse.test.ts has them): peel
  * reasoning, <answer>, box tokens, markdown and full-width forms; then read
  * Thought / Action / Memory_Updated. Never throws: anything unreadable becomes
  * a ParseError whose message tells the model what was wrong.
