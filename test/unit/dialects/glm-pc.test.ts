@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { glmPc, buildRequest, preview, parseAction, formatErrorObservation } from '../../../src/core/dialects/glm-pc';
+import { glmPc, preview, parseAction, formatErrorObservation } from '../../../src/core/dialects/glm-pc';
 import { PC_ACTION_SPACE, USER_PROMPT_HEAD, USER_PROMPT_TAIL } from '../../../src/core/dialects/glm-pc/template';
 import { NOTE_EXTRA_ACTIONS, NOTE_NO_MEMORY } from '../../../src/core/dialects/glm-pc/parse';
 import { NOTE_MEMORY_INVALID, parseMemoryList, formatMemory } from '../../../src/core/dialects/glm-pc/memory';
