@@ -1,6 +1,6 @@
 /**
  * Content script entry, in every frame: the message adapter between the
- * background and the labeler / select rewrite, plus the API that
+ * background and the labeler / select rewrite / point tools, plus the API that
  * chrome.scripting reaches in all frames at once (background/label.ts).
  * Safe to inject twice (the second copy does nothing).
  */
@@ -10,6 +10,7 @@ import {
   listenForFrameToken, prepareFrames, resetMarks, resolveMark, scrollMark, scrollWindow,
 } from './labeler';
 import { markDetails } from './details';
+import { focusedField, focusState, inspectPoint, markPoint } from './point';
 import { hideSelectLists, installSelectRewrite, showSelectLists } from './select-rewrite';
 import { waitForQuiet } from './settle';
 
@@ -29,6 +30,9 @@ const handlers: Handlers = {
   'page/settle': ({ quietMs, capMs }) => waitForQuiet(quietMs, capMs),
   'select/last-pick': () => lastSelectPick(),
   'select/choose': ({ label, text }) => chooseInSelect(label, text),
+  'point/inspect': ({ x, y }) => inspectPoint(x, y),
+  'point/focused': () => focusedField(),
+  'point/mark': ({ point, box }) => markPoint(point, box),
 };
 
 const FLAG = Symbol.for('webagent.content');
@@ -47,6 +51,8 @@ if (!g[FLAG]) {
     // The clean screenshot (background/observe.ts): our overlay and select lists out of the picture.
     hideUi: () => { hideMarks(); hideSelectLists(); return null; },
     showUi: () => { showSelectLists(); return null; },
+    // Typing into the focused field when it sits in a cross-origin frame (background/act/type.ts).
+    focusState,
   };
   chrome.runtime.onMessage.addListener((msg: { type?: string; payload?: unknown }, sender, sendResponse) => {
     // Only the extension's background talks to us; pages cannot reach this listener.

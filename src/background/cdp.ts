@@ -2,6 +2,10 @@
  * chrome.debugger adapter: trusted input and screenshots for the run's own
  * tab. Attaching shows Chrome's "is debugging this browser" bar; we attach
  * for the run and detach when it ends.
+ *
+ * Input coordinates are CSS px of the top page's viewport: Input.dispatchMouseEvent applies the
+ * page zoom and the device pixel ratio itself (checked at zoom 80 % / 125 % and DPR 1 / 2 / 2.625,
+ * test/e2e/point-input.spec.ts).
  */
 const VERSION = '1.3';
 const attached = new Set<number>();
@@ -34,28 +38,160 @@ export async function send<T = unknown>(tabId: number, method: string, params?: 
 /**
  * The visible page at CSS-pixel size (device pixels scaled down when devicePixelRatio != 1):
  * PNG (what the model gets), or JPEG at `quality` (what the history keeps).
+ *
+ * A page wider than a phone's screen (act/device.ts) is shown zoomed out (visual viewport scale
+ * < 1, e.g. 0.25: innerWidth 1648 CSS px on a 412 px screen); it is captured at the screen's
+ * size, not its CSS size: `width`/`height` are the image's (CSS px = image px / pageScale).
  */
 export async function screenshot(tabId: number, css: { width: number; height: number; devicePixelRatio: number }, jpegQuality?: number) {
   const params: Record<string, unknown> = jpegQuality === undefined
     ? { format: 'png', captureBeyondViewport: false }
     : { format: 'jpeg', quality: jpegQuality, captureBeyondViewport: false };
-  if (css.devicePixelRatio !== 1) {
-    params.clip = { x: 0, y: 0, width: css.width, height: css.height, scale: 1 / css.devicePixelRatio };
+  const metrics = await send<{ cssVisualViewport?: { scale?: number } }>(tabId, 'Page.getLayoutMetrics').catch(() => null);
+  const pageScale = Math.min(1, metrics?.cssVisualViewport?.scale || 1);
+  if (css.devicePixelRatio !== 1 || pageScale !== 1) {
+    params.clip = { x: 0, y: 0, width: css.width, height: css.height, scale: pageScale / css.devicePixelRatio };
   }
   const { data } = await send<{ data: string }>(tabId, 'Page.captureScreenshot', params);
   const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
   const mime = jpegQuality === undefined ? 'image/png' : 'image/jpeg';
-  return { dataUrl: `data:${mime};base64,${data}`, bytes, width: Math.round(css.width), height: Math.round(css.height) };
+  return { dataUrl: `data:${mime};base64,${data}`, bytes, width: Math.round(css.width * pageScale), height: Math.round(css.height * pageScale) };
 }
 
-export async function click(tabId: number, x: number, y: number): Promise<void> {
-  await send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
-  await send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1 });
-  await send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+export type Button = 'left' | 'right' | 'middle';
+/** `buttons` bitmask of a held button (MouseEvent.buttons) */
+const BUTTON_BITS: Record<Button, number> = { left: 1, right: 2, middle: 4 };
+
+function mouse(tabId: number, params: Record<string, unknown>): Promise<unknown> {
+  return send(tabId, 'Input.dispatchMouseEvent', params);
 }
 
-export async function wheel(tabId: number, x: number, y: number, deltaY: number): Promise<void> {
-  await send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseWheel', x, y, deltaX: 0, deltaY });
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Move the mouse to (x, y) (CSS px of the top viewport; CDP applies page zoom itself). */
+export async function move(tabId: number, x: number, y: number): Promise<void> {
+  await mouse(tabId, { type: 'mouseMoved', x, y });
+}
+
+/**
+ * A click; `count` 2: a double click sent as a real mouse does, two press/release pairs with
+ * clickCount 1 then 2 (the page sees click, click, dblclick).
+ */
+export async function click(tabId: number, x: number, y: number, opts: { button?: Button; count?: number } = {}): Promise<void> {
+  const button = opts.button ?? 'left';
+  await move(tabId, x, y);
+  for (let n = 1; n <= (opts.count ?? 1); n++) {
+    await mouse(tabId, { type: 'mousePressed', x, y, button, buttons: BUTTON_BITS[button], clickCount: n });
+    await mouse(tabId, { type: 'mouseReleased', x, y, button, buttons: 0, clickCount: n });
+  }
+}
+
+/** Press the left button at (x, y), hold it for `ms`, release (a long press with a mouse). */
+export async function hold(tabId: number, x: number, y: number, ms: number): Promise<void> {
+  await move(tabId, x, y);
+  await mouse(tabId, { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1 });
+  await sleep(ms);
+  await mouse(tabId, { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+}
+
+/** Wheel notches at (x, y): deltaY > 0 scrolls down, deltaX > 0 right (CSS px). */
+export async function wheel(tabId: number, x: number, y: number, deltaY: number, deltaX = 0): Promise<void> {
+  await mouse(tabId, { type: 'mouseWheel', x, y, deltaX, deltaY });
+}
+
+/** A tap, or a touch held for `ms` (a long press), where the tab emulates touch (act/device.ts). */
+export async function touch(tabId: number, x: number, y: number, ms = 0): Promise<void> {
+  await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  if (ms > 0) await sleep(ms);
+  await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+export interface Point { x: number; y: number }
+
+/** Points from `from` to `to`, `steps` of them, the last one `to`. */
+function path(from: Point, to: Point, steps: number): Point[] {
+  return Array.from({ length: steps }, (_, i) => ({ x: from.x + ((to.x - from.x) * (i + 1)) / steps, y: from.y + ((to.y - from.y) * (i + 1)) / steps }));
+}
+
+/** A finger drag (touch emulation): the page scrolls with it as on a phone. */
+export async function touchDrag(tabId: number, from: Point, to: Point, steps = 10): Promise<void> {
+  await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+  for (const p of path(from, to, steps)) await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [p] });
+  await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+/** Watches for the page starting an HTML5 drag in this tab (with interception on): its drag data. */
+function watchDrags(tabId: number) {
+  let data: unknown = null;
+  let wake: (() => void) | null = null;
+  const listener = (source: chrome.debugger.Debuggee, method: string, params?: object) => {
+    if (source.tabId !== tabId || method !== 'Input.dragIntercepted') return;
+    data = (params as { data?: unknown } | undefined)?.data ?? null;
+    wake?.();
+  };
+  chrome.debugger.onEvent.addListener(listener);
+  return {
+    data: () => data,
+    /** resolves when a drag has started, or after `ms` */
+    wait: (ms: number) => new Promise<void>((resolve) => {
+      if (data !== null) return resolve();
+      const timer = setTimeout(resolve, ms);
+      wake = () => { clearTimeout(timer); resolve(); };
+    }),
+    stop: () => chrome.debugger.onEvent.removeListener(listener),
+  };
+}
+
+/**
+ * A mouse drag with the left button: press at `from`, move in `steps` to `to`, release.
+ *
+ * HTML5 drag and drop (draggable=true) does not start from dispatched mouse events the way a
+ * page needs: Chromium begins a native (OS) drag session that CDP mouse events do not feed, and
+ * on some platforms that session holds the mouse. So drags are intercepted
+ * (Input.setInterceptDrags, https://chromedevtools.github.io/devtools-protocol/tot/Input/#method-setInterceptDrags):
+ * when the page starts one, Chromium emits Input.dragIntercepted with the drag data, and we play
+ * the rest as drag events (Input.dispatchDragEvent dragEnter / dragOver / drop) before the
+ * release. A plain mouse drag (sliders, canvases, sortable lists on mouse events) never starts
+ * one and stays mouse events all along.
+ * Returns whether an HTML5 drag took place.
+ */
+export async function drag(tabId: number, from: Point, to: Point, steps = 10): Promise<boolean> {
+  const intercept = await send(tabId, 'Input.setInterceptDrags', { enabled: true }).then(() => true, () => false);
+  const drags = intercept ? watchDrags(tabId) : null;
+  let data: unknown = null;
+  let entered = false;
+  const dragEvent = (type: string, p: Point) => send(tabId, 'Input.dispatchDragEvent', { type, x: p.x, y: p.y, data, modifiers: 0 });
+  try {
+    await move(tabId, from.x, from.y);
+    await mouse(tabId, { type: 'mousePressed', x: from.x, y: from.y, button: 'left', buttons: 1, clickCount: 1 });
+    for (const p of path(from, to, steps)) {
+      if (data === null) await mouse(tabId, { type: 'mouseMoved', x: p.x, y: p.y, button: 'left', buttons: 1 });
+      else {
+        await dragEvent(entered ? 'dragOver' : 'dragEnter', p);
+        entered = true;
+      }
+      data = drags?.data() ?? null;
+    }
+    if (drags && data === null) {
+      // The drag may start with the last move: give its event a moment to arrive.
+      await drags.wait(100);
+      data = drags.data();
+    }
+    if (data !== null) {
+      if (!entered) await dragEvent('dragEnter', to);
+      await dragEvent('dragOver', to);
+      await dragEvent('drop', to);
+    }
+    await mouse(tabId, { type: 'mouseReleased', x: to.x, y: to.y, button: 'left', buttons: 0, clickCount: 1 });
+    return data !== null;
+  } catch (err) {
+    if (data !== null) await dragEvent('dragCancel', to).catch(() => undefined);
+    await mouse(tabId, { type: 'mouseReleased', x: to.x, y: to.y, button: 'left', buttons: 0, clickCount: 1 }).catch(() => undefined);
+    throw err;
+  } finally {
+    drags?.stop();
+    if (intercept) await send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
+  }
 }
 
 const KEYS = {
@@ -78,4 +214,9 @@ export async function selectAll(tabId: number): Promise<void> {
 
 export async function insertText(tabId: number, text: string): Promise<void> {
   await send(tabId, 'Input.insertText', { text });
+}
+
+/** Key events as act/keys.ts builds them (Input.dispatchKeyEvent parameters), in order. */
+export async function keyEvents(tabId: number, events: Record<string, unknown>[]): Promise<void> {
+  for (const e of events) await send(tabId, 'Input.dispatchKeyEvent', e);
 }

@@ -369,7 +369,12 @@ async function drive(a: Active): Promise<void> {
   try {
     await cdp.attach(tabId);
     // A phone dialect's tab is a phone for the run only (restored below).
-    if (phone) await emulatePhone(tabId);
+    if (phone) {
+      await emulatePhone(tabId);
+      // The page was loaded as a desktop page: load it again so the site sees the phone (its
+      // user agent and width) from the first step. A restarted worker finds the tab already a phone.
+      if (!a.state.steps.length && !a.state.pending) await cdp.send(tabId, 'Page.reload', {}).catch(() => undefined);
+    }
     while (a.state.status === 'running') {
       const eff = effectOf(a.state);
       if (eff.kind === 'wait') {

@@ -77,6 +77,6 @@ test('Scroll [N] scrolls a scroll container until the target shows, and says whe
   const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
   const scrolls = trace.steps.filter((s) => s.action.type === 'scroll');
   expect(scrolls.length).toBeGreaterThan(1);
-  for (const s of scrolls) expect(s.action).toMatchObject({ target: { kind: 'element' } });
+  for (const s of scrolls) expect(s.action).toMatchObject({ target: { kind: 'label' } });
   expect(trace.steps.map((s) => s.observation)).toEqual(expect.arrayContaining([expect.stringMatching(/^The element \[\d+\] did not scroll: it is already at the bottom\./)]));
 });

@@ -48,16 +48,16 @@ const MODIFIERS = ['control', 'alt', 'shift', 'meta'];
 const ALIASES: Record<string, string> = { ctrl: 'control', cmd: 'meta', command: 'meta', option: 'alt', plus: '+' };
 
 /** The keys of a combination as written: "Control+t", "Control++" (the plus key), "+". */
-function split(keys: string): string[] {
+export function splitKeys(keys: string): string[] {
   const t = keys.trim();
   if (t === '+') return ['+'];
-  if (t.endsWith('++')) return [...split(t.slice(0, -2)), '+'].filter((k) => k !== '');
+  if (t.endsWith('++')) return [...splitKeys(t.slice(0, -2)), '+'].filter((k) => k !== '');
   return t.split('+').map((k) => k.trim()).filter(Boolean);
 }
 
 /** Lower case, modifiers first in a fixed order, so "Shift+Control+R" and "control+shift+r" are one key. */
 export function canonicalKeys(keys: string): string {
-  const parts = split(String(keys ?? '')).map((k) => ALIASES[k.toLowerCase()] ?? k.toLowerCase());
+  const parts = splitKeys(String(keys ?? '')).map((k) => ALIASES[k.toLowerCase()] ?? k.toLowerCase());
   const mods = MODIFIERS.filter((m) => parts.includes(m));
   const rest = parts.filter((k) => !MODIFIERS.includes(k));
   return [...mods, ...rest].join('+');

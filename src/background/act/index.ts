@@ -1,0 +1,126 @@
+/**
+ * Act: run one action in the tab with trusted input (chrome.debugger), then wait for the page to
+ * settle (settleAfter). Targets: a label (re-resolved in its own frame first: act/label.ts), a
+ * point of the top page (CSS px; act/point.ts finds what is there), the window, or none.
+ * Expected failures come back as an error text for the model's next observation, never as an
+ * exception; `note` adds a remark for it to a success. Both are the model's words: English.
+ *
+ * A tab emulating a phone (act/device.ts) is touched instead of clicked: a tap for a left click
+ * at a point, a held touch for a long press, a finger drag for a drag.
+ */
+import type { Action, MouseButton, Point, Target } from '../../core/action/action';
+import * as cdp from '../cdp';
+import { sendContent } from '../content';
+import { settle } from '../settle';
+import { emulatesTouch } from './device';
+import { clickLabel, resolveLabel, scrollLabel, typeLabel, type LabelTarget } from './label';
+import { historyStep, openApp, openUrl, pressKeys } from './navigate';
+import { scrollWindowByWheel, wheelAt } from './scroll';
+import { typeAt, typeFocused } from './type';
+import type { ActContext, ActResult } from './types';
+
+export type { ActContext, ActResult, FrameOffsets } from './types';
+
+const SETTLE_CAP_MS = 8_000;
+const WAIT_MS = 5_000;
+const LONG_PRESS_MS = 800;
+
+/** The action's input (trusted clicks and keys), without waiting for the page: see settleAfter. */
+export async function actInput(tabId: number, action: Action, ctx: ActContext): Promise<ActResult> {
+  // The overlay (labels, the approval crosshair) must not be part of what the action touches or of the next screenshot.
+  await sendContent(tabId, 'marks/hide', {}).catch(() => undefined);
+  return perform(tabId, action, ctx);
+}
+
+/** Wait until the page has settled after the action (Wait: up to 5 s of quiet). */
+export async function settleAfter(tabId: number, action: Action): Promise<void> {
+  await settle(tabId, action.type === 'wait' ? WAIT_MS : SETTLE_CAP_MS);
+}
+
+type Where = { ok: true; p: Point; label: LabelTarget | null } | { ok: false; error: string };
+
+/** A label's fresh centre or a point: where a pointer action goes. */
+async function whereTo(tabId: number, target: Target, ctx: ActContext, what: string): Promise<Where> {
+  if (target.kind === 'point') return { ok: true, p: { x: target.x, y: target.y }, label: null };
+  if (target.kind === 'label') {
+    const found = await resolveLabel(tabId, ctx.mark, ctx.frameOffsets, target.label);
+    return found.ok ? { ok: true, p: { x: found.t.x, y: found.t.y }, label: found.t } : found;
+  }
+  return { ok: false, error: `${what} needs an element or a point to act on.` };
+}
+
+async function click(tabId: number, target: Target, button: MouseButton, count: number, ctx: ActContext): Promise<ActResult> {
+  const w = await whereTo(tabId, target, ctx, 'A click');
+  if (!w.ok) return w;
+  if (w.label) return clickLabel(tabId, w.label, button, count);
+  // On a phone a finger taps: touch events, then the click the page derives from them.
+  if (emulatesTouch(tabId) && button === 'left' && count === 1) await cdp.touch(tabId, w.p.x, w.p.y);
+  else await cdp.click(tabId, w.p.x, w.p.y, { button, count });
+  return { ok: true };
+}
+
+async function perform(tabId: number, a: Action, ctx: ActContext): Promise<ActResult> {
+  switch (a.type) {
+    case 'click':
+      return click(tabId, a.target, a.button, a.count, ctx);
+    case 'hover': {
+      const w = await whereTo(tabId, a.target, ctx, 'Hovering');
+      if (!w.ok) return w;
+      await cdp.move(tabId, w.p.x, w.p.y);
+      return { ok: true };
+    }
+    case 'press': {
+      const w = await whereTo(tabId, a.target, ctx, 'A long press');
+      if (!w.ok) return w;
+      if (emulatesTouch(tabId)) await cdp.touch(tabId, w.p.x, w.p.y, LONG_PRESS_MS);
+      else await cdp.hold(tabId, w.p.x, w.p.y, LONG_PRESS_MS);
+      return { ok: true };
+    }
+    case 'drag': {
+      const w = await whereTo(tabId, a.target, ctx, 'A drag');
+      if (!w.ok) return w;
+      if (emulatesTouch(tabId)) await cdp.touchDrag(tabId, w.p, a.to);
+      else await cdp.drag(tabId, w.p, a.to);
+      return { ok: true };
+    }
+    case 'type': {
+      const t = a.target;
+      if (t.kind === 'none' || t.kind === 'window') return typeFocused(tabId, a);
+      if (t.kind === 'point') return typeAt(tabId, { x: t.x, y: t.y }, a, emulatesTouch(tabId), ctx.frameOffsets);
+      const found = await resolveLabel(tabId, ctx.mark, ctx.frameOffsets, t.label);
+      return found.ok ? typeLabel(tabId, found.t, a) : found;
+    }
+    case 'scroll': {
+      const t = a.target;
+      const vertical = a.direction === 'up' || a.direction === 'down';
+      if (t.kind === 'window' || t.kind === 'none') {
+        if (!vertical || a.ticks !== undefined) return scrollWindowByWheel(tabId, a.direction, a.ticks, ctx.frameOffsets);
+        const { moved } = await sendContent(tabId, 'page/scroll', { direction: a.direction as 'up' | 'down' });
+        return moved !== 0 ? { ok: true } : { ok: false, error: `The window did not scroll: it is already at the ${a.direction === 'down' ? 'bottom' : 'top'}.` };
+      }
+      if (t.kind === 'point') return wheelAt(tabId, { x: t.x, y: t.y }, a.direction, a.ticks, ctx.frameOffsets);
+      const found = await resolveLabel(tabId, ctx.mark, ctx.frameOffsets, t.label);
+      return found.ok ? scrollLabel(tabId, ctx.mark, found.t, a.direction) : found;
+    }
+    case 'key':
+      return pressKeys(tabId, a.keys);
+    case 'wait':
+      return { ok: true };
+    case 'goBack':
+      return historyStep(tabId, -1);
+    case 'goHome':
+      await chrome.tabs.update(tabId, { url: ctx.startUrl });
+      return { ok: true };
+    case 'search':
+      await chrome.tabs.update(tabId, { url: ctx.searchStartPage });
+      return { ok: true };
+    case 'navigate':
+      return openUrl(tabId, a.url);
+    case 'openApp':
+      return openApp(tabId, a.name, ctx.apps);
+    case 'answer':
+    case 'reply':
+    case 'finish':
+      return { ok: true };
+  }
+}

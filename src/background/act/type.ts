@@ -1,0 +1,65 @@
+/**
+ * Typing without a label: into the focused field (target none), or into the field at a point
+ * (clicked first). Keys and text go where the page's focus is, in whatever frame; so first check
+ * that an editable element has it, else tell the model to click the field first.
+ */
+import type { Point } from '../../core/action/action';
+import * as cdp from '../cdp';
+import { sendContent } from '../content';
+import { everyFrame } from '../label';
+import { inspectAt } from './point';
+import type { ActResult, FrameOffsets } from './types';
+
+interface Focused { tag: string; text: string; inputType?: string; editable: boolean }
+interface FocusState { field: Focused | null; inChild: boolean; hasFocus: boolean }
+
+/**
+ * The focused editable field, or null. The top frame sees through shadow roots and same-origin
+ * frames; when focus is inside a cross-origin frame it says "iframe", and every frame is asked
+ * (the frame whose own focused element is editable and that holds the page's focus wins).
+ */
+export async function focusedField(tabId: number): Promise<Focused | null> {
+  const top = await sendContent(tabId, 'point/focused', {}).catch(() => null);
+  if (!top || top.editable) return top;
+  if (top.tag !== 'iframe' && top.tag !== 'frame') return null;
+  const all = await everyFrame<FocusState>(tabId, 'focusState').catch(() => []);
+  const fields = all
+    .map((f) => (f.result && f.result !== '__missing__' ? f.result : null))
+    .filter((s): s is FocusState => !!s?.field?.editable && !s.inChild);
+  return (fields.find((s) => s.hasFocus) ?? fields[0])?.field ?? null;
+}
+
+function describe(f: { tag: string; text: string }): string {
+  return `<${f.tag}>${f.text ? ` "${f.text.slice(0, 60)}"` : ''}`;
+}
+
+async function typeHere(tabId: number, a: { text: string; clear: boolean; enter: boolean }): Promise<void> {
+  if (a.clear) {
+    await cdp.selectAll(tabId);
+    await cdp.press(tabId, 'Delete');
+  }
+  if (a.text) await cdp.insertText(tabId, a.text);
+  if (a.enter) await cdp.press(tabId, 'Enter');
+}
+
+/** Type into the focused field. */
+export async function typeFocused(tabId: number, a: { text: string; clear: boolean; enter: boolean }): Promise<ActResult> {
+  const field = await focusedField(tabId);
+  if (!field) return { ok: false, error: 'No text field has the focus, so nothing was typed: click the field first, then type.' };
+  await typeHere(tabId, a);
+  return { ok: true };
+}
+
+/** Click at the point, then type into the field that took the focus. */
+export async function typeAt(tabId: number, p: Point, a: { text: string; clear: boolean; enter: boolean }, tap: boolean, offsets: FrameOffsets | undefined): Promise<ActResult> {
+  if (tap) await cdp.touch(tabId, p.x, p.y);
+  else await cdp.click(tabId, p.x, p.y);
+  const field = await focusedField(tabId);
+  if (!field) {
+    const hit = await inspectAt(tabId, p, offsets).catch(() => null);
+    const what = hit ? ` (it is a ${describe(hit)})` : '';
+    return { ok: false, error: `Clicking at (${Math.round(p.x)}, ${Math.round(p.y)}) did not put the focus in a text field${what}; nothing was typed.` };
+  }
+  await typeHere(tabId, a);
+  return { ok: true };
+}
