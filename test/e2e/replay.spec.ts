@@ -59,8 +59,8 @@ function count(type: string, value: string): number {
 }
 
 function typedLabel(t: Trace): number | undefined {
-  const a = t.steps.find((s) => s.action.type === 'type')?.action as { label?: number } | undefined;
-  return a?.label;
+  const a = t.steps.find((s) => s.action.type === 'type')?.action as { target?: { label?: number } } | undefined;
+  return a?.target?.label;
 }
 
 let recorded = '';

@@ -90,7 +90,7 @@ function expectCompleteTrace(t: Trace) {
   expect(t.run.answer).toBe('all three done');
   expect(t.steps.map((s) => s.index)).toEqual([0, 1, 2]);
   expect(t.steps.map((s) => s.action.type)).toEqual(['click', 'click', 'answer']);
-  expect(t.steps.map((s) => s.elements.find((e) => e.label === (s.action as { label?: number }).label)?.text ?? null))
+  expect(t.steps.map((s) => s.elements.find((e) => e.label === (s.action as { target?: { label?: number } }).target?.label)?.text ?? null))
     .toEqual(['Step one', 'Slow button', null]);
   expect(clicks('one')).toBe(1);
   expect(clicks('slow')).toBe(1);
