@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runAgent } from './run-agent';
-import { isDialect, DEFAULT_DIALECT, DIALECTS } from '../src/core/dialects/registry';
+import { isDialect, DEFAULT_DIALECT, DIALECTS, dialectOf } from '../src/core/dialects/registry';
 
 const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
 
@@ -79,7 +79,8 @@ async function main() {
   if (!vp) usage('--viewport must look like 1280x800.');
   const result = await runAgent({
     task: values.task!, url: values.url!, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
-    config: { baseUrl, apiKey, model, dialect, apps: apps.join('\n'), maxSteps, approveSteps: approve === 'step' },
+    // the request options the dialect's model was tuned with, as choosing it in Settings does
+    config: { baseUrl, apiKey, model, dialect, ...dialectOf(dialect).request, apps: apps.join('\n'), maxSteps, approveSteps: approve === 'step' },
     width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,
   });
   process.exit(result.status === 'finished' ? 0 : 1);

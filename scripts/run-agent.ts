@@ -101,7 +101,8 @@ export function parseAnswer(line: string): Answer {
 function approvalBlock(run: RunView): string {
   const p = run.pending!;
   const a = p.approval;
-  const target = a?.target ? `  (<${a.target.tag}> "${a.target.text.replace(/\s+/g, ' ').trim().slice(0, 80)}")` : '';
+  const at = a?.point ? `  at (${Math.round(a.point.x)}, ${Math.round(a.point.y)})` : '';
+  const target = at + (a?.target ? `  (<${a.target.tag}> "${a.target.text.replace(/\s+/g, ' ').trim().slice(0, 80)}")` : a?.point ? '  (no element found there)' : '');
   const lines = [
     `Step ${p.index + 1} waits for approval  ${p.url}`,
     `  Thought: ${p.thought || '(none)'}`,
