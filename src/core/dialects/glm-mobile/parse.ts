@@ -10,6 +10,7 @@ import type { ShotGeometry } from '../../action/coords';
 import { trimChars } from '../glm-web/action';
 import { readAction, readObject } from './action';
 import { formatMobileAction } from './format';
+import { allMatches, peelReasoning, unwrap } from '../reply-text';
 
 export const NOTE_NO_MEMORY = 'No Memory was given; the previous memory was kept.';
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
@@ -40,64 +41,22 @@ type BodyResult =
 
 interface Head { kind: Kind; start: number; end: number }
 
-function matches(re: RegExp, s: string): RegExpExecArray[] {
-  re.lastIndex = 0;
-  return [...s.matchAll(re)];
-}
-
-/** Split off reasoning: up to the last </think>, an unclosed <think>, and the separate field. */
-function peelReasoning(content: string, reasoningContent: string | null | undefined) {
-  const parts: string[] = [];
-  if (typeof reasoningContent === 'string' && reasoningContent.trim()) parts.push(reasoningContent.trim());
-  let body = content;
-  const close = content.lastIndexOf('</think>');
-  if (close >= 0) {
-    parts.push(content.slice(0, close).replace(/<\/?think>/g, '').trim());
-    body = content.slice(close + '</think>'.length);
-  } else {
-    const open = content.indexOf('<think>');
-    if (open >= 0) {
-      // Unclosed: the model was cut off while thinking (or never closed the tag).
-      parts.push(content.slice(open + '<think>'.length).trim());
-      body = content.slice(0, open);
-    }
-  }
-  const reasoning = parts.filter(Boolean).join('\n\n');
-  return { body, reasoning: reasoning || null };
-}
-
-/** <answer>, box tokens, stray special tokens, code-fence lines, CRLF. */
-function unwrap(text: string): string {
-  let t = text.replace(/\r\n?/g, '\n');
-  const open = t.search(/<answer>/i);
-  if (open >= 0) {
-    const rest = t.slice(open + '<answer>'.length);
-    const close = rest.toLowerCase().lastIndexOf('</answer>');
-    t = close >= 0 ? rest.slice(0, close) : rest; // possibly unclosed
-  }
-  return t
-    .replace(/<\/?answer>/gi, '')
-    .replace(/<\s*\|\s*(?:begin|start|end)_of_box\s*\|\s*>/gi, '')
-    .replace(/<\|(?:endoftext|user|assistant|observation|system)\|>/g, '')
-    .replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
-}
-
 /** The section headers: the first of each kind (the last when reading reasoning, whose final words are its decision). */
 function headsOf(body: string, preferLast: boolean): Head[] {
   const heads: Head[] = [];
   for (const kind of ['memory', 'reason'] as const) {
-    const all = matches(HEADERS[kind], body);
+    const all = allMatches(HEADERS[kind], body);
     const m = preferLast ? all[all.length - 1] : all[0];
     if (m) heads.push({ kind, start: m.index, end: m.index + m[0].length });
   }
-  const actions = matches(HEADERS.action, body).map((m) => ({ kind: 'action' as const, start: m.index, end: m.index + m[0].length }));
+  const actions = allMatches(HEADERS.action, body).map((m) => ({ kind: 'action' as const, start: m.index, end: m.index + m[0].length }));
   if (actions.length) {
     // An "Action:" followed by an object on its own line or the next (not prose that happens to start with "Action:").
     const withObject = actions.filter((h) => /^\s*[`'"]?\{/.test(body.slice(h.end, h.end + 400)));
     const pool = withObject.length ? withObject : actions;
     heads.push(preferLast ? pool[pool.length - 1] : pool[0]);
   } else {
-    const bare = matches(BARE_ACTION, body);
+    const bare = allMatches(BARE_ACTION, body);
     const m = preferLast ? bare[bare.length - 1] : bare[0];
     if (m) heads.push({ kind: 'action', start: m.index, end: m.index });
   }

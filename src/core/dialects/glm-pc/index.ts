@@ -13,7 +13,8 @@ import { findCalls, FUNCTIONS } from './call';
 import { callToAction, CALL_HELP } from './action';
 import { formatPcAction } from './format';
 import { formatMemory } from './memory';
-import { parseGlmPcReply, REPLY_HELP, unwrap } from './parse';
+import { parseGlmPcReply, REPLY_HELP } from './parse';
+import { unwrap } from '../reply-text';
 
 /** Past screenshots a request carries: those of the last 4 steps (seed: "最多4张历史图片"). */
 export const PAST_SCREENSHOTS = 4;

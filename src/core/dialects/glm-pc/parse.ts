@@ -18,6 +18,7 @@ import { trimChars } from '../glm-web/action';
 import { CALL_HELP, callToAction } from './action';
 import { findCalls, unknownCallName, type Call } from './call';
 import { parseMemoryList } from './memory';
+import { peelReasoning, unwrap } from '../reply-text';
 
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
 export const NOTE_NO_MEMORY = 'No Memory part was given; the previous memory was kept.';
@@ -34,43 +35,8 @@ type BodyResult =
   /** missing: no call at all (so the reasoning may be tried) */
   | { ok: false; error: string; missing: boolean };
 
-/** Reasoning: up to the last </think>, an unclosed <think>, and the separate field. */
-export function peelReasoning(content: string, reasoningContent: string | null | undefined): { body: string; reasoning: string | null } {
-  const parts: string[] = [];
-  if (typeof reasoningContent === 'string' && reasoningContent.trim()) parts.push(reasoningContent.trim());
-  let body = content;
-  const close = content.lastIndexOf('</think>');
-  if (close >= 0) {
-    parts.push(content.slice(0, close).replace(/<\/?think>/g, '').trim());
-    body = content.slice(close + '</think>'.length);
-  } else {
-    const open = content.indexOf('<think>');
-    if (open >= 0) {
-      parts.push(content.slice(open + '<think>'.length).trim());
-      body = content.slice(0, open);
-    }
-  }
-  const reasoning = parts.filter(Boolean).join('\n\n');
-  return { body, reasoning: reasoning || null };
-}
-
-/** <answer>, box tokens, stray special tokens, code-fence lines, CRLF. */
-export function unwrap(text: string): string {
-  let t = text.replace(/\r\n?/g, '\n');
-  const open = t.search(/<answer>/i);
-  if (open >= 0) {
-    const rest = t.slice(open + '<answer>'.length);
-    const close = rest.toLowerCase().lastIndexOf('</answer>');
-    t = close >= 0 ? rest.slice(0, close) : rest;
-  }
-  return t
-    .replace(/<\/?answer>/gi, '')
-    .replace(/<\s*\|\s*(?:begin|start|end)_of_box\s*\|\s*>/gi, '')
-    .replace(/<\|(?:endoftext|user|assistant|observation|system)\|>/g, '')
-    .replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
-}
-
-function firstMatch(re: RegExp, s: string, from = 0): { index: number; length: number } | null {
+/** The first match of a global regex at or after `from`. */
+export function firstMatch(re: RegExp, s: string, from = 0): { index: number; length: number } | null {
   re.lastIndex = 0;
   for (const m of s.matchAll(re)) if (m.index >= from) return { index: m.index, length: m[0].length };
   return null;

@@ -10,6 +10,7 @@ import {
   KEYWORD, answerOf, looksLikeAction, parseActionLine, parseOldAnswer, stripLineWrap, trimChars, type ActionResult,
 } from './action';
 import { parseMemory } from './memory';
+import { allMatches, peelReasoning, unwrap } from '../reply-text';
 
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
 export const NOTE_NO_MEMORY = 'No Memory_Updated was given; the previous memory was kept.';
@@ -30,48 +31,6 @@ function header(name: string): RegExp {
 const ACTION_H = header('action');
 const THOUGHT_H = header('thought|thoughts');
 const MEMORY_H = header('memory[ _-]?updated|updated[ _-]memory|memory');
-
-function allMatches(re: RegExp, s: string): RegExpExecArray[] {
-  re.lastIndex = 0;
-  return [...s.matchAll(re)];
-}
-
-/** Split off reasoning: up to the last </think>, an unclosed <think>, and the separate field. */
-function peelReasoning(content: string, reasoningContent: string | null | undefined) {
-  const parts: string[] = [];
-  if (typeof reasoningContent === 'string' && reasoningContent.trim()) parts.push(reasoningContent.trim());
-  let body = content;
-  const close = content.lastIndexOf('</think>');
-  if (close >= 0) {
-    parts.push(content.slice(0, close).replace(/<\/?think>/g, '').trim());
-    body = content.slice(close + '</think>'.length);
-  } else {
-    const open = content.indexOf('<think>');
-    if (open >= 0) {
-      // Unclosed: the model was cut off while thinking (or never closed the tag).
-      parts.push(content.slice(open + '<think>'.length).trim());
-      body = content.slice(0, open);
-    }
-  }
-  const reasoning = parts.filter(Boolean).join('\n\n');
-  return { body, reasoning: reasoning || null };
-}
-
-/** <answer>, box tokens, stray special tokens, code-fence lines, CRLF. */
-function unwrap(text: string): string {
-  let t = text.replace(/\r\n?/g, '\n');
-  const open = t.search(/<answer>/i);
-  if (open >= 0) {
-    const rest = t.slice(open + '<answer>'.length);
-    const close = rest.toLowerCase().lastIndexOf('</answer>');
-    t = close >= 0 ? rest.slice(0, close) : rest; // possibly unclosed
-  }
-  return t
-    .replace(/<\/?answer>/gi, '')
-    .replace(/<\s*\|\s*(?:begin|start|end)_of_box\s*\|\s*>/gi, '')
-    .replace(/<\|(?:endoftext|user|assistant|observation|system)\|>/g, '')
-    .replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
-}
 
 /** Where the Action section starts: a line-start header, else an inline "Action:", else a bare action line. */
 function findAction(body: string, preferLast: boolean): { start: number; end: number } | null {

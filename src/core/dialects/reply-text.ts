@@ -1,0 +1,48 @@
+/**
+ * The wrappers every GLM reply may come in, peeled the same way for every dialect: reasoning
+ * (a think block, closed or cut off, and the server's separate reasoning field), the <answer>
+ * wrapper, box tokens, stray special tokens, code-fence lines and CRLF line ends.
+ */
+
+/** Split off reasoning: up to the last </think>, an unclosed <think>, and the separate field. */
+export function peelReasoning(content: string, reasoningContent: string | null | undefined): { body: string; reasoning: string | null } {
+  const parts: string[] = [];
+  if (typeof reasoningContent === 'string' && reasoningContent.trim()) parts.push(reasoningContent.trim());
+  let body = content;
+  const close = content.lastIndexOf('</think>');
+  if (close >= 0) {
+    parts.push(content.slice(0, close).replace(/<\/?think>/g, '').trim());
+    body = content.slice(close + '</think>'.length);
+  } else {
+    const open = content.indexOf('<think>');
+    if (open >= 0) {
+      // Unclosed: the model was cut off while thinking (or never closed the tag).
+      parts.push(content.slice(open + '<think>'.length).trim());
+      body = content.slice(0, open);
+    }
+  }
+  const reasoning = parts.filter(Boolean).join('\n\n');
+  return { body, reasoning: reasoning || null };
+}
+
+/** <answer>, box tokens, stray special tokens, code-fence lines, CRLF. */
+export function unwrap(text: string): string {
+  let t = text.replace(/\r\n?/g, '\n');
+  const open = t.search(/<answer>/i);
+  if (open >= 0) {
+    const rest = t.slice(open + '<answer>'.length);
+    const close = rest.toLowerCase().lastIndexOf('</answer>');
+    t = close >= 0 ? rest.slice(0, close) : rest; // possibly unclosed
+  }
+  return t
+    .replace(/<\/?answer>/gi, '')
+    .replace(/<\s*\|\s*(?:begin|start|end)_of_box\s*\|\s*>/gi, '')
+    .replace(/<\|(?:endoftext|user|assistant|observation|system)\|>/g, '')
+    .replace(/^[ \t]*```[\w-]*[ \t]*$/gm, '');
+}
+
+/** Every match of a global regex (its lastIndex reset first). */
+export function allMatches(re: RegExp, s: string): RegExpExecArray[] {
+  re.lastIndex = 0;
+  return [...s.matchAll(re)];
+}
