@@ -46,3 +46,37 @@ export function allMatches(re: RegExp, s: string): RegExpExecArray[] {
   re.lastIndex = 0;
   return [...s.matchAll(re)];
 }
+
+/** JSON.parse without throwing. */
+export function tryJson(s: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(s) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * The first balanced {...} or [...] starting at `start`, string-aware for both quote kinds (so
+ * braces inside values do not count). null when unbalanced (a reply cut off by max_tokens, an
+ * apostrophe inside a 'string').
+ */
+export function balancedSpan(s: string, start: number): string | null {
+  const stack: string[] = [];
+  let quote: string | null = null;
+  for (let i = start; i < s.length; i++) {
+    const c = s[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '{' || c === '[') stack.push(c === '{' ? '}' : ']');
+    else if (c === '}' || c === ']') {
+      if (stack.pop() !== c) return null;
+      if (stack.length === 0) return s.slice(start, i + 1);
+    }
+  }
+  return null;
+}

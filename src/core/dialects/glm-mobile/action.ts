@@ -11,6 +11,7 @@ import type { Action, Direction, Target } from '../../action/action';
 import { CLAMPED_NOTE, THOUSANDTHS, boxCentre, toCss, type ShotGeometry } from '../../action/coords';
 import { normalizeWidth } from '../glm-web/action';
 import { repairJson } from '../glm-web/memory';
+import { balancedSpan } from '../reply-text';
 
 export type ActionRead = { ok: true; action: Action; notes: string[] } | { ok: false; error: string };
 
@@ -42,31 +43,6 @@ const fail = (error: string): ActionRead => ({ ok: false, error });
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-/**
- * The first balanced {...} starting at `start`, string-aware for both quote kinds (braces in
- * values do not count). null when unbalanced (a reply cut off, an apostrophe in a 'string').
- */
-function balancedSpan(s: string, start: number): string | null {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return c === '}' ? s.slice(start, i + 1) : null;
-      if (depth < 0) return null;
-    }
-  }
-  return null;
 }
 
 /** Quote bare keys (`{action_type: "click"}`) in repaired JSON, whose strings are all double-quoted. */

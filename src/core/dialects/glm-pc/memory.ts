@@ -7,41 +7,13 @@
 import type { Memory } from '../../action/action';
 import { trimChars } from '../glm-web/action';
 import { repairJson } from '../glm-web/memory';
+import { balancedSpan, tryJson } from '../reply-text';
 
 export type MemoryListResult = { ok: true; memory: unknown[] } | { ok: false; note: string };
 
 export const NOTE_MEMORY_INVALID = 'The Memory part was not a valid JSON list; the previous memory was kept.';
 
 const EMPTY = /^(?:|\[\s*\]|\{\s*\}|none|null|nil|n\/a|empty|无)$/i;
-
-function tryJson(s: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(s) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** The first balanced [...] or {...} from `start`, string-aware; null when it never closes. */
-function balancedSpan(s: string, start: number): string | null {
-  const stack: string[] = [];
-  let quote: string | null = null;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '{' || c === '[') stack.push(c === '{' ? '}' : ']');
-    else if (c === '}' || c === ']') {
-      if (stack.pop() !== c) return null;
-      if (stack.length === 0) return s.slice(start, i + 1);
-    }
-  }
-  return null;
-}
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);

@@ -5,6 +5,7 @@
  */
 
 import { trimChars } from './action';
+import { balancedSpan, tryJson } from '../reply-text';
 
 export type MemoryResult =
   | { ok: true; memory: Record<string, unknown> }
@@ -18,39 +19,6 @@ const EMPTY = /^(?:|\{\s*\}|\[\s*\]|none|null|nil|n\/a|empty|无)$/i;
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function tryJson(s: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(s) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/**
- * The first balanced {...} or [...] starting at `start`, string-aware for both
- * quote kinds (so braces inside values do not count). null when unbalanced
- * (e.g. a reply cut off by max_tokens).
- */
-function balancedSpan(s: string, start: number): string | null {
-  const stack: string[] = [];
-  let quote: string | null = null;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '{' || c === '[') stack.push(c === '{' ? '}' : ']');
-    else if (c === '}' || c === ']') {
-      if (stack.pop() !== c) return null;
-      if (stack.length === 0) return s.slice(start, i + 1);
-    }
-  }
-  return null;
 }
 
 const WORD = /[A-Za-z_]\w*/y;
