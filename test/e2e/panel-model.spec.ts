@@ -158,6 +158,17 @@ test('presets fill the endpoint fields and stay editable; saved profiles load, s
   await expect(field('model')).toHaveValue('glm-4.5v');
   await field('baseUrl').fill('http://10.0.0.5:8000/v1');
   await field('apiKey').fill('sk-second-key');
+  // The dialect is kept with the profile; glm-mobile asks for its apps, glm-pc does not.
+  await expect(field('dialect')).toHaveValue('glm-web');
+  await field('dialect').selectOption('glm-mobile');
+  await expect(panel.getByTestId('dialect-note')).toContainText('phone');
+  await field('apps').fill('not an app line');
+  await expect(panel.getByTestId('save-settings')).toBeDisabled();
+  await field('apps').fill('Mail = https://mail.example/');
+  await expect(panel.getByTestId('save-settings')).toBeEnabled();
+  await field('dialect').selectOption('glm-pc');
+  await expect(field('apps')).toHaveCount(0);
+  await expect(panel.getByTestId('dialect-note')).toContainText('points of the screenshot');
   await panel.getByTestId('profile-name').fill('vllm-box');
   await panel.getByTestId('save-profile').click();
   await expect(panel.getByTestId('settings-status')).toHaveText('Saved the profile "vllm-box".');
@@ -168,6 +179,7 @@ test('presets fill the endpoint fields and stay editable; saved profiles load, s
     await expect(field('apiKey')).toHaveValue('sk-first-key');
     await expect(field('temperature')).toHaveValue('0.2');
     await expect(field('extraBody')).toHaveValue('');
+    await expect(field('dialect')).toHaveValue('glm-web');
   };
   const expectVllm = async () => {
     await expect(field('baseUrl')).toHaveValue('http://10.0.0.5:8000/v1');
@@ -175,6 +187,7 @@ test('presets fill the endpoint fields and stay editable; saved profiles load, s
     await expect(field('apiKey')).toHaveValue('sk-second-key');
     await expect(field('temperature')).toHaveValue('0.001');
     await expect(field('extraBody')).toHaveValue('{"skip_special_tokens": false}');
+    await expect(field('dialect')).toHaveValue('glm-pc');
   };
   await panel.getByTestId('profile-select').selectOption('ollama-local');
   await expectOllama();
