@@ -218,7 +218,7 @@ describe('glm-mobile request checks', () => {
   });
 
   it('reject a desktop-sized screenshot, an element list, the benchmark lines, the image first', () => {
-    expect(checkRequestMobile(build(history, desktopPng), undefined, undefined).join('\n')).toMatch(/640 px wide, not the phone's 412/);
+    expect(checkRequestMobile(build(history, desktopPng), undefined, undefined).join('\n')).toMatch(/640x400, not the phone's shape/);
     const b = build() as { messages: { content: { type: string; text?: string }[] }[] };
     const edit = (f: (t: string) => string) => {
       const c = structuredClone(b);
