@@ -79,3 +79,28 @@ describe('replay', () => {
     expect(nextReplayed(replayPlan('orig', steps), 0, recorded, 'u')).toMatchObject({ ok: false, reason: expect.stringContaining('password') });
   });
 });
+
+describe('replaying actions at a point', () => {
+  const fp = { tag: 'button', text: 'Buy', path: 'html>body>main>button' };
+  const then = { label: 0, tag: 'button', text: 'Buy', rect: { x: 100, y: 100, width: 40, height: 20 }, fingerprint: fp };
+  const step = (target: typeof then | null): import('../../src/core/run').StepRecord => ({
+    index: 0, url: 'u', title: '', viewport: { width: 412, height: 915, devicePixelRatio: 1 }, elements: [then],
+    promptText: '', imageBytes: 1, imageWidth: 412, imageHeight: 915, screenshot: '', cleanScreenshot: '', raw: '', reasoning: null,
+    thought: '', action: { type: 'click', target: { kind: 'point', x: 118, y: 109 }, button: 'left', count: 1 }, actionText: 'x',
+    target, memory: '', result: { ok: true }, observation: 'Success', timings: { observeMs: 0, modelMs: 0, actMs: 0, totalMs: 0 }, usage: null,
+    approval: { decision: 'auto', feedback: null },
+  });
+
+  it('acts at the centre of the element that was under the point, found again by its fingerprint', () => {
+    const plan = replayPlan('r', [step({ ...then })], 'glm-mobile');
+    expect(plan.dialect).toBe('glm-mobile');
+    const moved = { ...then, label: 3, rect: { x: 10, y: 300, width: 40, height: 20 } };
+    expect(nextReplayed(plan, 0, [moved], 'u')).toMatchObject({ ok: true, action: { type: 'click', target: { kind: 'point', x: 30, y: 310 } } });
+  });
+
+  it('acts at the recorded point when the element is gone or was never known', () => {
+    const recordedPoint = { ok: true, action: { type: 'click', target: { kind: 'point', x: 118, y: 109 } } };
+    expect(nextReplayed(replayPlan('r', [step({ ...then })]), 0, [], 'u')).toMatchObject(recordedPoint);
+    expect(nextReplayed(replayPlan('r', [step(null)]), 0, [then], 'u')).toMatchObject(recordedPoint);
+  });
+});
