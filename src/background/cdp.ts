@@ -48,7 +48,8 @@ export async function screenshot(tabId: number, css: { width: number; height: nu
     ? { format: 'png', captureBeyondViewport: false }
     : { format: 'jpeg', quality: jpegQuality, captureBeyondViewport: false };
   type Metrics = { cssVisualViewport?: { scale?: number; pageX?: number; pageY?: number } };
-  const metrics = await send<Metrics>(tabId, 'Page.getLayoutMetrics').catch(() => null);
+  // At DPR 1 (a desktop at 100 %) the page is captured as it is: no metrics needed (no pinch zoom).
+  const metrics = css.devicePixelRatio === 1 ? null : await send<Metrics>(tabId, 'Page.getLayoutMetrics').catch(() => null);
   const vv = metrics?.cssVisualViewport;
   const pageScale = Math.min(1, vv?.scale || 1);
   if (css.devicePixelRatio !== 1 || pageScale !== 1) {
