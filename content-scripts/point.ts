@@ -17,7 +17,7 @@ import type { HitElement, PointHit, Rect } from '../src/core/marks';
 import { linkDetails } from './details';
 import { inputTypeOf, isEditable, tagOf } from './labeler/describe';
 import { composedParent, deepElementFromPoint, OPTION_ATTR, shadowRootOf, UI_ATTR } from './labeler/dom';
-import { OVERLAY } from './labeler/draw';
+import { OVERLAY, showOnTop } from './labeler/draw';
 import { PathCache } from './labeler/fingerprint';
 import { INTERACTIVE_ROLES, roleOf } from './labeler/rules';
 import { collapse, elementText } from './labeler/text';
@@ -223,15 +223,7 @@ export function markPoint(point: { x: number; y: number } | null, box: Rect | nu
   part('h', `left:${x - 14}px;top:${y - 1}px;width:28px;height:2px`);
   part('v', `left:${x - 1}px;top:${y - 14}px;width:2px;height:28px`);
   part('ring', `left:${x - 7}px;top:${y - 7}px`);
-  document.documentElement.appendChild(host);
-  // The top layer, so the crosshair also shows over modal dialogs (as the labels do, draw.ts).
-  if (typeof host.showPopover === 'function') {
-    try {
-      host.setAttribute('popover', 'manual');
-      host.showPopover();
-    } catch {
-      host.removeAttribute('popover');
-    }
-  }
+  // The top layer, so the crosshair also shows over modal dialogs (as the labels do).
+  showOnTop(host);
   return null;
 }

@@ -157,6 +157,11 @@ export function renderOverlay(items: Array<{ label: number; rect: Rect }>, vw: n
   // boxes first, then labels, so no box is drawn over a label
   for (const el of Array.from(frag.querySelectorAll('.l'))) frag.appendChild(el);
   root.appendChild(frag);
+  showOnTop(host);
+}
+
+/** Adds our overlay host to the page in the top layer, so it shows over modal dialogs too. */
+export function showOnTop(host: HTMLElement): void {
   document.documentElement.appendChild(host);
   if (typeof host.showPopover === 'function') {
     try {
