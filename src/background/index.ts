@@ -9,7 +9,7 @@ import { toTrace } from '../core/trace';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
-import { control, currentRun, isActive, isRunTab, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
+import { control, currentRun, isActive, isRunTab, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved } from './run-loop';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/history';
@@ -105,7 +105,9 @@ browser.runtime.onMessage.addListener((msg: unknown, sender: browser.Runtime.Mes
   );
 });
 
-chrome.tabs.onRemoved.addListener((tabId) => stopRunsInTab(tabId, 'The run\'s tab was closed.'));
+// A run follows a tab its tab opens, and goes back to the opener when that tab closes (tabs.ts).
+chrome.tabs.onCreated.addListener((tab) => tabCreated(tab));
+chrome.tabs.onRemoved.addListener((tabId) => tabRemoved(tabId));
 chrome.tabs.onUpdated.addListener((tabId, info, tab) => {
   if (!isRunTab(tabId)) return;
   // Without the "tabs" permission Chrome hides the URL of pages we have no host access to

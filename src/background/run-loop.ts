@@ -24,6 +24,7 @@ import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
 import { inspectAt } from './act/point';
 import { emulatePhone, restoreDevice } from './act/device';
+import { followTab, openerStillOpen } from './tabs';
 import { imagesFor } from './images';
 import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
@@ -40,6 +41,10 @@ interface Active {
   request: AbortController | null;
   /** wakes the driver waiting for the person */
   wake: () => void;
+  /** tabs a tab of the run opened (tabs.onCreated), newest last, not yet followed */
+  opened: Array<{ tabId: number; opener: number }>;
+  /** every tab the run worked in, to clean up when it ends */
+  tabs: Set<number>;
 }
 const active = new Map<string, Active>();
 /** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
@@ -133,7 +138,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
 }
 
 function newActive(state: RunState, settings: Settings): Active {
-  return { state, settings, request: null, wake: () => undefined };
+  return { state, settings, request: null, wake: () => undefined, opened: [], tabs: new Set([state.tabId, ...(state.tabStack ?? [])]) };
 }
 
 function find(runId: string | undefined): Active | undefined {
@@ -336,15 +341,22 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
             mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
           });
         } catch (err) {
-          // The page changed or closed under the action: tell the model, unless the tab is gone.
-          if (!(await chrome.tabs.get(tabId).catch(() => null))) throw new PageError('The run\'s tab was closed.');
-          result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
+          // The page changed or closed under the action: tell the model. A tab the action closed
+          // (a popup's "Close") sends the run back to its opener, when there is one.
+          if (!(await chrome.tabs.get(tabId).catch(() => null))) {
+            if (!a.state.tabStack?.length) throw new PageError('The run\'s tab was closed.');
+            result = { ok: true as const };
+          } else {
+            result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
+          }
         }
         await commit(a, { type: 'input', at: Date.now(), result });
       }
       // After a restart with the input started but not recorded, nobody knows whether it happened.
       const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
       await settleAfter(tabId, eff.action);
+      // A tab the action opened or closed: this step records the change.
+      await syncTabs(a);
       return { type: 'acted', at: Date.now(), result, ms: Date.now() - started };
     }
     case 'wait':
@@ -356,6 +368,41 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
 /** Resolves when the person acts on the run (control, stop). */
 function changed(a: Active): Promise<void> {
   return new Promise((resolve) => { a.wake = resolve; });
+}
+
+/**
+ * The run's tab and the tabs it opened (tabs.ts): back to the opener when the run's tab closed
+ * (or stop when there is none), then into the newest tab the run's tab opened.
+ */
+async function syncTabs(a: Active): Promise<void> {
+  const phone = dialectOf(a.state.dialect).observes.device === 'phone';
+  if (a.state.status !== 'running') return;
+  if (!(await chrome.tabs.get(a.state.tabId).catch(() => null))) {
+    const back = await openerStillOpen(a.state.tabStack ?? [], phone);
+    if (!back) {
+      await commit(a, { type: 'stop', at: Date.now(), reason: 'The run\'s tab was closed.' });
+      return;
+    }
+    a.tabs.add(back.tabId);
+    await commit(a, { type: 'tab', at: Date.now(), change: 'closed', tabId: back.tabId, url: back.url });
+  }
+  for (;;) {
+    const from = a.state.tabId;
+    const next = a.opened.filter((o) => o.opener === from).pop();
+    if (!next) return;
+    a.opened = a.opened.filter((o) => o.tabId !== next.tabId);
+    a.tabs.add(next.tabId);
+    const to = await followTab(next.tabId, phone);
+    if (!to || a.state.status !== 'running') continue;
+    await commit(a, { type: 'tab', at: Date.now(), change: 'opened', tabId: to.tabId, url: to.url });
+    // What the new tab opened meanwhile is followed next; the rest is stale.
+    a.opened = a.opened.filter((o) => o.opener === to.tabId);
+  }
+}
+
+/** The run's tab closed and there is an opener to go back to (syncTabs does). */
+async function canGoBack(a: Active): Promise<boolean> {
+  return !!a.state.tabStack?.length && !(await chrome.tabs.get(a.state.tabId).catch(() => null));
 }
 
 async function drive(a: Active): Promise<void> {
@@ -376,6 +423,8 @@ async function drive(a: Active): Promise<void> {
       if (!a.state.steps.length && !a.state.pending) await cdp.send(tabId, 'Page.reload', {}).catch(() => undefined);
     }
     while (a.state.status === 'running') {
+      await syncTabs(a);
+      if (a.state.status !== 'running') break;
       const eff = effectOf(a.state);
       if (eff.kind === 'wait') {
         await changed(a);
@@ -387,6 +436,8 @@ async function drive(a: Active): Promise<void> {
       } catch (err) {
         const reason = err instanceof PageError ? err.message : `Unexpected error: ${messageOf(err)}`;
         ev = { type: err instanceof PageError ? 'stop' : 'fail', at: Date.now(), reason };
+        // The run's tab closed under the step: back to its opener at the top of the loop.
+        if (await canGoBack(a)) ev = null;
       }
       if (ev) await commit(a, ev);
     }
@@ -396,9 +447,12 @@ async function drive(a: Active): Promise<void> {
     clearInterval(keepAlive);
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
-    await resetTab(tabId);
-    if (phone) await restoreDevice(tabId).catch(() => undefined);
-    await cdp.detach(tabId);
+    for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
+      if (!(await chrome.tabs.get(t).catch(() => null))) continue;
+      await resetTab(t);
+      if (phone) await restoreDevice(t).catch(() => undefined);
+      await cdp.detach(t);
+    }
   }
 }
 
@@ -410,6 +464,31 @@ export async function isActive(runId: string): Promise<boolean> {
 
 export function isRunTab(tabId: number): boolean {
   return [...active.values()].some((a) => a.state.tabId === tabId);
+}
+
+/** A new tab: when a run's tab opened it, the run follows it (syncTabs). */
+export function tabCreated(tab: chrome.tabs.Tab): void {
+  if (tab.id === undefined || tab.openerTabId === undefined) return;
+  for (const a of active.values()) {
+    if (a.state.tabId !== tab.openerTabId && !a.tabs.has(tab.openerTabId)) continue;
+    a.opened.push({ tabId: tab.id, opener: tab.openerTabId });
+    a.wake();
+  }
+}
+
+/** A closed tab: a run in it goes back to the tab that opened it (syncTabs), or stops. */
+export function tabRemoved(tabId: number): void {
+  for (const a of active.values()) {
+    a.opened = a.opened.filter((o) => o.tabId !== tabId);
+    if (a.state.tabId !== tabId) continue;
+    if (!a.state.tabStack?.length) {
+      void stopRun(a.state.id, 'The run\'s tab was closed.');
+      continue;
+    }
+    // A reply about the closed tab's page is of no use: ask again in the tab the run goes back to.
+    a.request?.abort();
+    a.wake();
+  }
 }
 
 /** The run's tab went away, or moved where the agent may not act: stop with that reason. */

@@ -58,6 +58,7 @@ function stepOf(t: TraceStep): StepRecord {
     timings: t.timings, usage: t.usage, approval: t.approval,
   };
   if (a.type === 'takeover') step.kind = 'person';
+  if (Array.isArray(t.tabs) && t.tabs.length) step.tabs = t.tabs.map((c) => ({ change: c.change === 'closed' ? 'closed' : 'opened', url: String(c.url ?? '') }));
   return step;
 }
 

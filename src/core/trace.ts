@@ -5,7 +5,7 @@
  */
 import type { Action, Memory } from './action/action';
 import type { Fingerprint, Mark, Rect, Viewport } from './marks';
-import type { ActedElement, ActResult, RunState, RunStatus, Usage } from './run/state';
+import type { ActedElement, ActResult, RunState, RunStatus, TabChange, Usage } from './run/state';
 
 export const TRACE_FORMAT = 'webagent-trace';
 /** 2: actions in the shared Action model (targets: label, point, window, none), `target`, dialect memory forms. 1 still imports. */
@@ -39,6 +39,8 @@ export interface TraceStep {
   screenshot: string;
   /** the same view without labels, in the same forms */
   cleanScreenshot: string;
+  /** the run moved to another tab during this step (a tab it opened, or back when it closed); absent when it stayed */
+  tabs?: TabChange[];
 }
 
 export interface Trace {
@@ -100,6 +102,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       usage: s.usage,
       screenshot: opts.excludeScreenshots ? '' : s.screenshot,
       cleanScreenshot: opts.excludeScreenshots ? '' : s.cleanScreenshot ?? '',
+      ...(s.tabs?.length ? { tabs: s.tabs } : {}),
     })),
   };
   return scrub(trace, secrets);

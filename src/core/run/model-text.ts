@@ -22,6 +22,11 @@ export const modelText = {
   budgetStop: (b: BudgetStop) => `Not run: ${budgetWords(b)}`,
   /** a typed text went to the address bar (after an address-bar shortcut) */
   openedAddress: (url: string) => `The text was opened as an address: ${url}`,
+  /** the run followed a tab the action opened, or went back when its tab closed */
+  tabOpened: (url: string) => `A new tab opened: ${url}; you are now in it.`,
+  tabClosed: (url: string) => `The tab closed; back in the previous tab: ${url}.`,
+  /** a proposed action that did not run because the tab changed first */
+  tabChangedBeforeRun: 'Not run: the tab changed before this action ran.',
   mask: PASSWORD_MASK,
 };
 

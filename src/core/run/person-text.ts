@@ -19,6 +19,9 @@ export const personText = {
       case 'cost': return `This run cost ${b.cost}, over the cap of ${b.cap} set in settings.`;
     }
   },
+  /** the run followed a new tab, or went back when its tab closed (panel, runner) */
+  tabChange: (c: { change: 'opened' | 'closed'; url: string }) =>
+    (c.change === 'opened' ? `The page opened a new tab; the agent followed it to ${c.url}.` : `The tab closed; the agent went back to ${c.url}.`),
   /** the model said the task cannot be done (glm-pc FAIL, glm-mobile infeasible) */
   modelGaveUp: (why: string) => `The model says the task cannot be done${why ? `: ${why}` : '.'}`,
 };
