@@ -11,6 +11,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { RunView, StepView } from '../src/core/messages';
 import type { Settings } from '../src/core/settings';
 import { scrub, type Trace } from '../src/core/trace';
+import { personText } from '../src/core/run/person-text';
 import type { Page } from 'playwright-core';
 import type { ExportKind, ExportResult, exportRun } from '../sidepanel/export';
 import { launchWithExtension, openPanel } from './browser';
@@ -121,6 +122,7 @@ function stepBlock(s: StepView): string {
     `  Observation: ${s.observation}`,
     `  Memory: ${JSON.stringify(s.memory)}`,
   ];
+  for (const c of s.tabs ?? []) lines.push(`  Tab: ${personText.tabChange(c)}`);
   return lines.join('\n');
 }
 

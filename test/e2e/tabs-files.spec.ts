@@ -107,6 +107,8 @@ test('a target=_blank link: the run follows the new tab, the model is told, and 
   expect(done.tabStack).toHaveLength(1);
   expect(done.tabId).not.toBe(done.tabStack![0]);
   expect(events('load', 'details').map((e) => e.via)).toEqual(['link']);
+  // The person reads it in the panel, in their own words.
+  await expect(panel.getByTestId('tab-note')).toHaveText(`The page opened a new tab; the agent followed it to ${details}.`);
 });
 
 test('a popup window: followed, and when it closes itself the run goes back to the opener and acts there', async () => {
