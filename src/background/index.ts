@@ -16,6 +16,8 @@ import { searchRuns } from '../core/history';
 import { fromTrace, parseTrace } from '../core/trace-import';
 import { loadSettings, saveSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
+import { base64Decode } from '../core/export/data-url';
+import { addStaged, listStaged, removeStaged } from './file-store';
 
 type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
 
@@ -82,6 +84,12 @@ const handlers: Handlers = {
     await resetTab(tabId);
     return null;
   },
+  'files/add': async ({ name, type, lastModified, base64 }) => {
+    const bytes = base64Decode(String(base64 ?? ''));
+    return addStaged({ name: String(name || 'file'), type: String(type ?? ''), lastModified: Number(lastModified) || Date.now(), bytes: new Blob([bytes as Uint8Array<ArrayBuffer>]) });
+  },
+  'files/list': () => listStaged(),
+  'files/remove': ({ index }) => removeStaged(typeof index === 'number' ? index : undefined),
   'run/trace': async ({ runId, excludeScreenshots }) => {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));
     if (!s) throw new Error(`No run with id ${runId}.`);

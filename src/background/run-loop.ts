@@ -11,7 +11,7 @@
  */
 import {
   createRun, effectOf, modelText, reduce, shotOf, toRunView, upgradeRun,
-  type ActedElement, type Effect, type RunEvent, type RunState,
+  type ActedElement, type ActResult, type Effect, type RunEvent, type RunState,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, parseApps, type Settings } from '../core/settings';
@@ -25,6 +25,8 @@ import { actInput, settleAfter } from './act';
 import { inspectAt } from './act/point';
 import { emulatePhone, restoreDevice } from './act/device';
 import { followTab, openerStillOpen } from './tabs';
+import { takeFileNotes, unwatchFileChoosers, watchFileChoosers } from './act/files';
+import { claimStaged, dropRunFiles } from './file-store';
 import { imagesFor } from './images';
 import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
@@ -122,8 +124,11 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
   const startUrl = req.url ?? tab.pendingUrl ?? tab.url ?? '';
   const why = whyNotAllowed(startUrl);
   if (why) throw new Error(`The agent works on web pages (http/https): ${why}.`);
+  const id = crypto.randomUUID();
+  // The files attached in the panel (or by the runner) are this run's from now on.
+  const files = await claimStaged(id);
   const state = createRun({
-    id: crypto.randomUUID(), task, startUrl, tabId: tab.id, dialect: settings.dialect,
+    id, task, files, startUrl, tabId: tab.id, dialect: settings.dialect,
     model: settings.model, baseUrl: settings.baseUrl, maxSteps: settings.maxSteps, at: Date.now(),
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
     apps: parseApps(settings.apps),
@@ -355,14 +360,24 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       // After a restart with the input started but not recorded, nobody knows whether it happened.
       const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
       await settleAfter(tabId, eff.action);
+      // What file choosers the action opened got (act/files.ts), for the model.
+      const notes = await takeFileNotes(tabId);
       // A tab the action opened or closed: this step records the change.
       await syncTabs(a);
-      return { type: 'acted', at: Date.now(), result, ms: Date.now() - started };
+      return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started };
     }
     case 'wait':
     case 'none':
       return null;
   }
+}
+
+/** An action's outcome with more for the model to read (file choosers). */
+function withNotes(r: ActResult, notes: string[]): ActResult {
+  if (!notes.length) return r;
+  const more = notes.join(' ');
+  if (r.ok) return { ok: true, note: r.note ? `${r.note} ${more}` : more };
+  return { ok: false, error: `${r.error} ${more}` };
 }
 
 /** Resolves when the person acts on the run (control, stop). */
@@ -384,6 +399,7 @@ async function syncTabs(a: Active): Promise<void> {
       return;
     }
     a.tabs.add(back.tabId);
+    await watchFileChoosers(back.tabId, a.state.id).catch(() => undefined);
     await commit(a, { type: 'tab', at: Date.now(), change: 'closed', tabId: back.tabId, url: back.url });
   }
   for (;;) {
@@ -394,6 +410,7 @@ async function syncTabs(a: Active): Promise<void> {
     a.tabs.add(next.tabId);
     const to = await followTab(next.tabId, phone);
     if (!to || a.state.status !== 'running') continue;
+    await watchFileChoosers(to.tabId, a.state.id).catch(() => undefined);
     await commit(a, { type: 'tab', at: Date.now(), change: 'opened', tabId: to.tabId, url: to.url });
     // What the new tab opened meanwhile is followed next; the rest is stale.
     a.opened = a.opened.filter((o) => o.opener === to.tabId);
@@ -422,6 +439,8 @@ async function drive(a: Active): Promise<void> {
       // user agent and width) from the first step. A restarted worker finds the tab already a phone.
       if (!a.state.steps.length && !a.state.pending) await cdp.send(tabId, 'Page.reload', {}).catch(() => undefined);
     }
+    // File choosers get the run's attached files, never a native dialog (act/files.ts).
+    await watchFileChoosers(tabId, a.state.id);
     while (a.state.status === 'running') {
       await syncTabs(a);
       if (a.state.status !== 'running') break;
@@ -447,8 +466,10 @@ async function drive(a: Active): Promise<void> {
     clearInterval(keepAlive);
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
+    await dropRunFiles(a.state.id).catch(() => undefined);
     for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
       if (!(await chrome.tabs.get(t).catch(() => null))) continue;
+      await unwatchFileChoosers(t);
       await resetTab(t);
       if (phone) await restoreDevice(t).catch(() => undefined);
       await cdp.detach(t);

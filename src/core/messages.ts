@@ -13,6 +13,7 @@ import type { RunView } from './run/view';
 import type { Settings } from './settings';
 import type { Trace } from './trace';
 import type { RunSummary } from './history';
+import type { FileMeta } from './files';
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -65,6 +66,12 @@ export interface ViewMessages {
   /** label a tab now (all frames, overlay drawn) without running anything: the panel's "Show labels", the bench */
   'marks/label': { req: { tabId: number }; res: MarksSnapshot };
   'marks/clear': { req: { tabId: number }; res: null };
+  /** attach a file for the next run's file inputs (bytes as base64); the files attached now, or the reason it was refused (size cap) */
+  'files/add': { req: { name: string; type: string; lastModified?: number; base64: string }; res: FileMeta[] };
+  /** the files attached for the next run */
+  'files/list': { req: Record<string, never>; res: FileMeta[] };
+  /** remove the file at `index`, or all of them without an index */
+  'files/remove': { req: { index?: number }; res: FileMeta[] };
 }
 
 export interface SelectPick {

@@ -4,6 +4,7 @@
  * as a last line of defence; password text is masked earlier, in run.ts.
  */
 import type { Action, Memory } from './action/action';
+import type { FileMeta } from './files';
 import type { Fingerprint, Mark, Rect, Viewport } from './marks';
 import type { ActedElement, ActResult, RunState, RunStatus, TabChange, Usage } from './run/state';
 
@@ -50,6 +51,8 @@ export interface Trace {
     id: string; task: string; startUrl: string; dialect: string; model: string; baseUrl: string;
     startedAt: string; endedAt: string | null; status: Exclude<RunStatus, 'running'> | 'running';
     answer: string | null; stopReason: string | null;
+    /** files the person attached for file inputs: name, size, type (never the bytes); absent when none */
+    files?: FileMeta[];
   };
   steps: TraceStep[];
 }
@@ -85,6 +88,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       baseUrl: state.baseUrl, startedAt: new Date(state.startedAt).toISOString(),
       endedAt: state.endedAt === null ? null : new Date(state.endedAt).toISOString(),
       status: state.status, answer: state.answer, stopReason: state.stopReason,
+      ...(state.files?.length ? { files: state.files.map((f) => ({ name: f.name, size: f.size, type: f.type })) } : {}),
     },
     steps: state.steps.map((s) => ({
       index: s.index, url: s.url, title: s.title, viewport: s.viewport, elements: s.elements.map(markOut),

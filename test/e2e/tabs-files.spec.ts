@@ -7,6 +7,8 @@
  * Tabs: a target=_blank link and window.open are followed and the model is told; a popup window
  * that closes itself, or a followed tab the person closes, sends the run back to its opener; a
  * phone dialect's followed tab is a phone too; the tab a run is in survives a worker restart.
+ * Files: attached in the panel, a file field gets those it accepts (bytes checked by the page);
+ * without files no dialog opens and the model is told; the size cap is said and loses nothing.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
@@ -36,6 +38,7 @@ test.afterAll(async () => {
   await site.close();
 });
 test.afterEach(async () => {
+  await panelSend(panel, 'files/remove', {});
   for (const m of models.splice(0)) await m.close();
   // Each test starts from the panel alone.
   for (const p of browser.context.pages()) if (p !== panel) await p.close().catch(() => undefined);
@@ -222,4 +225,98 @@ test('a worker restart in a followed tab: the run goes on there, and back to the
   expect(t.steps[1].tabs).toEqual([{ change: 'closed', url: desk }]);
   expect(events('click', 'close')).toHaveLength(1);
   expect(events('click', 'done')).toHaveLength(1);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Files: attached in the panel, chosen when an action opens a file field's chooser.
+
+const NOTES = Buffer.from('Hello from the person\n');
+const CAT = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256));
+const DOG = Buffer.from(Array.from({ length: 1234 }, (_, i) => (i * 13 + 5) % 256));
+
+/** The page's checksum of a file's bytes (test/fixtures/pages/files/upload.html). */
+function sum(b: Buffer): string {
+  return String(b.reduce((a, x) => (a + x) % 65521, 0));
+}
+
+test('files attached in the panel: a click on a file field, and on a styled button in front of one, chooses them as the field accepts', async () => {
+  await panel.getByTestId('attach-input').setInputFiles([
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: NOTES },
+    { name: 'cat.png', mimeType: 'image/png', buffer: CAT },
+    { name: 'dog.png', mimeType: 'image/png', buffer: DOG },
+  ]);
+  await expect(panel.getByTestId('attached-file')).toHaveText([/^notes\.txt 22 B/, /^cat\.png 3 KB/, /^dog\.png 1 KB/]);
+  const m = await scripted([
+    { do: 'click', find: /Your document/, tag: 'input' },
+    { do: 'click', find: /^Choose photos$/ },
+    { do: 'click', find: /^Finish$/ },
+    { do: 'answer', text: 'uploaded' },
+  ]);
+  await panelSend(panel, 'settings/set', { baseUrl: m.baseUrl, model: 'glm-4.5v' });
+  const page = await browser.context.newPage();
+  await page.goto(`${site.url}files/upload.html`);
+  await panel.getByTestId('task').fill('Upload my document and my photos');
+  await panel.getByTestId('start').click();
+  // The run took the files: none are left for the next one.
+  await expect(panel.getByTestId('attached-file')).toHaveCount(0);
+  const run = await expect.poll(async () => (await panelSend<RunView | null>(panel, 'run/get', {}))?.files?.length ?? 0).toBe(3).then(() => panelSend<RunView>(panel, 'run/get', {}));
+  const done = await ended(run.id);
+  expect(done.stopReason).toBeNull();
+  expect(done.answer).toBe('uploaded');
+
+  // The page read the bytes it was given, through input and change events.
+  const doc = events('change', 'doc');
+  expect(doc).toHaveLength(1);
+  expect(doc[0]).toMatchObject({ names: 'notes.txt', types: 'text/plain', sizes: String(NOTES.length), sums: sum(NOTES), text: NOTES.toString() });
+  expect(events('input', 'doc')).toHaveLength(1);
+  const photos = events('change', 'photos');
+  expect(photos).toHaveLength(1);
+  expect(photos[0]).toMatchObject({ names: 'cat.png|dog.png', types: 'image/png|image/png', sizes: `${CAT.length}|${DOG.length}`, sums: `${sum(CAT)}|${sum(DOG)}` });
+
+  const t = await traceOf(run.id);
+  expect(t.steps[0].observation).toBe('Success. The file chooser got the attached file "notes.txt". Not chosen, because the field accepts only .txt,text/plain: "cat.png", "dog.png".');
+  expect(t.steps[1].observation).toBe('Success. The file chooser got the attached files "cat.png", "dog.png". Not chosen, because the field accepts only image/*: "notes.txt".');
+  // The trace names the files; their bytes are not in it.
+  expect(t.run.files).toEqual([
+    { name: 'notes.txt', size: NOTES.length, type: 'text/plain' },
+    { name: 'cat.png', size: CAT.length, type: 'image/png' },
+    { name: 'dog.png', size: DOG.length, type: 'image/png' },
+  ]);
+  expect(JSON.stringify(t)).not.toContain(CAT.toString('base64').slice(0, 40));
+});
+
+test('no files attached: a click on a file field opens no dialog, the model is told, and the run goes on', async () => {
+  const m = await scripted([
+    { do: 'click', find: /Your document/, tag: 'input' },
+    { do: 'answer', text: 'need a file' },
+  ]);
+  const runId = await start(m, 'Upload my document', 'files/upload.html');
+  const done = await ended(runId);
+  expect(done.stopReason).toBeNull();
+  expect(done.answer).toBe('need a file');
+  const t = await traceOf(runId);
+  expect(t.steps[0].observation).toBe('Success. This opened a file chooser, but the person has attached no files to this run, so no file was chosen. Ask the person to attach the file in the side panel, or say that the task needs a file.');
+  expect(m.requests[1].prompt?.history[0]).toContain('no files to this run');
+  expect(events('change')).toEqual([]);
+  expect(t.run.files).toBeUndefined();
+});
+
+test('a file past the size cap is refused with the reason; the files already attached stay', async () => {
+  await panel.getByTestId('attach-input').setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: NOTES }]);
+  await expect(panel.getByTestId('attached-file')).toHaveCount(1);
+  await panel.getByTestId('attach-input').setInputFiles([{ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(21 * 1024 * 1024) }]);
+  await expect(panel.getByTestId('attach-error')).toHaveText('"huge.bin" (21.0 MB) was not attached: the files of one run may add up to 20.0 MB, and 22 B is already attached.');
+  await expect(panel.getByTestId('attached-file')).toHaveText([/^notes\.txt/]);
+  // The background refuses it too (the runner and other views go through it).
+  const err = await panel.evaluate(async () => {
+    try {
+      await (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send('files/add', { name: 'big.bin', type: '', base64: 'A'.repeat(28 * 1024 * 1024) });
+      return null;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  });
+  expect(err).toMatch(/^"big\.bin" \(21\.0 MB\) was not attached/);
+  await panel.getByTestId('remove-file').click();
+  await expect(panel.getByTestId('attached-file')).toHaveCount(0);
 });

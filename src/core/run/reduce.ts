@@ -42,6 +42,7 @@ export function createRun(n: NewRun): RunState {
     ...(n.apps?.length ? { apps: n.apps } : {}),
     ...(n.replay ? { replay: n.replay } : {}),
     ...(n.limits ? { limits: n.limits } : {}),
+    ...(n.files?.length ? { files: n.files } : {}),
   };
 }
 

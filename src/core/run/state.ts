@@ -7,6 +7,7 @@ import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { Fingerprint, HitElement, Mark, Rect, Viewport } from '../marks';
 import type { App, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
+import type { FileMeta } from '../files';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
@@ -202,6 +203,8 @@ export interface RunState {
   replay?: ReplayPlan;
   /** token and cost caps (absent: none) */
   limits?: RunLimits;
+  /** files the person attached for the page's file inputs: names, sizes, types (never the bytes) */
+  files?: FileMeta[];
 }
 
 export interface Observation {
@@ -253,6 +256,7 @@ export interface NewRun {
   apps?: App[];
   replay?: ReplayPlan;
   limits?: RunLimits;
+  files?: FileMeta[];
   /** the dialect's empty memory */
   memory?: Memory;
 }
