@@ -440,7 +440,7 @@ async function drive(a: Active): Promise<void> {
       if (!a.state.steps.length && !a.state.pending) await cdp.send(tabId, 'Page.reload', {}).catch(() => undefined);
     }
     // File choosers get the run's attached files, never a native dialog (act/files.ts).
-    await watchFileChoosers(tabId, a.state.id);
+    await watchFileChoosers(tabId, a.state.id).catch(() => undefined);
     while (a.state.status === 'running') {
       await syncTabs(a);
       if (a.state.status !== 'running') break;
