@@ -11,12 +11,15 @@
  * without files no dialog opens and the model is told; the size cap is said and loses nothing.
  */
 import { test, expect, type Page } from '@playwright/test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
 import { scriptedPolicy, type Goal } from '../fixtures/model/scripted';
 import { mobilePlayer } from '../fixtures/model/player-mobile';
 import { COLOURS } from '../fixtures/model/locate';
-import { panelSend, serveFixtures, stopWorker, waitForRun } from './support';
+import { panelSend, runAgentCli, serveFixtures, stopWorker, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -319,4 +322,28 @@ test('a file past the size cap is refused with the reason; the files already att
   expect(err).toMatch(/^"big\.bin" \(21\.0 MB\) was not attached/);
   await panel.getByTestId('remove-file').click();
   await expect(panel.getByTestId('attached-file')).toHaveCount(0);
+});
+
+test('runner --file: the files go with the run; Type on a file field chooses the one its text names', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'webagent-files-'));
+  writeFileSync(path.join(dir, 'other.txt'), 'not this one');
+  writeFileSync(path.join(dir, 'notes.txt'), NOTES);
+  const m = await scripted([
+    { do: 'type', find: /Your document/, tag: 'input', text: 'notes.txt' },
+    { do: 'answer', text: 'uploaded' },
+  ]);
+  const r = await runAgentCli([
+    '--task', 'Upload my notes', '--url', `${site.url}files/upload.html`, '--base-url', m.baseUrl, '--api-key', KEY,
+    '--file', path.join(dir, 'other.txt'), '--file', path.join(dir, 'notes.txt'), '--trace', path.join(dir, 'trace.json'),
+  ]);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toContain('Observation: Success. The file chooser got the attached file "notes.txt".');
+  expect(events('change', 'doc')).toEqual([expect.objectContaining({ names: 'notes.txt', text: NOTES.toString() })]);
+  const t = JSON.parse(readFileSync(path.join(dir, 'trace.json'), 'utf8')) as Trace;
+  expect(t.run.files?.map((f) => `${f.name} ${f.type} ${f.size}`)).toEqual(['other.txt text/plain 12', `notes.txt text/plain ${NOTES.length}`]);
+
+  const bad = await runAgentCli(['--task', 'x', '--url', `${site.url}files/upload.html`, '--base-url', m.baseUrl, '--file', path.join(dir, 'missing.pdf')]);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain(`--file ${path.join(dir, 'missing.pdf')}: ENOENT`);
+  rmSync(dir, { recursive: true, force: true });
 });
