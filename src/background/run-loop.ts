@@ -24,7 +24,7 @@ import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
 import { inspectAt } from './act/point';
 import { emulatePhone, restoreDevice } from './act/device';
-import { followTab, openerStillOpen } from './tabs';
+import { canGoBack, syncTabs, type TabbedRun } from './tabs';
 import { takeFileNotes, unwatchFileChoosers, watchFileChoosers } from './act/files';
 import { claimStaged, dropRunFiles } from './file-store';
 import { imagesFor } from './images';
@@ -36,17 +36,13 @@ import { observe } from './observe';
 import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
 
-interface Active {
-  state: RunState;
+/** A live run: its state, the tabs it watches (tabs.ts), and how the person reaches it. */
+interface Active extends TabbedRun {
   settings: Settings;
   /** the model request in flight: Stop and take-over abort it */
   request: AbortController | null;
   /** wakes the driver waiting for the person */
   wake: () => void;
-  /** tabs a tab of the run opened (tabs.onCreated), newest last, not yet followed */
-  opened: Array<{ tabId: number; opener: number }>;
-  /** every tab the run worked in, to clean up when it ends */
-  tabs: Set<number>;
 }
 const active = new Map<string, Active>();
 /** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
@@ -363,7 +359,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       // What file choosers the action opened got (act/files.ts), for the model.
       const notes = await takeFileNotes(tabId);
       // A tab the action opened or closed: this step records the change.
-      await syncTabs(a);
+      await syncTabs(a, (ev) => commit(a, ev));
       return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started };
     }
     case 'wait':
@@ -383,43 +379,6 @@ function withNotes(r: ActResult, notes: string[]): ActResult {
 /** Resolves when the person acts on the run (control, stop). */
 function changed(a: Active): Promise<void> {
   return new Promise((resolve) => { a.wake = resolve; });
-}
-
-/**
- * The run's tab and the tabs it opened (tabs.ts): back to the opener when the run's tab closed
- * (or stop when there is none), then into the newest tab the run's tab opened.
- */
-async function syncTabs(a: Active): Promise<void> {
-  const phone = dialectOf(a.state.dialect).observes.device === 'phone';
-  if (a.state.status !== 'running') return;
-  if (!(await chrome.tabs.get(a.state.tabId).catch(() => null))) {
-    const back = await openerStillOpen(a.state.tabStack ?? [], phone);
-    if (!back) {
-      await commit(a, { type: 'stop', at: Date.now(), reason: 'The run\'s tab was closed.' });
-      return;
-    }
-    a.tabs.add(back.tabId);
-    await watchFileChoosers(back.tabId, a.state.id).catch(() => undefined);
-    await commit(a, { type: 'tab', at: Date.now(), change: 'closed', tabId: back.tabId, url: back.url });
-  }
-  for (;;) {
-    const from = a.state.tabId;
-    const next = a.opened.filter((o) => o.opener === from).pop();
-    if (!next) return;
-    a.opened = a.opened.filter((o) => o.tabId !== next.tabId);
-    a.tabs.add(next.tabId);
-    const to = await followTab(next.tabId, phone);
-    if (!to || a.state.status !== 'running') continue;
-    await watchFileChoosers(to.tabId, a.state.id).catch(() => undefined);
-    await commit(a, { type: 'tab', at: Date.now(), change: 'opened', tabId: to.tabId, url: to.url });
-    // What the new tab opened meanwhile is followed next; the rest is stale.
-    a.opened = a.opened.filter((o) => o.opener === to.tabId);
-  }
-}
-
-/** The run's tab closed and there is an opener to go back to (syncTabs does). */
-async function canGoBack(a: Active): Promise<boolean> {
-  return !!a.state.tabStack?.length && !(await chrome.tabs.get(a.state.tabId).catch(() => null));
 }
 
 async function drive(a: Active): Promise<void> {
@@ -442,7 +401,7 @@ async function drive(a: Active): Promise<void> {
     // File choosers get the run's attached files, never a native dialog (act/files.ts).
     await watchFileChoosers(tabId, a.state.id).catch(() => undefined);
     while (a.state.status === 'running') {
-      await syncTabs(a);
+      await syncTabs(a, (ev) => commit(a, ev));
       if (a.state.status !== 'running') break;
       const eff = effectOf(a.state);
       if (eff.kind === 'wait') {
@@ -456,7 +415,7 @@ async function drive(a: Active): Promise<void> {
         const reason = err instanceof PageError ? err.message : `Unexpected error: ${messageOf(err)}`;
         ev = { type: err instanceof PageError ? 'stop' : 'fail', at: Date.now(), reason };
         // The run's tab closed under the step: back to its opener at the top of the loop.
-        if (await canGoBack(a)) ev = null;
+        if (await canGoBack(a.state)) ev = null;
       }
       if (ev) await commit(a, ev);
     }

@@ -13,6 +13,9 @@
  *    run's state, so a restarted worker knows it: openerStillOpen), else the run stops.
  */
 import { whyNotAllowed } from '../core/pages';
+import { dialectOf } from '../core/dialects/registry';
+import type { RunEvent, RunState } from '../core/run';
+import { watchFileChoosers } from './act/files';
 import * as cdp from './cdp';
 import { emulatePhone } from './act/device';
 import { tabComplete } from './settle';
@@ -70,4 +73,51 @@ export async function openerStillOpen(stack: number[], phone: boolean): Promise<
     return { tabId, url: urlOf(t) };
   }
   return null;
+}
+
+/** What syncTabs needs of a live run (run-loop.ts Active). */
+export interface TabbedRun {
+  state: RunState;
+  /** tabs a tab of the run opened (tabs.onCreated), newest last, not yet followed */
+  opened: Array<{ tabId: number; opener: number }>;
+  /** every tab the run worked in, to clean up when it ends */
+  tabs: Set<number>;
+}
+
+/**
+ * The run's tab and the tabs it opened: back to the opener when the run's tab closed (or stop
+ * when none is open), then into the newest tab the run's tab opened. Each move is committed as a
+ * 'tab' event; the tab moved to gets file choosers watched too (act/files.ts).
+ */
+export async function syncTabs(run: TabbedRun, commit: (ev: RunEvent) => Promise<void>): Promise<void> {
+  const phone = dialectOf(run.state.dialect).observes.device === 'phone';
+  if (run.state.status !== 'running') return;
+  if (!(await chrome.tabs.get(run.state.tabId).catch(() => null))) {
+    const back = await openerStillOpen(run.state.tabStack ?? [], phone);
+    if (!back) {
+      await commit({ type: 'stop', at: Date.now(), reason: 'The run\'s tab was closed.' });
+      return;
+    }
+    run.tabs.add(back.tabId);
+    await watchFileChoosers(back.tabId, run.state.id).catch(() => undefined);
+    await commit({ type: 'tab', at: Date.now(), change: 'closed', tabId: back.tabId, url: back.url });
+  }
+  for (;;) {
+    const from = run.state.tabId;
+    const next = run.opened.filter((o) => o.opener === from).pop();
+    if (!next) return;
+    run.opened = run.opened.filter((o) => o.tabId !== next.tabId);
+    run.tabs.add(next.tabId);
+    const to = await followTab(next.tabId, phone);
+    if (!to || run.state.status !== 'running') continue;
+    await watchFileChoosers(to.tabId, run.state.id).catch(() => undefined);
+    await commit({ type: 'tab', at: Date.now(), change: 'opened', tabId: to.tabId, url: to.url });
+    // What the new tab opened meanwhile is followed next; the rest is stale.
+    run.opened = run.opened.filter((o) => o.opener === to.tabId);
+  }
+}
+
+/** The run's tab closed and there is an opener to go back to (syncTabs does). */
+export async function canGoBack(state: RunState): Promise<boolean> {
+  return !!state.tabStack?.length && !(await chrome.tabs.get(state.tabId).catch(() => null));
 }
