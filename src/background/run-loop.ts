@@ -383,6 +383,8 @@ function changed(a: Active): Promise<void> {
 
 async function drive(a: Active): Promise<void> {
   active.set(a.state.id, a);
+  // A run picked up after a restart whose tab closed meanwhile goes back to its opener first.
+  if (await canGoBack(a.state)) await syncTabs(a, (ev) => commit(a, ev)).catch(() => undefined);
   const tabId = a.state.tabId;
   // Extension API calls keep the worker alive during long model replies and approvals; the alarm
   // wakes a worker Chrome stopped anyway, so the run resumes (resumeAfterRestart).
@@ -497,11 +499,14 @@ async function resumeLatest(): Promise<void> {
   if (!config) {
     // Tab ids start over after a browser restart: never carry on in whatever tab has the old id.
     await commit(a, { type: 'stop', at: Date.now(), reason: 'The browser or the extension was restarted during the run, so it was stopped.' });
+    await dropRunFiles(last.id).catch(() => undefined);
     return;
   }
+  // A closed tab with an opener still open: the run goes back there (drive).
   const tab = await chrome.tabs.get(last.tabId).catch(() => null);
-  if (!tab) {
+  if (!tab && !last.tabStack?.length) {
     await commit(a, { type: 'stop', at: Date.now(), reason: 'The run\'s tab was closed.' });
+    await dropRunFiles(last.id).catch(() => undefined);
     return;
   }
   void drive(a);

@@ -18,6 +18,7 @@ import { launchWithExtension, openPanel, type Launched } from '../../scripts/bro
 import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
 import { scriptedPolicy, type Goal } from '../fixtures/model/scripted';
 import { mobilePlayer } from '../fixtures/model/player-mobile';
+import { pcPlayer } from '../fixtures/model/player-pc';
 import { COLOURS } from '../fixtures/model/locate';
 import { panelSend, runAgentCli, serveFixtures, stopWorker, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
@@ -286,6 +287,22 @@ test('files attached in the panel: a click on a file field, and on a styled butt
     { name: 'dog.png', size: DOG.length, type: 'image/png' },
   ]);
   expect(JSON.stringify(t)).not.toContain(CAT.toString('base64').slice(0, 40));
+});
+
+test('glm-pc: a click at the point of a styled button that opens a hidden file field chooses the attached files', async () => {
+  for (const [name, type, bytes] of [['cat.png', 'image/png', CAT], ['notes.txt', 'text/plain', NOTES]] as const) {
+    await panelSend(panel, 'files/add', { name, type, base64: bytes.toString('base64') });
+  }
+  const play = pcPlayer([{ do: 'click', colour: COLOURS.blue, info: 'Choose photos' }, { do: 'answer', text: 'chosen' }]);
+  const m = await fake((req) => play(req.pc), { dialect: 'glm-pc' });
+  const runId = await start(m, 'Choose my photos', 'files/upload.html', { dialect: 'glm-pc' });
+  const done = await ended(runId);
+  expect(done.stopReason).toBeNull();
+  expect(events('change', 'photos')).toEqual([expect.objectContaining({ names: 'cat.png', sizes: String(CAT.length), sums: sum(CAT) })]);
+  const t = await traceOf(runId);
+  expect(t.steps[0].action).toMatchObject({ type: 'click', target: { kind: 'point' } });
+  expect(t.steps[0].target).toMatchObject({ tag: 'button', text: 'Choose photos' });
+  expect(t.steps[0].observation).toBe('Success. The file chooser got the attached file "cat.png". Not chosen, because the field accepts only image/*: "notes.txt".');
 });
 
 test('no files attached: a click on a file field opens no dialog, the model is told, and the run goes on', async () => {
