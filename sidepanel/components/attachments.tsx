@@ -1,27 +1,31 @@
 /**
- * Files for the task: what a file field on the page gets when the agent clicks it (the
- * background keeps them for the next run, which takes them when it starts: file-store.ts).
- * A file past the size cap is refused with the reason; the files already attached stay.
+ * Files for the task: what a file field on the page gets when the agent clicks it. While a run
+ * goes on they are that run's (it can use them from its next action on); else the background
+ * keeps them for the next run, which takes them when it starts (file-store.ts). A file past the
+ * size cap is refused with the reason; the files already attached stay.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { base64Encode } from '../../src/core/export/data-url';
 import { formatBytes, whyNotAttach, type FileMeta } from '../../src/core/files';
+import type { AttachedFiles } from '../../src/core/messages';
 import { messageOf, onRunUpdate, send } from '../api';
 
 export function Attachments() {
-  const [files, setFiles] = useState<FileMeta[]>([]);
+  const [attached, setAttached] = useState<AttachedFiles>({ files: [], runId: null });
+  const files = attached.files;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    const refresh = () => { send('files/list', {}).then(setFiles, () => undefined); };
+    const refresh = () => { send('files/list', {}).then(setAttached, () => undefined); };
     refresh();
-    // A run that starts takes the files: the list is empty again.
+    // A run that starts takes the files; one that ends leaves the list for the next run.
     let last: string | null = null;
     return onRunUpdate((r) => {
-      if (r.id === last) return;
-      last = r.id;
+      const key = `${r.id}:${r.status}`;
+      if (key === last) return;
+      last = key;
       refresh();
     });
   }, []);
@@ -30,7 +34,7 @@ export function Attachments() {
     if (!list?.length) return;
     setError(null);
     setBusy(true);
-    let now = files;
+    let now: FileMeta[] = files;
     const refused: string[] = [];
     try {
       for (const f of Array.from(list)) {
@@ -42,8 +46,9 @@ export function Attachments() {
         }
         try {
           const base64 = base64Encode(new Uint8Array(await f.arrayBuffer()));
-          now = await send('files/add', { name: f.name, type: f.type, lastModified: f.lastModified, base64 });
-          setFiles(now);
+          const got = await send('files/add', { name: f.name, type: f.type, lastModified: f.lastModified, base64 });
+          now = got.files;
+          setAttached(got);
         } catch (err) {
           refused.push(messageOf(err));
         }
@@ -58,7 +63,7 @@ export function Attachments() {
   async function remove(index: number) {
     setError(null);
     try {
-      setFiles(await send('files/remove', { index }));
+      setAttached(await send('files/remove', { index }));
     } catch (err) {
       setError(messageOf(err));
     }
@@ -66,8 +71,8 @@ export function Attachments() {
 
   return (
     <div class="attachments" data-testid="attachments">
-      <label title="A file field on the page gets these when the agent clicks it; they go with the next run you start">
-        Files for the task{' '}
+      <label title={attached.runId ? 'A file field on the page gets these when the agent clicks it' : 'A file field on the page gets these when the agent clicks it; they go with the next run you start'}>
+        {attached.runId ? 'Files for this run' : 'Files for the task'}{' '}
         <input ref={picker} type="file" multiple data-testid="attach-input" disabled={busy} onChange={(e) => add((e.target as HTMLInputElement).files)} />
       </label>
       {files.length > 0 && (

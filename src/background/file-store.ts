@@ -3,8 +3,8 @@
  * `webagent-files`, apart from the runs' so neither schema waits for the other):
  *
  * - owner 'staged': attached in the side panel (or by the runner's --file) for the next run;
- * - owner <run id>: the files of that run, moved there when it starts (claimStaged), read when
- *   an action opens a file chooser (act/files.ts), deleted when the run ends.
+ * - owner <run id>: the files of that run, moved there when it starts (claimStaged) or attached
+ *   while it runs, read when an action opens a file chooser (act/files.ts), deleted when it ends.
  *
  * Runs and traces keep only names, sizes and types (core/files.ts FileMeta), never the bytes.
  */
@@ -17,7 +17,8 @@ interface FilesDB extends DBSchema {
   files: { key: string; value: StoredFile[] };
 }
 
-const STAGED = 'staged';
+/** The owner of files attached for the next run. */
+export const STAGED = 'staged';
 
 let dbp: Promise<IDBPDatabase<FilesDB>> | null = null;
 function db(): Promise<IDBPDatabase<FilesDB>> {
@@ -43,28 +44,29 @@ async function get(owner: string): Promise<StoredFile[]> {
   return (await (await db()).get('files', owner)) ?? [];
 }
 
-export function listStaged(): Promise<FileMeta[]> {
-  return serial(async () => (await get(STAGED)).map(metaOf));
+/** The files of `owner` (STAGED or a run id), without their bytes. */
+export function listFiles(owner: string): Promise<FileMeta[]> {
+  return serial(async () => (await get(owner)).map(metaOf));
 }
 
-/** Adds a file for the next run; throws the reason (for the person) when it would pass the cap. */
-export function addStaged(f: Omit<StoredFile, 'size'>): Promise<FileMeta[]> {
+/** Adds a file; throws the reason (for the person) when it would pass the cap. */
+export function addFile(owner: string, f: Omit<StoredFile, 'size'>): Promise<FileMeta[]> {
   return serial(async () => {
-    const have = await get(STAGED);
+    const have = await get(owner);
     const file = { ...f, size: f.bytes.size };
     const why = whyNotAttach(have, file, MAX_FILES_BYTES);
     if (why) throw new Error(why);
     const now = [...have, file];
-    await (await db()).put('files', now, STAGED);
+    await (await db()).put('files', now, owner);
     return now.map(metaOf);
   });
 }
 
-/** Removes one staged file (by its place in the list), or all of them when `index` is undefined. */
-export function removeStaged(index?: number): Promise<FileMeta[]> {
+/** Removes one file (by its place in the list), or all of them when `index` is undefined. */
+export function removeFile(owner: string, index?: number): Promise<FileMeta[]> {
   return serial(async () => {
-    const now = index === undefined ? [] : (await get(STAGED)).filter((_, i) => i !== index);
-    await (await db()).put('files', now, STAGED);
+    const now = index === undefined ? [] : (await get(owner)).filter((_, i) => i !== index);
+    await (await db()).put('files', now, owner);
     return now.map(metaOf);
   });
 }

@@ -9,7 +9,7 @@ import { toTrace } from '../core/trace';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
-import { control, currentRun, isActive, isRunTab, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved } from './run-loop';
+import { control, currentRun, isActive, isRunTab, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved } from './run-loop';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/history';
@@ -17,7 +17,7 @@ import { fromTrace, parseTrace } from '../core/trace-import';
 import { loadSettings, saveSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
 import { base64Decode } from '../core/export/data-url';
-import { addStaged, listStaged, removeStaged } from './file-store';
+import { addFile, listFiles, removeFile, STAGED } from './file-store';
 
 type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
 
@@ -86,10 +86,21 @@ const handlers: Handlers = {
   },
   'files/add': async ({ name, type, lastModified, base64 }) => {
     const bytes = base64Decode(String(base64 ?? ''));
-    return addStaged({ name: String(name || 'file'), type: String(type ?? ''), lastModified: Number(lastModified) || Date.now(), bytes: new Blob([bytes as Uint8Array<ArrayBuffer>]) });
+    const runId = await liveRunId();
+    const files = await addFile(runId ?? STAGED, { name: String(name || 'file'), type: String(type ?? ''), lastModified: Number(lastModified) || Date.now(), bytes: new Blob([bytes as Uint8Array<ArrayBuffer>]) });
+    if (runId) await runFilesChanged(runId, files);
+    return { files, runId };
   },
-  'files/list': () => listStaged(),
-  'files/remove': ({ index }) => removeStaged(typeof index === 'number' ? index : undefined),
+  'files/list': async () => {
+    const runId = await liveRunId();
+    return { files: await listFiles(runId ?? STAGED), runId };
+  },
+  'files/remove': async ({ index }) => {
+    const runId = await liveRunId();
+    const files = await removeFile(runId ?? STAGED, typeof index === 'number' ? index : undefined);
+    if (runId) await runFilesChanged(runId, files);
+    return { files, runId };
+  },
   'run/trace': async ({ runId, excludeScreenshots }) => {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));
     if (!s) throw new Error(`No run with id ${runId}.`);

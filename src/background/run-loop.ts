@@ -27,6 +27,7 @@ import { emulatePhone, restoreDevice } from './act/device';
 import { canGoBack, syncTabs, type TabbedRun } from './tabs';
 import { takeFileNotes, unwatchFileChoosers, watchFileChoosers } from './act/files';
 import { claimStaged, dropRunFiles } from './file-store';
+import type { FileMeta } from '../core/files';
 import { imagesFor } from './images';
 import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
@@ -436,6 +437,18 @@ async function drive(a: Active): Promise<void> {
       await cdp.detach(t);
     }
   }
+}
+
+/** The run going on in this worker, if any (files attached now are its). */
+export async function liveRunId(): Promise<string | null> {
+  await ready;
+  return find(undefined)?.state.id ?? null;
+}
+
+/** The person attached or removed files of the live run: its state says so (trace run.files). */
+export async function runFilesChanged(runId: string, files: FileMeta[]): Promise<void> {
+  const a = active.get(runId);
+  if (a) await commit(a, { type: 'files', at: Date.now(), files });
 }
 
 /** The run is going on in this worker. */

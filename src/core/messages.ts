@@ -29,6 +29,8 @@ export interface StartRun {
   config?: Partial<Settings>;
 }
 
+export interface AttachedFiles { files: FileMeta[]; runId: string | null }
+
 export interface ModelCheck { ms: number; models: string[]; message: string }
 
 export interface ViewMessages {
@@ -66,12 +68,15 @@ export interface ViewMessages {
   /** label a tab now (all frames, overlay drawn) without running anything: the panel's "Show labels", the bench */
   'marks/label': { req: { tabId: number }; res: MarksSnapshot };
   'marks/clear': { req: { tabId: number }; res: null };
-  /** attach a file for the next run's file inputs (bytes as base64); the files attached now, or the reason it was refused (size cap) */
-  'files/add': { req: { name: string; type: string; lastModified?: number; base64: string }; res: FileMeta[] };
-  /** the files attached for the next run */
-  'files/list': { req: Record<string, never>; res: FileMeta[] };
-  /** remove the file at `index`, or all of them without an index */
-  'files/remove': { req: { index?: number }; res: FileMeta[] };
+  /**
+   * attach a file for the page's file fields (bytes as base64): to the run going on, else for the
+   * next run; the files attached now, or the reason it was refused (size cap)
+   */
+  'files/add': { req: { name: string; type: string; lastModified?: number; base64: string }; res: AttachedFiles };
+  /** the files of the run going on (`runId`), else those attached for the next run (`runId` null) */
+  'files/list': { req: Record<string, never>; res: AttachedFiles };
+  /** remove the file at `index`, or all of them without an index (of the run going on, else of the next run) */
+  'files/remove': { req: { index?: number }; res: AttachedFiles };
 }
 
 export interface SelectPick {

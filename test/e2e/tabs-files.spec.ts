@@ -261,12 +261,13 @@ test('files attached in the panel: a click on a file field, and on a styled butt
   await page.goto(`${site.url}files/upload.html`);
   await panel.getByTestId('task').fill('Upload my document and my photos');
   await panel.getByTestId('start').click();
-  // The run took the files: none are left for the next one.
-  await expect(panel.getByTestId('attached-file')).toHaveCount(0);
   const run = await expect.poll(async () => (await panelSend<RunView | null>(panel, 'run/get', {}))?.files?.length ?? 0).toBe(3).then(() => panelSend<RunView>(panel, 'run/get', {}));
   const done = await ended(run.id);
   expect(done.stopReason).toBeNull();
   expect(done.answer).toBe('uploaded');
+  // The run took the files, and they went with it: none are left for the next one.
+  await expect(panel.getByTestId('attachments')).toContainText('Files for the task');
+  await expect(panel.getByTestId('attached-file')).toHaveCount(0);
 
   // The page read the bytes it was given, through input and change events.
   const doc = events('change', 'doc');
@@ -319,6 +320,37 @@ test('no files attached: a click on a file field opens no dialog, the model is t
   expect(m.requests[1].prompt?.history[0]).toContain('no files to this run');
   expect(events('change')).toEqual([]);
   expect(t.run.files).toBeUndefined();
+});
+
+test('files attached while the run goes on are its own: the next click on the file field gets them', async () => {
+  const held = gate();
+  const reached = gate();
+  const m = await scripted([
+    { do: 'click', find: /Your document/, tag: 'input' },
+    { do: 'click', find: /Your document/, tag: 'input' },
+    { do: 'answer', text: 'uploaded' },
+  ], async (_req, n) => {
+    if (n !== 1) return;
+    reached.open();
+    await held.wait;
+  });
+  const runId = await start(m, 'Upload my document', 'files/upload.html');
+  await reached.wait;
+  // The model was told there were no files; the person attaches one now.
+  await expect(panel.getByTestId('attachments')).toContainText('Files for this run');
+  await panel.getByTestId('attach-input').setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: NOTES }]);
+  await expect(panel.getByTestId('attached-file')).toHaveText([/^notes\.txt/]);
+  held.open();
+  const done = await ended(runId);
+  expect(done.answer).toBe('uploaded');
+  const t = await traceOf(runId);
+  expect(t.steps[0].observation).toContain('the person has attached no files to this run');
+  expect(t.steps[1].observation).toBe('Success. The file chooser got the attached file "notes.txt".');
+  expect(t.run.files).toEqual([{ name: 'notes.txt', size: NOTES.length, type: 'text/plain' }]);
+  expect(events('change', 'doc')).toEqual([expect.objectContaining({ names: 'notes.txt', text: NOTES.toString() })]);
+  // Nothing was left for the next run.
+  await expect(panel.getByTestId('attachments')).toContainText('Files for the task');
+  await expect(panel.getByTestId('attached-file')).toHaveCount(0);
 });
 
 test('a file past the size cap is refused with the reason; the files already attached stay', async () => {

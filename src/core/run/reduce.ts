@@ -186,6 +186,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       return { ...state, phase: 'approve', pending: { ...p, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? null } } };
     }
     case 'tab': return onTab(state, ev);
+    case 'files': return { ...state, files: ev.files };
     case 'approve': return onApprove(state, ev);
     case 'reject': {
       if (state.phase !== 'approve' || !p?.reply) return state;

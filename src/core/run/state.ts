@@ -245,6 +245,8 @@ export type RunEvent =
    * `closed`: the current tab closed, back to `tabId` (an opener on the stack). `url`: that tab's.
    */
   | { type: 'tab'; at: number; change: TabChange['change']; tabId: number; url: string }
+  /** the person attached or removed files while the run goes on (names, sizes, types) */
+  | { type: 'files'; at: number; files: FileMeta[] }
   | { type: 'stop'; at: number; reason: string }
   | { type: 'fail'; at: number; reason: string };
 
