@@ -1,7 +1,9 @@
 /** Files for file inputs (core/files.ts): the size cap, `accept`, one or several, what the model is told. */
 import { describe, expect, it } from 'vitest';
 import { accepts, formatBytes, pickFiles, whyNotAttach, MAX_FILES_BYTES, type FileMeta } from '../../src/core/files';
-import { modelText } from '../../src/core/run';
+import { createRun, modelText, reduce } from '../../src/core/run';
+import { toTrace } from '../../src/core/trace';
+import { fromTrace, parseTrace } from '../../src/core/trace-import';
 
 const txt: FileMeta = { name: 'Notes.TXT', type: 'text/plain', size: 22 };
 const png: FileMeta = { name: 'cat.png', type: 'image/png', size: 3000 };
@@ -46,5 +48,17 @@ describe('files', () => {
     expect(modelText.fileChoice([], pickFiles([], '', false), '')).toBe(modelText.noFilesAttached);
     expect(modelText.fileChoice([txt], pickFiles([txt], 'image/*', true), 'image/*'))
       .toBe('This opened a file chooser, but none of the attached files ("Notes.TXT") is of a type the field accepts (image/*), so no file was chosen.');
+  });
+
+  it('the run keeps the attached files\' names, sizes and types (attached at start or later); the trace carries them and imports them back', () => {
+    let s = createRun({ id: 'r', task: 't', startUrl: 'https://a.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 5, at: 1, files: [txt] });
+    expect(s.files).toEqual([txt]);
+    s = reduce(s, { type: 'files', at: 2, files: [txt, png] });
+    const t = toTrace(s, []);
+    expect(t.run.files).toEqual([{ name: 'Notes.TXT', size: 22, type: 'text/plain' }, { name: 'cat.png', size: 3000, type: 'image/png' }]);
+    const back = parseTrace(JSON.parse(JSON.stringify(t)));
+    expect(back.ok && fromTrace(back.trace).files).toEqual([txt, png]);
+    const none = toTrace(createRun({ id: 'r', task: 't', startUrl: 'https://a.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 5, at: 1 }), []);
+    expect('files' in none.run).toBe(false);
   });
 });
