@@ -1,9 +1,10 @@
 /**
  * New tabs and windows: the run follows a tab that its tab opens (a target=_blank link,
  * window.open, a popup window) and goes back to the opener when that tab closes. A tab the run
- * moves to gets what the run's tab had: the debugger (trusted input, screenshots) and the
- * dialect's phone emulation here; the content script and labels when it is observed
- * (observe.ts injects what is missing); guards and the task belong to the run, not to a tab.
+ * moves to gets what the run's tab had: the debugger (trusted input, screenshots), the
+ * dialect's phone emulation and the attached files for its file choosers (act/files.ts) here;
+ * the content script and labels when it is observed (observe.ts injects what is missing); guards
+ * and the task belong to the run, not to a tab.
  *
  * 1. chrome.tabs.onCreated (index.ts) names the tab that opened a new one (`openerTabId`, set
  *    for tabs and popup windows alike);
