@@ -465,8 +465,10 @@ export function isRunTab(tabId: number): boolean {
 export function tabCreated(tab: chrome.tabs.Tab): void {
   if (tab.id === undefined || tab.openerTabId === undefined) return;
   for (const a of active.values()) {
-    if (a.state.tabId !== tab.openerTabId && !a.tabs.has(tab.openerTabId)) continue;
-    a.opened.push({ tabId: tab.id, opener: tab.openerTabId });
+    // Its current tab, or a tab it is about to follow; not a tab it left behind (on the stack).
+    const opener = tab.openerTabId;
+    if (a.state.tabId !== opener && (!a.tabs.has(opener) || a.state.tabStack?.includes(opener))) continue;
+    a.opened.push({ tabId: tab.id, opener });
     a.wake();
   }
 }
