@@ -16,6 +16,7 @@ import { searchRuns } from '../core/history';
 import { fromTrace, parseTrace } from '../core/trace-import';
 import { loadSettings, saveSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
+import { onCommand } from './commands';
 
 type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
 
@@ -124,5 +125,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
 
 // The toolbar button opens the side panel.
 chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+// So does the keyboard shortcut (manifest "commands", default Alt+Shift+W).
+chrome.commands.onCommand.addListener((command, tab) => { void onCommand(command, tab); });
 
 void resumeAfterRestart();
