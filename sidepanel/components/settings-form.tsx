@@ -91,11 +91,12 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   const prices = tableOf(priceRows);
   const dirty = ready && (prices.problem !== null || differsFromSaved(s, prices.table, saved));
   const problem = Object.values(problems)[0] ?? prices.problem;
-  const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty;
+  // Set at once by every edit (before the form is drawn again), cleared when stored settings are taken.
+  const edited = useRef(false);
 
   /** Takes settings as stored into the form (at start, after Save, when unchanged and storage changes). */
   function take(v: Settings) {
+    edited.current = false;
     setS(v);
     setSaved(v);
     setPriceRows(rowsOf(v.prices));
@@ -116,7 +117,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     // switch), and another panel may save any of them. An unchanged form shows them all; a changed
     // one keeps the person's edits and takes only those saved on their own.
     return onSettingsChange((fresh) => {
-      if (!dirtyRef.current) {
+      if (!edited.current) {
         take(fresh);
         return;
       }
@@ -137,6 +138,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
 
   /** Every change of a field: an old message no longer applies. */
   function change(next: Settings) {
+    edited.current = true;
     setS(next);
     setStatus(null);
   }
@@ -148,6 +150,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   }
 
   function changeRows(rows: PriceRow[]) {
+    edited.current = true;
     setPriceRows(rows);
     setStatus(null);
   }

@@ -115,6 +115,11 @@ async function start(task: string) {
  * something else (the sticky header, the run bar) at its centre.
  */
 async function expectInView(loc: Locator, what: string) {
+  // Retried for a moment: the panel may still be scrolling to it (a screenshot loading, say).
+  await expect(async () => seenWhole(loc, what)).toPass({ timeout: 5000 });
+}
+
+async function seenWhole(loc: Locator, what: string) {
   const box = await loc.evaluate((el) => {
     const r = el.getBoundingClientRect();
     const x = r.left + r.width / 2;
