@@ -438,9 +438,9 @@ test('the open-panel command is registered with its shortcut, and its handler op
   expect(commands.find((c) => c.name === 'open-panel')).toEqual(expect.objectContaining({
     description: 'Open the Web Agent side panel', shortcut: 'Ctrl+Shift+Y',
   }));
-  // A key press through the DevTools protocol does not reach the browser's shortcuts in headless
-  // Chromium, so the command event is dispatched to the worker's real listener instead, with the
-  // tab a shortcut brings. chrome.sidePanel.open is recorded (it refuses without a real gesture).
+  // The listener, without a keyboard: the command event is dispatched to the worker's real listener
+  // with the tab a shortcut brings, and chrome.sidePanel.open is recorded (it refuses without a real
+  // gesture). shortcut.spec.ts presses the real keys on an X display and sees the panel open.
   const sw = browser.context.serviceWorkers()[0];
   const calls = await sw.evaluate(async (pageUrl) => {
     const [tab] = await chrome.tabs.query({ url: pageUrl });
