@@ -211,7 +211,7 @@ function isInView(el: HTMLElement, bar: HTMLElement | null): boolean {
 
 /** Scrolls the least that shows the element below the bar: its bottom edge, or its top when it is taller than the room. */
 function reveal(el: HTMLElement | null, bar: HTMLElement | null): void {
-  if (!el) return;
+  if (!el || el.getClientRects().length === 0) return; // not drawn (the History view is shown)
   const r = el.getBoundingClientRect();
   const { top, bottom } = freeArea(bar);
   const gap = 8;
