@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { RunStream, RunView, StepView } from '../../src/core/messages';
 import { formatCost } from '../../src/core/costs';
 import { onRunStream, send } from '../api';
 import { formatTimings, formatTokens } from '../format';
 import { liveReply } from '../live';
 import { dialectOf } from '../../src/core/dialects/registry';
+import { actionInWords, stepActionInWords } from '../../src/core/run/person-text';
 import { ApprovalCard } from './approval-card';
+import { Lightbox } from './lightbox';
 import type { Command } from '../api';
 
 const PHASE_TEXT = { observe: 'labelling the page and taking a screenshot…', model: 'waiting for the model…', approve: 'waiting for your approval', act: 'acting', done: '' };
@@ -84,8 +86,8 @@ function LiveReplyView({ live, dialect }: { live: { content: string; reasoning: 
 
 function pendingText(run: RunView, p: NonNullable<RunView['pending']>): string {
   // Paused after the reply came: the action has not started and will not until Resume.
-  if (run.paused && p.phase === 'act' && p.actionText) return `paused before: ${p.actionText}`;
-  if (p.phase === 'act' && p.actionText) return `acting: ${p.actionText}`;
+  if (run.paused && p.phase === 'act' && p.actionText) return `paused before: ${actionInWords(p.actionText, p.target)}`;
+  if (p.phase === 'act' && p.actionText) return `acting: ${actionInWords(p.actionText, p.target)}`;
   return PHASE_TEXT[p.phase];
 }
 
@@ -110,6 +112,7 @@ function PersonStep({ step }: { step: StepView }) {
 function Step({ runId, step }: { runId: string; step: StepView }) {
   const [shot, setShot] = useState<string | null>(null);
   const [big, setBig] = useState(false);
+  const closeBig = useCallback(() => setBig(false), []);
   useEffect(() => {
     send('run/screenshot', { runId, index: step.index }).then(setShot, () => setShot(null));
   }, [runId, step.index]);
@@ -118,7 +121,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
       <div class="step-head">Step {step.index + 1} <Decision step={step} /> <small>{step.url}</small></div>
       {shot && <img class="thumb" src={shot} alt={`Labelled screenshot of step ${step.index + 1}`} onClick={() => setBig(true)} />}
       {step.thought && <p class="thought" data-testid="thought">{step.thought}</p>}
-      <p class="action" data-testid="action"><code>{step.actionText}</code></p>
+      <p class="action" data-testid="action"><code>{stepActionInWords(step)}</code></p>
       <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
       <p class="step-facts">
         <small>
@@ -128,11 +131,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
       </p>
       <details class="memory"><summary>Memory</summary><pre data-testid="memory">{JSON.stringify(step.memory, null, 2)}</pre></details>
       {step.reasoning && <details><summary>Reasoning</summary><pre>{step.reasoning}</pre></details>}
-      {big && shot && (
-        <div class="lightbox" role="dialog" onClick={() => setBig(false)}>
-          <img src={shot} alt={`Labelled screenshot of step ${step.index + 1}, full size`} />
-        </div>
-      )}
+      {big && shot && <Lightbox src={shot} alt={`Labelled screenshot of step ${step.index + 1}, full size`} onClose={closeBig} />}
     </li>
   );
 }

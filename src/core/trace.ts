@@ -6,6 +6,7 @@
 import type { Action, Memory } from './action/action';
 import type { Fingerprint, Mark, Rect, Viewport } from './marks';
 import type { ActedElement, ActResult, RunState, RunStatus, Usage } from './run/state';
+import type { Price } from './costs';
 
 export const TRACE_FORMAT = 'webagent-trace';
 /** 2: actions in the shared Action model (targets: label, point, window, none), `target`, dialect memory forms. 1 still imports. */
@@ -35,9 +36,9 @@ export interface TraceStep {
   /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed) */
   timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number };
   usage: Usage | null;
-  /** the labelled screenshot: a data URL (JPEG), a file name inside a zip export, or '' when excluded */
+  /** the labelled screenshot: a data URL (WebP; JPEG in older traces), a file name inside a zip export, or '' when excluded */
   screenshot: string;
-  /** the same view without labels, in the same forms */
+  /** the same view without labels, in the same forms; '' also when it is the same picture as `screenshot` */
   cleanScreenshot: string;
 }
 
@@ -48,6 +49,8 @@ export interface Trace {
     id: string; task: string; startUrl: string; dialect: string; model: string; baseUrl: string;
     startedAt: string; endedAt: string | null; status: Exclude<RunStatus, 'running'> | 'running';
     answer: string | null; stopReason: string | null;
+    /** the model's price per million tokens when the run was made (settings), for its cost; null or absent: unknown */
+    price?: Price | null;
   };
   steps: TraceStep[];
 }
@@ -83,6 +86,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       baseUrl: state.baseUrl, startedAt: new Date(state.startedAt).toISOString(),
       endedAt: state.endedAt === null ? null : new Date(state.endedAt).toISOString(),
       status: state.status, answer: state.answer, stopReason: state.stopReason,
+      price: state.limits?.price ?? null,
     },
     steps: state.steps.map((s) => ({
       index: s.index, url: s.url, title: s.title, viewport: s.viewport, elements: s.elements.map(markOut),
@@ -99,7 +103,8 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       timings: s.timings,
       usage: s.usage,
       screenshot: opts.excludeScreenshots ? '' : s.screenshot,
-      cleanScreenshot: opts.excludeScreenshots ? '' : s.cleanScreenshot ?? '',
+      // the same picture is not stored twice (glm-pc, glm-mobile: the model saw the clean view)
+      cleanScreenshot: opts.excludeScreenshots || s.cleanScreenshot === s.screenshot ? '' : s.cleanScreenshot ?? '',
     })),
   };
   return scrub(trace, secrets);
