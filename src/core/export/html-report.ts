@@ -52,15 +52,15 @@ export function stepWords(s: TraceStep, text: ReportText = REPORT_TEXT): string 
   return stepActionInWords({ ...s, action: s.action });
 }
 
-/** The run's summary as label/value rows (values are plain text; times are ISO, shown local by the page). */
+/** The run's facts as label/value rows (values are plain text; times are ISO, shown local by the page). */
 export function summaryRows(trace: Trace, text: ReportText = REPORT_TEXT): Array<{ key: string; label: string; value: string; time?: boolean }> {
   const r = trace.run;
   const tokens = tokensOf(trace.steps.map((s) => s.usage));
   const counted = trace.steps.some((s) => s.usage);
   const cost = costOf(tokens, asPrice(r.price));
   const dur = r.endedAt ? Date.parse(r.endedAt) - Date.parse(r.startedAt) : null;
+  // (the status is the badge above these rows)
   const rows = [
-    { key: 'status', label: text.status, value: text.statusNames[r.status] ?? r.status },
     { key: 'steps', label: text.steps, value: String(trace.steps.length) },
     { key: 'duration', label: text.duration, value: dur === null || Number.isNaN(dur) ? text.stillRunning : durationText(dur, text) },
     { key: 'tokens', label: text.tokens, value: counted ? fill(text.tokensValue, { total: group(tokens.promptTokens + tokens.completionTokens), prompt: group(tokens.promptTokens), completion: group(tokens.completionTokens) }) : text.notReported },
@@ -169,7 +169,7 @@ function page(trace: Trace, data: unknown, cleanLeftOut: number, text: ReportTex
 <header class="summary" id="run">
 <p class="eyebrow">${e(text.reportTitle)}</p>
 <h1 id="task">${e(r.task)}</h1>
-<p class="status ${e(status)}" id="status">${e(text.statusNames[status] ?? status)}</p>
+<p class="status ${e(status)}" id="status"><span class="visually-hidden">${e(text.status)}: </span>${e(text.statusNames[status] ?? status)}</p>
 ${answer}${reason}
 <dl class="facts">${rows}</dl>
 ${note}

@@ -86,9 +86,10 @@ details[open] summary{margin-bottom:var(--s1)}
 .player{padding:var(--s3)}.step{padding:var(--s2) var(--s3)}}
 @media print{
 :root{--bg:#fff;--surface:#fff;--text:#000;--muted:#444;--line:#bbb;--code:#f2f2f2}
-body{font-size:11pt}.player,.hint,.step-n{display:none!important}
+body{font-size:11pt}.player,.hint{display:none!important}
+.step-n,.step.current .step-n{background:none;color:#000;padding:0;min-width:0}.step-n::after{content:"."}
 .summary{border:0;padding:0 0 12pt}.layout{display:block;padding:0}
-.step{break-inside:avoid;border-color:#bbb;box-shadow:none;padding:6pt 8pt}.steps{gap:6pt}
+.step,.step.current{break-inside:avoid;border-color:#bbb;box-shadow:none;padding:6pt 8pt}.steps{gap:6pt}
 .url{color:#000}}
 `;
 
