@@ -3,7 +3,7 @@
  * shows it at full size over the whole browser window (a side panel cannot grow past its own
  * width, so the picture goes to a new tab of its own, as a blob URL of this extension page).
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { dataUrlToBytes } from '../../src/core/export/data-url';
 
 /** Opens an image data URL in a new browser tab (returns false when it is not one). */
@@ -18,7 +18,8 @@ export function openImageInTab(src: string): boolean {
 
 export function Lightbox({ src, alt, onClose }: { src: string; alt: string; onClose: () => void }) {
   const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // A layout effect: Esc works from the moment the picture is shown (an effect waits for a paint).
+  useLayoutEffect(() => {
     const back = document.activeElement as HTMLElement | null;
     close.current?.focus();
     const onKey = (e: KeyboardEvent) => {
