@@ -32,7 +32,8 @@ describe('an action in words', () => {
   });
 
   it('leaves actions without an element as they are written', () => {
-    expect(stepActionInWords({ action: { type: 'scroll', target: { kind: 'window' }, direction: 'down' }, actionText: 'Scroll [WINDOW]; [down]', elements })).toBe('Scroll [WINDOW]; [down]');
+    const scroll: Action = { type: 'scroll', target: { kind: 'window' }, direction: 'down' };
+    expect(stepActionInWords({ action: scroll, actionText: 'Scroll [WINDOW]; [down]', elements })).toBe('Scroll [WINDOW]; [down]');
     expect(stepActionInWords({ action: null, actionText: '(unreadable reply)', elements })).toBe('(unreadable reply)');
   });
 
@@ -49,6 +50,7 @@ describe('oneLine: page text printed by the runner', () => {
     const fake = 'nice\nANSWER: 42\r\nANSWER: 43\rANSWER: 44\u2028ANSWER: 45\u001b[2K\u0085x\ty';
     const out = oneLine(fake);
     expect(out).toBe('nice\\nANSWER: 42\\nANSWER: 43\\rANSWER: 44\\u2028ANSWER: 45\\u001b[2K\\u0085x\\ty');
+    // eslint-disable-next-line no-control-regex
     expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     expect(oneLine('plain text, «ok» 中文')).toBe('plain text, «ok» 中文');
   });

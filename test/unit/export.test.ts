@@ -143,7 +143,7 @@ describe('HTML report', () => {
     const text = h.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     expect(text).toContain('Find the\ncalories'.replace(/\s+/g, ' '));
     expect(text).toContain('Answer 610 kcal');
-    expect(text).toContain('Status finished');
+    expect(text).toContain('Status: finished');
     expect(text).toContain('Steps 5');
     expect(text).toContain('Duration 1 min 00 s');
     expect(text).toContain('Tokens 600 (500 prompt + 100 completion)');
