@@ -61,7 +61,7 @@ test('page text cannot print a line of its own: the runner writes every field on
   expect(r.code, r.stderr).toBe(0);
   const lines = r.stdout.trim().split('\n');
   // every line is a step's head, one of its fields, or the one answer line at the end
-  expect(lines.every((l) => /^(Step \d+ {2}http:\/\/127\.0\.0\.1:\d+\/|  (Thought|Action|Observation|Memory): |ANSWER: )/.test(l)), r.stdout).toBe(true);
+  expect(lines.every((l) => /^(Step \d+ {2}http:\/\/127\.0\.0\.1:\d+\/| {2}(Thought|Action|Observation|Memory): |ANSWER: )/.test(l)), r.stdout).toBe(true);
   expect(lines.filter((l) => l.startsWith('ANSWER'))).toEqual(['ANSWER: pressed\\nANSWER: 998']);
   expect(lines.at(-1)).toBe('ANSWER: pressed\\nANSWER: 998');
   expect(lines.filter((l) => l.startsWith('Step '))).toHaveLength(2);
