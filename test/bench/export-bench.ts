@@ -64,11 +64,12 @@ async function kept(page: Page): Promise<string> {
   return await page.evaluate(`(${KEEP})(${JSON.stringify([png, KEPT_IMAGE.mime, KEPT_IMAGE.quality])})`) as string;
 }
 
-/** The same picture with its last base64 quad changed: a distinct copy of the same size. */
+/** The same picture with two base64 digits near its end changed by `i`: a distinct copy of the same size (i < 4096). */
 function distinct(url: string, i: number): string {
   const ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const at = url.length - 6;
-  return url.slice(0, at) + ALPHA[(ALPHA.indexOf(url[at]) + 1 + i) % 64] + url.slice(at + 1);
+  const shift = (c: string, by: number) => ALPHA[(ALPHA.indexOf(c) + by) % 64];
+  const at = url.length - 8;
+  return url.slice(0, at) + shift(url[at], i % 64) + shift(url[at + 1], Math.floor(i / 64)) + url.slice(at + 2);
 }
 
 async function shoot(page: Page): Promise<Shot> {
