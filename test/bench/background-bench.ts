@@ -31,6 +31,7 @@ function summary(runs: TabRun[]) {
   const steps = runs.flatMap((r) => r.steps.slice(1));
   return {
     finished: runs.filter((r) => r.status === 'finished').length,
+    runMs: stats(runs.map((r) => r.ms)),
     observeMs: stats(steps.map((s) => s.observeMs)),
     actMs: stats(steps.map((s) => s.actMs)),
     stepMs: stats(steps.map((s) => s.observeMs + s.actMs)),
@@ -57,7 +58,7 @@ export async function backgroundBench() {
           behind: where === 'behind', timeoutMs: 300_000,
           config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: 60 },
         });
-        if (r.status !== 'finished') console.log(`background: the run ${where} did not finish: ${r.stopReason ?? r.status}`);
+        if (r.status !== 'finished') console.log(`background: the run ${where} did not finish in ${Math.round(r.ms / 1000)} s (${r.steps.length} steps done)`);
         runs[where].push(r);
       }
     }
@@ -71,8 +72,9 @@ export async function backgroundBench() {
   const ratio = Math.round((behind.stepMs.median / front.stepMs.median) * 100) / 100;
   console.log(`\nbackground: a run scrolling a long documentation page, its tab in front / behind another (${RUNS} runs each, steps after the first)`);
   console.log('metric         front: median    p95 | behind: median    p95');
-  for (const k of ['observeMs', 'actMs', 'stepMs'] as const) {
-    console.log(`${k.padEnd(14)} ${String(front[k].median).padStart(14)} ${String(front[k].p95).padStart(6)} | ${String(behind[k].median).padStart(15)} ${String(behind[k].p95).padStart(6)}`);
+  const cell = (x: number, w: number) => (Number.isFinite(x) ? String(x) : '-').padStart(w);
+  for (const k of ['observeMs', 'actMs', 'stepMs', 'runMs'] as const) {
+    console.log(`${k.padEnd(14)} ${cell(front[k].median, 14)} ${cell(front[k].p95, 6)} | ${cell(behind[k].median, 15)} ${cell(behind[k].p95, 6)}`);
   }
   console.log(`runs finished: front ${front.finished}/${RUNS}, behind ${behind.finished}/${RUNS}; median step behind / in front: ${ratio}x`);
   return { date: new Date().toISOString(), runs: RUNS, page: 'test/fixtures/pages/docs/guide.html', front, behind, stepRatio: ratio };
