@@ -7,10 +7,11 @@
  * documentation page to a link a third of the way down, then answer from it) runs once in a tab
  * in front and once in a tab behind the panel's, which stays in front all along.
  *
- * Without the fix the run behind still finishes, but each step takes about 3x as long (timers
- * throttled to one wake-up a second, screenshots waiting for frames) and the page never draws
- * (its requestAnimationFrame does not run). The pace check has a wide margin (2x, where the fix
- * gives about 1x and no fix about 3x) because the machine may be busy.
+ * Without the fix (checked) the run behind stalls: in a tab opened behind, never painted, its
+ * second screenshot waited for a frame the whole 90 s. A tab that is hidden after being shown
+ * runs each step about 3.5x slower (timers throttled to a wake-up a second, each screenshot
+ * waiting 0.2-0.7 s for a frame) and its page never draws (requestAnimationFrame does not run).
+ * The pace check has a wide margin (2x; the fix gives about 1x) because the machine may be busy.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
