@@ -2,9 +2,11 @@
  * Starts Chromium with the built extension loaded (verified
  * facts): a persistent context with viewport: null, the window sized so the
  * page gets the requested CSS size, and the debugger infobar silenced.
+ * `personsBrowser`: Chromium as a person runs it (launchPersonsBrowser).
  */
+import { spawn } from 'node:child_process';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium } from './chromium';
@@ -20,7 +22,13 @@ export interface Launched {
   close(): Promise<void>;
 }
 
-export interface LaunchOptions { headed?: boolean; width?: number; height?: number; userDataDir?: string }
+export interface LaunchOptions {
+  headed?: boolean; width?: number; height?: number; userDataDir?: string;
+  /** the X display of a headed browser (default: $DISPLAY) */
+  display?: string;
+  /** headed Chromium as a person runs it, hidden tabs throttled: see launchPersonsBrowser */
+  personsBrowser?: boolean;
+}
 
 export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Launched> {
   if (!existsSync(path.join(DIST, 'manifest.json'))) {
@@ -31,28 +39,71 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
   const height = opts.height ?? 800;
   const own = !opts.userDataDir;
   const userDataDir = opts.userDataDir ?? mkdtempSync(path.join(tmpdir(), 'webagent-profile-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath,
-    headless: !opts.headed,
-    viewport: null,
-    args: [
-      `--disable-extensions-except=${DIST}`,
-      `--load-extension=${DIST}`,
-      `--window-size=${width},${height + (opts.headed ? 0 : HEADLESS_CHROME_PX)}`,
-      '--silent-debugger-extension-api',
-      '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--disable-gpu', '--disable-quic', '--no-default-browser-check',
-    ],
-  });
+  const args = [
+    `--disable-extensions-except=${DIST}`,
+    `--load-extension=${DIST}`,
+    `--window-size=${width},${height + (opts.headed ? 0 : HEADLESS_CHROME_PX)}`,
+    '--silent-debugger-extension-api',
+    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--disable-gpu', '--disable-quic', '--no-default-browser-check',
+  ];
+  const env = opts.display ? { ...process.env, DISPLAY: opts.display } : undefined;
+  let context: BrowserContext;
+  let stop = async () => { await context.close().catch(() => undefined); };
+  if (opts.personsBrowser) {
+    if (!opts.headed) throw new Error('A person\'s browser is headed: pass headed: true (and a display).');
+    ({ context, stop } = await launchPersonsBrowser(executablePath, args, userDataDir, env));
+  } else {
+    context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: !opts.headed, viewport: null, args, env });
+  }
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
   const extensionId = new URL(worker.url()).host;
   return {
     context, extensionId, userDataDir,
     close: async () => {
-      await context.close().catch(() => undefined);
+      await stop();
       if (own) rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Chromium started the way a person's is, then driven over CDP. Playwright's own launch keeps
+ * hidden tabs at full speed, so a test of a run in a background tab would pass with no fix:
+ * its default switches turn background throttling off (--disable-background-timer-throttling,
+ * --disable-backgrounding-occluded-windows, --disable-renderer-backgrounding) and enable
+ * CDPScreenshotNewSurface (screenshots of hidden tabs painted on demand), and it turns on focus
+ * emulation in every page it attaches to, which keeps the page visible (measured: a tab behind
+ * another still said document.visibilityState "visible", timers unthrottled). So: no Playwright
+ * switches at all, and a connection with noDefaults (no focus emulation, no other overrides).
+ */
+async function launchPersonsBrowser(executablePath: string, args: string[], userDataDir: string, env: NodeJS.ProcessEnv | undefined) {
+  const portFile = path.join(userDataDir, 'DevToolsActivePort');
+  rmSync(portFile, { force: true });
+  // --no-sandbox as Playwright passes it (root in containers); it does not change throttling.
+  const proc = spawn(executablePath, [...args, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', '--no-sandbox', 'about:blank'], {
+    env: env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const kill = async () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill();
+    await exited;
+  };
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(portFile) || !readFileSync(portFile, 'utf8').includes('\n')) {
+      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`Chromium did not start (${proc.exitCode !== null ? `exit code ${proc.exitCode}` : 'no DevTools port after 30 s'}).\n${stderr.trim()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const port = readFileSync(portFile, 'utf8').split('\n')[0];
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, { noDefaults: true });
+    return { context: browser.contexts()[0], stop: async () => { await browser.close().catch(() => undefined); await kill(); } };
+  } catch (err) {
+    await kill();
+    throw err;
+  }
 }
 
 /** Opens the side panel page as a tab: the same page and messages a person uses. */

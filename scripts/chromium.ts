@@ -1,11 +1,13 @@
 /**
  * Finds Chromium (README: Chromium): CHROME_PATH, then /usr/bin/chromium,
  * chromium-browser, google-chrome. As root on Debian with none found, installs
- * Debian's `chromium` with apt-get (saying so); otherwise stops with a message.
+ * Debian's `chromium` with apt-get (saying so; waiting for another apt-get or dpkg to finish
+ * rather than failing on its lock: apt.ts); otherwise stops with a message.
  * Never downloads a browser build.
  */
-import { execFileSync, execSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { aptGet } from './apt';
 
 function which(name: string): string | null {
   try {
@@ -33,7 +35,9 @@ export function ensureChromium(): string {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot && existsSync('/etc/debian_version')) {
     console.error('Chromium not found: installing Debian\'s "chromium" package with apt-get…');
-    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', { stdio: 'inherit' });
+    const log = (line: string) => console.error(line);
+    aptGet(['update', '-qq'], log);
+    aptGet(['install', '-y', '-qq', 'chromium'], log);
     const after = findChromium();
     if (after) return after;
   }

@@ -1,5 +1,5 @@
 /**
- * npm run bench, two parts (numbers are reported, never asserted):
+ * npm run bench, four parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -18,7 +18,11 @@
  *    built extension on Debian's documentation pages (export-real.ts, about 5 minutes);
  *    BENCH_EXPORT_DIR=dir keeps the files.
  *
- * BENCH_PART=e2e|labeling|export|export-real runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 4. Background ("background"): step times of a run scrolling a long documentation page with its
+ *    tab in front and behind another, side by side, in headed Chromium started as a person's
+ *    (background-bench.ts; Xvfb, or $DISPLAY). BENCH_BACKGROUND_RUNS runs of each (default 2).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +32,7 @@ import { serveDir } from '../../scripts/static-server';
 import { runAgent } from '../../scripts/run-agent';
 import { DEMO_TASK, startDemoModel } from '../../scripts/demo-model';
 import type { Trace } from '../../src/core/trace';
+import { backgroundBench } from './background-bench';
 import { exportBench } from './export-bench';
 import { exportRealBench } from './export-real';
 import { baselineUnderTest, benchLabeler, oursUnderTest } from './marks-bench';
@@ -123,6 +128,7 @@ async function main() {
   if (PART === 'all' || PART === 'labeling') out.labeling = await labeling();
   if (PART === 'all' || PART === 'export') out.export = await exportBench();
   if (PART === 'all' || PART === 'export' || PART === 'export-real') out.exportReal = await exportRealBench();
+  if (PART === 'all' || PART === 'background') out.background = await backgroundBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }
