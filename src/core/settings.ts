@@ -2,6 +2,7 @@ import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
 import { DEFAULT_PRICES, normalizePrices, type PriceTable } from './costs';
 import { isDialect } from './dialects/registry';
 import type { App } from './dialects/types';
+import { isLanguageSetting, type LanguageSetting } from './i18n';
 
 /** User settings, kept in the extension's local storage (the API key never leaves it except in the Authorization header). */
 export interface Settings {
@@ -38,6 +39,8 @@ export interface Settings {
   prices: PriceTable;
   /** saved endpoint profiles: name -> the endpoint fields (the API key included, stored locally only) */
   profiles: Record<string, EndpointProfile>;
+  /** the interface's language: 'auto' follows the browser; what the model reads is always English */
+  language: LanguageSetting;
 }
 
 /** One saved endpoint: what a preset fills, plus the key. */
@@ -64,6 +67,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxRunCost: 0,
   prices: DEFAULT_PRICES,
   profiles: {},
+  language: 'auto',
 };
 
 export type SettingsProblems = Partial<Record<keyof Settings, string>>;
@@ -83,6 +87,7 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   out.guards = normalizeGuards(out.guards);
   out.prices = normalizePrices(out.prices);
   out.profiles = normalizeProfiles(out.profiles);
+  if (!isLanguageSetting(out.language)) out.language = 'auto';
   return out;
 }
 
