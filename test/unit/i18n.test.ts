@@ -20,8 +20,8 @@ function filesUnder(dir: string, ext: RegExp): string[] {
     .filter((f) => ext.test(f)).map((f) => path.join(ROOT, dir, f));
 }
 
-/** Person-facing code: the panel and the report. */
-const PERSON_FILES = [...filesUnder('sidepanel', /\.tsx?$/), ...filesUnder('src/core/export', /\.ts$/), path.join(ROOT, 'src/core/run/person-text.ts')];
+/** Code that may say something to a person: the panel, the report, core's person text, the background. */
+const PERSON_FILES = [...filesUnder('sidepanel', /\.tsx?$/), ...filesUnder('src', /\.tsx?$/)];
 
 function keysUsed(): Map<string, string> {
   const used = new Map<string, string>();
