@@ -2,6 +2,8 @@
  * npm run agent -- --task TEXT --url URL [--base-url URL] [--api-key KEY] [--model NAME] ...
  * The headless runner of docs/runner.md. Exit 0 finished, 1 stopped/failed, 2 bad usage.
  */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runAgent } from './run-agent';
 import { isDialect, DEFAULT_DIALECT, DIALECTS, dialectOf } from '../src/core/dialects/registry';
@@ -15,6 +17,8 @@ const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
   --model NAME         model name (env VLM_MODEL), default glm-4.5v
   --dialect NAME       model dialect, default ${DEFAULT_DIALECT} (known: ${Object.keys(DIALECTS).join(', ')})
   --app NAME=URL       a site the model may open as an app (glm-mobile's open_app); repeatable
+  --file PATH          a file for the page's file fields (what a click on one chooses, as the side
+                       panel's "Files for the task"); repeatable; up to 20 MB in all
   --max-steps N        default 15
   --approve auto|step  default auto. step: every proposed action is printed (on stderr) and waits
                        for a line on stdin: y (or Enter) runs it, n [FEEDBACK] rejects it (the
@@ -31,6 +35,18 @@ const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
   --viewport WxH       page size in CSS pixels, default 1280x800
   --headed             show the browser window`;
 
+/** A file's MIME type from its extension (what a browser's file chooser would say), '' when unknown. */
+const MIME: Record<string, string> = {
+  '.txt': 'text/plain', '.csv': 'text/csv', '.html': 'text/html', '.json': 'application/json', '.pdf': 'application/pdf',
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml',
+  '.zip': 'application/zip', '.doc': 'application/msword', '.xls': 'application/vnd.ms-excel',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', '.mp3': 'audio/mpeg', '.mp4': 'video/mp4',
+};
+function mimeOf(file: string): string {
+  return MIME[path.extname(file).toLowerCase()] ?? '';
+}
+
 function usage(problem: string): never {
   process.stderr.write(`${problem}\n\n${USAGE}\n`);
   process.exit(2);
@@ -42,7 +58,7 @@ async function main() {
     ({ values } = parseArgs({
       options: {
         task: { type: 'string' }, url: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' },
-        model: { type: 'string' }, dialect: { type: 'string' }, app: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
+        model: { type: 'string' }, dialect: { type: 'string' }, app: { type: 'string', multiple: true }, file: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
         trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, viewport: { type: 'string' },
         headed: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
@@ -71,6 +87,13 @@ async function main() {
     if (!m) usage(`--app must look like Shop=https://shop.example/, got "${a}".`);
     return `${m[1].trim()} = ${m[2]}`;
   });
+  const files = (values.file ?? []).map((f) => {
+    try {
+      return { name: path.basename(f), type: mimeOf(f), lastModified: statSync(f).mtimeMs, base64: readFileSync(f).toString('base64') };
+    } catch (e) {
+      return usage(`--file ${f}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
   const maxSteps = values['max-steps'] === undefined ? 15 : Number(values['max-steps']);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) usage('--max-steps must be a positive whole number.');
   const approve = values.approve ?? 'auto';
@@ -78,7 +101,7 @@ async function main() {
   const vp = /^(\d+)x(\d+)$/.exec(values.viewport ?? '1280x800');
   if (!vp) usage('--viewport must look like 1280x800.');
   const result = await runAgent({
-    task: values.task!, url: values.url!, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
+    task: values.task!, url: values.url!, files, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
     // the request options the dialect's model was tuned with, as choosing it in Settings does
     config: { baseUrl, apiKey, model, dialect, ...dialectOf(dialect).request, apps: apps.join('\n'), maxSteps, approveSteps: approve === 'step' },
     width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,

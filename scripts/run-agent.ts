@@ -11,6 +11,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { RunView, StepView } from '../src/core/messages';
 import type { Settings } from '../src/core/settings';
 import { scrub, type Trace } from '../src/core/trace';
+import { personText } from '../src/core/run/person-text';
 import type { Page } from 'playwright-core';
 import type { ExportKind, ExportResult, exportRun } from '../sidepanel/export';
 import { launchWithExtension, openPanel } from './browser';
@@ -18,6 +19,8 @@ import { launchWithExtension, openPanel } from './browser';
 export interface AgentOptions {
   task: string;
   url: string;
+  /** files for the page's file fields (--file), attached before the run starts */
+  files?: Array<{ name: string; type: string; lastModified?: number; base64: string }>;
   config: Partial<Settings>;
   traceFile?: string;
   /** also write the self-contained HTML report here */
@@ -121,6 +124,7 @@ function stepBlock(s: StepView): string {
     `  Observation: ${s.observation}`,
     `  Memory: ${JSON.stringify(s.memory)}`,
   ];
+  for (const c of s.tabs ?? []) lines.push(`  Tab: ${personText.tabChange(c)}`);
   return lines.join('\n');
 }
 
@@ -176,6 +180,17 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     // so a run the browser's worker restart interrupts can go on with it.
     if (o.config.apiKey) {
       await panel.evaluate((apiKey) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send('settings/set', { apiKey }), o.config.apiKey);
+    }
+    for (const f of o.files ?? []) {
+      const problem = await panel.evaluate(async (file) => {
+        try {
+          await (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send('files/add', file);
+          return null;
+        } catch (e) {
+          return e instanceof Error ? e.message : String(e);
+        }
+      }, f);
+      if (problem) throw new Error(problem);
     }
     const start = await panel.evaluate(
       async (req) => {

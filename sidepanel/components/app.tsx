@@ -5,6 +5,7 @@ import { SettingsForm } from './settings-form';
 import { RunPanel } from './run-panel';
 import { RunControls } from './run-controls';
 import { HistoryView } from './history-view';
+import { Attachments } from './attachments';
 
 /** Runs a command for the person; its error goes to the panel's error line. Resolves true when it worked. */
 
@@ -139,6 +140,7 @@ export function App() {
           <input type="checkbox" data-testid="approve-steps" checked={approveSteps} onChange={(e) => switchMode((e.target as HTMLInputElement).checked)} />
           Approve each step
         </label>
+        <Attachments />
         <div class="row">
           <button type="submit" data-testid="start" disabled={busy || running || !task.trim()}>Start</button>
           <button type="button" data-testid="stop" disabled={!running} onClick={() => command(() => send('run/stop', { runId: run?.id }))}>Stop</button>

@@ -6,6 +6,7 @@ import { formatTimings, formatTokens } from '../format';
 import { liveReply } from '../live';
 import { dialectOf } from '../../src/core/dialects/registry';
 import { ApprovalCard } from './approval-card';
+import { TabNote } from './tab-note';
 import type { Command } from '../api';
 
 const PHASE_TEXT = { observe: 'labelling the page and taking a screenshot…', model: 'waiting for the model…', approve: 'waiting for your approval', act: 'acting', done: '' };
@@ -120,6 +121,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
       {step.thought && <p class="thought" data-testid="thought">{step.thought}</p>}
       <p class="action" data-testid="action"><code>{step.actionText}</code></p>
       <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
+      <TabNote step={step} />
       <p class="step-facts">
         <small>
           <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : 'tokens not reported'}</span>

@@ -9,13 +9,15 @@ import { toTrace } from '../core/trace';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
-import { control, currentRun, isActive, isRunTab, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab } from './run-loop';
+import { control, currentRun, isActive, isRunTab, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved } from './run-loop';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/history';
 import { fromTrace, parseTrace } from '../core/trace-import';
 import { loadSettings, saveSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
+import { base64Decode } from '../core/export/data-url';
+import { addFile, listFiles, removeFile, STAGED } from './file-store';
 
 type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
 
@@ -82,6 +84,23 @@ const handlers: Handlers = {
     await resetTab(tabId);
     return null;
   },
+  'files/add': async ({ name, type, lastModified, base64 }) => {
+    const bytes = base64Decode(String(base64 ?? ''));
+    const runId = await liveRunId();
+    const files = await addFile(runId ?? STAGED, { name: String(name || 'file'), type: String(type ?? ''), lastModified: Number(lastModified) || Date.now(), bytes: new Blob([bytes as Uint8Array<ArrayBuffer>]) });
+    if (runId) await runFilesChanged(runId, files);
+    return { files, runId };
+  },
+  'files/list': async () => {
+    const runId = await liveRunId();
+    return { files: await listFiles(runId ?? STAGED), runId };
+  },
+  'files/remove': async ({ index }) => {
+    const runId = await liveRunId();
+    const files = await removeFile(runId ?? STAGED, typeof index === 'number' ? index : undefined);
+    if (runId) await runFilesChanged(runId, files);
+    return { files, runId };
+  },
   'run/trace': async ({ runId, excludeScreenshots }) => {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));
     if (!s) throw new Error(`No run with id ${runId}.`);
@@ -105,7 +124,9 @@ browser.runtime.onMessage.addListener((msg: unknown, sender: browser.Runtime.Mes
   );
 });
 
-chrome.tabs.onRemoved.addListener((tabId) => stopRunsInTab(tabId, 'The run\'s tab was closed.'));
+// A run follows a tab its tab opens, and goes back to the opener when that tab closes (tabs.ts).
+chrome.tabs.onCreated.addListener((tab) => tabCreated(tab));
+chrome.tabs.onRemoved.addListener((tabId) => tabRemoved(tabId));
 chrome.tabs.onUpdated.addListener((tabId, info, tab) => {
   if (!isRunTab(tabId)) return;
   // Without the "tabs" permission Chrome hides the URL of pages we have no host access to

@@ -11,7 +11,7 @@
  */
 import {
   createRun, effectOf, modelText, reduce, shotOf, toRunView, upgradeRun,
-  type ActedElement, type Effect, type RunEvent, type RunState,
+  type ActedElement, type ActResult, type Effect, type RunEvent, type RunState,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, parseApps, type Settings } from '../core/settings';
@@ -24,6 +24,10 @@ import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
 import { inspectAt } from './act/point';
 import { emulatePhone, restoreDevice } from './act/device';
+import { canGoBack, syncTabs, type TabbedRun } from './tabs';
+import { takeFileNotes, unwatchFileChoosers, watchFileChoosers } from './act/files';
+import { claimStaged, dropRunFiles } from './file-store';
+import type { FileMeta } from '../core/files';
 import { imagesFor } from './images';
 import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
@@ -33,8 +37,8 @@ import { observe } from './observe';
 import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
 
-interface Active {
-  state: RunState;
+/** A live run: its state, the tabs it watches (tabs.ts), and how the person reaches it. */
+interface Active extends TabbedRun {
   settings: Settings;
   /** the model request in flight: Stop and take-over abort it */
   request: AbortController | null;
@@ -117,8 +121,11 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
   const startUrl = req.url ?? tab.pendingUrl ?? tab.url ?? '';
   const why = whyNotAllowed(startUrl);
   if (why) throw new Error(`The agent works on web pages (http/https): ${why}.`);
+  const id = crypto.randomUUID();
+  // The files attached in the panel (or by the runner) are this run's from now on.
+  const files = await claimStaged(id);
   const state = createRun({
-    id: crypto.randomUUID(), task, startUrl, tabId: tab.id, dialect: settings.dialect,
+    id, task, files, startUrl, tabId: tab.id, dialect: settings.dialect,
     model: settings.model, baseUrl: settings.baseUrl, maxSteps: settings.maxSteps, at: Date.now(),
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
     apps: parseApps(settings.apps),
@@ -133,7 +140,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
 }
 
 function newActive(state: RunState, settings: Settings): Active {
-  return { state, settings, request: null, wake: () => undefined };
+  return { state, settings, request: null, wake: () => undefined, opened: [], tabs: new Set([state.tabId, ...(state.tabStack ?? [])]) };
 }
 
 function find(runId: string | undefined): Active | undefined {
@@ -336,21 +343,38 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
             mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
           });
         } catch (err) {
-          // The page changed or closed under the action: tell the model, unless the tab is gone.
-          if (!(await chrome.tabs.get(tabId).catch(() => null))) throw new PageError('The run\'s tab was closed.');
-          result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
+          // The page changed or closed under the action: tell the model. A tab the action closed
+          // (a popup's "Close") sends the run back to its opener, when there is one.
+          if (!(await chrome.tabs.get(tabId).catch(() => null))) {
+            if (!a.state.tabStack?.length) throw new PageError('The run\'s tab was closed.');
+            result = { ok: true as const };
+          } else {
+            result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
+          }
         }
         await commit(a, { type: 'input', at: Date.now(), result });
       }
       // After a restart with the input started but not recorded, nobody knows whether it happened.
       const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
       await settleAfter(tabId, eff.action);
-      return { type: 'acted', at: Date.now(), result, ms: Date.now() - started };
+      // What file choosers the action opened got (act/files.ts), for the model.
+      const notes = await takeFileNotes(tabId);
+      // A tab the action opened or closed: this step records the change.
+      await syncTabs(a, (ev) => commit(a, ev));
+      return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started };
     }
     case 'wait':
     case 'none':
       return null;
   }
+}
+
+/** An action's outcome with more for the model to read (file choosers). */
+function withNotes(r: ActResult, notes: string[]): ActResult {
+  if (!notes.length) return r;
+  const more = notes.join(' ');
+  if (r.ok) return { ok: true, note: r.note ? `${r.note} ${more}` : more };
+  return { ok: false, error: `${r.error} ${more}` };
 }
 
 /** Resolves when the person acts on the run (control, stop). */
@@ -360,6 +384,8 @@ function changed(a: Active): Promise<void> {
 
 async function drive(a: Active): Promise<void> {
   active.set(a.state.id, a);
+  // A run picked up after a restart whose tab closed meanwhile goes back to its opener first.
+  if (await canGoBack(a.state)) await syncTabs(a, (ev) => commit(a, ev)).catch(() => undefined);
   const tabId = a.state.tabId;
   // Extension API calls keep the worker alive during long model replies and approvals; the alarm
   // wakes a worker Chrome stopped anyway, so the run resumes (resumeAfterRestart).
@@ -375,7 +401,11 @@ async function drive(a: Active): Promise<void> {
       // user agent and width) from the first step. A restarted worker finds the tab already a phone.
       if (!a.state.steps.length && !a.state.pending) await cdp.send(tabId, 'Page.reload', {}).catch(() => undefined);
     }
+    // File choosers get the run's attached files, never a native dialog (act/files.ts).
+    await watchFileChoosers(tabId, a.state.id).catch(() => undefined);
     while (a.state.status === 'running') {
+      await syncTabs(a, (ev) => commit(a, ev));
+      if (a.state.status !== 'running') break;
       const eff = effectOf(a.state);
       if (eff.kind === 'wait') {
         await changed(a);
@@ -387,6 +417,8 @@ async function drive(a: Active): Promise<void> {
       } catch (err) {
         const reason = err instanceof PageError ? err.message : `Unexpected error: ${messageOf(err)}`;
         ev = { type: err instanceof PageError ? 'stop' : 'fail', at: Date.now(), reason };
+        // The run's tab closed under the step: back to its opener at the top of the loop.
+        if (await canGoBack(a.state)) ev = null;
       }
       if (ev) await commit(a, ev);
     }
@@ -396,10 +428,27 @@ async function drive(a: Active): Promise<void> {
     clearInterval(keepAlive);
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
-    await resetTab(tabId);
-    if (phone) await restoreDevice(tabId).catch(() => undefined);
-    await cdp.detach(tabId);
+    await dropRunFiles(a.state.id).catch(() => undefined);
+    for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
+      if (!(await chrome.tabs.get(t).catch(() => null))) continue;
+      await unwatchFileChoosers(t);
+      await resetTab(t);
+      if (phone) await restoreDevice(t).catch(() => undefined);
+      await cdp.detach(t);
+    }
   }
+}
+
+/** The run going on in this worker, if any (files attached now are its). */
+export async function liveRunId(): Promise<string | null> {
+  await ready;
+  return find(undefined)?.state.id ?? null;
+}
+
+/** The person attached or removed files of the live run: its state says so (trace run.files). */
+export async function runFilesChanged(runId: string, files: FileMeta[]): Promise<void> {
+  const a = active.get(runId);
+  if (a) await commit(a, { type: 'files', at: Date.now(), files });
 }
 
 /** The run is going on in this worker. */
@@ -410,6 +459,33 @@ export async function isActive(runId: string): Promise<boolean> {
 
 export function isRunTab(tabId: number): boolean {
   return [...active.values()].some((a) => a.state.tabId === tabId);
+}
+
+/** A new tab: when a run's tab opened it, the run follows it (syncTabs). */
+export function tabCreated(tab: chrome.tabs.Tab): void {
+  if (tab.id === undefined || tab.openerTabId === undefined) return;
+  for (const a of active.values()) {
+    // Its current tab, or a tab it is about to follow; not a tab it left behind (on the stack).
+    const opener = tab.openerTabId;
+    if (a.state.tabId !== opener && (!a.tabs.has(opener) || a.state.tabStack?.includes(opener))) continue;
+    a.opened.push({ tabId: tab.id, opener });
+    a.wake();
+  }
+}
+
+/** A closed tab: a run in it goes back to the tab that opened it (syncTabs), or stops. */
+export function tabRemoved(tabId: number): void {
+  for (const a of active.values()) {
+    a.opened = a.opened.filter((o) => o.tabId !== tabId);
+    if (a.state.tabId !== tabId) continue;
+    if (!a.state.tabStack?.length) {
+      void stopRun(a.state.id, 'The run\'s tab was closed.');
+      continue;
+    }
+    // A reply about the closed tab's page is of no use: ask again in the tab the run goes back to.
+    a.request?.abort();
+    a.wake();
+  }
 }
 
 /** The run's tab went away, or moved where the agent may not act: stop with that reason. */
@@ -438,11 +514,14 @@ async function resumeLatest(): Promise<void> {
   if (!config) {
     // Tab ids start over after a browser restart: never carry on in whatever tab has the old id.
     await commit(a, { type: 'stop', at: Date.now(), reason: 'The browser or the extension was restarted during the run, so it was stopped.' });
+    await dropRunFiles(last.id).catch(() => undefined);
     return;
   }
+  // A closed tab with an opener still open: the run goes back there (drive).
   const tab = await chrome.tabs.get(last.tabId).catch(() => null);
-  if (!tab) {
+  if (!tab && !last.tabStack?.length) {
     await commit(a, { type: 'stop', at: Date.now(), reason: 'The run\'s tab was closed.' });
+    await dropRunFiles(last.id).catch(() => undefined);
     return;
   }
   void drive(a);

@@ -13,6 +13,7 @@ import type { RunView } from './run/view';
 import type { Settings } from './settings';
 import type { Trace } from './trace';
 import type { RunSummary } from './history';
+import type { FileMeta } from './files';
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -27,6 +28,8 @@ export interface StartRun {
   /** per-run overrides of the stored settings (runner flags); not saved */
   config?: Partial<Settings>;
 }
+
+export interface AttachedFiles { files: FileMeta[]; runId: string | null }
 
 export interface ModelCheck { ms: number; models: string[]; message: string }
 
@@ -65,6 +68,15 @@ export interface ViewMessages {
   /** label a tab now (all frames, overlay drawn) without running anything: the panel's "Show labels", the bench */
   'marks/label': { req: { tabId: number }; res: MarksSnapshot };
   'marks/clear': { req: { tabId: number }; res: null };
+  /**
+   * attach a file for the page's file fields (bytes as base64): to the run going on, else for the
+   * next run; the files attached now, or the reason it was refused (size cap)
+   */
+  'files/add': { req: { name: string; type: string; lastModified?: number; base64: string }; res: AttachedFiles };
+  /** the files of the run going on (`runId`), else those attached for the next run (`runId` null) */
+  'files/list': { req: Record<string, never>; res: AttachedFiles };
+  /** remove the file at `index`, or all of them without an index (of the run going on, else of the next run) */
+  'files/remove': { req: { index?: number }; res: AttachedFiles };
 }
 
 export interface SelectPick {

@@ -58,6 +58,7 @@ function stepOf(t: TraceStep): StepRecord {
     timings: t.timings, usage: t.usage, approval: t.approval,
   };
   if (a.type === 'takeover') step.kind = 'person';
+  if (Array.isArray(t.tabs) && t.tabs.length) step.tabs = t.tabs.map((c) => ({ change: c.change === 'closed' ? 'closed' : 'opened', url: String(c.url ?? '') }));
   return step;
 }
 
@@ -73,5 +74,8 @@ export function fromTrace(t: Trace): RunState {
     answer: r.answer, stopReason: r.status === 'running' ? 'Imported while it was still running.' : r.stopReason,
     memory: t.steps.at(-1)?.memory ?? dialectOf(r.dialect).emptyMemory(), steps: t.steps.map(stepOf), pending: null, formatErrorsInARow: 0,
     approveSteps: false, guards: DEFAULT_GUARDS, searchStartPage: 'https://www.bing.com/', paused: null, imported: true,
+    ...(Array.isArray(r.files) && r.files.length
+      ? { files: r.files.map((f) => ({ name: String(f?.name ?? ''), size: Number(f?.size) || 0, type: String(f?.type ?? '') })) }
+      : {}),
   };
 }

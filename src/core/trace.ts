@@ -4,8 +4,9 @@
  * as a last line of defence; password text is masked earlier, in run.ts.
  */
 import type { Action, Memory } from './action/action';
+import type { FileMeta } from './files';
 import type { Fingerprint, Mark, Rect, Viewport } from './marks';
-import type { ActedElement, ActResult, RunState, RunStatus, Usage } from './run/state';
+import type { ActedElement, ActResult, RunState, RunStatus, TabChange, Usage } from './run/state';
 
 export const TRACE_FORMAT = 'webagent-trace';
 /** 2: actions in the shared Action model (targets: label, point, window, none), `target`, dialect memory forms. 1 still imports. */
@@ -39,6 +40,8 @@ export interface TraceStep {
   screenshot: string;
   /** the same view without labels, in the same forms */
   cleanScreenshot: string;
+  /** the run moved to another tab during this step (a tab it opened, or back when it closed); absent when it stayed */
+  tabs?: TabChange[];
 }
 
 export interface Trace {
@@ -48,6 +51,8 @@ export interface Trace {
     id: string; task: string; startUrl: string; dialect: string; model: string; baseUrl: string;
     startedAt: string; endedAt: string | null; status: Exclude<RunStatus, 'running'> | 'running';
     answer: string | null; stopReason: string | null;
+    /** files the person attached for file inputs: name, size, type (never the bytes); absent when none */
+    files?: FileMeta[];
   };
   steps: TraceStep[];
 }
@@ -83,6 +88,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       baseUrl: state.baseUrl, startedAt: new Date(state.startedAt).toISOString(),
       endedAt: state.endedAt === null ? null : new Date(state.endedAt).toISOString(),
       status: state.status, answer: state.answer, stopReason: state.stopReason,
+      ...(state.files?.length ? { files: state.files.map((f) => ({ name: f.name, size: f.size, type: f.type })) } : {}),
     },
     steps: state.steps.map((s) => ({
       index: s.index, url: s.url, title: s.title, viewport: s.viewport, elements: s.elements.map(markOut),
@@ -100,6 +106,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       usage: s.usage,
       screenshot: opts.excludeScreenshots ? '' : s.screenshot,
       cleanScreenshot: opts.excludeScreenshots ? '' : s.cleanScreenshot ?? '',
+      ...(s.tabs?.length ? { tabs: s.tabs } : {}),
     })),
   };
   return scrub(trace, secrets);

@@ -11,7 +11,7 @@ import { launchWithExtension, openPanel, type Launched } from '../../scripts/bro
 import { startFakeModel, type FakeModel, type ModelReply } from '../fixtures/model/server';
 import { scriptedPolicy } from '../fixtures/model/scripted';
 import type { PromptParts } from '../fixtures/model/request-shape';
-import { serveFixtures, panelSend, waitForRun } from './support';
+import { serveFixtures, panelSend, stopWorker as stopWorkerIn, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -59,21 +59,9 @@ function until(runId: string, ok: (r: RunView) => boolean, what: string): Promis
   return waitForRun(panel, runId, ok, what);
 }
 
-/**
- * Stops the extension's service worker the way Chrome does (CDP Target.closeTarget), and waits
- * until a new one answers: the panel's reconnecting port (or our next message) starts it again.
- */
-async function stopWorker(): Promise<void> {
-  const before = await send<{ startedAt: number }>('worker/info', {});
-  const cdp = await browser.context.newCDPSession(panel);
-  type Info = { targetId: string; type: string; url: string };
-  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Info[] };
-  const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${browser.extensionId}/`));
-  expect(sw, 'the extension has a running service worker').toBeTruthy();
-  await cdp.send('Target.closeTarget', { targetId: sw!.targetId });
-  await cdp.detach();
-  await expect.poll(async () => (await send<{ startedAt: number }>('worker/info', {}).catch(() => before)).startedAt, { message: 'a new worker started' })
-    .toBeGreaterThan(before.startedAt);
+/** Stops the extension's service worker the way Chrome does (support.ts). */
+function stopWorker(): Promise<void> {
+  return stopWorkerIn(browser.context, browser.extensionId, panel);
 }
 
 function clicks(value: string): number {

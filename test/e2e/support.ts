@@ -1,6 +1,6 @@
 /** Shared pieces of the end-to-end tests: fixture sites, the agent CLI, trace checks. */
 import { spawn } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from '@playwright/test';
 import type { RunView } from '../../src/core/messages';
 import path from 'node:path';
@@ -59,4 +59,22 @@ export async function waitForRun(panel: Page, runId: string, ok: (r: RunView) =>
     return !!last && ok(last);
   }, { message: what, timeout: 60_000, intervals: [50, 100, 200] }).toBe(true);
   return last!;
+}
+
+/**
+ * Stops the extension's service worker the way Chrome does (CDP Target.closeTarget on its
+ * target), and waits until a new one answers: the panel's reconnecting port (or the next message)
+ * starts it again. Never evaluate on the stopped worker: it hangs.
+ */
+export async function stopWorker(context: BrowserContext, extensionId: string, panel: Page): Promise<void> {
+  const before = await panelSend<{ startedAt: number }>(panel, 'worker/info', {});
+  const cdp = await context.newCDPSession(panel);
+  type Info = { targetId: string; type: string; url: string };
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Info[] };
+  const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${extensionId}/`));
+  expect(sw, 'the extension has a running service worker').toBeTruthy();
+  await cdp.send('Target.closeTarget', { targetId: sw!.targetId });
+  await cdp.detach();
+  await expect.poll(async () => (await panelSend<{ startedAt: number }>(panel, 'worker/info', {}).catch(() => before)).startedAt, { message: 'a new worker started' })
+    .toBeGreaterThan(before.startedAt);
 }

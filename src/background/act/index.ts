@@ -13,6 +13,7 @@ import * as cdp from '../cdp';
 import { sendContent } from '../content';
 import { settle } from '../settle';
 import { emulatesTouch } from './device';
+import { preferFiles } from './files';
 import { clickLabel, resolveLabel, scrollLabel, typeLabel, type LabelTarget } from './label';
 import { historyStep, openApp, openUrl, pressKeys } from './navigate';
 import { scrollWindowByWheel, wheelAt } from './scroll';
@@ -29,6 +30,8 @@ const LONG_PRESS_MS = 800;
 export async function actInput(tabId: number, action: Action, ctx: ActContext): Promise<ActResult> {
   // The overlay (labels, the approval crosshair) must not be part of what the action touches or of the next screenshot.
   await sendContent(tabId, 'marks/hide', {}).catch(() => undefined);
+  // Typing into a file field chooses the attached files its text names (act/files.ts).
+  if (action.type === 'type') preferFiles(tabId, action.text);
   return perform(tabId, action, ctx);
 }
 
@@ -88,7 +91,10 @@ async function perform(tabId: number, a: Action, ctx: ActContext): Promise<ActRe
       if (t.kind === 'none' || t.kind === 'window') return typeFocused(tabId, a);
       if (t.kind === 'point') return typeAt(tabId, { x: t.x, y: t.y }, a, emulatesTouch(tabId), ctx.frameOffsets);
       const found = await resolveLabel(tabId, ctx.mark, ctx.frameOffsets, t.label);
-      return found.ok ? typeLabel(tabId, found.t, a) : found;
+      if (!found.ok) return found;
+      // A file field takes files, not text: a click opens its chooser, which gets the attached files.
+      if (found.t.r.tag === 'input' && found.t.r.inputType === 'file') return clickLabel(tabId, found.t, 'left', 1);
+      return typeLabel(tabId, found.t, a);
     }
     case 'scroll': {
       const t = a.target;

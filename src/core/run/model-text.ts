@@ -4,6 +4,7 @@
  */
 import type { BudgetStop } from './budget';
 import { PASSWORD_MASK } from './state';
+import type { FileMeta, FilePick } from '../files';
 
 export const modelText = {
   success: 'Success',
@@ -22,8 +23,34 @@ export const modelText = {
   budgetStop: (b: BudgetStop) => `Not run: ${budgetWords(b)}`,
   /** a typed text went to the address bar (after an address-bar shortcut) */
   openedAddress: (url: string) => `The text was opened as an address: ${url}`,
+  /** the run followed a tab the action opened, or went back when its tab closed */
+  tabOpened: (url: string) => `A new tab opened: ${url}; you are now in it.`,
+  tabClosed: (url: string) => `The tab closed; back in the previous tab: ${url}.`,
+  /** a proposed action that did not run because the tab changed first */
+  tabChangedBeforeRun: 'Not run: the tab changed before this action ran.',
+  /** an action opened a file chooser (act/files.ts): what was chosen from the person's attached files */
+  filesChosen: (names: string[]) => `The file chooser got the attached ${names.length > 1 ? 'files' : 'file'} ${quoted(names)}.`,
+  filesRefused: (names: string[], accept: string) => `Not chosen, because the field accepts only ${accept}: ${quoted(names)}.`,
+  filesLeft: (names: string[]) => `The field takes one file, so ${quoted(names)} ${names.length > 1 ? 'were' : 'was'} not chosen.`,
+  noFilesAttached: 'This opened a file chooser, but the person has attached no files to this run, so no file was chosen. Ask the person to attach the file in the side panel, or say that the task needs a file.',
+  noFileAccepted: (names: string[], accept: string) => `This opened a file chooser, but none of the attached files (${quoted(names)}) is of a type the field accepts (${accept}), so no file was chosen.`,
+  fileChooserFailed: (why: string) => `This opened a file chooser, but the files could not be set: ${why}.`,
+  /** a file chooser opened: what was picked from the attached files (core/files.ts pickFiles) */
+  fileChoice: (attached: FileMeta[], pick: FilePick<FileMeta>, accept: string): string => {
+    const names = (fs: FileMeta[]) => fs.map((f) => f.name);
+    if (!attached.length) return modelText.noFilesAttached;
+    if (!pick.chosen.length) return modelText.noFileAccepted(names(attached), accept);
+    const parts = [modelText.filesChosen(names(pick.chosen))];
+    if (pick.refused.length) parts.push(modelText.filesRefused(names(pick.refused), accept));
+    if (pick.left.length) parts.push(modelText.filesLeft(names(pick.left)));
+    return parts.join(' ');
+  },
   mask: PASSWORD_MASK,
 };
+
+function quoted(names: string[]): string {
+  return names.map((n) => `"${n}"`).join(', ');
+}
 
 function budgetWords(b: BudgetStop): string {
   switch (b.kind) {

@@ -21,6 +21,9 @@ export function personTextIn(t: Translate) {
         case 'cost': return t('stopCost', b.cost, b.cap);
       }
     },
+    /** the run followed a new tab, or went back when its tab closed (panel, runner) */
+    tabChange: (c: { change: 'opened' | 'closed'; url: string }) =>
+      (c.change === 'opened' ? t('tabFollowed', c.url) : t('tabBack', c.url)),
     /** the model said the task cannot be done (glm-pc FAIL, glm-mobile infeasible) */
     modelGaveUp: (why: string) => (why ? t('stopGaveUpWhy', why) : t('stopGaveUp')),
   };

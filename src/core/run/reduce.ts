@@ -30,7 +30,7 @@ import { personTextIn } from './person-text';
 import {
   DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, siteOf,
   type ActedElement, type ActResult, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
-  type RunEvent, type RunState, type RunStatus, type StepRecord,
+  type RunEvent, type RunState, type RunStatus, type StepRecord, type TabChange,
 } from './state';
 
 export function createRun(n: NewRun): RunState {
@@ -43,6 +43,7 @@ export function createRun(n: NewRun): RunState {
     ...(n.apps?.length ? { apps: n.apps } : {}),
     ...(n.replay ? { replay: n.replay } : {}),
     ...(n.limits ? { limits: n.limits } : {}),
+    ...(n.files?.length ? { files: n.files } : {}),
     ...(n.locale && n.locale !== 'en' ? { locale: n.locale } : {}),
   };
 }
@@ -124,7 +125,8 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   const r = p.reply!;
   // Parser notes (e.g. memory kept) follow the outcome in brackets, so the outcome reads first.
   const outcome = result.ok ? (result.note ? `${modelText.success}. ${result.note}` : modelText.success) : result.error;
-  const observation = outcome + (extra.length ? ` (${extra.join(' ')})` : '');
+  const tabs = state.tabChanges ?? [];
+  const observation = withTabs(outcome, tabs) + (extra.length ? ` (${extra.join(' ')})` : '');
   const step: StepRecord = {
     index: p.index, url: p.url, title: p.title, viewport: p.viewport, elements: p.elements,
     promptText: p.promptText, imageBytes: p.imageBytes, imageWidth: p.imageWidth, imageHeight: p.imageHeight,
@@ -135,10 +137,18 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     usage: r.usage,
     pageKey: pageKeyOf(p.url, p.elements),
     approval: p.decision ?? null,
+    ...(tabs.length ? { tabs } : {}),
   };
-  const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe' };
+  const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [] };
   if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText(state).maxSteps(state.maxSteps));
   return next;
+}
+
+/** The outcome, then what the model is told about tabs that opened or closed meanwhile. */
+function withTabs(outcome: string, tabs: TabChange[]): string {
+  if (!tabs.length) return outcome;
+  const said = tabs.map((t) => (t.change === 'opened' ? modelText.tabOpened(t.url) : modelText.tabClosed(t.url))).join(' ');
+  return `${outcome}${/[.!?]$/.test(outcome) ? '' : '.'} ${said}`;
 }
 
 /** Steps the model took (the person's take-overs do not count against max steps). */
@@ -149,14 +159,16 @@ export function modelSteps(state: RunState): number {
 /** The step that tells the model the person acted in the browser themselves. */
 function personStep(state: RunState, paused: Paused, at: number, url: string): StepRecord {
   const last = state.steps[state.steps.length - 1];
+  const tabs = state.tabChanges ?? [];
   return {
     index: state.steps.length, url, title: '', viewport: last?.viewport ?? { width: 0, height: 0, devicePixelRatio: 1 },
     elements: [], promptText: '', imageBytes: 0, imageWidth: 0, imageHeight: 0, screenshot: '', cleanScreenshot: '',
     raw: '', reasoning: null, thought: '', action: null, actionText: 'The user took over the browser',
     memory: state.memory, result: { ok: true },
-    observation: modelText.personActed(modelText.personMoved(paused.url, url)),
+    observation: withTabs(modelText.personActed(modelText.personMoved(paused.url, url)), tabs),
     timings: { observeMs: 0, modelMs: 0, actMs: 0, totalMs: Math.max(0, at - paused.at) },
     usage: null, approval: null, kind: 'person',
+    ...(tabs.length ? { tabs } : {}),
   };
 }
 
@@ -173,13 +185,15 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       if (!state.paused) return state;
       if (state.paused.kind === 'pause') return { ...state, paused: null };
       const steps = [...state.steps, personStep(state, state.paused, ev.at, ev.url)];
-      return { ...state, steps, paused: null, pending: null, phase: 'observe' };
+      return { ...state, steps, paused: null, pending: null, phase: 'observe', tabChanges: [] };
     }
     case 'checked': {
       if (state.phase !== 'act' || !p?.reply || p.checked) return state;
       if (!ev.hit && !state.approveSteps) return { ...state, pending: { ...p, checked: true, decision: { decision: 'auto', feedback: null } } };
       return { ...state, phase: 'approve', pending: { ...p, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? null } } };
     }
+    case 'tab': return onTab(state, ev);
+    case 'files': return { ...state, files: ev.files };
     case 'approve': return onApprove(state, ev);
     case 'reject': {
       if (state.phase !== 'approve' || !p?.reply) return state;
@@ -236,6 +250,25 @@ function takeOver(state: RunState, at: number, url: string): RunState {
   }
   if (state.phase === 'act' && p?.actStartedAt !== undefined) return { ...state, paused }; // the action finishes first
   return { ...state, pending: null, phase: 'observe', paused };
+}
+
+/**
+ * The run moves to another tab. An action under way finishes first: its step records the change.
+ * A proposed action that has not started was meant for the page it saw: recorded as not run. A
+ * step still being observed or asked is dropped and observed again, in the new tab. The change is
+ * told to the model with the next recorded step.
+ */
+function onTab(state: RunState, ev: Extract<RunEvent, { type: 'tab' }>): RunState {
+  if (ev.tabId === state.tabId) return state;
+  const stack = state.tabStack ?? [];
+  const tabStack = ev.change === 'opened' ? [...stack, state.tabId] : stack.slice(0, Math.max(0, stack.lastIndexOf(ev.tabId)));
+  const moved: RunState = { ...state, tabId: ev.tabId, tabStack, tabChanges: [...(state.tabChanges ?? []), { change: ev.change, url: ev.url }] };
+  const p = state.pending;
+  if (state.phase === 'act' && p?.actStartedAt !== undefined) return moved;
+  if (p?.reply && (state.phase === 'act' || state.phase === 'approve')) {
+    return finishStep({ ...moved, pending: { ...p, approval: undefined, decision: undefined } }, ev.at, { ok: false, error: modelText.tabChangedBeforeRun }, [], 0);
+  }
+  return { ...moved, pending: null, phase: 'observe' };
 }
 
 /** An action that ends the run, once it is let through: finished with the answer, or failed with the reason. */

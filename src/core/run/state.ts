@@ -8,6 +8,7 @@ import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { Fingerprint, HitElement, Mark, Rect, Viewport } from '../marks';
 import type { App, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
+import type { FileMeta } from '../files';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
@@ -19,6 +20,13 @@ export const PASSWORD_MASK = '••••';
 export const MAX_FORMAT_ERRORS = 3;
 export const DEFAULT_SEARCH = 'https://www.bing.com/';
 
+
+/**
+ * The run's tab changed: an action opened a new tab or popup window and the run followed it
+ * (`opened`, its URL), or the run's tab closed and the run went back to the one that opened it
+ * (`closed`, the URL of the tab it is back in). Trace `tabs`.
+ */
+export interface TabChange { change: 'opened' | 'closed'; url: string }
 
 /** How the person let the step's action run (trace `approval`). */
 export interface Approval { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null }
@@ -90,6 +98,8 @@ export interface StepRecord {
   approval: Approval | null;
   /** 'person': the person took over and acted; everything else is a model step */
   kind?: 'person';
+  /** the run moved to another tab during this step (absent: it stayed) */
+  tabs?: TabChange[];
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -102,7 +112,7 @@ export interface PendingReply {
 }
 
 /** What has been gathered for the step in progress. */
-export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings' | 'approval' | 'kind' | 'cleanScreenshot' | 'target'> & {
+export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings' | 'approval' | 'kind' | 'cleanScreenshot' | 'target' | 'tabs'> & {
   /** the PNG data URL the model gets in `screenshot`; these are the JPEGs kept once the step is done */
   kept?: { labelled: string; clean: string };
   observeMs: number;
@@ -159,7 +169,12 @@ export interface RunState {
   startUrl: string;
   /** the site the task is about */
   site: string;
+  /** the tab the run works in now (a tab it followed, after one it opened) */
   tabId: number;
+  /** the tabs to go back to when the current one closes: the openers, oldest first (absent: none) */
+  tabStack?: number[];
+  /** tab changes not yet recorded in a step: the next finished step records them and tells the model */
+  tabChanges?: TabChange[];
   dialect: string;
   model: string;
   baseUrl: string;
@@ -191,6 +206,8 @@ export interface RunState {
   replay?: ReplayPlan;
   /** token and cost caps (absent: none) */
   limits?: RunLimits;
+  /** files the person attached for the page's file inputs: names, sizes, types (never the bytes) */
+  files?: FileMeta[];
 }
 
 export interface Observation {
@@ -226,6 +243,13 @@ export type RunEvent =
   | { type: 'takeover'; at: number; url: string }
   | { type: 'resume'; at: number; url: string }
   | { type: 'mode'; at: number; approveSteps: boolean }
+  /**
+   * The run moves to another tab: `opened`: the new tab `tabId` that the current one opened;
+   * `closed`: the current tab closed, back to `tabId` (an opener on the stack). `url`: that tab's.
+   */
+  | { type: 'tab'; at: number; change: TabChange['change']; tabId: number; url: string }
+  /** the person attached or removed files while the run goes on (names, sizes, types) */
+  | { type: 'files'; at: number; files: FileMeta[] }
   | { type: 'stop'; at: number; reason: string }
   | { type: 'fail'; at: number; reason: string };
 
@@ -237,6 +261,7 @@ export interface NewRun {
   apps?: App[];
   replay?: ReplayPlan;
   limits?: RunLimits;
+  files?: FileMeta[];
   /** the dialect's empty memory */
   memory?: Memory;
   /** the language of what the run says to the person (stop reasons); English when absent */
