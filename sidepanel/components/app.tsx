@@ -1,24 +1,29 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RunView } from '../../src/core/messages';
-import { keepConnected, messageOf, onSettingsChange, onRunUpdate, send, targetTab, type Command } from '../api';
-import { SettingsForm } from './settings-form';
-import { RunPanel } from './run-panel';
-import { RunControls } from './run-controls';
+import { keepConnected, messageOf, onSettingsChange, onRunUpdate, send, targetTab } from '../api';
+import { dotState } from '../status';
+import { useCommand } from '../use-command';
+import { SettingsForm, type SettingsHandle, type FormState } from './settings-form';
+import { Dot, RunPanel } from './run-panel';
 import { HistoryView } from './history-view';
 import { Attachments } from './attachments';
 
-/** Runs a command for the person; its error goes to the panel's error line. Resolves true when it worked. */
+/** ⌘ on a Mac, Ctrl elsewhere: how the panel writes the Start shortcut. */
+const MOD = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';
 
 export function App() {
   const [run, setRun] = useState<RunView | null>(null);
   const [task, setTask] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [startError, setStartError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [labelInfo, setLabelInfo] = useState<string | null>(null);
   const [approveSteps, setApproveSteps] = useState(false);
   const [view, setView] = useState<'run' | 'history'>('run');
   // Bumped by each click on the History tab: it goes back to the list from a run's detail.
   const [historyHome, setHistoryHome] = useState(0);
+  const settings = useRef<SettingsHandle | null>(null);
+  const [form, setForm] = useState<FormState>({ loaded: false, dirty: false, problem: null });
+  const labels = useCommand();
   const runId = useRef<string | undefined>(undefined);
   runId.current = run?.id;
 
@@ -51,28 +56,23 @@ export function App() {
 
   const running = run?.status === 'running';
 
-  const command: Command = async (fn) => {
-    setError(null);
-    try {
-      await fn();
-      return true;
-    } catch (err) {
-      setError(messageOf(err));
-      return false;
-    }
-  };
-
-  async function start(e: Event) {
-    e.preventDefault();
-    setError(null);
+  /**
+   * Start runs with what the person sees: unsaved settings in the form are saved first (the form
+   * says so), so Test connection and Start never disagree. A form with a problem blocks Start.
+   */
+  async function start(e?: Event) {
+    e?.preventDefault();
+    if (busy || running || !task.trim() || form.problem || !form.loaded) return;
+    setStartError(null);
     setBusy(true);
     try {
       const tab = await targetTab();
-      if (!tab?.id) throw new Error('Open the web page you want the agent to work on in this window, then press Start.');
+      if (!tab?.id) throw new Error('There is no web page to work on: open the page you want the agent to use in this window, then press Start.');
+      await settings.current?.commit();
       const { runId } = await send('run/start', { task, tabId: tab.id });
       await fetchRun(runId);
     } catch (err) {
-      setError(messageOf(err));
+      setStartError(messageOf(err));
     } finally {
       setBusy(false);
     }
@@ -80,9 +80,9 @@ export function App() {
 
   /** Label the target tab now, without running anything: see what the model would see. */
   async function showLabels(show: boolean) {
-    await command(async () => {
+    await labels.command(async () => {
       const tab = await targetTab();
-      if (!tab?.id) throw new Error('Open a web page in this window first.');
+      if (!tab?.id) throw new Error('There is no web page to label: open one in this window first.');
       if (show) {
         const snap = await send('marks/label', { tabId: tab.id });
         setLabelInfo(`${snap.marks.length} elements labelled on ${snap.title || snap.url}.`);
@@ -96,62 +96,75 @@ export function App() {
   /** The switch is a setting (remembered) and applies to the live run at once. */
   async function switchMode(on: boolean) {
     setApproveSteps(on);
-    const ok = await command(() => send('run/mode', { runId: running ? run.id : undefined, approveSteps: on }));
+    const ok = await labels.command(() => send('run/mode', { runId: running ? run.id : undefined, approveSteps: on }));
     if (!ok) setApproveSteps(!on);
   }
 
   /** Re-run from the history: the new run is shown in the Run view. */
   function started(id: string) {
-    setError(null);
+    setStartError(null);
     setView('run');
     fetchRun(id).catch(() => undefined);
   }
 
-  const waiting = running && run.pending?.phase === 'approve';
-  const nav = (
-    <nav class="views" role="tablist">
-      <button type="button" role="tab" data-testid="view-run" aria-selected={view === 'run'} class={view === 'run' ? 'on' : ''} onClick={() => setView('run')}>
-        Run{running && <span class={waiting ? 'dot wait' : 'dot'} data-testid="run-indicator" title={waiting ? 'waiting for your approval' : 'running'} />}
-      </button>
-      <button type="button" role="tab" data-testid="view-history" aria-selected={view === 'history'} class={view === 'history' ? 'on' : ''} onClick={() => { setView('history'); setHistoryHome((n) => n + 1); }}>History</button>
-    </nav>
-  );
-
-  if (view === 'history') {
-    return (
-      <main>
-        <h1>Web Agent</h1>
-        {nav}
-        <HistoryView onStarted={started} home={historyHome} />
-      </main>
-    );
+  /** "Add its price" under a run whose cost is unknown: the price table, with a row for that model. */
+  function showPrices(model: string) {
+    settings.current?.showPrices(model);
   }
 
+  const state = run ? dotState(run) : null;
+  const blocked = form.problem ? `Fix the settings first: ${form.problem}` : null;
+
   return (
-    <main>
-      <h1>Web Agent</h1>
-      {nav}
-      <SettingsForm />
-      <form class="task" onSubmit={start}>
-        <label for="task">Task</label>
-        <textarea id="task" data-testid="task" rows={3} value={task} placeholder="e.g. Find the price of the cheapest red t-shirt on this site"
-          onInput={(e) => setTask((e.target as HTMLTextAreaElement).value)} />
-        <label class="check" title="Before each action, show it here and wait for Approve, Edit or Reject">
-          <input type="checkbox" data-testid="approve-steps" checked={approveSteps} onChange={(e) => switchMode((e.target as HTMLInputElement).checked)} />
-          Approve each step
-        </label>
-        <Attachments />
-        <div class="row">
-          <button type="submit" data-testid="start" disabled={busy || running || !task.trim()}>Start</button>
-          <button type="button" data-testid="stop" disabled={!running} onClick={() => command(() => send('run/stop', { runId: run?.id }))}>Stop</button>
-          <button type="button" data-testid="show-labels" disabled={running} onClick={() => showLabels(true)} title="Label the page now, as the model would see it">Show labels</button>
-          <button type="button" data-testid="clear-labels" disabled={running} onClick={() => showLabels(false)}>Clear labels</button>
-        </div>
-        {labelInfo && <p class="note" data-testid="label-info">{labelInfo}</p>}
-      </form>
-      {run && running && <RunControls run={run} command={command} />}
-      {error && <p class="error" role="alert" data-testid="start-error">{error}</p>}
-      {run && <RunPanel run={run} command={command} />}
-    </main>
+    <div class="app">
+      <header class="top">
+        <h1>Web Agent</h1>
+        <nav class="views" role="tablist" aria-label="Views">
+          <button type="button" role="tab" data-testid="view-run" aria-selected={view === 'run'} class={view === 'run' ? 'on' : ''} onClick={() => setView('run')}>
+            Run{run && (running || state === 'failed') && state && <Dot state={state} testid="run-indicator" />}
+          </button>
+          <button type="button" role="tab" data-testid="view-history" aria-selected={view === 'history'} class={view === 'history' ? 'on' : ''}
+            onClick={() => { setView('history'); setHistoryHome((n) => n + 1); }}>History</button>
+        </nav>
+      </header>
+      {/* The Run view stays mounted while History is shown, so unsaved settings and a typed task are kept. */}
+      <main class="view-run" hidden={view !== 'run'}>
+        <SettingsForm handle={settings} onState={setForm} />
+        <form class="task card" onSubmit={start}>
+          <label for="task" class="label">Task</label>
+          <textarea id="task" data-testid="task" rows={3} value={task} placeholder="e.g. Find the price of the cheapest red t-shirt on this site"
+            aria-describedby="task-help"
+            onInput={(e) => { setTask((e.target as HTMLTextAreaElement).value); setStartError(null); }}
+            onKeyDown={(e) => {
+              // Ctrl+Enter (⌘+Enter on a Mac) starts; Enter alone is a new line.
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void start(); }
+            }} />
+          <small id="task-help" class="hint">{MOD}+Enter starts.</small>
+          <label class="check" title="Before each action, show it here and wait for Approve, Edit or Reject">
+            <input type="checkbox" data-testid="approve-steps" checked={approveSteps} onChange={(e) => switchMode((e.target as HTMLInputElement).checked)} />
+            Approve each step
+          </label>
+          <Attachments />
+          <div class="row">
+            <button type="submit" class="primary" data-testid="start" disabled={busy || running || !task.trim() || !!form.problem || !form.loaded}
+              aria-describedby="start-help">Start</button>
+            <button type="button" data-testid="show-labels" disabled={running} onClick={() => showLabels(true)} title="Label the page now, as the model would see it">Show labels</button>
+            <button type="button" data-testid="clear-labels" disabled={running} onClick={() => showLabels(false)}>Clear labels</button>
+          </div>
+          <p id="start-help" class={blocked ? 'error' : 'hint'} data-testid="start-help" hidden={!blocked && !form.dirty}>
+            {blocked ?? 'Start saves your changed settings first.'}
+          </p>
+          {labelInfo && <p class="note" data-testid="label-info">{labelInfo}</p>}
+          {labels.error && <p class="error" role="alert" data-testid="labels-error">{labels.error}</p>}
+          {startError && <p class="error" role="alert" data-testid="start-error">{startError}</p>}
+        </form>
+        {run && <RunPanel run={run} onPrices={showPrices} />}
+      </main>
+      {view === 'history' && (
+        <main class="view-history">
+          <HistoryView onStarted={started} home={historyHome} />
+        </main>
+      )}
+    </div>
   );
 }

@@ -2,9 +2,10 @@
  * The action waiting for the person (step-approval mode, or a guard tripped in auto mode): what it
  * would do in words, the model's thought, why the run stopped, and the target highlighted on the
  * step's labelled screenshot. Approve, Edit (another action in the dialect's syntax; the background
- * parses and checks it), Reject with feedback (the model is told), Stop (the main Stop button).
+ * parses and checks it), Reject with feedback (the model is told; in a replay it is only kept in
+ * the history), Stop. An error (a refused edit) is shown in the card, next to what caused it.
  * Shortcuts when no text field has focus: `a` approves, `r` goes to the feedback box, where Enter
- * rejects.
+ * rejects; Esc in the edit box cancels the edit.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PendingView, RunView } from '../../src/core/messages';
@@ -14,7 +15,7 @@ import type { ActedElement } from '../../src/core/run/state';
 import { GUARD_NAMES, hostKey } from '../../src/core/guards';
 import { PASSWORD_MASK } from '../../src/core/run/state';
 import { send } from '../api';
-import type { Command } from '../api';
+import { useCommand } from '../use-command';
 
 type Approval = NonNullable<PendingView['approval']>;
 
@@ -33,15 +34,31 @@ function inTextField(t: EventTarget | null): boolean {
   return t instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(t.type);
 }
 
-export function ApprovalCard({ run, pending, approval, command }: { run: RunView; pending: PendingView; approval: Approval; command: Command }) {
+export function ApprovalCard({ run, pending, approval }: { run: RunView; pending: PendingView; approval: Approval }) {
   const [editing, setEditing] = useState(false);
   // A masked password action is not offered for editing as is: "••••" would be typed.
-  const [edit, setEdit] = useState(pending.actionText?.includes(PASSWORD_MASK) ? '' : pending.actionText ?? '');
+  const proposed = pending.actionText?.includes(PASSWORD_MASK) ? '' : pending.actionText ?? '';
+  const [edit, setEdit] = useState(proposed);
+  const { command, error, clearError } = useCommand();
+  const card = useRef<HTMLElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const editBox = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => { if (editing) editBox.current?.focus(); }, [editing]);
   const [feedback, setFeedback] = useState('');
   const [alwaysAllow, setAlwaysAllow] = useState(false);
   const [busy, setBusy] = useState(false);
   const feedbackBox = useRef<HTMLInputElement>(null);
   const host = hostKey(run.site);
+  // A replay has no model to tell: the reason is only kept with the run.
+  const rejectHint = run.replay ? 'Why not? (optional, kept in the run\'s history)' : 'Why not? (optional, the model is told)';
+
+  /** Esc in the edit box: the edit is dropped, nothing is sent. */
+  function cancelEdit() {
+    setEditing(false);
+    setEdit(proposed);
+    clearError();
+    editButton.current?.focus();
+  }
 
   async function decide(what: 'approve' | 'edit' | 'reject') {
     if (busy) return; // a second key press while the first is on its way
@@ -57,6 +74,8 @@ export function ApprovalCard({ run, pending, approval, command }: { run: RunView
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || inTextField(e.target)) return;
+      // Not while the card is out of sight (the History view is shown).
+      if (!card.current || card.current.getClientRects().length === 0) return;
       if (e.key === 'a') {
         e.preventDefault();
         void decide('approve');
@@ -70,7 +89,7 @@ export function ApprovalCard({ run, pending, approval, command }: { run: RunView
   });
 
   return (
-    <section class="approval" data-testid="approval" aria-label="Action waiting for your approval">
+    <section class="approval" ref={card} data-testid="approval" aria-label="Action waiting for your approval">
       <h2>Step {pending.index + 1}: {approval.rule ? 'check this action' : 'approve this action?'}</h2>
       {approval.reason && (
         <p class="reason" data-testid="approval-reason">
@@ -92,21 +111,27 @@ export function ApprovalCard({ run, pending, approval, command }: { run: RunView
         </label>
       )}
       <div class="row">
-        <button type="button" data-testid="approve" disabled={busy} onClick={() => decide('approve')}>Approve <kbd>a</kbd></button>
-        <button type="button" data-testid="edit" aria-expanded={editing} onClick={() => setEditing(!editing)}>Edit…</button>
-        <button type="button" data-testid="approval-stop" onClick={() => command(() => send('run/stop', { runId: run.id }))}>Stop the run</button>
+        <button type="button" class="primary" data-testid="approve" disabled={busy} onClick={() => decide('approve')}>Approve <kbd>a</kbd></button>
+        <button type="button" ref={editButton} data-testid="edit" aria-expanded={editing} onClick={() => (editing ? cancelEdit() : setEditing(true))}>Edit…</button>
+        <button type="button" class="danger-text" data-testid="approval-stop" onClick={() => command(() => send('run/stop', { runId: run.id }))}>Stop the run</button>
       </div>
       {editing && (
         <div class="row">
           <input type="text" data-testid="edit-action" aria-label="Action to run instead" value={edit} placeholder="e.g. Click [3] or Type [2]; [hello]"
-            onInput={(e) => setEdit((e.target as HTMLInputElement).value)}
-            onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void decide('edit'); } }} />
+            ref={editBox} aria-describedby="edit-help"
+            onInput={(e) => { setEdit((e.target as HTMLInputElement).value); clearError(); }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') { e.preventDefault(); void decide('edit'); }
+              if (e.key === 'Escape') { e.preventDefault(); cancelEdit(); }
+            }} />
           <button type="button" data-testid="apply-edit" disabled={busy || !edit.trim()} onClick={() => decide('edit')}>Run this instead</button>
+          <small id="edit-help" class="hint wide">Enter runs it, Esc cancels the edit.</small>
         </div>
       )}
+      {error && <p class="error" role="alert" data-testid="approval-error">{error}</p>}
       <div class="row">
-        <input type="text" ref={feedbackBox} data-testid="reject-feedback" aria-label="Why not? (the model is told)" value={feedback}
-          placeholder="Why not? (optional, the model is told)"
+        <input type="text" ref={feedbackBox} data-testid="reject-feedback" aria-label={rejectHint} value={feedback}
+          placeholder={rejectHint}
           onInput={(e) => setFeedback((e.target as HTMLInputElement).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void decide('reject'); } }} />
         <button type="button" data-testid="reject" disabled={busy} onClick={() => decide('reject')} title="r goes to the feedback box; Enter there rejects">

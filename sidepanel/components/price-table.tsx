@@ -8,6 +8,11 @@ export interface PriceRow { key: number; model: string; input: string; output: s
 
 let nextKey = 1;
 
+/** A new row (for this model, or blank), prices still to type. */
+export function emptyRow(model = ''): PriceRow {
+  return { key: nextKey++, model, input: '', output: '' };
+}
+
 export function rowsOf(t: PriceTable): PriceRow[] {
   return Object.entries(t).map(([model, p]) => ({ key: nextKey++, model, input: String(p.inputPerMillion), output: String(p.outputPerMillion) }));
 }
@@ -53,7 +58,7 @@ export function PriceTableForm({ rows, onChange, problem }: { rows: PriceRow[]; 
           ))}
         </tbody>
       </table>
-      <button type="button" data-testid="price-add" onClick={() => onChange([...rows, { key: nextKey++, model: '', input: '', output: '' }])}>Add a model</button>
+      <button type="button" data-testid="price-add" onClick={() => onChange([...rows, emptyRow()])}>Add a model</button>
       <small class={problem ? 'error' : 'hint'} data-testid="price-problem">{problem ?? 'The cost of a run uses the price of its model; a model not listed has no known cost.'}</small>
     </fieldset>
   );

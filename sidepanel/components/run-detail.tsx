@@ -14,6 +14,8 @@ import { hostKey } from '../../src/core/guards';
 import { formatCost } from '../../src/core/costs';
 import { messageOf, onRunUpdate, send } from '../api';
 import { download, exportRun, type ExportKind } from '../export';
+import { tookOver } from '../../src/core/run/view';
+import { Lightbox } from './lightbox';
 import { formatDate, formatDuration, formatTimings, formatTokens } from '../format';
 
 /** The labelled elements, one `[i]: <tag> "text"` per line (the prompt, if the dialect sends them, is shown apart). */
@@ -179,6 +181,7 @@ function approvalText(step: StepView): string {
   const a = step.approval;
   if (!a) return 'none: no action was proposed';
   if (a.decision === 'auto') return 'automatic (no approval asked)';
+  if (tookOver(step)) return 'not run: you took over before it ran';
   if (a.decision === 'rejected') return a.feedback ? `rejected by you: ${a.feedback}` : 'rejected by you';
   return a.decision === 'edited' ? 'edited by you' : 'approved by you';
 }
@@ -291,11 +294,7 @@ function Shots({ runId, index }: { runId: string; index: number }) {
     <div class="shots">
       {fig('labelled', shots.labelled, 'Labelled')}
       {fig('clean', shots.clean, 'Clean')}
-      {big && (
-        <div class="lightbox" role="dialog" data-testid="lightbox" onClick={() => setBig(null)}>
-          <img src={big} alt={`Step ${index + 1}, full size`} />
-        </div>
-      )}
+      {big && <Lightbox src={big} alt={`Step ${index + 1}, full size`} onClose={() => setBig(null)} />}
     </div>
   );
 }

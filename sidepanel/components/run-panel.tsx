@@ -1,52 +1,225 @@
-import { useEffect, useState } from 'preact/hooks';
+/**
+ * The live run: a bar that stays at the top (status dot, what the run is doing, "Step 3 of 15",
+ * the time taken, Pause / Take over / Stop, and any error), the task and its tokens, the steps so
+ * far (compact, with small screenshots), and the step in progress: the approval card, the line
+ * saying what it waits for, the reply as it streams in, or the answer. The view follows the step
+ * in progress unless the person scrolls away to read older steps.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { RunStream, RunView, StepView } from '../../src/core/messages';
 import { formatCost } from '../../src/core/costs';
-import { onRunStream, send } from '../api';
+import { tookOver } from '../../src/core/run/view';
+import { dialectOf } from '../../src/core/dialects/registry';
+import { onRunStream, send, type Command } from '../api';
 import { formatTimings, formatTokens } from '../format';
 import { liveReply } from '../live';
-import { dialectOf } from '../../src/core/dialects/registry';
+import { DOT_TEXT, dotState, elapsedOf, formatElapsed, phaseText, stepText, type DotState } from '../status';
+import { costNoteFor } from '../cost-note';
+import { useCommand } from '../use-command';
 import { ApprovalCard } from './approval-card';
 import { TabNote } from './tab-note';
-import type { Command } from '../api';
+import { RunControls } from './run-controls';
+import { Lightbox } from './lightbox';
 
-const PHASE_TEXT = { observe: 'labelling the page and taking a screenshot…', model: 'waiting for the model…', approve: 'waiting for your approval', act: 'acting', done: '' };
-
-export function RunPanel({ run, command }: { run: RunView; command: Command }) {
+export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: string) => void }) {
   const p = run.status === 'running' ? run.pending : null;
   const live = useLive(run.id);
   // The streamed reply belongs to the step still asking the model; once that step is done it is gone.
   const showLive = p && p.phase === 'model' && live && live.index === p.index ? live : null;
-  const t = run.totals;
+  const { command, error } = useCommand();
+  // Turns that need the person: the run waits for them (which step), or has ended.
+  const state = dotState(run);
+  const attention = state === 'running' || state === 'paused' ? '' : `${state}:${p?.index ?? ''}`;
+  const follow = useFollow(run.id, attention, [run, showLive]);
   return (
     <section class="run" data-testid="run" data-status={run.status}>
-      <p class="run-head"><b>{run.task}</b><br /><small>{run.startUrl} · {run.model}</small></p>
-      {t && (
-        <p class="run-totals" data-testid="run-totals">
-          <span data-testid="run-total-tokens">{formatTokens(t.promptTokens, t.completionTokens)}</span>
-          {' · cost '}<span data-testid="run-cost" data-cost={t.cost ?? ''}>{formatCost(t.cost)}</span>
-        </p>
-      )}
+      <RunBar run={run} command={command} error={error} barRef={follow.bar} following={follow.following} onJump={follow.jump} />
+      <header class="run-head">
+        <p class="run-task-text">{run.task}</p>
+        <p class="run-where"><small>{run.startUrl} · {run.model}</small></p>
+        <Totals key={run.id} run={run} onPrices={onPrices} />
+      </header>
       <ol class="steps">
         {run.steps.map((s) => (s.kind === 'person' ? <PersonStep key={s.index} step={s} /> : <Step key={s.index} runId={run.id} step={s} />))}
       </ol>
-      {p?.approval && <ApprovalCard key={`${run.id}:${p.index}`} run={run} pending={p} approval={p.approval} command={command} />}
-      {p && !p.approval && (
-        <p class="pending" data-testid="pending">
-          Step {p.index + 1}: {pendingText(run, p)}
-        </p>
-      )}
-      {showLive && <LiveReplyView live={showLive} dialect={run.dialect} />}
-      {run.status === 'running' && !run.pending && <p class="pending">{run.paused ? 'Paused.' : 'Starting…'}</p>}
-      {run.status === 'finished' && (
-        <div class="answer" data-testid="answer"><h2>Answer</h2><p>{run.answer}</p></div>
-      )}
+      <div class="current" ref={follow.current} data-testid="current">
+        {p?.approval && <ApprovalCard key={`${run.id}:${p.index}`} run={run} pending={p} approval={p.approval} />}
+        {p && !p.approval && (
+          <p class={run.paused ? 'pending' : 'pending busy'} data-testid="pending">
+            Step {p.index + 1}: {phaseText(run)}
+          </p>
+        )}
+        {showLive && <LiveReplyView live={showLive} dialect={run.dialect} />}
+        {run.status === 'running' && !run.pending && <p class="pending">{run.paused ? 'Paused.' : 'Starting…'}</p>}
+        {run.status === 'finished' && (
+          <div class="answer" data-testid="answer"><h2>Answer</h2><p>{run.answer}</p></div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The status dot: a different colour and shape for each state; the words next to it say the same. */
+export function Dot({ state, testid }: { state: DotState; testid?: string }) {
+  return <span class={`dot ${state}`} data-state={state} data-testid={testid} title={DOT_TEXT[state]} aria-hidden="true" />;
+}
+
+/** The current time, ticking every second while `on`. */
+function useNow(on: boolean): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!on) return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [on]);
+  return now;
+}
+
+function RunBar({ run, command, error, barRef, following, onJump }: {
+  run: RunView; command: Command; error: string | null; barRef: { current: HTMLDivElement | null }; following: boolean; onJump: () => void;
+}) {
+  const running = run.status === 'running';
+  const state = dotState(run);
+  const now = useNow(running);
+  const phase = phaseText(run);
+  return (
+    <div class="run-bar" ref={barRef} data-testid="run-bar" data-state={state}>
+      <p class="run-status">
+        <Dot state={state} testid="run-dot" />
+        <b data-testid="run-state">{DOT_TEXT[state]}</b>
+        {phase && <span class="run-phase" data-testid="run-phase">{phase}</span>}
+      </p>
+      <p class="run-progress">
+        <span data-testid="run-step">{stepText(run)}</span>
+        {' · '}<span data-testid="run-elapsed" title="Time since the run started">{formatElapsed(elapsedOf(run, now))}</span>
+        {!following && <button type="button" class="link" data-testid="jump-current" onClick={onJump}>Show the current step ↓</button>}
+      </p>
+      {running && <RunControls run={run} command={command} />}
+      {error && <p class="error" role="alert" data-testid="run-error">{error}</p>}
       {(run.status === 'stopped' || run.status === 'failed') && (
         <p class={run.status === 'failed' ? 'error' : 'note'} role="alert" data-testid="stop-reason">
           {run.status === 'failed' ? 'The run failed: ' : 'The run stopped: '}{run.stopReason}
         </p>
       )}
-    </section>
+    </div>
   );
+}
+
+/** Tokens so far and the cost; when the model has no price, that is said once (per model) with a way to add it. */
+function Totals({ run, onPrices }: { run: RunView; onPrices: (model: string) => void }) {
+  const t = run.totals;
+  const [tell] = useState(() => t.cost === null && !run.replay && !run.imported && costNoteFor(run.model, run.id));
+  return (
+    <>
+      <p class="run-totals" data-testid="run-totals">
+        <span data-testid="run-total-tokens">{formatTokens(t.promptTokens, t.completionTokens)}</span>
+        {t.cost !== null && <>{' · cost '}<span data-testid="run-cost" data-cost={t.cost}>{formatCost(t.cost)}</span></>}
+      </p>
+      {tell && (
+        <p class="hint" data-testid="cost-unknown">
+          Cost unknown: the price table has no price for “{run.model}”, so only tokens are counted.{' '}
+          <button type="button" class="link" data-testid="cost-link" onClick={() => onPrices(run.model)}>Add its price</button>
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * Keeps the step in progress in view as the run goes on. A person who scrolls away from it (to
+ * read older steps) stops the following; scrolling back to it, or "Show the current step",
+ * starts it again. Only scrolls the person makes count: wheel, touch, scroll keys, the scrollbar.
+ */
+function useFollow(runId: string, attention: string, changes: unknown[]) {
+  const bar = useRef<HTMLDivElement>(null);
+  const current = useRef<HTMLDivElement>(null);
+  const [following, setFollowing] = useState(true);
+  const on = useRef(true);
+  on.current = following;
+
+  // A new run, and any moment that needs the person (an approval, the end), are followed again.
+  useEffect(() => setFollowing(true), [runId, attention]);
+
+  useEffect(() => {
+    // When the person last did something that scrolls; a scroll soon after is theirs.
+    let marked = -Infinity;
+    const mark = () => { marked = performance.now(); };
+    const onKey = (e: KeyboardEvent) => {
+      if (['PageUp', 'PageDown', 'ArrowUp', 'ArrowDown', 'Home', 'End', ' '].includes(e.key) && !isTextField(e.target)) mark();
+    };
+    // A press on the page's scrollbar (its target is the root element), not on a button.
+    const onPress = (e: MouseEvent) => { if (e.target === document.documentElement) mark(); };
+    const onScroll = () => {
+      if (performance.now() - marked > 500) return;
+      if (current.current) setFollowing(isInView(current.current, bar.current));
+    };
+    const opts = { passive: true };
+    addEventListener('wheel', mark, opts);
+    addEventListener('touchmove', mark, opts);
+    addEventListener('mousedown', onPress, opts);
+    addEventListener('keydown', onKey, opts);
+    addEventListener('scroll', onScroll, opts);
+    return () => {
+      removeEventListener('wheel', mark);
+      removeEventListener('touchmove', mark);
+      removeEventListener('mousedown', onPress);
+      removeEventListener('keydown', onKey);
+      removeEventListener('scroll', onScroll);
+    };
+  }, []);
+
+  /** Brings the step in progress into view, unless the person looks elsewhere. */
+  const follow = () => {
+    // Not while the person types somewhere else (the task box, a setting): that is where they look.
+    const active = document.activeElement;
+    const typingElsewhere = isTextField(active) && !current.current?.contains(active);
+    if (on.current && !typingElsewhere) reveal(current.current, bar.current);
+  };
+  useLayoutEffect(follow, [...changes, following]);
+  // The step in progress also grows by itself (its screenshot loads, the reply streams in, an error shows).
+  useEffect(() => {
+    const el = current.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const watch = new ResizeObserver(() => follow());
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
+
+  const jump = () => {
+    setFollowing(true);
+    reveal(current.current, bar.current);
+  };
+  return { bar, current, following, jump };
+}
+
+function isTextField(t: EventTarget | null): boolean {
+  if (!(t instanceof HTMLElement)) return false;
+  if (t.isContentEditable || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return true;
+  return t instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(t.type);
+}
+
+/** The area the sticky header and run bar leave free. */
+function freeArea(bar: HTMLElement | null): { top: number; bottom: number } {
+  return { top: Math.max(0, bar?.getBoundingClientRect().bottom ?? 0), bottom: window.innerHeight };
+}
+
+function isInView(el: HTMLElement, bar: HTMLElement | null): boolean {
+  const r = el.getBoundingClientRect();
+  const { top, bottom } = freeArea(bar);
+  return r.bottom > top && r.top < bottom;
+}
+
+/** Scrolls the least that shows the element below the bar: its bottom edge, or its top when it is taller than the room. */
+function reveal(el: HTMLElement | null, bar: HTMLElement | null): void {
+  if (!el || el.getClientRects().length === 0) return; // not drawn (the History view is shown)
+  const r = el.getBoundingClientRect();
+  const { top, bottom } = freeArea(bar);
+  const gap = 8;
+  if (r.top >= top + gap && r.bottom <= bottom - gap) return;
+  const tooTall = r.height > bottom - top - 2 * gap;
+  const dy = tooTall || r.top < top ? r.top - top - gap : r.bottom - bottom + gap;
+  window.scrollBy(0, dy);
 }
 
 /** The latest streamed reply and retry note of this run (any step: the caller picks the pending one). */
@@ -83,17 +256,11 @@ function LiveReplyView({ live, dialect }: { live: { content: string; reasoning: 
   );
 }
 
-function pendingText(run: RunView, p: NonNullable<RunView['pending']>): string {
-  // Paused after the reply came: the action has not started and will not until Resume.
-  if (run.paused && p.phase === 'act' && p.actionText) return `paused before: ${p.actionText}`;
-  if (p.phase === 'act' && p.actionText) return `acting: ${p.actionText}`;
-  return PHASE_TEXT[p.phase];
-}
-
-/** How the person let the step through; automatic steps show nothing. */
+/** How the person let the step through; automatic steps show nothing. A take-over is not a rejection. */
 function Decision({ step }: { step: StepView }) {
   const a = step.approval;
   if (!a || a.decision === 'auto') return null;
+  if (tookOver(step)) return <span class="tag takeover" data-testid="approval-tag">not run: you took over</span>;
   const text = a.decision === 'rejected' && a.feedback ? `rejected: ${a.feedback}` : a.decision;
   return <span class={`tag ${a.decision}`} data-testid="approval-tag">{text}</span>;
 }
@@ -101,7 +268,7 @@ function Decision({ step }: { step: StepView }) {
 function PersonStep({ step }: { step: StepView }) {
   return (
     <li class="step person" data-testid="step" data-kind="person">
-      <div class="step-head">Step {step.index + 1} <small>{step.url}</small></div>
+      <div class="step-head"><b>Step {step.index + 1}</b> <small>{step.url}</small></div>
       <p class="action" data-testid="action"><b>You took over</b></p>
       <p class="obs ok" data-testid="observation">{step.observation}</p>
     </li>
@@ -114,27 +281,33 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
   useEffect(() => {
     send('run/screenshot', { runId, index: step.index }).then(setShot, () => setShot(null));
   }, [runId, step.index]);
+  const n = step.index + 1;
   return (
     <li class="step" data-testid="step">
-      <div class="step-head">Step {step.index + 1} <Decision step={step} /> <small>{step.url}</small></div>
-      {shot && <img class="thumb" src={shot} alt={`Labelled screenshot of step ${step.index + 1}`} onClick={() => setBig(true)} />}
-      {step.thought && <p class="thought" data-testid="thought">{step.thought}</p>}
-      <p class="action" data-testid="action"><code>{step.actionText}</code></p>
-      <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
-      <TabNote step={step} />
-      <p class="step-facts">
-        <small>
-          <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : 'tokens not reported'}</span>
-          {' · '}<span data-testid="step-timings">{formatTimings(step.timings)}</span>
-        </small>
-      </p>
-      <details class="memory"><summary>Memory</summary><pre data-testid="memory">{JSON.stringify(step.memory, null, 2)}</pre></details>
-      {step.reasoning && <details><summary>Reasoning</summary><pre>{step.reasoning}</pre></details>}
-      {big && shot && (
-        <div class="lightbox" role="dialog" onClick={() => setBig(false)}>
-          <img src={shot} alt={`Labelled screenshot of step ${step.index + 1}, full size`} />
+      <div class="step-top">
+        {shot
+          ? <button type="button" class="thumb-button" aria-label={`Enlarge the screenshot of step ${n}`} onClick={() => setBig(true)}>
+            <img class="thumb" src={shot} alt={`Labelled screenshot of step ${n}`} />
+          </button>
+          : <span class="thumb-button empty" aria-hidden="true" />}
+        <div class="step-main">
+          <div class="step-head"><b>Step {n}</b> <Decision step={step} /> <small title={step.url}>{step.url}</small></div>
+          <p class="action" data-testid="action"><code>{step.actionText}</code></p>
+          <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
+          <TabNote step={step} />
         </div>
-      )}
+      </div>
+      {step.thought && <p class="thought" data-testid="thought">{step.thought}</p>}
+      <details class="step-more">
+        <summary>Tokens, timings, memory</summary>
+        <p class="step-facts">
+          <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : 'tokens not reported'}</span>
+          <br /><span data-testid="step-timings">{formatTimings(step.timings)}</span>
+        </p>
+        <pre class="memory" data-testid="memory">{JSON.stringify(step.memory, null, 2)}</pre>
+        {step.reasoning && <details><summary>Reasoning</summary><pre>{step.reasoning}</pre></details>}
+      </details>
+      {big && shot && <Lightbox src={shot} alt={`Labelled screenshot of step ${n}, full size`} onClose={() => setBig(false)} />}
     </li>
   );
 }

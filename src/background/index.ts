@@ -18,6 +18,7 @@ import { loadSettings, saveSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
 import { base64Decode } from '../core/export/data-url';
 import { addFile, listFiles, removeFile, STAGED } from './file-store';
+import { onCommand } from './commands';
 
 type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
 
@@ -145,5 +146,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
 
 // The toolbar button opens the side panel.
 chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+// So does the keyboard shortcut (manifest "commands", default Alt+Shift+W).
+chrome.commands.onCommand.addListener((command, tab) => { void onCommand(command, tab); });
 
 void resumeAfterRestart();

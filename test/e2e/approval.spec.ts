@@ -193,10 +193,11 @@ test('Edit: an unreadable action or an unknown label shows the error and nothing
   await expect(edit).toHaveValue(`Click [${like}]`);
   await edit.fill('Klick the like button');
   await card.getByTestId('apply-edit').click();
-  await expect(panel.getByTestId('start-error')).toContainText('The edited action could not be read');
+  // The error is in the card, next to the edit that caused it.
+  await expect(card.getByTestId('approval-error')).toContainText('The edited action could not be read');
   await edit.fill('Click [999]');
   await card.getByTestId('apply-edit').click();
-  await expect(panel.getByTestId('start-error')).toContainText('There is no element [999] on this step\'s page');
+  await expect(card.getByTestId('approval-error')).toContainText('There is no element [999] on this step\'s page');
   // Still waiting; nothing ran and the model was not asked again.
   await expect(card).toBeVisible();
   expect(events('like')).toHaveLength(0);
@@ -206,7 +207,7 @@ test('Edit: an unreadable action or an unknown label shows the error and nothing
   await edit.fill(`Click [${bookmark}]`);
   await card.getByTestId('apply-edit').click();
   await expect.poll(() => events('bookmark').length, { message: 'the edited click happened' }).toBe(1);
-  await expect(panel.getByTestId('start-error')).toHaveCount(0);
+  await expect(panel.getByTestId('approval-error')).toHaveCount(0);
   expect(events('like')).toHaveLength(0);
 
   // Step approval off while the model is answering: the answer is not held for approval.

@@ -28,7 +28,7 @@ import { modelText } from './model-text';
 import { translatorFor } from '../locales';
 import { personTextIn } from './person-text';
 import {
-  DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, siteOf,
+  DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, TOOK_OVER_FEEDBACK, siteOf,
   type ActedElement, type ActResult, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
   type RunEvent, type RunState, type RunStatus, type StepRecord, type TabChange,
 } from './state';
@@ -244,7 +244,7 @@ function takeOver(state: RunState, at: number, url: string): RunState {
   const paused: Paused = { kind: 'takeover', at, url: state.paused?.url ?? url };
   const p = state.pending;
   if (p?.reply && p.actStartedAt === undefined && (state.phase === 'act' || state.phase === 'approve')) {
-    const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback: 'The user took over before this action ran.' } } };
+    const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback: TOOK_OVER_FEEDBACK } } };
     const done = finishStep(withDecision, at, { ok: false, error: modelText.tookOverBeforeRun }, [], 0);
     return done.status === 'running' ? { ...done, paused } : done;
   }

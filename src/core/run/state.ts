@@ -19,6 +19,8 @@ export const PASSWORD_MASK = '••••';
 /** Unreadable replies in a row before the run stops. */
 export const MAX_FORMAT_ERRORS = 3;
 export const DEFAULT_SEARCH = 'https://www.bing.com/';
+/** A proposed action the person's take-over kept from running is recorded as rejected with this feedback. */
+export const TOOK_OVER_FEEDBACK = 'The user took over before this action ran.';
 
 
 /**

@@ -5,7 +5,7 @@
 import { pointOf, type Point } from '../action/action';
 import type { Viewport } from '../marks';
 import { runTotals } from './budget';
-import type { ActedElement, ApprovalRequest, RunState, StepRecord } from './state';
+import { TOOK_OVER_FEEDBACK, type ActedElement, type ApprovalRequest, type RunState, type StepRecord } from './state';
 
 export type StepView = Omit<StepRecord, 'screenshot' | 'promptText'>;
 
@@ -19,13 +19,14 @@ export type RunView = Omit<RunState, 'steps' | 'pending'> & {
   steps: StepView[];
   /** the step in progress: what the view can show before it completes */
   pending: PendingView | null;
-  /** tokens so far (from the responses' usage) and their cost (null: no price for this model) */
+  /** tokens so far (from the responses' usage, the step in progress's reply included) and their cost (null: no price for this model) */
   totals: { promptTokens: number; completionTokens: number; cost: number | null };
 };
 
 export function toRunView(s: RunState): RunView {
   const { steps, pending, ...rest } = s;
-  const { tokens, cost } = runTotals(s);
+  // A reply waiting for approval (or for its action) has been paid for: count it now.
+  const { tokens, cost } = runTotals(s, pending?.reply?.usage ?? null);
   return {
     ...rest,
     totals: { ...tokens, cost },
@@ -39,4 +40,9 @@ export function toRunView(s: RunState): RunView {
       }
       : null,
   };
+}
+
+/** The person's take-over kept this step's action from running (recorded as a rejection with a set feedback). */
+export function tookOver(step: Pick<StepView, 'approval'>): boolean {
+  return step.approval?.decision === 'rejected' && step.approval.feedback === TOOK_OVER_FEEDBACK;
 }
