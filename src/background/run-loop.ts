@@ -36,6 +36,8 @@ import { askModel, type ModelProgress } from './model';
 import { observe } from './observe';
 import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
+import { personLocale } from './person';
+import { translatorFor } from '../core/locales';
 
 /** A live run: its state, the tabs it watches (tabs.ts), and how the person reaches it. */
 interface Active extends TabbedRun {
@@ -102,7 +104,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
   const task = req.task?.trim();
   if (!task) throw new Error('Type a task first.');
   const settings = normalizeSettings({ ...(await loadSettings()), ...(req.config ?? {}) });
-  const problems = Object.values(checkSettings(settings));
+  const problems = Object.values(checkSettings(settings, translatorFor(personLocale(settings))));
   if (problems.length) throw new Error(problems.join(' '));
   if (!isDialect(settings.dialect)) throw new Error(`Unknown dialect "${settings.dialect}".`);
   for (const a of active.values()) {
@@ -130,6 +132,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
+    locale: personLocale(settings),
   });
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
@@ -327,7 +330,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const target = m
         ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false }
         : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false } : null;
-      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps }, a.state.guards);
+      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale ?? 'en') }, a.state.guards);
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };
     }

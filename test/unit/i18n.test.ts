@@ -4,6 +4,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { format, localeFor, placeholdersUsed, translator, type Messages } from '../../src/core/i18n';
 import { MESSAGES } from '../../src/core/locales';
+import { PRESETS } from '../../src/core/presets';
 
 const ROOT = path.resolve(__dirname, '../..');
 const en = MESSAGES.en;
@@ -23,12 +24,20 @@ function filesUnder(dir: string, ext: RegExp): string[] {
 /** Code that may say something to a person: the panel, the report, core's person text, the background. */
 const PERSON_FILES = [...filesUnder('sidepanel', /\.tsx?$/), ...filesUnder('src', /\.tsx?$/)];
 
+/** Keys passed to t() literally: each must exist. */
 function keysUsed(): Map<string, string> {
   const used = new Map<string, string>();
   for (const f of PERSON_FILES) {
     for (const m of readFileSync(f, 'utf8').matchAll(/\bt\(\s*'([A-Za-z0-9_]+)'/g)) used.set(m[1], path.relative(ROOT, f));
   }
   return used;
+}
+
+/** Every quoted word in that code: a key named anywhere (a preset's noteKey, say) is in use. */
+function wordsQuoted(): Set<string> {
+  const words = new Set<string>();
+  for (const f of PERSON_FILES) for (const m of readFileSync(f, 'utf8').matchAll(/'([A-Za-z0-9_]+)'/g)) words.add(m[1]);
+  return words;
 }
 
 describe('message files', () => {
@@ -45,7 +54,8 @@ describe('message files', () => {
   });
 
   it('Chinese messages are Chinese (not English copied over), except names and codes', () => {
-    const english = Object.entries(zh).filter(([k, m]) => !/\p{Script=Han}/u.test(m.message) && m.message === en[k].message && /[a-z]{4,}/i.test(m.message));
+    // A name ("OpenAI", "LM Studio") may stay as it is; two English words may not.
+    const english = Object.entries(zh).filter(([k, m]) => !/\p{Script=Han}/u.test(m.message) && m.message === en[k].message && /\b[a-z]{3,}\b.*\b[a-z]{3,}\b/i.test(m.message));
     expect(english.map(([k]) => k)).toEqual([]);
   });
 
@@ -53,8 +63,10 @@ describe('message files', () => {
     const used = keysUsed();
     const missing = [...used].filter(([k]) => !(k in en)).map(([k, f]) => `${k} (${f})`);
     expect(missing).toEqual([]);
+    for (const p of PRESETS) expect([p.nameKey in en, p.noteKey in en], p.id).toEqual([true, true]);
     const manifestKeys = new Set(['extName', 'extDescription', 'actionTitle', 'commandOpenPanel']);
-    const unused = Object.keys(en).filter((k) => !used.has(k) && !manifestKeys.has(k) && !k.startsWith('dyn_'));
+    const quoted = wordsQuoted();
+    const unused = Object.keys(en).filter((k) => !quoted.has(k) && !manifestKeys.has(k));
     expect(unused).toEqual([]);
   });
 });
