@@ -10,8 +10,7 @@ import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { RunView, StepView } from '../src/core/messages';
 import type { Settings } from '../src/core/settings';
-import { scrub, type Trace } from '../src/core/trace';
-import { personText } from '../src/core/run/person-text';
+import { actionInWords, oneLine, personText, stepActionInWords } from '../src/core/run/person-text';
 import type { Page } from 'playwright-core';
 import type { ExportKind, ExportResult, exportRun } from '../sidepanel/export';
 import { launchWithExtension, openPanel } from './browser';
@@ -104,28 +103,36 @@ export function parseAnswer(line: string): Answer {
 function approvalBlock(run: RunView): string {
   const p = run.pending!;
   const a = p.approval;
-  const at = a?.point ? `  at (${Math.round(a.point.x)}, ${Math.round(a.point.y)})` : '';
-  const target = at + (a?.target ? `  (<${a.target.tag}> "${a.target.text.replace(/\s+/g, ' ').trim().slice(0, 80)}")` : a?.point ? '  (no element found there)' : '');
+  const at = a?.point ? `  at (${Math.round(a.point.x)}, ${Math.round(a.point.y)})${a.target ? '' : ' (no element found there)'}` : '';
   const lines = [
-    `Step ${p.index + 1} waits for approval  ${p.url}`,
-    `  Thought: ${p.thought || '(none)'}`,
-    `  Proposed action: ${p.actionText ?? '(none)'}${target}`,
+    `Step ${p.index + 1} waits for approval  ${oneLine(p.url)}`,
+    `  Thought: ${oneLine(p.thought || '(none)')}`,
+    `  Proposed action: ${oneLine(p.actionText === null ? '(none)' : actionInWords(p.actionText, a?.target ?? p.target))}${at}`,
   ];
-  if (a?.reason) lines.push(`  Guard: ${a.reason}${a.rule ? ` (rule "${a.rule}")` : ''}`);
+  if (a?.reason) lines.push(`  Guard: ${oneLine(a.reason)}${a.rule ? ` (rule "${a.rule}")` : ''}`);
   lines.push(APPROVE_PROMPT);
   return lines.join('\n');
 }
 
-function stepBlock(s: StepView): string {
+/**
+ * A finished step as the runner prints it. Every field that comes from a page or the model is
+ * on one line (oneLine), so no page can print a line of its own, such as a fake `ANSWER:`.
+ */
+export function stepBlock(s: StepView): string {
   const lines = [
-    `Step ${s.index + 1}  ${s.url}`,
-    `  Thought: ${s.thought || '(none)'}`,
-    `  Action: ${s.actionText}`,
-    `  Observation: ${s.observation}`,
-    `  Memory: ${JSON.stringify(s.memory)}`,
+    `Step ${s.index + 1}  ${oneLine(s.url)}`,
+    `  Thought: ${oneLine(s.thought || '(none)')}`,
+    `  Action: ${oneLine(s.kind === 'person' ? s.actionText : stepActionInWords(s))}`,
+    `  Observation: ${oneLine(s.observation)}`,
+    `  Memory: ${oneLine(JSON.stringify(s.memory))}`,
   ];
-  for (const c of s.tabs ?? []) lines.push(`  Tab: ${personText.tabChange(c)}`);
+  for (const c of s.tabs ?? []) lines.push(`  Tab: ${oneLine(personText.tabChange(c))}`);
   return lines.join('\n');
+}
+
+/** The runner's last stdout line when the run finished: the answer on one line. */
+export function answerLine(answer: string | null): string {
+  return `ANSWER: ${oneLine(answer ?? '')}`;
 }
 
 /** An export built by the panel page (window.webagent.exportRun). */
@@ -134,6 +141,11 @@ function exportFrom(panel: Page, runId: string, kind: ExportKind, secrets: strin
     ([id, k, sec]) => (window as unknown as { webagent: { exportRun: typeof exportRun } }).webagent.exportRun(id, k, { secrets: sec }),
     [runId, kind, secrets] as const,
   );
+}
+
+/** " (the clean views of 3 steps left out to stay under 25 MB)", or nothing. */
+function leftOut(r: ExportResult): string {
+  return r.cleanLeftOut ? ` (the clean views of ${r.cleanLeftOut} steps left out to stay under 25 MB)` : '';
 }
 
 function writeExport(file: string, r: ExportResult): void {
@@ -256,23 +268,25 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     process.once('SIGINT', onSigint);
     const final = await ended;
     process.off('SIGINT', onSigint);
-    const trace = scrub(await send<Trace>('run/trace', { runId }), [o.config.apiKey ?? '']);
-    const traceFile = path.resolve(o.traceFile ?? path.join('traces', `${runId}.json`));
-    mkdirSync(path.dirname(traceFile), { recursive: true });
-    writeFileSync(traceFile, JSON.stringify(trace, null, 2));
-    if (final.status === 'finished') out(`ANSWER: ${(final.answer ?? '').replace(/\r?\n/g, '\\n')}`);
-    else err(`${interrupted ? 'Interrupted' : final.status === 'failed' ? 'Failed' : 'Stopped'}: ${(final.status === 'stopped' && stopNote) || final.stopReason || 'no reason given'}`);
-    err(`Trace written to ${traceFile}`);
     const secrets = [o.config.apiKey ?? ''];
+    // the same JSON export as the panel's (compact with screenshots, under 25 MB)
+    const traceFile = path.resolve(o.traceFile ?? path.join('traces', `${runId}.json`));
+    const traced = await exportFrom(panel, runId, 'json', secrets);
+    writeExport(traceFile, traced);
+    if (final.status === 'finished') out(answerLine(final.answer));
+    else err(`${interrupted ? 'Interrupted' : final.status === 'failed' ? 'Failed' : 'Stopped'}: ${oneLine((final.status === 'stopped' && stopNote) || final.stopReason || 'no reason given')}`);
+    err(`Trace written to ${traceFile}${leftOut(traced)}`);
     const reportFile = o.reportFile ? path.resolve(o.reportFile) : undefined;
     if (reportFile) {
-      writeExport(reportFile, await exportFrom(panel, runId, 'html', secrets));
-      err(`Report written to ${reportFile}`);
+      const r = await exportFrom(panel, runId, 'html', secrets);
+      writeExport(reportFile, r);
+      err(`Report written to ${reportFile}${leftOut(r)}`);
     }
     const zipFile = o.zipFile ? path.resolve(o.zipFile) : undefined;
     if (zipFile) {
-      writeExport(zipFile, await exportFrom(panel, runId, 'zip', secrets));
-      err(`Zip written to ${zipFile}`);
+      const r = await exportFrom(panel, runId, 'zip', secrets);
+      writeExport(zipFile, r);
+      err(`Zip written to ${zipFile}${leftOut(r)}`);
     }
     return { status: final.status, answer: final.answer, stopReason: final.stopReason, traceFile, runId, reportFile, zipFile };
   } finally {

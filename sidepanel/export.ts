@@ -1,9 +1,10 @@
 /**
  * Exports of a run, in the panel page (the history's buttons and the headless runner use it):
  * the trace JSON (docs/trace-format.md), the self-contained HTML report, and the zip with a WebVoyager
- * folder. The builders are pure (src/core/export); this adapter fetches the trace from the
- * background and does what needs the browser: decoding the labelled JPEGs to pixels for the
- * zip's PNGs (createImageBitmap + OffscreenCanvas).
+ * folder, named site-date-task words (core/export/file-name.ts) and kept under 25 MB (fit.ts). The
+ * builders are pure (src/core/export); this adapter fetches the trace from the background and
+ * does what needs the browser: decoding the labelled screenshots (WebP; JPEG in older runs) to
+ * pixels for the zip's PNGs (createImageBitmap + OffscreenCanvas), telling its progress.
  *
  * Safe to share: the background scrubs the API key from the trace; `secrets` scrubs more (the
  * runner passes the key it started the run with); the builders add nothing but the trace.
@@ -12,9 +13,11 @@ import { zipSync, zlibSync } from 'fflate';
 import type { Trace } from '../src/core/trace';
 import { scrub } from '../src/core/trace';
 import { base64Decode, base64Encode, dataUrlToBytes, isPng } from '../src/core/export/data-url';
-import { buildHtmlReport } from '../src/core/export/html-report';
+import { exportFileName } from '../src/core/export/file-name';
+import { fitTrace } from '../src/core/export/fit';
+import { htmlReport } from '../src/core/export/html-report';
 import { encodePalettePng } from '../src/core/export/png';
-import { buildZip } from '../src/core/export/zip';
+import { zipContents } from '../src/core/export/zip';
 import { send } from './api';
 
 export type ExportKind = 'json' | 'html' | 'zip';
@@ -23,17 +26,28 @@ export interface ExportOptions {
   excludeScreenshots?: boolean;
   /** more strings to scrub from the trace before building (e.g. the runner's API key) */
   secrets?: string[];
+  /** how far it is (the zip converts every labelled screenshot to PNG, which takes a while) */
+  onProgress?: (p: ExportProgress) => void;
 }
-/** text for json/html, base64 for the zip */
-export type ExportResult = { fileName: string; mime: string } & ({ text: string } | { base64: string });
+/** 'fetch': getting the run; 'images': `done` of `total` screenshots converted; 'pack': building the file */
+export interface ExportProgress { stage: 'fetch' | 'images' | 'pack'; done: number; total: number }
+/**
+ * text for json/html, base64 for the zip. `fileName`: site-date-task words (file-name.ts);
+ * `cleanLeftOut`: steps whose clean view was left out to stay under 25 MB (fit.ts).
+ */
+export type ExportResult = { fileName: string; mime: string; cleanLeftOut: number } & ({ text: string } | { base64: string });
+
+/** Lets the page draw (a progress line) between two pieces of heavy work. */
+const breathe = () => new Promise<void>((r) => { setTimeout(r, 0); });
 
 /** The labelled screenshots as PNG bytes, by step index (PNGs as they are, others converted). */
-export async function labelledPngs(trace: Trace): Promise<Map<number, Uint8Array>> {
+export async function labelledPngs(trace: Trace, onDone?: (done: number, total: number) => void): Promise<Map<number, Uint8Array>> {
   const out = new Map<number, Uint8Array>();
+  const total = trace.steps.filter((s) => dataUrlToBytes(s.screenshot)).length;
   for (const s of trace.steps) {
     const img = dataUrlToBytes(s.screenshot);
     if (!img) continue;
-    if (isPng(img.bytes)) { out.set(s.index, img.bytes); continue; }
+    if (isPng(img.bytes)) { out.set(s.index, img.bytes); onDone?.(out.size, total); continue; }
     const bitmap = await createImageBitmap(new Blob([img.bytes as BlobPart], { type: img.mime }));
     const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
     const ctx = canvas.getContext('2d');
@@ -42,20 +56,36 @@ export async function labelledPngs(trace: Trace): Promise<Map<number, Uint8Array
     bitmap.close();
     const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
     out.set(s.index, encodePalettePng(data, canvas.width, canvas.height, (raw) => zlibSync(raw, { level: 9 })));
+    onDone?.(out.size, total);
+    await breathe();
   }
   return out;
 }
 
 export async function exportRun(runId: string, kind: ExportKind, opts: ExportOptions = {}): Promise<ExportResult> {
+  const progress = opts.onProgress ?? (() => undefined);
+  progress({ stage: 'fetch', done: 0, total: 1 });
   const fetched = await send('run/trace', { runId, excludeScreenshots: !!opts.excludeScreenshots });
   const trace = scrub(fetched, opts.secrets ?? []);
-  const base = `webagent-${runId.replace(/[^\w.-]+/g, '_')}`;
-  // Indented when it is text only; with screenshots (megabytes of base64) compact, to stay small.
-  const indent = trace.steps.some((s) => s.screenshot || s.cleanScreenshot) ? undefined : 2;
-  if (kind === 'json') return { fileName: `${base}.json`, mime: 'application/json', text: JSON.stringify(trace, null, indent) };
-  if (kind === 'html') return { fileName: `${base}.html`, mime: 'text/html', text: buildHtmlReport(trace) };
-  const zip = buildZip(trace, await labelledPngs(trace), zipSync);
-  return { fileName: `${base}.zip`, mime: 'application/zip', base64: base64Encode(zip) };
+  const fileName = exportFileName({ startUrl: trace.run.startUrl, startedAt: Date.parse(trace.run.startedAt), task: trace.run.task }, kind);
+  if (kind === 'json') {
+    const fit = fitTrace(trace);
+    return { fileName, mime: 'application/json', cleanLeftOut: fit.cleanLeftOut, text: traceJson(fit.trace) };
+  }
+  if (kind === 'html') {
+    const { html, cleanLeftOut } = htmlReport(trace);
+    return { fileName, mime: 'text/html', cleanLeftOut, text: html };
+  }
+  const pngs = await labelledPngs(trace, (done, total) => progress({ stage: 'images', done, total }));
+  progress({ stage: 'pack', done: 0, total: 1 });
+  await breathe();
+  const { files, cleanLeftOut } = zipContents(trace, pngs);
+  return { fileName, mime: 'application/zip', cleanLeftOut, base64: base64Encode(zipSync(files)) };
+}
+
+/** The trace as JSON text: indented when it is text only; with screenshots (megabytes of base64) compact, to stay small. */
+export function traceJson(trace: Trace): string {
+  return JSON.stringify(trace, null, trace.steps.some((s) => s.screenshot || s.cleanScreenshot) ? undefined : 2);
 }
 
 /** Saves an export as a file through the browser's download (a blob URL and <a download>). */

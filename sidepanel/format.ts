@@ -43,3 +43,26 @@ export function formatTimings(t: { observeMs: number; modelMs: number; modelFirs
   const first = typeof t.modelFirstTokenMs === 'number' ? ` (first token ${formatDuration(t.modelFirstTokenMs)})` : '';
   return `observe ${formatDuration(t.observeMs)} · model ${formatDuration(t.modelMs)}${first} · act ${formatDuration(t.actMs)}`;
 }
+
+const EXPORT_NAMES = { json: 'JSON', html: 'HTML report', zip: 'zip' } as const;
+
+/** "Preparing the zip… converting screenshot 12 of 100": what an export is doing. */
+export function progressText(kind: keyof typeof EXPORT_NAMES, p: { stage: 'fetch' | 'images' | 'pack'; done: number; total: number } | null): string {
+  const base = `Preparing the ${EXPORT_NAMES[kind]}…`;
+  if (!p || p.stage === 'fetch') return base;
+  if (p.stage === 'images') return `${base} converting screenshot ${p.done} of ${p.total} to PNG`;
+  return `${base} packing the files`;
+}
+
+/** "Saved shop.example-….zip (without screenshots)." and what was left out to stay under 25 MB. */
+export function savedText(fileName: string, excluded: boolean, cleanLeftOut: number): string {
+  const left = cleanLeftOut === 1 ? ' The clean view of 1 step was left out to keep it under 25 MB.'
+    : cleanLeftOut > 1 ? ` The clean views of ${cleanLeftOut} steps were left out to keep it under 25 MB.` : '';
+  return `Saved ${fileName}${excluded ? ' (without screenshots)' : ''}.${left}`;
+}
+
+/** Text on one line, cut at `max` characters with "…" (an answer in the history list). */
+export function preview(text: string, max = 160): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}

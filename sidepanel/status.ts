@@ -3,6 +3,7 @@
  * the phase in words, "Step 3 of 15" and the time it has taken. Pure: no DOM, tested in node.
  */
 import type { RunView } from '../src/core/messages';
+import { actionInWords } from '../src/core/run/person-text';
 
 export type DotState = 'running' | 'waiting' | 'paused' | 'failed' | 'finished' | 'stopped';
 
@@ -39,8 +40,8 @@ export function phaseText(run: RunView): string {
   const p = run.pending;
   if (!p) return run.paused ? 'paused' : 'starting…';
   // Paused after the reply came: the action has not started and will not until Resume.
-  if (run.paused && p.phase === 'act' && p.actionText) return `paused before: ${p.actionText}`;
-  if (p.phase === 'act' && p.actionText) return `acting: ${p.actionText}`;
+  if (run.paused && p.phase === 'act' && p.actionText) return `paused before: ${actionInWords(p.actionText, p.target)}`;
+  if (p.phase === 'act' && p.actionText) return `acting: ${actionInWords(p.actionText, p.target)}`;
   return PHASE_TEXT[p.phase];
 }
 

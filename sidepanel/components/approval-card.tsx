@@ -14,18 +14,11 @@ import type { Point } from '../../src/core/action/action';
 import type { ActedElement } from '../../src/core/run/state';
 import { GUARD_NAMES, hostKey } from '../../src/core/guards';
 import { PASSWORD_MASK } from '../../src/core/run/state';
+import { actionInWords } from '../../src/core/run/person-text';
 import { send } from '../api';
 import { useCommand } from '../use-command';
 
 type Approval = NonNullable<PendingView['approval']>;
-
-/** `Click [12] <button> "Search"`: the action plus what it touches (its label's element or the one under its point). */
-export function actionInWords(actionText: string, target: Pick<ActedElement, 'tag' | 'text'> | null): string {
-  if (!target) return actionText;
-  const text = target.text.replace(/\s+/g, ' ').trim();
-  const cut = text.length > 80 ? `${text.slice(0, 79)}…` : text;
-  return `${actionText} <${target.tag}>${cut ? ` "${cut}"` : ''}`;
-}
 
 /** Text fields keep their keys: the shortcuts must not fire while the person types. */
 function inTextField(t: EventTarget | null): boolean {

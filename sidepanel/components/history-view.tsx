@@ -1,5 +1,6 @@
 /**
- * The History view: past runs newest first (task, site, date, status, steps, duration, tokens),
+ * The History view: past runs newest first (task, site, date, status, steps, duration, tokens, and
+ * the answer, or why the run ended without one),
  * search, the storage used, Open / Re-run / Delete (with a confirm step), and Import of a trace
  * file. Opening a run shows its detail (run-detail.tsx) in place of the list.
  */
@@ -7,7 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ViewMessages } from '../../src/core/messages';
 import type { RunSummary } from '../../src/core/history';
 import { messageOf, onRunUpdate, send } from '../api';
-import { formatDate, formatDuration, storageText } from '../format';
+import { formatDate, formatDuration, preview, storageText } from '../format';
 import { RunDetail } from './run-detail';
 
 type Listed = ViewMessages['history/list']['res'];
@@ -185,6 +186,12 @@ function RunRow({ row, busy, confirming, onOpen, onRerun, onDelete, onConfirm, o
           {(s.promptTokens + s.completionTokens).toLocaleString('en-US')} tokens
         </span>
       </div>
+      {s.answer !== null && (
+        <p class="run-answer" data-testid="run-answer" title={s.answer}><b>Answer:</b> {preview(s.answer) || '(empty)'}</p>
+      )}
+      {s.answer === null && s.stopReason && s.status !== 'finished' && (
+        <p class="run-reason hint" data-testid="run-reason" title={s.stopReason}>{preview(s.stopReason)}</p>
+      )}
       {confirming ? (
         <div class="row confirm">
           <span>Delete this run and its screenshots?</span>

@@ -4,7 +4,7 @@
  * screenshots), and every step. Steps are collapsed; a step's heavy parts (screenshots, element
  * list, prompt, raw reply) are fetched and drawn only once it, or its section, is opened.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { RunView, StepView } from '../../src/core/messages';
 import type { Mark } from '../../src/core/marks';
@@ -12,11 +12,12 @@ import { diffMemory, isEmptyDiff } from '../../src/core/memory-diff';
 import type { Memory } from '../../src/core/action/action';
 import { hostKey } from '../../src/core/guards';
 import { formatCost } from '../../src/core/costs';
+import { stepActionInWords } from '../../src/core/run/person-text';
 import { messageOf, onRunUpdate, send } from '../api';
-import { download, exportRun, type ExportKind } from '../export';
+import { download, exportRun, type ExportKind, type ExportProgress } from '../export';
 import { tookOver } from '../../src/core/run/view';
 import { Lightbox } from './lightbox';
-import { formatDate, formatDuration, formatTimings, formatTokens } from '../format';
+import { formatDate, formatDuration, formatTimings, formatTokens, progressText, savedText } from '../format';
 
 /** The labelled elements, one `[i]: <tag> "text"` per line (the prompt, if the dialect sends them, is shown apart). */
 function elementLines(elements: Mark[]): string {
@@ -122,19 +123,22 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
 function Exports({ runId }: { runId: string }) {
   const [exclude, setExclude] = useState(false);
   const [busy, setBusy] = useState<ExportKind | null>(null);
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
   async function run(kind: ExportKind) {
     setBusy(kind);
+    setProgress(null);
     setStatus(null);
     try {
-      const result = await exportRun(runId, kind, { excludeScreenshots: exclude });
+      const result = await exportRun(runId, kind, { excludeScreenshots: exclude, onProgress: setProgress });
       download(result);
-      setStatus({ ok: true, text: `Saved ${result.fileName}${exclude ? ' (without screenshots)' : ''}.` });
+      setStatus({ ok: true, text: savedText(result.fileName, exclude, result.cleanLeftOut) });
     } catch (err) {
       setStatus({ ok: false, text: `The export failed: ${messageOf(err)}` });
     } finally {
       setBusy(null);
+      setProgress(null);
     }
   }
 
@@ -144,13 +148,18 @@ function Exports({ runId }: { runId: string }) {
         <span>Export:</span>
         <button type="button" data-testid="export-json" disabled={!!busy} onClick={() => run('json')} title="The trace: every step, as one JSON file">JSON</button>
         <button type="button" data-testid="export-html" disabled={!!busy} onClick={() => run('html')} title="A report to read in any browser">HTML report</button>
-        <button type="button" data-testid="export-zip" disabled={!!busy} onClick={() => run('zip')} title="The trace, the report and the screenshots, with a WebVoyager folder">Zip</button>
+        <button type="button" data-testid="export-zip" disabled={!!busy} onClick={() => run('zip')} title="The trace and the screenshots as files, with a WebVoyager folder">Zip</button>
       </div>
       <label class="check" title="Safe to share: nothing that was on screen goes in the file">
         <input type="checkbox" data-testid="exclude-screenshots" checked={exclude} onChange={(e) => setExclude((e.target as HTMLInputElement).checked)} />
         Exclude screenshots
       </label>
-      {busy && <p class="hint" data-testid="export-busy">Preparing the {busy === 'html' ? 'HTML report' : busy === 'zip' ? 'zip' : 'JSON'}…</p>}
+      {busy && (
+        <div class="export-progress" data-testid="export-busy">
+          <p class="hint">{progressText(busy, progress)}</p>
+          {progress?.stage === 'images' && <progress data-testid="export-progress" value={progress.done} max={progress.total} />}
+        </div>
+      )}
       {status && <p class={status.ok ? 'note' : 'error'} role="status" data-testid="export-status">{status.text}</p>}
     </div>
   );
@@ -195,7 +204,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
   return (
     <li class={`step detail-step ${open ? 'open' : ''}`} data-testid="detail-step" data-index={step.index} data-open={open ? 'true' : 'false'}>
       <button type="button" class="step-toggle" data-testid="step-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span class="chev">{open ? '▾' : '▸'}</span> Step {step.index + 1}: <code data-testid="step-summary-action">{step.actionText}</code>
+        <span class="chev">{open ? '▾' : '▸'}</span> Step {step.index + 1}: <code data-testid="step-summary-action">{stepActionInWords(step)}</code>
         <span class={step.result.ok ? 'obs ok' : 'obs bad'}> · {step.result.ok ? 'ok' : 'failed'}</span>
       </button>
       <div class="step-url"><small>{step.title ? `${step.title} — ` : ''}{step.url}</small></div>
@@ -204,7 +213,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
           <Shots runId={run.id} index={step.index} />
           {step.thought && <p class="thought" data-testid="detail-thought"><b>Thought:</b> {step.thought}</p>}
           <div class="field">
-            <b>Action</b> <code data-testid="detail-action">{step.actionText}</code>
+            <b>Action</b> <code data-testid="detail-action">{stepActionInWords(step)}</code>
             <pre data-testid="action-json">{step.action ? JSON.stringify(step.action, null, 2) : '(no action: the reply could not be read)'}</pre>
           </div>
           <p class="field"><b>Approval</b> <span data-testid="detail-approval" data-decision={step.approval?.decision ?? 'none'}>{approvalText(step)}</span></p>
@@ -275,6 +284,7 @@ function MemoryField({ before, after }: { before: Memory | null; after: Memory }
 function Shots({ runId, index }: { runId: string; index: number }) {
   const [shots, setShots] = useState<{ labelled: string | null; clean: string | null } | null>(null);
   const [big, setBig] = useState<string | null>(null);
+  const closeBig = useCallback(() => setBig(null), []);
   useEffect(() => {
     let gone = false;
     const get = (kind: 'labelled' | 'clean') => send('run/screenshot', { runId, index, kind }).catch(() => null);
@@ -294,7 +304,7 @@ function Shots({ runId, index }: { runId: string; index: number }) {
     <div class="shots">
       {fig('labelled', shots.labelled, 'Labelled')}
       {fig('clean', shots.clean, 'Clean')}
-      {big && <Lightbox src={big} alt={`Step ${index + 1}, full size`} onClose={() => setBig(null)} />}
+      {big && <Lightbox src={big} alt={`Step ${index + 1}, full size`} onClose={closeBig} />}
     </div>
   );
 }

@@ -5,7 +5,7 @@
  * saying what it waits for, the reply as it streams in, or the answer. The view follows the step
  * in progress unless the person scrolls away to read older steps.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { RunStream, RunView, StepView } from '../../src/core/messages';
 import { formatCost } from '../../src/core/costs';
 import { tookOver } from '../../src/core/run/view';
@@ -20,6 +20,7 @@ import { ApprovalCard } from './approval-card';
 import { TabNote } from './tab-note';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
+import { stepActionInWords } from '../../src/core/run/person-text';
 
 export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: string) => void }) {
   const p = run.status === 'running' ? run.pending : null;
@@ -278,6 +279,7 @@ function PersonStep({ step }: { step: StepView }) {
 function Step({ runId, step }: { runId: string; step: StepView }) {
   const [shot, setShot] = useState<string | null>(null);
   const [big, setBig] = useState(false);
+  const closeBig = useCallback(() => setBig(false), []);
   useEffect(() => {
     send('run/screenshot', { runId, index: step.index }).then(setShot, () => setShot(null));
   }, [runId, step.index]);
@@ -292,7 +294,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
           : <span class="thumb-button empty" aria-hidden="true" />}
         <div class="step-main">
           <div class="step-head"><b>Step {n}</b> <Decision step={step} /> <small title={step.url}>{step.url}</small></div>
-          <p class="action" data-testid="action"><code>{step.actionText}</code></p>
+          <p class="action" data-testid="action"><code>{stepActionInWords(step)}</code></p>
           <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
           <TabNote step={step} />
         </div>
@@ -307,7 +309,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
         <pre class="memory" data-testid="memory">{JSON.stringify(step.memory, null, 2)}</pre>
         {step.reasoning && <details><summary>Reasoning</summary><pre>{step.reasoning}</pre></details>}
       </details>
-      {big && shot && <Lightbox src={shot} alt={`Labelled screenshot of step ${n}, full size`} onClose={() => setBig(false)} />}
+      {big && shot && <Lightbox src={shot} alt={`Labelled screenshot of step ${n}, full size`} onClose={closeBig} />}
     </li>
   );
 }

@@ -37,16 +37,16 @@ export async function send<T = unknown>(tabId: number, method: string, params?: 
 
 /**
  * The visible page at CSS-pixel size (device pixels scaled down when devicePixelRatio != 1):
- * PNG (what the model gets), or JPEG at `quality` (what the history keeps).
+ * PNG (what the model gets), or `kept.mime` (JPEG or WebP) at `kept.quality` (what the history keeps).
  *
  * A page wider than a phone's screen (act/device.ts) is shown zoomed out (visual viewport scale
  * < 1, e.g. 0.25: innerWidth 1648 CSS px on a 412 px screen); it is captured at the screen's
  * size, not its CSS size: `width`/`height` are the image's (CSS px = image px / pageScale).
  */
-export async function screenshot(tabId: number, css: { width: number; height: number; devicePixelRatio: number }, jpegQuality?: number) {
-  const params: Record<string, unknown> = jpegQuality === undefined
+export async function screenshot(tabId: number, css: { width: number; height: number; devicePixelRatio: number }, kept?: { mime: 'image/jpeg' | 'image/webp'; quality: number }) {
+  const params: Record<string, unknown> = kept === undefined
     ? { format: 'png', captureBeyondViewport: false }
-    : { format: 'jpeg', quality: jpegQuality, captureBeyondViewport: false };
+    : { format: kept.mime.slice('image/'.length), quality: kept.quality, captureBeyondViewport: false };
   type Metrics = { cssVisualViewport?: { scale?: number; pageX?: number; pageY?: number } };
   // At DPR 1 (a desktop at 100 %) the page is captured as it is: no metrics needed (no pinch zoom).
   const metrics = css.devicePixelRatio === 1 ? null : await send<Metrics>(tabId, 'Page.getLayoutMetrics').catch(() => null);
@@ -66,7 +66,7 @@ export async function screenshot(tabId: number, css: { width: number; height: nu
   }
   const { data } = await send<{ data: string }>(tabId, 'Page.captureScreenshot', params);
   const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-  const mime = jpegQuality === undefined ? 'image/png' : 'image/jpeg';
+  const mime = kept === undefined ? 'image/png' : kept.mime;
   // The PNG's own size, so the model's coordinates are mapped against what it really saw (the
   // phone at a page zoom other than 100 % comes out larger than its CSS size).
   const size = pngSize(data) ?? { width: Math.round(css.width * pageScale), height: Math.round(css.height * pageScale) };

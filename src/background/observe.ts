@@ -1,11 +1,12 @@
 /**
  * Observe: label the page in all frames (content scripts), then screenshot it by CDP at CSS-pixel
- * size: a PNG for the model, and for the history two JPEGs: the same labelled view (converted, so
- * it is exactly what the model saw) and a clean one with our overlay and select lists hidden.
+ * size: a PNG for the model, and for the history two images as KEPT_IMAGE says (WebP): the same
+ * labelled view (converted, so it is exactly what the model saw) and a clean one with our overlay
+ * and select lists hidden.
  */
 import type { Observation } from '../core/run';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
-import { JPEG_QUALITY } from '../core/history';
+import { KEPT_IMAGE } from '../core/history';
 import * as cdp from './cdp';
 import { ensureContent, sendContent } from './content';
 import { everyFrame, labelTab } from './label';
@@ -13,23 +14,23 @@ import { tabComplete } from './settle';
 
 const LOAD_CAP_MS = 15_000;
 
-/** The PNG data URL as a JPEG data URL (OffscreenCanvas: available in the service worker). */
-async function toJpeg(pngDataUrl: string): Promise<string> {
+/** The PNG data URL as the history keeps it (KEPT_IMAGE; OffscreenCanvas: available in the service worker). */
+async function toKept(pngDataUrl: string): Promise<string> {
   const png = dataUrlToBytes(pngDataUrl);
   if (!png) return '';
   const bitmap = await createImageBitmap(new Blob([png.bytes as Uint8Array<ArrayBuffer>], { type: png.mime }));
   const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
   canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
   bitmap.close();
-  const jpeg = await canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY / 100 });
-  return bytesToDataUrl('image/jpeg', new Uint8Array(await jpeg.arrayBuffer()));
+  const kept = await canvas.convertToBlob({ type: KEPT_IMAGE.mime, quality: KEPT_IMAGE.quality / 100 });
+  return bytesToDataUrl(kept.type, new Uint8Array(await kept.arrayBuffer()));
 }
 
 /** The page as the person sees it: overlay and in-page select lists hidden for one capture. */
 async function cleanShot(tabId: number, snap: { viewport: Observation['viewport']; marks: Observation['marks'] }): Promise<string> {
   await everyFrame(tabId, 'hideUi').catch(() => undefined);
   try {
-    return (await cdp.screenshot(tabId, snap.viewport, JPEG_QUALITY)).dataUrl;
+    return (await cdp.screenshot(tabId, snap.viewport, KEPT_IMAGE)).dataUrl;
   } finally {
     await everyFrame(tabId, 'showUi').catch(() => undefined);
     await sendContent(tabId, 'marks/overlay', { marks: snap.marks }).catch(() => undefined);
@@ -47,13 +48,13 @@ export async function observe(tabId: number, labels = true): Promise<Observation
   const snap = await labelTab(tabId, labels);
   const shot = await cdp.screenshot(tabId, snap.viewport);
   if (!labels) {
-    const kept = await toJpeg(shot.dataUrl).catch(() => '');
+    const kept = await toKept(shot.dataUrl).catch(() => '');
     return {
       url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
       screenshot: shot, kept: { labelled: kept, clean: kept },
     };
   }
-  const labelled = await toJpeg(shot.dataUrl).catch(() => '');
+  const labelled = await toKept(shot.dataUrl).catch(() => '');
   const clean = await cleanShot(tabId, snap).catch(() => '');
   return {
     url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,

@@ -31,6 +31,13 @@ export function costOf(tokens: Usage, price: Price | null | undefined): number |
   return (tokens.promptTokens * price.inputPerMillion + tokens.completionTokens * price.outputPerMillion) / 1_000_000;
 }
 
+/** A price read from untrusted data (an imported trace), or null when it is not one. */
+export function asPrice(x: unknown): Price | null {
+  const q = x as Partial<Price> | null;
+  const i = q?.inputPerMillion, o = q?.outputPerMillion;
+  return typeof i === 'number' && typeof o === 'number' && Number.isFinite(i) && Number.isFinite(o) && i >= 0 && o >= 0 ? { inputPerMillion: i, outputPerMillion: o } : null;
+}
+
 export function normalizePrices(input: unknown): PriceTable {
   const out: PriceTable = {};
   if (!input || typeof input !== 'object') return { ...DEFAULT_PRICES };

@@ -6,6 +6,7 @@
 import { upgradeAction } from './action/legacy';
 import { dialectOf } from './dialects/registry';
 import { DEFAULT_GUARDS } from './guards';
+import { asPrice } from './costs';
 import { siteOf, type RunState, type StepRecord } from './run/state';
 import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from './trace';
 
@@ -44,13 +45,14 @@ export function upgradeTrace(t: Trace): Trace {
   };
 }
 
-function stepOf(t: TraceStep): StepRecord {
+/** `sameClean`: a missing clean view is the labelled one (dialects whose model sees no labels). */
+function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
   const a = t.action as { type: string };
   const step: StepRecord = {
     index: t.index, url: t.url, title: t.title, viewport: t.viewport,
     elements: t.elements.map((e) => ({ ...e })),
     promptText: t.request.promptText, imageBytes: t.request.imageBytes, imageWidth: t.request.imageWidth, imageHeight: t.request.imageHeight,
-    screenshot: t.screenshot ?? '', cleanScreenshot: t.cleanScreenshot ?? '',
+    screenshot: t.screenshot ?? '', cleanScreenshot: t.cleanScreenshot || (sameClean ? t.screenshot ?? '' : ''),
     raw: t.reply.raw, reasoning: t.reply.reasoning,
     thought: t.thought,
     action: a.type === 'none' || a.type === 'takeover' ? null : upgradeAction(t.action),
@@ -72,10 +74,12 @@ export function fromTrace(t: Trace): RunState {
     // A trace exported mid-run cannot be continued here: it is kept as stopped.
     status: r.status === 'running' ? 'stopped' : r.status, phase: 'done',
     answer: r.answer, stopReason: r.status === 'running' ? 'Imported while it was still running.' : r.stopReason,
-    memory: t.steps.at(-1)?.memory ?? dialectOf(r.dialect).emptyMemory(), steps: t.steps.map(stepOf), pending: null, formatErrorsInARow: 0,
+    memory: t.steps.at(-1)?.memory ?? dialectOf(r.dialect).emptyMemory(), steps: t.steps.map((s) => stepOf(s, !dialectOf(r.dialect).observes.labels)), pending: null, formatErrorsInARow: 0,
     approveSteps: false, guards: DEFAULT_GUARDS, searchStartPage: 'https://www.bing.com/', paused: null, imported: true,
     ...(Array.isArray(r.files) && r.files.length
       ? { files: r.files.map((f) => ({ name: String(f?.name ?? ''), size: Number(f?.size) || 0, type: String(f?.type ?? '') })) }
       : {}),
+    // the price the run was made with, so its cost shows (no caps: an imported run does not run)
+    ...(asPrice(r.price) ? { limits: { maxTokens: 0, maxCost: 0, price: asPrice(r.price) } } : {}),
   };
 }

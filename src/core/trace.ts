@@ -7,6 +7,7 @@ import type { Action, Memory } from './action/action';
 import type { FileMeta } from './files';
 import type { Fingerprint, Mark, Rect, Viewport } from './marks';
 import type { ActedElement, ActResult, RunState, RunStatus, TabChange, Usage } from './run/state';
+import type { Price } from './costs';
 
 export const TRACE_FORMAT = 'webagent-trace';
 /** 2: actions in the shared Action model (targets: label, point, window, none), `target`, dialect memory forms. 1 still imports. */
@@ -36,9 +37,9 @@ export interface TraceStep {
   /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed) */
   timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number };
   usage: Usage | null;
-  /** the labelled screenshot: a data URL (JPEG), a file name inside a zip export, or '' when excluded */
+  /** the labelled screenshot: a data URL (WebP; JPEG in older traces), a file name inside a zip export, or '' when excluded */
   screenshot: string;
-  /** the same view without labels, in the same forms */
+  /** the same view without labels, in the same forms; '' also when it is the same picture as `screenshot` */
   cleanScreenshot: string;
   /** the run moved to another tab during this step (a tab it opened, or back when it closed); absent when it stayed */
   tabs?: TabChange[];
@@ -53,6 +54,8 @@ export interface Trace {
     answer: string | null; stopReason: string | null;
     /** files the person attached for file inputs: name, size, type (never the bytes); absent when none */
     files?: FileMeta[];
+    /** the model's price per million tokens when the run was made (settings), for its cost; null or absent: unknown */
+    price?: Price | null;
   };
   steps: TraceStep[];
 }
@@ -89,6 +92,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       endedAt: state.endedAt === null ? null : new Date(state.endedAt).toISOString(),
       status: state.status, answer: state.answer, stopReason: state.stopReason,
       ...(state.files?.length ? { files: state.files.map((f) => ({ name: f.name, size: f.size, type: f.type })) } : {}),
+      price: state.limits?.price ?? null,
     },
     steps: state.steps.map((s) => ({
       index: s.index, url: s.url, title: s.title, viewport: s.viewport, elements: s.elements.map(markOut),
@@ -105,7 +109,8 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       timings: s.timings,
       usage: s.usage,
       screenshot: opts.excludeScreenshots ? '' : s.screenshot,
-      cleanScreenshot: opts.excludeScreenshots ? '' : s.cleanScreenshot ?? '',
+      // the same picture is not stored twice (glm-pc, glm-mobile: the model saw the clean view)
+      cleanScreenshot: opts.excludeScreenshots || s.cleanScreenshot === s.screenshot ? '' : s.cleanScreenshot ?? '',
       ...(s.tabs?.length ? { tabs: s.tabs } : {}),
     })),
   };

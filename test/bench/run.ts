@@ -14,9 +14,11 @@
  *    picks our path (default: the extension once it is built with marks/label).
  *
  * 3. Exports ("export"): sizes of the JSON trace, HTML report and zip of a synthetic 100-step run
- *    with real screenshots (export-bench.ts); BENCH_EXPORT_DIR=dir keeps the files.
+ *    with real screenshots (export-bench.ts), and ("exportReal") of a real 100-step run of the
+ *    built extension on Debian's documentation pages (export-real.ts, about 5 minutes);
+ *    BENCH_EXPORT_DIR=dir keeps the files.
  *
- * BENCH_PART=e2e|labeling|export runs one part only; BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * BENCH_PART=e2e|labeling|export|export-real runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { runAgent } from '../../scripts/run-agent';
 import { DEMO_TASK, startDemoModel } from '../../scripts/demo-model';
 import type { Trace } from '../../src/core/trace';
 import { exportBench } from './export-bench';
+import { exportRealBench } from './export-real';
 import { baselineUnderTest, benchLabeler, oursUnderTest } from './marks-bench';
 import { plainSession } from './marks-browser';
 import { listPages, serveCorpus, VIEWPORT } from './marks-corpus';
@@ -119,6 +122,7 @@ async function main() {
   if (PART === 'all' || PART === 'e2e') out.endToEnd = await endToEnd();
   if (PART === 'all' || PART === 'labeling') out.labeling = await labeling();
   if (PART === 'all' || PART === 'export') out.export = await exportBench();
+  if (PART === 'all' || PART === 'export' || PART === 'export-real') out.exportReal = await exportRealBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }

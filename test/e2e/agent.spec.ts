@@ -66,9 +66,9 @@ test('multi-step: search box, results below the fold, detail page, answer', asyn
     expect(s.request.promptText).toContain('# Task:\nHow many calories per serving does the Miso Ramen have?, Please interact with');
     expect(s.viewport).toEqual({ width: 1280, height: 800, devicePixelRatio: 1 });
     expect(s.request).toMatchObject({ imageWidth: 1280, imageHeight: 800 });
-    // The history keeps JPEGs: the labelled view the model saw, and the same view without labels.
-    expect(s.screenshot.slice(0, 23)).toBe('data:image/jpeg;base64,');
-    expect(s.cleanScreenshot.slice(0, 23)).toBe('data:image/jpeg;base64,');
+    // The history keeps WebP pictures: the labelled view the model saw, and the same view without labels.
+    expect(s.screenshot.slice(0, 23)).toBe('data:image/webp;base64,');
+    expect(s.cleanScreenshot.slice(0, 23)).toBe('data:image/webp;base64,');
     expect(s.cleanScreenshot === s.screenshot).toBe(false);
     expect(s.elements.length).toBeGreaterThan(0);
     expect(s.usage?.promptTokens).toBeGreaterThan(0);

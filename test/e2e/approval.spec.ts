@@ -221,7 +221,7 @@ test('Edit: an unreadable action or an unknown label shows the error and nothing
   const steps = panel.getByTestId('step');
   await expect(steps).toHaveCount(2);
   await expect(steps.nth(0).getByTestId('approval-tag')).toHaveText('edited');
-  await expect(steps.nth(0).getByTestId('action')).toHaveText(`Click [${bookmark}]`);
+  await expect(steps.nth(0).getByTestId('action')).toHaveText(`Click [${bookmark}] <button> "Bookmark"`);
   await expect(steps.nth(1).getByTestId('approval-tag')).toHaveCount(0); // automatic: no tag
   const trace = await send<Trace>('run/trace', { runId: (await currentRun()).id });
   expect(trace.steps[0].approval).toEqual({ decision: 'edited', feedback: null });

@@ -1,8 +1,10 @@
 /**
  * Exports end to end: the runner's --report and --zip on a short run of the built extension
  * (fake model, fixture site). The report must open from file:// in a plain headless Chromium
- * with the network blocked and show every step; the zip must hold a trace naming its files and a
- * WebVoyager folder shaped like the published runs; the API key must be in no exported byte.
+ * with the network blocked and show the whole run at a glance (summary, every step's thought,
+ * action with its element and outcome), a step player beside it, reflow at 400 px and print;
+ * the zip must hold a trace naming its files and a WebVoyager folder shaped like the published
+ * runs; the API key must be in no exported byte.
  */
 import { test, expect } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -88,25 +90,50 @@ test('--report and --zip: an offline step player with every step, a WebVoyager-r
   expect(/Now given a task:(.+?)Please interact with/.exec(firstText)?.[1].trim()).toBe('How many calories per serving does the Miso Ramen have?');
   expect(messages.at(-1)!.content).toContain('Action: ANSWER; 610 kcal');
 
-  // The report: file://, no network, every step by keyboard.
+  // The report: file://, no network; the whole run at a glance, then every step in the player.
   const browser = await launchPlainChromium();
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', timezoneId: 'Asia/Tokyo' });
     const requested: string[] = [];
     context.on('request', (q) => { if (!/^(file|data):/.test(q.url())) requested.push(q.url()); });
     await context.route('**', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
     const page = await context.newPage();
     await page.goto(pathToFileURL(reportFile).href);
-    await expect(page.locator('#run')).toContainText('How many calories per serving does the Miso Ramen have?');
-    await expect(page.locator('#run')).toContainText('610 kcal');
-    await expect(page.locator('#list button')).toHaveCount(n);
+    // summary: task, answer, status, steps, duration, tokens, cost; times in the reader's time zone
+    await expect(page.locator('#task')).toHaveText('How many calories per serving does the Miso Ramen have?');
+    await expect(page.locator('#answer')).toContainText('610 kcal');
+    await expect(page.locator('#status')).toContainText('finished');
+    const fact = (key: string) => page.locator(`.fact[data-key="${key}"] dd`);
+    await expect(fact('steps')).toHaveText(String(n));
+    await expect(fact('duration')).toHaveText(/^\d+(\.\d)? s$|^\d+ min \d\d s$/);
+    const tokens = trace.steps.reduce((a, s) => a + (s.usage ? s.usage.promptTokens + s.usage.completionTokens : 0), 0);
+    await expect(fact('tokens')).toContainText(tokens.toLocaleString('en-US'));
+    await expect(fact('cost')).toHaveText(/^\d+\.\d+$/); // glm-4.5v has a price in the default settings
+    const tokyo = new Date(trace.run.startedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'Asia/Tokyo' });
+    await expect(fact('started')).toHaveText(tokyo);
+    // every step's thought, action with its element, and outcome, in one list in the page's text
+    const items = page.locator('#steps .step');
+    await expect(items).toHaveCount(n);
+    for (let i = 0; i < n; i++) {
+      const s = trace.steps[i];
+      const words = s.target ? `${s.actionText} <${s.target.tag}>` : s.actionText;
+      await expect(items.nth(i).locator('.act')).toContainText(words);
+      await expect(items.nth(i).locator('.thought')).toContainText(s.thought);
+      await expect(items.nth(i).locator('.outcome')).toContainText(s.observation);
+    }
+    // the click on Miso Ramen names its element
+    const miso = trace.steps.findIndex((s) => s.target?.text.includes('Miso Ramen') && s.action.type === 'click');
+    expect(miso).toBeGreaterThan(0);
+    await expect(items.nth(miso).locator('.act')).toHaveText(/^Click \[\d+\] <div> "Miso Ramen 45 minutes"$/);
+    // the player: every step by keyboard
     for (let i = 0; i < n; i++) {
       const s = trace.steps[i];
       await expect(page.locator('#counter')).toHaveText(`Step ${i + 1} of ${n}`);
       await expect(page.locator('#thought')).toHaveText(s.thought);
-      await expect(page.locator('#action')).toHaveText(`${s.actionText} (${s.action.type})`);
+      await expect(page.locator('#action')).toHaveText(await items.nth(i).locator('.act').innerText());
       await expect(page.locator('#url')).toHaveText(s.url);
       await expect(page.locator('#memory')).toHaveText(JSON.stringify(s.memory, null, 2));
+      await expect(items.nth(i)).toHaveAttribute('aria-current', 'step');
       expect(await page.locator('#img').evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth))).toBe(1280);
       await page.keyboard.press(i % 2 ? 'j' : 'ArrowRight');
     }
@@ -118,20 +145,44 @@ test('--report and --zip: an offline step player with every step, a WebVoyager-r
     await expect(page.locator('#counter')).toHaveText(`Step ${n - 1} of ${n}`);
     await page.keyboard.press('ArrowLeft');
     await expect(page.locator('#counter')).toHaveText(`Step ${n - 2} of ${n}`);
-    await page.locator('#list button').nth(1).click();
+    // a click on a step of the list shows it in the player, which stays beside the list
+    await items.nth(1).locator('.thought').click();
     await expect(page.locator('#counter')).toHaveText(`Step 2 of ${n}`);
-    // zoom and the clean view
+    const [list, player] = await Promise.all([page.locator('#steps').boundingBox(), page.locator('#player').boundingBox()]);
+    expect(player!.x).toBeGreaterThan(list!.x + list!.width - 1);
+    // full window, closed by Esc or a click; the clean view
     await page.locator('#img').click();
+    await expect(page.locator('#shot')).toHaveClass('full');
+    expect(await page.locator('#shot').evaluate((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })).toEqual([1280, 900]);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('#shot')).not.toHaveClass('full');
+    await page.keyboard.press('z');
     await expect(page.locator('#shot')).toHaveClass('full');
     await page.locator('#img').click();
     await expect(page.locator('#shot')).not.toHaveClass('full');
-    expect(trace.steps[1].cleanScreenshot).toMatch(/^data:image\//);
+    expect(trace.steps[1].cleanScreenshot).toMatch(/^data:image\/webp;base64,/);
     await page.locator('#toggle').click();
     await expect(page.locator('#img')).toHaveAttribute('alt', /clean view/);
     expect(await page.locator('#img').getAttribute('src')).toBe(trace.steps[1].cleanScreenshot);
     await page.locator('#toggle').click();
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'test-results', 'export-report.png'), fullPage: true });
+    // 400 px wide: one column, nothing wider than the window
+    await page.setViewportSize({ width: 400, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    const narrow = await Promise.all([page.locator('#steps').boundingBox(), page.locator('#player').boundingBox()]);
+    expect(narrow[0]!.width).toBeGreaterThan(300);
+    expect(narrow[1]!.width).toBeGreaterThan(300);
+    expect(narrow[0]!.y).toBeGreaterThan(narrow[1]!.y + narrow[1]!.height - 1); // the player above the list
+    await page.screenshot({ path: path.join(ROOT, 'test-results', 'export-report-400.png') });
+    // printed: the summary and the whole list, no player
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.locator('#player')).toBeHidden();
+    await expect(items.nth(n - 1)).toBeVisible();
+    await expect(page.locator('#task')).toBeVisible();
+    const pdf = await page.pdf({ format: 'A4' });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    await page.emulateMedia({ media: 'screen' });
     // a WebVoyager screenshot is a PNG the browser decodes at the page's size
     const png = Buffer.from(files['webvoyager/screenshot1.png']).toString('base64');
     await page.setContent(`<img id="p" src="data:image/png;base64,${png}">`);
@@ -155,6 +206,7 @@ test('the report shows hostile page text as text and steps without screenshots a
     page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
     await page.goto(pathToFileURL(file).href);
     await expect(page.locator('#thought')).toHaveText(hostile);
+    await expect(page.locator('#steps .step').first().locator('.thought')).toContainText(hostile);
     await expect(page.locator('#noshot')).toBeVisible();
     await expect(page.locator('#noshot')).toHaveText('screenshot excluded');
     await expect(page.locator('#img')).toBeHidden();

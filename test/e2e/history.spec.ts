@@ -116,11 +116,14 @@ async function expectEveryStep(t: Trace): Promise<void> {
     const s = t.steps[i];
     const step = steps.nth(i);
     await expect(step).toHaveAttribute('data-open', 'true');
-    await expect(step.getByTestId('detail-action')).toHaveText(s.actionText);
+    // the action with the element it acted on (a label's element, from the step's list)
+    const el = s.action.type === 'click' || s.action.type === 'type' ? s.target : null;
+    await expect(step.getByTestId('detail-action')).toHaveText(el ? `${s.actionText} <${el.tag}> "${el.text.replace(/\s+/g, ' ').trim().slice(0, 79)}` + (el.text.trim().length > 80 ? '…"' : '"') : s.actionText);
+    await expect(step.getByTestId('step-summary-action')).toHaveText(await step.getByTestId('detail-action').innerText());
     await expect(step.getByTestId('detail-observation')).toHaveText(s.observation);
     expect(JSON.parse(await step.getByTestId('action-json').textContent() ?? 'null')).toEqual(s.action);
     for (const kind of ['labelled', 'clean']) {
-      await expect(step.getByTestId(`shot-${kind}`)).toHaveAttribute('src', /^data:image\/jpeg;base64,./);
+      await expect(step.getByTestId(`shot-${kind}`)).toHaveAttribute('src', /^data:image\/webp;base64,./);
     }
     await step.getByTestId('elements-section').locator('summary').click();
     const elements = step.getByTestId('elements');
@@ -177,6 +180,9 @@ test('the history survives a browser restart and shows every step in full', asyn
   expect(tokens).toBeGreaterThan(0);
   await expect(soup.getByTestId('run-tokens')).toHaveText(`${tokens.toLocaleString('en-US')} tokens`);
   await expect(soup.getByTestId('imported-tag')).toHaveCount(0);
+  // each run's answer is in the list
+  await expect(soup.getByTestId('run-answer')).toHaveText('Answer: Roasted Tomato Soup');
+  await expect(row(SITE_NAME).getByTestId('run-answer')).toHaveText('Answer: Recipe Box');
 
   await soup.getByTestId('open-run').click();
   await expect(panel.getByTestId('detail-task')).toHaveText(SOUP);
@@ -196,11 +202,27 @@ test('the history survives a browser restart and shows every step in full', asyn
   await expect(steps.nth(last).getByTestId('memory-added')).toHaveText(['+ answer: "Roasted Tomato Soup"']);
   await expect(steps.nth(last).getByTestId('memory-removed')).toHaveCount(0);
 
-  // A screenshot enlarges on click.
+  // The soup's click names what it clicked.
+  const click = trace.steps.findIndex((s) => s.action.type === 'click');
+  await expect(steps.nth(click).getByTestId('step-summary-action')).toHaveText(/^Click \[\d+\] <\w+> "Roasted Tomato Soup/);
+
+  // A screenshot enlarges on click; Esc or a click closes it; it can fill the browser window.
+  const lightbox = panel.getByTestId('lightbox');
   await steps.nth(0).getByTestId('shot-clean').click();
-  await expect(panel.getByTestId('lightbox').locator('img')).toHaveAttribute('src', /^data:image\/jpeg;base64,/);
-  await panel.getByTestId('lightbox').click();
-  await expect(panel.getByTestId('lightbox')).toHaveCount(0);
+  await expect(lightbox.locator('img')).toHaveAttribute('src', /^data:image\/webp;base64,/);
+  await panel.keyboard.press('Escape');
+  await expect(lightbox).toHaveCount(0);
+  await expect(steps.nth(0)).toHaveAttribute('data-open', 'true'); // Esc closed the picture only
+  await steps.nth(0).getByTestId('shot-labelled').click();
+  const [tab] = await Promise.all([browser!.context.waitForEvent('page'), lightbox.getByTestId('lightbox-tab').click()]);
+  await tab.waitForLoadState();
+  expect(tab.url()).toMatch(/^blob:chrome-extension:\/\//);
+  await tab.setViewportSize({ width: 1400, height: 900 });
+  expect(await tab.evaluate(() => { const i = document.images[0]; return [i.naturalWidth, i.naturalHeight, i.getBoundingClientRect().width]; })).toEqual([1280, 800, 1280]);
+  await tab.close();
+  await expect(lightbox).toBeVisible();
+  await lightbox.locator('img').click();
+  await expect(lightbox).toHaveCount(0);
 
   // Collapse all hides the heavy parts again.
   await panel.getByTestId('collapse-all').click();
@@ -240,12 +262,16 @@ test('export to JSON, HTML report and zip from the panel; JSON without screensho
   const trace = await send('run/trace', { runId: soupId });
 
   const json = await exportFile('export-json');
-  expect(json.name).toMatch(/\.json$/);
+  // named so that a folder sorts by site, then time: site-date-task words
+  const d = new Date(trace.run.startedAt);
+  const p2 = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${d.getFullYear()}-${p2(d.getMonth() + 1)}-${p2(d.getDate())}-${p2(d.getHours())}${p2(d.getMinutes())}`;
+  expect(json.name).toBe(`127.0.0.1-${stamp}-find-the-tomato-soup-recipe-and.json`);
   const full = JSON.parse(json.bytes.toString('utf8')) as Trace;
   expect(full).toEqual(trace);
   for (const s of full.steps) {
-    expect(s.screenshot).toMatch(/^data:image\/jpeg;base64,./);
-    expect(s.cleanScreenshot).toMatch(/^data:image\/jpeg;base64,./);
+    expect(s.screenshot).toMatch(/^data:image\/webp;base64,./);
+    expect(s.cleanScreenshot).toMatch(/^data:image\/webp;base64,./);
   }
   const file = path.join(profileA, '..', `${path.basename(profileA)}-export.json`);
   writeFileSync(file, json.bytes);
@@ -253,20 +279,37 @@ test('export to JSON, HTML report and zip from the panel; JSON without screensho
 
   // The HTML report lists every step and shows each one's action and raw reply.
   const html = await exportFile('export-html');
-  expect(html.name).toMatch(/\.html$/);
+  expect(html.name).toBe(`127.0.0.1-${stamp}-find-the-tomato-soup-recipe-and.html`);
   const report = await browser!.context.newPage();
   await report.setContent(html.bytes.toString('utf8'));
-  await expect(report.locator('#list button')).toHaveCount(trace.steps.length);
+  const items = report.locator('#steps .step');
+  await expect(items).toHaveCount(trace.steps.length);
   for (const [i, s] of trace.steps.entries()) {
-    await report.locator('#list button').nth(i).click();
+    await items.nth(i).locator('.step-n').click();
     await expect(report.locator('#counter')).toHaveText(`Step ${i + 1} of ${trace.steps.length}`);
-    await expect(report.locator('#action')).toHaveText(`${s.actionText} (${s.action.type})`);
+    await expect(report.locator('#action')).toHaveText(await panel.getByTestId('detail-step').nth(i).getByTestId('step-summary-action').innerText());
     await expect(report.locator('#raw')).toHaveText(s.reply.raw);
   }
   await report.close();
 
+  // The zip tells how far it is while it converts the screenshots.
+  await panel.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __seen: string[] }).__seen = seen;
+    new MutationObserver(() => {
+      const busy = document.querySelector('[data-testid="export-busy"]');
+      const text = busy?.textContent ?? '';
+      if (text && seen.at(-1) !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   const zip = await exportFile('export-zip');
-  expect(zip.name).toMatch(/\.zip$/);
+  expect(zip.name).toBe(`127.0.0.1-${stamp}-find-the-tomato-soup-recipe-and.zip`);
+  const seen = await panel.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+  const n = trace.steps.length;
+  expect(seen[0]).toBe('Preparing the zip…');
+  expect(seen).toContain(`Preparing the zip… converting screenshot 1 of ${n} to PNG`);
+  expect(seen).toContain(`Preparing the zip… converting screenshot ${n} of ${n} to PNG`);
+  await expect(panel.getByTestId('export-busy')).toHaveCount(0);
   const files = unzipSync(new Uint8Array(zip.bytes));
   expect(Object.keys(files)).toEqual(expect.arrayContaining(['trace.json', 'webvoyager/interact_messages.json']));
   const inZip = JSON.parse(strFromU8(files['trace.json'])) as Trace;

@@ -62,7 +62,7 @@ test('settings, test connection, start, live steps and the answer', async () => 
   const steps = panel.getByTestId('step');
   const n = await steps.count();
   expect(n).toBeGreaterThanOrEqual(3);
-  await expect(steps.nth(0).getByTestId('action')).toHaveText(/^Type \[\d+\]; \[tomato\]$/);
+  await expect(steps.nth(0).getByTestId('action')).toHaveText(/^Type \[\d+\]; \[tomato\] <textarea> "Find a recipe"$/); // with the element it typed into
   await expect(steps.nth(0).getByTestId('observation')).toHaveText('Success');
   await expect(steps.nth(0).getByTestId('thought')).not.toBeEmpty();
   await expect(steps.nth(n - 1).getByTestId('action')).toHaveText('ANSWER; <content>Roasted Tomato Soup</content>');

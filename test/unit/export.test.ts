@@ -10,10 +10,12 @@ import { strFromU8, unzipSync, unzlibSync, zipSync, zlibSync } from 'fflate';
 import { createRun, reduce } from '../../src/core/run';
 import { toTrace, type Trace, type TraceStep } from '../../src/core/trace';
 import { base64Decode, base64Encode, dataUrlToBytes, isPng } from '../../src/core/export/data-url';
-import { buildHtmlReport, jsonForScript } from '../../src/core/export/html-report';
+import { buildHtmlReport, escapeHtml, htmlReport, jsonForScript } from '../../src/core/export/html-report';
+import { REPORT_TEXT } from '../../src/core/export/report-text';
 import { encodePalettePng } from '../../src/core/export/png';
 import { toInteractMessages, WV_IMAGE_PLACEHOLDER, wvAnswerOf, type WvMessage } from '../../src/core/export/webvoyager';
-import { buildZip, zipFiles } from '../../src/core/export/zip';
+import { buildZip, zipContents, zipFiles } from '../../src/core/export/zip';
+import { fitTrace, largestFirst } from '../../src/core/export/fit';
 
 const EXAMPLES = path.resolve(import.meta.dirname, '..', 'fixtures', 'webvoyager');
 const PNG_SIG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -107,20 +109,24 @@ describe('HTML report', () => {
   }), step(1)]);
   hostile.run.task = HOSTILE;
   const html = buildHtmlReport(hostile);
+  const dataOf = (h: string) => JSON.parse(/<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(h)![1]) as {
+    steps: Array<{ thought: string; words: string; shot: number; clean: number; memory: string }>; images: string[]; cleanLeftOut: number; text: typeof REPORT_TEXT;
+  };
 
-  it('embeds hostile trace text inertly: it cannot close the data script, and comes back intact', () => {
+  it('embeds hostile trace text inertly: escaped in the page, intact in the player\'s data', () => {
     expect(html.match(/<\/script/gi)).toHaveLength(2); // our own two closing tags only
     expect(html).not.toContain('<img src=x');
     expect(html).not.toContain('<!-- ');
     expect(html).not.toMatch(/[\u2028\u2029]/);
-    const m = /<script type="application\/json" id="trace-data">([\s\S]*?)<\/script>/.exec(html);
-    const data = JSON.parse(m![1]) as { trace: Trace };
-    expect(data.trace.steps[0].thought).toBe(HOSTILE);
-    expect(data.trace.run.task).toBe(HOSTILE);
+    expect(html).toContain(escapeHtml(HOSTILE));
+    const data = dataOf(html);
+    expect(data.steps[0].thought).toBe(HOSTILE);
+    expect(JSON.parse(data.steps[0].memory)).toEqual({ note: HOSTILE });
     expect(jsonForScript({ a: '</script>' })).toBe('{"a":"\\u003c/script>"}');
+    expect(escapeHtml(`<a href="x" title='y'>&`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;');
   });
 
-  it('renders with textContent, never innerHTML, embeds only image data URLs, and allows no network', () => {
+  it('writes with textContent, never innerHTML, embeds only image data URLs, and allows no network', () => {
     expect(html).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
     expect(html).toContain('textContent');
     expect(html).not.toContain('https://evil.example');
@@ -129,22 +135,95 @@ describe('HTML report', () => {
     expect(html).not.toMatch(/\b(src|href)="https?:/);
   });
 
+  it('shows the whole run at a glance: summary, then every step\'s thought, action with its element, and outcome', () => {
+    const t = fiveSteps();
+    t.run.price = { inputPerMillion: 1, outputPerMillion: 10 };
+    t.steps[0] = step(0, { target: { tag: 'a', text: 'Miso Ramen', rect: { x: 0, y: 0, width: 1, height: 1 } } });
+    const h = buildHtmlReport(t);
+    const text = h.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('Find the\ncalories'.replace(/\s+/g, ' '));
+    expect(text).toContain('Answer 610 kcal');
+    expect(text).toContain('Status: finished');
+    expect(text).toContain('Steps 5');
+    expect(text).toContain('Duration 1 min 00 s');
+    expect(text).toContain('Tokens 600 (500 prompt + 100 completion)');
+    expect(text).toContain('Cost 0.0015'); // 500 × 1 + 100 × 10 per million
+    expect(h).toContain('<time datetime="2025-01-01T00:00:00.000Z">');
+    // the list: every step in order, its action with the element, thought and outcome
+    const items = [...h.matchAll(/<li class="step" id="step-(\d+)"[\s\S]*?<\/li>/g)];
+    expect(items.map((m) => m[1])).toEqual(['1', '2', '3', '4', '5']);
+    expect(items[0][0]).toContain('Click [1] &lt;a&gt; &quot;Miso Ramen&quot;');
+    expect(items[2][0]).toContain('Click [1] &lt;a&gt; &quot;Miso Ramen&quot;'); // no target: the label's element from the list
+    expect(items[1][0]).toContain('step 1');
+    expect(items[1][0]).toMatch(/class="badge fail"[^<]*failed/);
+    expect(items[1][0]).toContain('Element [9] is gone.');
+    expect(items[4][0]).toContain('ANSWER; &lt;content&gt;610 kcal&lt;/content&gt;');
+    expect(dataOf(h).steps[0].words).toBe('Click [1] <a> "Miso Ramen"');
+    // unknown price, no usage, still running
+    const open = trace([step(0, { usage: null })]);
+    open.run.endedAt = null;
+    const o = buildHtmlReport(open).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(o).toContain('Cost unknown (no price for this model)');
+    expect(o).toContain('Tokens not reported');
+    expect(o).toContain('Duration still running');
+  });
+
+  it('says why a run ended without an answer, and that a run has no steps', () => {
+    const t = trace([]);
+    t.run = { ...t.run, status: 'stopped', answer: null, stopReason: 'Reached the maximum of 3 steps without an answer.' };
+    const h = buildHtmlReport(t);
+    expect(h).toContain('id="stop-reason"');
+    expect(h).toContain('Reached the maximum of 3 steps without an answer.');
+    expect(h).not.toContain('id="answer"');
+    expect(h).toContain('This run has no steps.');
+    expect(h).not.toContain('id="player"');
+  });
+
+  it('embeds each distinct picture once', () => {
+    const same = jpegUrl(7);
+    const t = trace([step(0, { screenshot: same, cleanScreenshot: same }), step(1, { screenshot: same, cleanScreenshot: jpegUrl(8) }), step(2)]);
+    const h = buildHtmlReport(t);
+    expect(h.split(same).length - 1).toBe(1);
+    const d = dataOf(h);
+    expect(d.images).toHaveLength(4);
+    expect(d.steps.map((x) => [x.shot, x.clean])).toEqual([[0, 0], [0, 1], [2, 3]]);
+  });
+
   it('leaves clean views out, largest first, only as far as needed to stay under the size budget', () => {
     const big = `data:image/jpeg;base64,${'A'.repeat(4000)}`;
     const t = fiveSteps();
     t.steps[2].cleanScreenshot = big;
-    const full = buildHtmlReport(t);
-    expect(full).toContain(big);
-    expect(full).toContain('"cleanLeftOut":0');
-    const one = buildHtmlReport(t, { maxChars: full.length - 100 });
-    expect(one).not.toContain(big);
-    expect(one).toContain(jpegUrl(101));
-    expect(one).toContain('"cleanLeftOut":1');
-    expect(one.length).toBeLessThanOrEqual(full.length - 100);
-    const none = buildHtmlReport(t, { maxChars: 100 });
-    for (let i = 0; i < 5; i++) expect(none).toContain(jpegUrl(i)); // labelled ones always kept
-    expect(none).not.toContain(jpegUrl(101));
-    expect(none).toContain('"cleanLeftOut":5');
+    const full = htmlReport(t);
+    expect(full.html).toContain(big);
+    expect(full.cleanLeftOut).toBe(0);
+    expect(full.html).not.toContain('id="left-out"');
+    const one = htmlReport(t, { maxChars: full.html.length - 100 });
+    expect(one.html).not.toContain(big);
+    expect(one.html).toContain(jpegUrl(101));
+    expect(one.cleanLeftOut).toBe(1);
+    expect(one.html).toContain('The clean view of 1 of 5 steps was left out');
+    expect(one.html.length).toBeLessThanOrEqual(full.html.length - 100);
+    const none = htmlReport(t, { maxChars: 100 });
+    for (let i = 0; i < 5; i++) expect(none.html).toContain(jpegUrl(i)); // labelled ones always kept
+    expect(none.html).not.toContain(jpegUrl(101));
+    expect(none.cleanLeftOut).toBe(5);
+  });
+
+  it('takes every word a person reads from one strings object', () => {
+    const marked = Object.fromEntries(Object.entries(REPORT_TEXT).map(([k, v]) => [k, typeof v === 'string'
+      ? (k === 'lang' ? 'zz' : `«${v.replace(/[A-Za-z]+/g, 'W')}»`)
+      : Object.fromEntries(Object.entries(v).map(([kk], i) => [kk, `«${i}»`]))])) as typeof REPORT_TEXT;
+    const t = fiveSteps();
+    t.steps[1] = step(1, { action: { type: 'takeover' }, actionText: 'The user took over the browser' });
+    const h = buildHtmlReport(t, { text: marked });
+    const shown = h.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, '\n').replace(/&\w+;/g, ' ')
+      .replace(/https?:\/\/\S+|[\d.:TZ-]{20,}/g, '');
+    // what is left in English comes from the trace (task, thoughts, actions, observations), not the report
+    const fromTrace = new Set([t.run.task, t.run.answer!, t.run.model, ...t.steps.flatMap((s) => [s.thought, s.observation, s.actionText])].join(' ').split(/\W+/));
+    const english = (shown.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !fromTrace.has(w) && !['glm', 'web', 'Miso', 'Ramen', 'kcal', 'content'].includes(w));
+    expect(english).toEqual([]);
+    expect(h).toContain('<html lang="zz">');
+    expect(dataOf(h).text.counter).toBe(marked.counter);
   });
 });
 
@@ -177,6 +256,43 @@ describe('zip export', () => {
     // images stored, JSON deflated
     expect(zipFiles(t, new Map([[0, converted]]))['webvoyager/screenshot1.png'][1]).toEqual({ level: 0 });
     expect(zipFiles(t)['trace.json'][1]).toEqual({ level: 6 });
+  });
+
+  it('stores a clean view several steps share once, and leaves clean files out, largest first, over the budget', () => {
+    const big = `data:image/webp;base64,${base64Encode(new Uint8Array(3000).fill(7))}`;
+    const t = trace([step(0, { cleanScreenshot: jpegUrl(50) }), step(1, { cleanScreenshot: jpegUrl(50) }), step(2, { cleanScreenshot: big }), answerStep(3)]);
+    const all = zipContents(t);
+    expect(all.cleanLeftOut).toBe(0);
+    const names = (f: Record<string, unknown>) => JSON.parse(strFromU8((f as Record<string, [Uint8Array]>)['trace.json'][0])) as Trace;
+    expect(names(all.files).steps.map((x) => x.cleanScreenshot)).toEqual(['screenshots/clean-1.jpg', 'screenshots/clean-1.jpg', 'screenshots/clean-3.webp', 'screenshots/clean-4.jpg']);
+    expect(Object.keys(all.files).filter((f) => f.startsWith('screenshots/clean'))).toHaveLength(3);
+    const size = Object.values(all.files).reduce((a, [b]) => a + b.length, 0);
+    const cut = zipContents(t, new Map(), size - 1000);
+    expect(cut.cleanLeftOut).toBe(1);
+    expect(cut.files['screenshots/clean-3.webp']).toBeUndefined();
+    expect(names(cut.files).steps.map((x) => x.cleanScreenshot)).toEqual(['screenshots/clean-1.jpg', 'screenshots/clean-1.jpg', '', 'screenshots/clean-4.jpg']);
+    const none = zipContents(t, new Map(), 10);
+    expect(none.cleanLeftOut).toBe(4);
+    expect(Object.keys(none.files).filter((f) => f.includes('labelled-')).length).toBe(4); // labelled ones always kept
+  });
+});
+
+describe('export budget', () => {
+  it('leaves the largest clean views out of the JSON until it fits, never a labelled one', () => {
+    const big = (n: number) => `data:image/webp;base64,${'B'.repeat(n)}`;
+    const t = trace([step(0, { cleanScreenshot: big(5000) }), step(1, { cleanScreenshot: big(9000) }), step(2, { cleanScreenshot: big(7000) })]);
+    const len = JSON.stringify(t).length;
+    expect(fitTrace(t, len)).toEqual({ trace: t, cleanLeftOut: 0 });
+    const one = fitTrace(t, len - 8000);
+    expect(one.cleanLeftOut).toBe(1);
+    expect(one.trace.steps.map((x) => x.cleanScreenshot.length)).toEqual([big(5000).length, 0, big(7000).length]);
+    expect(JSON.stringify(one.trace).length).toBeLessThanOrEqual(len - 8000);
+    const two = fitTrace(t, len - 10_000);
+    expect(two.trace.steps.map((x) => x.cleanScreenshot === '')).toEqual([false, true, true]);
+    const all = fitTrace(t, 10);
+    expect(all.cleanLeftOut).toBe(3);
+    expect(all.trace.steps.map((x) => x.screenshot)).toEqual(t.steps.map((x) => x.screenshot));
+    expect([...largestFirst([{ key: 'a', size: 1 }, { key: 'b', size: 5 }], 0)]).toEqual([]);
   });
 });
 

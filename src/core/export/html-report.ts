@@ -1,185 +1,212 @@
 /**
  * A trace -> one self-contained HTML report that opens offline in any browser (file://, no
- * network): a run header and a step player (one step at a time; ←/→, j/k, Home/End; a step list
- * to jump; the labelled screenshot with a toggle to the clean one, click to zoom).
+ * network). Two parts side by side (stacked on a narrow screen):
  *
- * Everything in a trace is untrusted (page text, model output). So the trace is embedded once as
- * JSON in <script type="application/json"> with `<`, U+2028 and U+2029 escaped (the JSON cannot
- * close the script element), the viewer script builds the page with textContent only (never
- * innerHTML), images are only ever image data URLs, and a CSP forbids any network access.
+ * 1. The whole run at a glance, written into the page itself (so Ctrl+F finds any of it and it
+ *    prints): a summary (task, answer or why it ended, status, steps, duration, tokens, cost,
+ *    model, start page, start and end in the reader's local time) and every step's thought,
+ *    action with the element it acted on, and outcome.
+ * 2. A step player: one step at a time (←/→, j/k, Home/End, or a click on a step), the labelled
+ *    screenshot with a toggle to the clean one, a full-window view, and the step's details.
  *
- * Size: images are the bulk. When the report would pass `maxChars` (default 24.5 million, under
- * the 25 MB export budget), clean views are left out, largest first, until it fits (the report
- * says so); the labelled screenshots are always kept.
+ * Everything in a trace is untrusted (page text, model output). The page's own text is escaped
+ * (escapeHtml); the player's data is embedded once as JSON in <script type="application/json">
+ * with `<`, U+2028 and U+2029 escaped (the JSON cannot close the script element), the script
+ * writes with textContent only (never innerHTML), images are only ever image data URLs, and a
+ * CSP forbids any network access.
+ *
+ * Size: images are the bulk. Each distinct image is embedded once (steps refer to it by number,
+ * so an unchanged page costs nothing twice). When the report would pass `maxChars` (default: the
+ * export budget, fit.ts), clean views are left out, largest first, until it fits (the report says
+ * so); the labelled screenshots are always kept.
+ *
+ * Words: REPORT_TEXT (report-text.ts); a translation passes its own as `text`.
  */
-import type { Trace } from '../trace';
+import { asPrice, costOf, formatCost, tokensOf } from '../costs';
+import { stepActionInWords } from '../run/person-text';
+import type { Trace, TraceStep } from '../trace';
 import { imageMimeOf } from './data-url';
+import { EXPORT_MAX_BYTES, largestFirst } from './fit';
+import { durationText, fill, REPORT_TEXT, type ReportText } from './report-text';
+import { REPORT_SCRIPT, REPORT_STYLE } from './report-page';
 
-export interface ReportOptions { maxChars?: number }
+export interface ReportOptions { maxChars?: number; text?: ReportText }
 
 /** JSON that is safe inside a <script> element: no `<` (so no `</script>` or `<!--`), no line separators. */
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+/** Text as HTML text or attribute value (the line separators too, which some tools take for line breaks). */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"'\u2028\u2029]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '\u2028': '&#x2028;', '\u2029': '&#x2029;' })[c]!);
+}
+
 const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 
-const STYLE = `
-*{box-sizing:border-box}[hidden]{display:none!important}body{margin:0;font:14px/1.45 system-ui,sans-serif;color:#1d2329;background:#f4f5f7}
-header{padding:12px 18px;background:#fff;border-bottom:1px solid #d8dce1}h1{font-size:17px;margin:0 0 6px}
-#run{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}#run dt{color:#5b6672}#run dd{margin:0;white-space:pre-wrap;word-break:break-word}
-.wrap{display:grid;grid-template-columns:260px 1fr;min-height:calc(100vh - 160px)}
-aside{border-right:1px solid #d8dce1;background:#fff;overflow:auto;max-height:calc(100vh - 40px);position:sticky;top:0}
-#list{list-style:none;margin:0;padding:4px}#list button{display:block;width:100%;text-align:left;border:0;background:none;padding:5px 8px;border-radius:4px;cursor:pointer;font:inherit;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-#list button:hover{background:#eef1f4}#list button[aria-current="true"]{background:#dbe8fb;font-weight:600}
-main{padding:12px 18px;min-width:0}.bar{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin-bottom:8px}
-.bar button{font:inherit;padding:3px 10px;border:1px solid #b9c0c8;background:#fff;border-radius:4px;cursor:pointer}.bar button:disabled{opacity:.45;cursor:default}
-#counter{font-weight:600}.hint{color:#6b7580;font-size:12px}#url{color:#275fad;word-break:break-all}
-#shot{border:1px solid #d8dce1;background:#fff;overflow:auto;margin:6px 0;width:fit-content;max-width:100%}#shot img{display:block;cursor:zoom-in;max-width:100%;max-height:75vh}
-.pic{position:relative;display:inline-block;vertical-align:top}#cross{position:absolute;width:24px;height:24px;margin:-12px 0 0 -12px;pointer-events:none;border-radius:50%;box-shadow:0 0 0 2px #fff;background:linear-gradient(#e11d48,#e11d48) center/2px 100% no-repeat,linear-gradient(#e11d48,#e11d48) center/100% 2px no-repeat}
-#shot.full{max-height:85vh;width:auto}#shot.full img{max-width:none;max-height:none;cursor:zoom-out}#noshot{padding:40px;text-align:center;color:#6b7580}
-section{margin:10px 0}h2{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:#5b6672;margin:0 0 3px}
-pre,.text{white-space:pre-wrap;word-break:break-word;margin:0}pre{background:#fff;border:1px solid #e1e4e8;padding:6px 8px;border-radius:4px;font:12px/1.4 ui-monospace,monospace}
-.fail{color:#b3261e}details{margin:8px 0}summary{cursor:pointer;color:#5b6672}
-`;
+const group = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-const SCRIPT = `
-(function () {
-  'use strict';
-  var data = JSON.parse(document.getElementById('trace-data').textContent);
-  var run = data.trace.run, steps = data.trace.steps, cur = 0, clean = false, full = false;
-  function $(id) { return document.getElementById(id); }
-  function el(tag, text) { var e = document.createElement(tag); if (text !== undefined) e.textContent = String(text); return e; }
-  function isImg(s) { return typeof s === 'string' && /^data:image\\/(png|jpeg|webp|gif);base64,/.test(s); }
-  function ms(n) { return n < 1000 ? n + ' ms' : (n / 1000).toFixed(1) + ' s'; }
-  function set(id, text) { $(id).textContent = text === null || text === undefined || text === '' ? '—' : String(text); }
-  document.title = 'Run report: ' + run.task;
-  var prompt = 0, completion = 0, counted = 0, i;
-  for (i = 0; i < steps.length; i++) if (steps[i].usage) { counted++; prompt += steps[i].usage.promptTokens; completion += steps[i].usage.completionTokens; }
-  var dur = run.endedAt ? Date.parse(run.endedAt) - Date.parse(run.startedAt) : null;
-  var rows = [['Task', run.task], ['Site', run.startUrl], ['Model', run.model + ' (' + run.dialect + ')'], ['Status', run.status]];
-  if (run.answer !== null) rows.push(['Answer', run.answer]);
-  if (run.stopReason !== null) rows.push(['Stop reason', run.stopReason]);
-  rows.push(['Steps', steps.length]);
-  rows.push(['Tokens', counted ? (prompt + completion) + ' (prompt ' + prompt + ', completion ' + completion + ')' : '—']);
-  rows.push(['Duration', dur === null || isNaN(dur) ? 'still running' : ms(dur)]);
-  rows.push(['Started', run.startedAt]);
-  if (data.cleanLeftOut) rows.push(['Note', 'The clean view of ' + data.cleanLeftOut + ' of ' + steps.length + ' steps was left out to keep this report small.']);
-  rows.forEach(function (r) { $('run').appendChild(el('dt', r[0])); $('run').appendChild(el('dd', r[1])); });
-  if (!steps.length) { $('player').hidden = true; $('empty').hidden = false; return; }
-  steps.forEach(function (s, k) {
-    var b = el('button', (k + 1) + '. ' + (s.actionText || s.action.type));
-    b.title = s.actionText || s.action.type;
-    b.addEventListener('click', function () { show(k); });
-    var li = el('li'); li.appendChild(b); $('list').appendChild(li);
-  });
-  function show(k) {
-    cur = Math.max(0, Math.min(steps.length - 1, k));
-    var s = steps[cur];
-    set('counter', 'Step ' + (cur + 1) + ' of ' + steps.length);
-    $('prev').disabled = cur === 0; $('next').disabled = cur === steps.length - 1;
-    set('url', s.url); set('title', s.title);
-    var labelled = isImg(s.screenshot) ? s.screenshot : '', plain = isImg(s.cleanScreenshot) ? s.cleanScreenshot : '';
-    var src = clean ? (plain || labelled) : (labelled || plain);
-    $('img').hidden = !src; $('noshot').hidden = !!src;
-    if (src) { $('img').src = src; $('img').alt = 'Screenshot of step ' + (cur + 1) + (src === plain ? ' (clean view)' : ' (labelled)'); } else $('img').removeAttribute('src');
-    // An action at a point: a crosshair where it acted (the image shows the whole viewport).
-    var tg = s.action && s.action.target, vp = s.viewport;
-    var pt = src && tg && tg.kind === 'point' && vp && vp.width > 0 && vp.height > 0;
-    $('cross').hidden = !pt;
-    if (pt) { $('cross').style.left = (100 * tg.x / vp.width) + '%'; $('cross').style.top = (100 * tg.y / vp.height) + '%'; $('cross').title = 'acted at (' + Math.round(tg.x) + ', ' + Math.round(tg.y) + ')'; }
-    $('toggle').disabled = !(labelled && plain);
-    $('toggle').textContent = src && src === plain ? 'Show labels' : (!plain && data.cleanLeftOut ? 'Clean view left out' : 'Show clean view');
-    $('shot').className = full ? 'full' : '';
-    set('thought', s.thought);
-    set('action', s.actionText + ' (' + s.action.type + ')');
-    $('result').className = 'text' + (s.result.ok ? '' : ' fail');
-    set('result', s.result.ok ? 'ok' : 'failed: ' + s.result.error);
-    set('observation', s.observation);
-    set('approval', s.approval ? s.approval.decision + (s.approval.feedback ? ': ' + s.approval.feedback : '') : 'none (no action was proposed)');
-    set('memory', JSON.stringify(s.memory, null, 2));
-    set('reasoning', s.reply.reasoning);
-    set('raw', s.reply.raw);
-    set('elements', s.elements.map(function (e) { return '[' + e.label + '] <' + e.tag + '> ' + e.text; }).join('\\n'));
-    $('elements-n').textContent = 'Elements (' + s.elements.length + ')';
-    var t = s.timings;
-    set('timings', 'observe ' + ms(t.observeMs) + ' · model ' + ms(t.modelMs) + ' · act ' + ms(t.actMs) + ' · total ' + ms(t.totalMs));
-    set('tokens', s.usage ? 'prompt ' + s.usage.promptTokens + ' · completion ' + s.usage.completionTokens : null);
-    var items = $('list').querySelectorAll('button');
-    for (var j = 0; j < items.length; j++) items[j].setAttribute('aria-current', j === cur ? 'true' : 'false');
-    items[cur].scrollIntoView({ block: 'nearest' });
-  }
-  $('prev').addEventListener('click', function () { show(cur - 1); });
-  $('next').addEventListener('click', function () { show(cur + 1); });
-  $('toggle').addEventListener('click', function () { clean = !clean; show(cur); });
-  $('img').addEventListener('click', function () { full = !full; show(cur); });
-  document.addEventListener('keydown', function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    var k = e.key;
-    if (k === 'ArrowRight' || k === 'j') show(cur + 1);
-    else if (k === 'ArrowLeft' || k === 'k') show(cur - 1);
-    else if (k === 'Home') show(0);
-    else if (k === 'End') show(steps.length - 1);
-    else if (k === 'c') { clean = !clean; show(cur); }
-    else if (k === 'z') { full = !full; show(cur); }
-    else return;
-    e.preventDefault();
-  });
-  show(0);
-})();
-`;
+/** What a step did, in the person's words: the action with its element, or the take-over. */
+export function stepWords(s: TraceStep, text: ReportText = REPORT_TEXT): string {
+  if (s.action.type === 'takeover') return text.takeover;
+  return stepActionInWords({ ...s, action: s.action });
+}
 
-const BODY = `
-<header><h1>Run report</h1><dl id="run"></dl></header>
-<p id="empty" hidden>This run has no steps.</p>
-<div class="wrap" id="player">
-<aside><ol id="list"></ol></aside>
-<main>
-<div class="bar"><button id="prev" type="button">← Prev</button><span id="counter"></span><button id="next" type="button">Next →</button>
-<button id="toggle" type="button">Show clean view</button><span class="hint">← → or j k: step · Home End · c: clean/labelled · click the image or z: zoom</span></div>
-<div id="url"></div><div id="title" class="hint"></div>
-<div id="shot"><div class="pic"><img id="img" alt=""><div id="cross" hidden></div></div><div id="noshot" hidden>screenshot excluded</div></div>
-<section><h2>Thought</h2><p id="thought" class="text"></p></section>
-<section><h2>Action</h2><p id="action" class="text"></p><p id="result" class="text"></p></section>
-<section><h2>Observation</h2><p id="observation" class="text"></p></section>
-<section><h2>Approval</h2><p id="approval" class="text"></p></section>
-<section><h2>Memory</h2><pre id="memory"></pre></section>
-<details><summary>Reasoning</summary><pre id="reasoning"></pre></details>
-<details><summary>Raw reply</summary><pre id="raw"></pre></details>
-<details><summary id="elements-n">Elements</summary><pre id="elements"></pre></details>
-<section><h2>Timings</h2><p id="timings" class="text"></p></section>
-<section><h2>Tokens</h2><p id="tokens" class="text"></p></section>
-</main>
-</div>`;
+/** The run's facts as label/value rows (values are plain text; times are ISO, shown local by the page). */
+export function summaryRows(trace: Trace, text: ReportText = REPORT_TEXT): Array<{ key: string; label: string; value: string; time?: boolean }> {
+  const r = trace.run;
+  const tokens = tokensOf(trace.steps.map((s) => s.usage));
+  const counted = trace.steps.some((s) => s.usage);
+  const cost = costOf(tokens, asPrice(r.price));
+  const dur = r.endedAt ? Date.parse(r.endedAt) - Date.parse(r.startedAt) : null;
+  // (the status is the badge above these rows)
+  const rows = [
+    { key: 'steps', label: text.steps, value: String(trace.steps.length) },
+    { key: 'duration', label: text.duration, value: dur === null || Number.isNaN(dur) ? text.stillRunning : durationText(dur, text) },
+    { key: 'tokens', label: text.tokens, value: counted ? fill(text.tokensValue, { total: group(tokens.promptTokens + tokens.completionTokens), prompt: group(tokens.promptTokens), completion: group(tokens.completionTokens) }) : text.notReported },
+    { key: 'cost', label: text.cost, value: cost === null ? text.costUnknown : formatCost(cost) },
+    { key: 'model', label: text.model, value: r.dialect ? `${r.model} (${r.dialect})` : r.model },
+    { key: 'start-page', label: text.startPage, value: r.startUrl },
+    { key: 'started', label: text.started, value: r.startedAt, time: true },
+  ];
+  if (r.endedAt) rows.push({ key: 'ended', label: text.ended, value: r.endedAt, time: true });
+  return rows;
+}
 
-function page(data: string): string {
+function approvalText(s: TraceStep, text: ReportText): string {
+  const a = s.approval;
+  if (!a) return text.approvalNames.none;
+  const name = text.approvalNames[a.decision] ?? a.decision;
+  return a.feedback ? `${name}: ${a.feedback}` : name;
+}
+
+/** One step of the list: number, action with element, outcome badge, thought, outcome text, page. */
+function stepItem(s: TraceStep, i: number, text: ReportText): string {
+  const e = escapeHtml;
+  const ok = s.result.ok;
+  return `<li class="step" id="step-${i + 1}" data-i="${i}">
+<div class="step-top"><button type="button" class="step-n" data-i="${i}" aria-label="${e(fill(text.showStep, { n: i + 1 }))}">${i + 1}</button>
+<span class="act">${e(stepWords(s, text))}</span><span class="badge ${ok ? 'ok' : 'fail'}">${e(ok ? text.ok : text.failed)}</span></div>
+${s.thought ? `<p class="thought"><span class="k">${e(text.thought)}</span> ${e(s.thought)}</p>` : ''}
+<p class="outcome ${ok ? 'ok' : 'fail'}"><span class="k">${e(text.outcome)}</span> ${e(s.observation || (ok ? text.ok : text.failed))}</p>
+<p class="meta"><span class="url">${e(s.url)}</span> · ${e(durationText(s.timings.totalMs, text))} · ${e(approvalText(s, text))}</p>
+</li>`;
+}
+
+/** What the player needs of a step (images by number in `images`; -1: none). */
+function playerStep(s: TraceStep, shot: number, clean: number, text: ReportText) {
+  const t = s.timings;
+  const target = (s.action as { target?: { kind: string; x?: number; y?: number } }).target;
+  return {
+    url: s.url, title: s.title, thought: s.thought, words: stepWords(s, text), ok: s.result.ok,
+    outcome: s.observation || (s.result.ok ? text.ok : text.failed),
+    approval: approvalText(s, text),
+    timings: fill(text.timingsValue, { observe: durationText(t.observeMs, text), model: durationText(t.modelMs, text), act: durationText(t.actMs, text), total: durationText(t.totalMs, text) }),
+    tokens: s.usage ? fill(text.tokensValue, { total: group(s.usage.promptTokens + s.usage.completionTokens), prompt: group(s.usage.promptTokens), completion: group(s.usage.completionTokens) }) : text.notReported,
+    memory: typeof s.memory === 'string' ? s.memory : JSON.stringify(s.memory, null, 2),
+    reasoning: s.reply.reasoning ?? '', raw: s.reply.raw,
+    elements: s.elements.map((el) => `[${el.label}] <${el.tag}> ${el.text}`).join('\n'), elementCount: s.elements.length,
+    point: target?.kind === 'point' && typeof target.x === 'number' && typeof target.y === 'number' ? { x: target.x, y: target.y } : null,
+    viewport: { width: s.viewport.width, height: s.viewport.height },
+    shot, clean,
+  };
+}
+
+/** Each distinct image once; steps refer to them by number. */
+function imageTable(steps: TraceStep[]) {
+  const images: string[] = [];
+  const at = new Map<string, number>();
+  const ref = (url: string) => {
+    if (!imageMimeOf(url)) return -1;
+    let n = at.get(url);
+    if (n === undefined) { n = images.push(url) - 1; at.set(url, n); }
+    return n;
+  };
+  const refs = steps.map((s) => ({ shot: ref(s.screenshot), clean: ref(s.cleanScreenshot) }));
+  return { images, refs };
+}
+
+function page(trace: Trace, data: unknown, cleanLeftOut: number, text: ReportText): string {
+  const e = escapeHtml;
+  const r = trace.run;
+  const rows = summaryRows(trace, text).map((row) => `<div class="fact" data-key="${row.key}"><dt>${e(row.label)}</dt><dd>${row.time ? `<time datetime="${e(row.value)}">${e(row.value)}</time>` : e(row.value)}</dd></div>`).join('');
+  const status = r.status;
+  const answer = r.answer !== null
+    ? `<section class="answer" id="answer"><h2>${e(text.answer)}</h2><p>${e(r.answer)}</p></section>`
+    : r.stopReason ? '' : `<section class="answer none" id="answer"><h2>${e(text.answer)}</h2><p>${e(text.noAnswer)}</p></section>`;
+  const reason = r.stopReason !== null ? `<section class="reason ${status}" id="stop-reason"><h2>${e(text.stopReason)}</h2><p>${e(r.stopReason)}</p></section>` : '';
+  const note = cleanLeftOut ? `<p class="note" id="left-out">${e(fill(text.cleanLeftOutNote, { n: cleanLeftOut, total: trace.steps.length }))}</p>` : '';
+  const list = trace.steps.length
+    ? `<ol class="steps" id="steps">${trace.steps.map((s, i) => stepItem(s, i, text)).join('\n')}</ol>`
+    : `<p class="empty" id="empty">${e(text.noSteps)}</p>`;
+  const player = trace.steps.length ? `<aside class="player" id="player" aria-label="${e(text.playerHeading)}">
+<h2 class="visually-hidden">${e(text.playerHeading)}</h2>
+<div class="bar"><button id="prev" type="button">${e(text.prev)}</button><span id="counter" aria-live="polite"></span><button id="next" type="button">${e(text.next)}</button><button id="toggle" type="button">${e(text.showClean)}</button></div>
+<div id="shot"><div class="pic"><img id="img" alt=""><div id="cross" hidden></div></div><div id="noshot" hidden>${e(text.noShot)}</div></div>
+<p class="hint">${e(text.keysHint)}</p>
+<p id="url" class="url"></p><p id="title" class="muted"></p>
+<dl class="kv">
+<dt>${e(text.thought)}</dt><dd id="thought"></dd>
+<dt>${e(text.action)}</dt><dd id="action"></dd>
+<dt>${e(text.outcome)}</dt><dd id="result"></dd>
+<dt>${e(text.approval)}</dt><dd id="approval"></dd>
+<dt>${e(text.timings)}</dt><dd id="timings"></dd>
+<dt>${e(text.tokens)}</dt><dd id="tokens"></dd>
+</dl>
+<details><summary>${e(text.memory)}</summary><pre id="memory"></pre></details>
+<details id="reasoning-box"><summary>${e(text.reasoning)}</summary><pre id="reasoning"></pre></details>
+<details><summary>${e(text.rawReply)}</summary><pre id="raw"></pre></details>
+<details><summary id="elements-n"></summary><pre id="elements"></pre></details>
+</aside>` : '';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="${e(text.lang)}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Run report</title>
-<style>${STYLE}</style>
-</head><body>${BODY}
-<script type="application/json" id="trace-data">${data}</script>
-<script>${SCRIPT}</script>
+<meta name="color-scheme" content="light dark">
+<title>${e(fill(text.pageTitle, { task: r.task }))}</title>
+<style>${REPORT_STYLE}</style>
+</head><body>
+<header class="summary" id="run">
+<p class="eyebrow">${e(text.reportTitle)}</p>
+<h1 id="task">${e(r.task)}</h1>
+<p class="status ${e(status)}" id="status"><span class="visually-hidden">${e(text.status)}: </span>${e(text.statusNames[status] ?? status)}</p>
+${answer}${reason}
+<dl class="facts">${rows}</dl>
+${note}
+</header>
+<div class="layout${trace.steps.length ? '' : ' no-steps'}">
+<section class="run-steps" aria-labelledby="steps-h"><h2 id="steps-h">${e(text.stepsHeading)}</h2><p class="hint">${e(text.stepsHint)}</p>
+${list}
+</section>
+${player}
+</div>
+<script type="application/json" id="report-data">${jsonForScript(data)}</script>
+<script>${REPORT_SCRIPT}</script>
 </body></html>
 `;
 }
 
+/** The report, and how many steps' clean views were left out to keep it under `maxChars`. */
+export function htmlReport(trace: Trace, opts: ReportOptions = {}): { html: string; cleanLeftOut: number } {
+  const max = opts.maxChars ?? EXPORT_MAX_BYTES;
+  const text = opts.text ?? REPORT_TEXT;
+  const { images, refs } = imageTable(trace.steps);
+  const build = (dropped: Set<number>) => {
+    const steps = trace.steps.map((s, i) => playerStep(s, refs[i].shot, dropped.has(refs[i].clean) ? -1 : refs[i].clean, text));
+    const cleanLeftOut = trace.steps.filter((_, i) => dropped.has(refs[i].clean)).length;
+    const data = { text, steps, images: images.map((u, n) => (dropped.has(n) ? '' : u)), cleanLeftOut };
+    return page(trace, data, cleanLeftOut, text);
+  };
+  const html = build(new Set());
+  if (html.length <= max) return { html, cleanLeftOut: 0 };
+  // Clean views only (never a picture that is also some step's labelled one); base64 needs no
+  // escaping, so leaving one out saves its length.
+  const labelled = new Set(refs.map((x) => x.shot));
+  const cleans = [...new Set(refs.map((x) => x.clean))].filter((n) => n >= 0 && !labelled.has(n));
+  const dropped = largestFirst(cleans.map((n) => ({ key: n, size: images[n].length })), html.length - max);
+  return { html: build(dropped), cleanLeftOut: trace.steps.filter((_, i) => dropped.has(refs[i].clean)).length };
+}
+
 export function buildHtmlReport(trace: Trace, opts: ReportOptions = {}): string {
-  const max = opts.maxChars ?? 24_500_000;
-  const img = (s: string) => (imageMimeOf(s) ? s : '');
-  const steps = trace.steps.map((s) => ({ ...s, screenshot: img(s.screenshot), cleanScreenshot: img(s.cleanScreenshot) }));
-  const html = page(jsonForScript({ trace: { ...trace, steps }, cleanLeftOut: 0 }));
-  let excess = html.length - max;
-  if (excess <= 0) return html;
-  // base64 needs no escaping: leaving a clean view out saves its length
-  let cleanLeftOut = 0;
-  for (const s of [...steps].sort((a, b) => b.cleanScreenshot.length - a.cleanScreenshot.length)) {
-    if (excess <= 0 || !s.cleanScreenshot) break;
-    excess -= s.cleanScreenshot.length;
-    s.cleanScreenshot = '';
-    cleanLeftOut++;
-  }
-  return page(jsonForScript({ trace: { ...trace, steps }, cleanLeftOut }));
+  return htmlReport(trace, opts).html;
 }

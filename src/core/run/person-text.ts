@@ -31,3 +31,66 @@ export function personTextIn(t: Translate) {
 
 /** In English: the runner's and the tests' default. */
 export const personText = personTextIn(english);
+
+/** An element as a person reads it in an action: its tag and its text. */
+export interface ElementWords { tag: string; text: string }
+
+/** How much of an element's text an action description shows. */
+export const ELEMENT_TEXT_MAX = 80;
+
+/** `<button> "Search"`: an element's tag and its text, whitespace collapsed, cut at ELEMENT_TEXT_MAX. */
+export function elementInWords(e: ElementWords): string {
+  const text = e.text.replace(/\s+/g, ' ').trim();
+  const cut = text.length > ELEMENT_TEXT_MAX ? `${text.slice(0, ELEMENT_TEXT_MAX - 1)}…` : text;
+  return `<${e.tag}>${cut ? ` "${cut}"` : ''}`;
+}
+
+/** `Click [12] <button> "Search"`: the action as the dialect wrote it, plus the element it acts on. */
+export function actionInWords(actionText: string, element: ElementWords | null | undefined): string {
+  return element ? `${actionText} ${elementInWords(element)}` : actionText;
+}
+
+/** What a step (live, in the history, in a trace) has that says what its action acted on. */
+export interface StepLike {
+  action: { type: string; target?: { kind: string; label?: number } } | null;
+  actionText: string;
+  /** the element recorded for the action: its label's mark or what was under its point */
+  target?: ElementWords | null;
+  elements: ReadonlyArray<ElementWords & { label: number }>;
+}
+
+/**
+ * The element a step's action acted on: the one recorded with the step (a label's element, the
+ * element under a point, the focused field), else, for a label action (traces of version 1 kept
+ * no target), that label's element in the step's element list.
+ */
+export function actedElement(step: StepLike): ElementWords | null {
+  if (step.target) return step.target;
+  const t = step.action?.target;
+  if (t?.kind !== 'label') return null;
+  return step.elements.find((e) => e.label === t.label) ?? null;
+}
+
+/**
+ * The one description of a step's action everywhere a person reads it (live view, History, the
+ * HTML report, the runner's stdout and approval prompt): `Click [12] <button> "Search"`.
+ */
+export function stepActionInWords(step: StepLike): string {
+  return actionInWords(step.actionText, actedElement(step));
+}
+
+/**
+ * Text from a page or a model made safe to print as part of one terminal line: line breaks
+ * (LF and CR LF as `\n`), other control characters (escape sequences included) and the Unicode
+ * line and paragraph separators are written as escapes (`\r`, `\t`, `\u001b`, `\u2028`, …), so
+ * such text can never start a line of its own (a fake `ANSWER:` line) or move the cursor.
+ */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\r\n/g, '\n').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}

@@ -11,6 +11,8 @@ export type StepView = Omit<StepRecord, 'screenshot' | 'promptText'>;
 
 export interface PendingView {
   index: number; url: string; phase: RunState['phase']; thought: string | null; actionText: string | null;
+  /** what the proposed action will act on, once known (its label's element, what is under its point) */
+  target: ActedElement | null;
   /** phase 'approve': why the run waits, and what the action would touch (its element; its point for actions at a point) */
   approval: (ApprovalRequest & { target: ActedElement | null; point: Point | null; viewport: Viewport }) | null;
 }
@@ -34,6 +36,7 @@ export function toRunView(s: RunState): RunView {
     pending: pending
       ? {
         index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null,
+        target: pending.reply ? pending.target ?? null : null,
         approval: s.phase === 'approve' && pending.approval && pending.reply
           ? { ...pending.approval, target: pending.target ?? null, point: pointOf(pending.reply.action), viewport: pending.viewport }
           : null,
