@@ -1,18 +1,16 @@
 /**
  * The panel's language. Every word the panel shows goes through t(); the strings are in
  * public/_locales/<locale>/messages.json. The language follows the browser until the person picks
- * one in Settings; a change re-renders the panel at once (useLanguage in app.tsx).
+ * one in Settings; a change re-renders the panel at once (use-language.ts, in app.tsx).
  */
-import { useEffect, useState } from 'preact/hooks';
 import { localeFor, type Arg, type LanguageSetting, type Locale } from '../src/core/i18n';
 import { translatorFor } from '../src/core/locales';
-import { onSettingsChange, send } from './api';
 
 function browserLanguage(): string {
   try {
     return chrome.i18n.getUILanguage();
   } catch {
-    return navigator.language;
+    return typeof navigator === 'undefined' ? 'en' : navigator.language;
   }
 }
 
@@ -28,19 +26,10 @@ export function currentLocale(): Locale {
   return locale;
 }
 
-function apply(setting: LanguageSetting): Locale {
+/** Switches the panel's language (the caller re-renders). */
+export function applyLanguage(setting: LanguageSetting): Locale {
   locale = localeFor(setting, browserLanguage());
   current = translatorFor(locale);
   document.documentElement.lang = locale === 'zh_CN' ? 'zh-CN' : 'en';
   return locale;
-}
-
-/** The panel's locale, following the saved setting; the component using it re-renders on a change. */
-export function useLanguage(): Locale {
-  const [value, setValue] = useState<Locale>(() => apply('auto'));
-  useEffect(() => {
-    send('settings/get', {}).then((s) => setValue(apply(s.language)), () => undefined);
-    return onSettingsChange((s) => setValue(apply(s.language)));
-  }, []);
-  return value;
 }

@@ -7,7 +7,8 @@ import { SettingsForm, type SettingsHandle, type FormState } from './settings-fo
 import { Dot, RunPanel } from './run-panel';
 import { HistoryView } from './history-view';
 import { Attachments } from './attachments';
-import { t, useLanguage } from '../i18n';
+import { t } from '../i18n';
+import { useLanguage } from '../use-language';
 
 /** ⌘ on a Mac, Ctrl elsewhere: how the panel writes the Start shortcut. */
 const MOD = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';

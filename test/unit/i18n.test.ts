@@ -97,14 +97,16 @@ function literalsIn(file: string): string[] {
   const words = (s: string) => /\p{L}{2,}/u.test(s);
   const where = (n: ts.Node) => `${path.basename(file)}:${src.getLineAndCharacterOfPosition(n.getStart()).line + 1}`;
   const PERSON_ATTRS = new Set(['title', 'aria-label', 'placeholder', 'alt', 'label', 'aria-description', 'aria-roledescription', 'aria-valuetext']);
+  // Key names and code are the same in every language: <kbd>Esc</kbd>, <code>Click [3]</code>.
+  const verbatim = (n: ts.Node) => ts.isJsxElement(n.parent) && ['kbd', 'code'].includes(n.parent.openingElement.tagName.getText());
   const visit = (n: ts.Node) => {
-    if (ts.isJsxText(n) && words(n.text)) found.push(`${where(n)} "${n.text.trim()}"`);
+    if (ts.isJsxText(n) && words(n.text) && !verbatim(n)) found.push(`${where(n)} "${n.text.trim()}"`);
     if (ts.isJsxAttribute(n) && PERSON_ATTRS.has(n.name.getText()) && n.initializer) {
       const init = n.initializer;
       const lit = ts.isStringLiteral(init) ? init : ts.isJsxExpression(init) && init.expression && (ts.isStringLiteral(init.expression) || ts.isNoSubstitutionTemplateLiteral(init.expression)) ? init.expression : null;
       if (lit && words(lit.text)) found.push(`${where(n)} ${n.name.getText()}="${lit.text}"`);
     }
-    if (ts.isJsxExpression(n) && n.parent && (ts.isJsxElement(n.parent) || ts.isJsxFragment(n.parent)) && n.expression) {
+    if (ts.isJsxExpression(n) && n.parent && (ts.isJsxElement(n.parent) || ts.isJsxFragment(n.parent)) && n.expression && !verbatim(n)) {
       const e = n.expression;
       if ((ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) && words(e.text)) found.push(`${where(n)} {"${e.text}"}`);
       if (ts.isTemplateExpression(e) && words(e.head.text + e.templateSpans.map((s) => s.literal.text).join(''))) found.push(`${where(n)} {\`…\`}`);
