@@ -135,10 +135,10 @@ export function answerLine(answer: string | null): string {
   return `ANSWER: ${oneLine(answer ?? '')}`;
 }
 
-/** An export built by the panel page (window.webagent.exportRun). */
+/** An export built by the panel page (window.webagent.exportRun), in English whatever the panel's language. */
 function exportFrom(panel: Page, runId: string, kind: ExportKind, secrets: string[]): Promise<ExportResult> {
   return panel.evaluate(
-    ([id, k, sec]) => (window as unknown as { webagent: { exportRun: typeof exportRun } }).webagent.exportRun(id, k, { secrets: sec }),
+    ([id, k, sec]) => (window as unknown as { webagent: { exportRun: typeof exportRun } }).webagent.exportRun(id, k, { secrets: sec, locale: 'en' }),
     [runId, kind, secrets] as const,
   );
 }
