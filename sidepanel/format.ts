@@ -42,10 +42,10 @@ export function formatTokens(prompt: number, completion: number): string {
 /** A step's timings: "observe 120 ms · model 2.3 s (first token 400 ms) · act 80 ms". */
 export function formatTimings(tm: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number }): string {
   const first = typeof tm.modelFirstTokenMs === 'number' ? t('firstToken', formatDuration(tm.modelFirstTokenMs)) : '';
-  return t('timingsLine', formatDuration(tm.observeMs), formatDuration(tm.modelMs), first, formatDuration(tm.actMs));
+  return t('timingsLine', formatDuration(tm.observeMs), formatDuration(tm.modelMs) + first, formatDuration(tm.actMs));
 }
 
-const EXPORT_NAMES = { json: 'exportJson', html: 'exportHtml', zip: 'exportZip' } as const;
+const EXPORT_NAMES = { json: 'exportJson', html: 'exportHtml', zip: 'exportZipWord' } as const;
 
 /** "Preparing the zip… converting screenshot 12 of 100": what an export is doing. */
 export function progressText(kind: keyof typeof EXPORT_NAMES, p: { stage: 'fetch' | 'images' | 'pack'; done: number; total: number } | null): string {

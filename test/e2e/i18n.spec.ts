@@ -69,6 +69,11 @@ test('Chinese from the Settings select: at once, saved; History and a run\'s det
   const run = await waitForRun(panel, runId, (r) => r.status === 'finished', 'the run finishes');
   steps = run.steps.length;
   expect(steps).toBeGreaterThanOrEqual(3);
+  // The Run view in Chinese: the run bar and the totals.
+  await expect(panel.getByTestId('run-state')).toHaveText('完成');
+  await expect(panel.getByTestId('run-step')).toHaveText(`第 ${steps} 步，共 15 步`);
+  await expect(panel.getByTestId('run-total-tokens')).toContainText('个 token');
+  await expect(panel.getByTestId('step').first().getByTestId('step-timings')).toContainText('观察');
   // What the model reads is untouched: English prompts in the seed format.
   expect(model.violations()).toEqual([]);
   const sent = model.requests.map((r) => JSON.stringify(r.body.messages)).join('\n');
@@ -129,6 +134,15 @@ test('the HTML report exported from the Chinese panel is written in Chinese, its
   }
 });
 
+test('a run started in Chinese says why it stopped in Chinese', async () => {
+  await panel.getByTestId('view-run').click();
+  const { runId: id } = await panelSend<{ runId: string }>(panel, 'run/start', { task: TASK, url: `${site.url}recipes/index.html` });
+  await panelSend(panel, 'run/stop', { runId: id });
+  const run = await waitForRun(panel, id, (r) => r.status === 'stopped', 'the run stops');
+  expect(run.stopReason).toBe('已被用户停止。');
+  await expect(panel.getByTestId('stop-reason')).toHaveText('运行已停止：已被用户停止。');
+});
+
 test('back to English from the same select, without a reload', async () => {
   await expect(panel.getByTestId('view-run')).toHaveText('运行');
   await chooseLanguage('en');
@@ -136,9 +150,10 @@ test('back to English from the same select, without a reload', async () => {
   await expect(panel.getByTestId('view-history')).toHaveText('History');
   await expect(panel.locator('html')).toHaveAttribute('lang', 'en');
   await panel.getByTestId('view-history').click();
-  await expect(panel.getByTestId('history-run').getByTestId('run-status')).toHaveText('finished');
-  await expect(panel.getByTestId('history-run').getByTestId('run-steps')).toHaveText(`${steps} steps`);
-  await panel.getByTestId('open-run').click();
+  const row = panel.getByTestId('history-run').filter({ has: panel.getByTestId('run-status').getByText('finished', { exact: true }) });
+  await expect(row.getByTestId('run-steps')).toHaveText(`${steps} steps`);
+  await expect(panel.getByTestId('history-run').getByTestId('run-status')).toHaveText(['stopped', 'finished']);
+  await row.getByTestId('open-run').click();
   await expect(panel.getByTestId('back-to-history')).toHaveText('← History');
   await expect(panel.getByTestId('detail-status')).toHaveText('finished');
   await expect(panel.getByTestId('expand-all')).toHaveText('Expand all steps');

@@ -49,7 +49,12 @@ describe('message files', () => {
   it('a message takes the same arguments in both languages, and every named placeholder is defined', () => {
     for (const k of Object.keys(en)) {
       expect(arity(zh[k]), k).toBe(arity(en[k]));
-      for (const m of [en[k], zh[k]]) for (const p of placeholdersUsed(m)) expect(m.placeholders?.[p], `${k}: $${p}$`).toBeDefined();
+      for (const m of [en[k], zh[k]]) {
+        for (const p of placeholdersUsed(m)) expect(m.placeholders?.[p], `${k}: $${p}$`).toBeDefined();
+        // Chrome reads any $…$ as a named placeholder ("$2$3" too) and refuses to load the extension
+        // when one is not defined.
+        for (const x of m.message.matchAll(/\$([A-Za-z0-9_@]+)\$/g)) expect(m.placeholders?.[x[1].toLowerCase()], `${k}: "${x[0]}" reads as a placeholder`).toBeDefined();
+      }
     }
   });
 
