@@ -135,10 +135,10 @@ export function answerLine(answer: string | null): string {
   return `ANSWER: ${oneLine(answer ?? '')}`;
 }
 
-/** An export built by the panel page (window.webagent.exportRun). */
+/** An export built by the panel page (window.webagent.exportRun), in English whatever the panel's language. */
 function exportFrom(panel: Page, runId: string, kind: ExportKind, secrets: string[]): Promise<ExportResult> {
   return panel.evaluate(
-    ([id, k, sec]) => (window as unknown as { webagent: { exportRun: typeof exportRun } }).webagent.exportRun(id, k, { secrets: sec }),
+    ([id, k, sec]) => (window as unknown as { webagent: { exportRun: typeof exportRun } }).webagent.exportRun(id, k, { secrets: sec, locale: 'en' }),
     [runId, kind, secrets] as const,
   );
 }
@@ -190,9 +190,9 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     });
     // The key goes where the extension keeps keys (chrome.storage.local of this temporary profile),
     // so a run the browser's worker restart interrupts can go on with it.
-    if (o.config.apiKey) {
-      await panel.evaluate((apiKey) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send('settings/set', { apiKey }), o.config.apiKey);
-    }
+    // The runner speaks English (docs/runner.md), whatever the machine's language: so do the run's
+    // stop reasons and the extension's errors.
+    await panel.evaluate((apiKey) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send('settings/set', { language: 'en', ...(apiKey ? { apiKey } : {}) }), o.config.apiKey);
     for (const f of o.files ?? []) {
       const problem = await panel.evaluate(async (file) => {
         try {

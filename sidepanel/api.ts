@@ -1,4 +1,5 @@
 /** The side panel's (and the headless runner's) way to talk to the background: the typed message map. */
+import { t } from './i18n';
 import type { Reply, RunStream, RunUpdate, RunView, ViewMessages, ViewName } from '../src/core/messages';
 import { normalizeSettings, type Settings } from '../src/core/settings';
 
@@ -7,9 +8,9 @@ export async function send<K extends ViewName>(type: K, payload: ViewMessages[K]
   try {
     reply = await chrome.runtime.sendMessage({ type, payload });
   } catch (err) {
-    throw new Error(`The extension's background did not answer (${err instanceof Error ? err.message : String(err)}). Try reloading the extension.`);
+    throw new Error(t('bgNoAnswer', err instanceof Error ? err.message : String(err)));
   }
-  if (!reply) throw new Error('The extension\'s background did not answer. Try reloading the extension.');
+  if (!reply) throw new Error(t('bgNoAnswerPlain'));
   if (!reply.ok) throw new Error(reply.error);
   return reply.value;
 }

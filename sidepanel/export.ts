@@ -6,6 +6,9 @@
  * does what needs the browser: decoding the labelled screenshots (WebP; JPEG in older runs) to
  * pixels for the zip's PNGs (createImageBitmap + OffscreenCanvas), telling its progress.
  *
+ * The report opens outside the extension, so its words are written into it at export, in the panel's
+ * language (core/export/report-text.ts).
+ *
  * Safe to share: the background scrubs the API key from the trace; `secrets` scrubs more (the
  * runner passes the key it started the run with); the builders add nothing but the trace.
  */
@@ -17,8 +20,12 @@ import { exportFileName } from '../src/core/export/file-name';
 import { fitTrace } from '../src/core/export/fit';
 import { htmlReport } from '../src/core/export/html-report';
 import { encodePalettePng } from '../src/core/export/png';
+import { reportText } from '../src/core/export/report-text';
 import { zipContents } from '../src/core/export/zip';
+import type { Locale } from '../src/core/i18n';
+import { translatorFor } from '../src/core/locales';
 import { send } from './api';
+import { currentLocale, t } from './i18n';
 
 export type ExportKind = 'json' | 'html' | 'zip';
 export interface ExportOptions {
@@ -28,6 +35,8 @@ export interface ExportOptions {
   secrets?: string[];
   /** how far it is (the zip converts every labelled screenshot to PNG, which takes a while) */
   onProgress?: (p: ExportProgress) => void;
+  /** the HTML report's language: the panel's unless given (the runner asks for English) */
+  locale?: Locale;
 }
 /** 'fetch': getting the run; 'images': `done` of `total` screenshots converted; 'pack': building the file */
 export interface ExportProgress { stage: 'fetch' | 'images' | 'pack'; done: number; total: number }
@@ -51,7 +60,7 @@ export async function labelledPngs(trace: Trace, onDone?: (done: number, total: 
     const bitmap = await createImageBitmap(new Blob([img.bytes as BlobPart], { type: img.mime }));
     const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
     const ctx = canvas.getContext('2d');
-    if (!ctx) throw new Error('No 2D canvas to convert the screenshots to PNG.');
+    if (!ctx) throw new Error(t('exportNoCanvas'));
     ctx.drawImage(bitmap, 0, 0);
     bitmap.close();
     const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
@@ -73,7 +82,8 @@ export async function exportRun(runId: string, kind: ExportKind, opts: ExportOpt
     return { fileName, mime: 'application/json', cleanLeftOut: fit.cleanLeftOut, text: traceJson(fit.trace) };
   }
   if (kind === 'html') {
-    const { html, cleanLeftOut } = htmlReport(trace);
+    const text = reportText(translatorFor(opts.locale ?? currentLocale()));
+    const { html, cleanLeftOut } = htmlReport(trace, { text });
     return { fileName, mime: 'text/html', cleanLeftOut, text: html };
   }
   const pngs = await labelledPngs(trace, (done, total) => progress({ stage: 'images', done, total }));

@@ -2,20 +2,25 @@
  * What the panel's run bar says about a run: one state for the status dot (each drawn differently),
  * the phase in words, "Step 3 of 15" and the time it has taken. Pure: no DOM, tested in node.
  */
+import { t } from './i18n';
 import type { RunView } from '../src/core/messages';
 import { actionInWords } from '../src/core/run/person-text';
 
 export type DotState = 'running' | 'waiting' | 'paused' | 'failed' | 'finished' | 'stopped';
 
-/** The words next to the dot (and its tooltip). */
-export const DOT_TEXT: Record<DotState, string> = {
-  running: 'Running',
-  waiting: 'Waiting for you',
-  paused: 'Paused',
-  failed: 'Failed',
-  finished: 'Done',
-  stopped: 'Stopped',
+const DOT_KEYS: Record<DotState, string> = {
+  running: 'dotRunning',
+  waiting: 'dotWaiting',
+  paused: 'dotPaused',
+  failed: 'dotFailed',
+  finished: 'dotFinished',
+  stopped: 'dotStopped',
 };
+
+/** The words next to the dot (and its tooltip). */
+export function dotText(state: DotState): string {
+  return t(DOT_KEYS[state]);
+}
 
 export function dotState(run: RunView): DotState {
   if (run.status !== 'running') return run.status === 'finished' ? 'finished' : run.status;
@@ -25,30 +30,29 @@ export function dotState(run: RunView): DotState {
   return run.pending?.phase === 'approve' ? 'waiting' : 'running';
 }
 
-const PHASE_TEXT = {
-  observe: 'labelling the page and taking a screenshot…',
-  model: 'waiting for the model…',
-  approve: 'waiting for your approval',
-  act: 'acting',
-  done: '',
+const PHASE_KEYS = {
+  observe: 'phaseObserve',
+  model: 'phaseModel',
+  approve: 'phaseApprove',
+  act: 'phaseAct',
 } as const;
 
 /** What the run is doing now, in a few words ('' when it has ended). */
 export function phaseText(run: RunView): string {
   if (run.status !== 'running') return '';
-  if (run.paused?.kind === 'takeover') return 'you have the page';
+  if (run.paused?.kind === 'takeover') return t('phaseTakeover');
   const p = run.pending;
-  if (!p) return run.paused ? 'paused' : 'starting…';
+  if (!p) return run.paused ? t('phasePaused') : t('phaseStarting');
   // Paused after the reply came: the action has not started and will not until Resume.
-  if (run.paused && p.phase === 'act' && p.actionText) return `paused before: ${actionInWords(p.actionText, p.target)}`;
-  if (p.phase === 'act' && p.actionText) return `acting: ${actionInWords(p.actionText, p.target)}`;
-  return PHASE_TEXT[p.phase];
+  if (run.paused && p.phase === 'act' && p.actionText) return t('phasePausedBefore', actionInWords(p.actionText, p.target));
+  if (p.phase === 'act' && p.actionText) return t('phaseActing', actionInWords(p.actionText, p.target));
+  return p.phase === 'done' ? '' : t(PHASE_KEYS[p.phase]);
 }
 
 /** "Step 3 of 15": the step in progress (or the last one once the run has ended) and the step limit. */
 export function stepText(run: RunView): string {
   const n = run.pending ? run.pending.index + 1 : run.steps.length;
-  return n === 0 ? `No steps yet (at most ${run.maxSteps})` : `Step ${n} of ${run.maxSteps}`;
+  return n === 0 ? t('noStepsYet', run.maxSteps) : t('stepOf', n, run.maxSteps);
 }
 
 /** 0:42, 12:05, 1:02:03. */

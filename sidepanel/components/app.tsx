@@ -7,11 +7,15 @@ import { SettingsForm, type SettingsHandle, type FormState } from './settings-fo
 import { Dot, RunPanel } from './run-panel';
 import { HistoryView } from './history-view';
 import { Attachments } from './attachments';
+import { t } from '../i18n';
+import { useLanguage } from '../use-language';
 
 /** ⌘ on a Mac, Ctrl elsewhere: how the panel writes the Start shortcut. */
 const MOD = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';
 
 export function App() {
+  // Re-renders the whole panel when the person picks another language.
+  useLanguage();
   const [run, setRun] = useState<RunView | null>(null);
   const [task, setTask] = useState('');
   const [startError, setStartError] = useState<string | null>(null);
@@ -67,7 +71,7 @@ export function App() {
     setBusy(true);
     try {
       const tab = await targetTab();
-      if (!tab?.id) throw new Error('There is no web page to work on: open the page you want the agent to use in this window, then press Start.');
+      if (!tab?.id) throw new Error(t('noWebPage'));
       await settings.current?.commit();
       const { runId } = await send('run/start', { task, tabId: tab.id });
       await fetchRun(runId);
@@ -82,10 +86,10 @@ export function App() {
   async function showLabels(show: boolean) {
     await labels.command(async () => {
       const tab = await targetTab();
-      if (!tab?.id) throw new Error('There is no web page to label: open one in this window first.');
+      if (!tab?.id) throw new Error(t('noPageToLabel'));
       if (show) {
         const snap = await send('marks/label', { tabId: tab.id });
-        setLabelInfo(`${snap.marks.length} elements labelled on ${snap.title || snap.url}.`);
+        setLabelInfo(t('labelledCount', snap.marks.length, snap.title || snap.url));
       } else {
         await send('marks/clear', { tabId: tab.id });
         setLabelInfo(null);
@@ -113,46 +117,46 @@ export function App() {
   }
 
   const state = run ? dotState(run) : null;
-  const blocked = form.problem ? `Fix the settings first: ${form.problem}` : null;
+  const blocked = form.problem ? t('settingsFixFirst', form.problem) : null;
 
   return (
     <div class="app">
       <header class="top">
-        <h1>Web Agent</h1>
-        <nav class="views" role="tablist" aria-label="Views">
+        <h1>{t('appTitle')}</h1>
+        <nav class="views" role="tablist" aria-label={t('views')}>
           <button type="button" role="tab" data-testid="view-run" aria-selected={view === 'run'} class={view === 'run' ? 'on' : ''} onClick={() => setView('run')}>
-            Run{run && (running || state === 'failed') && state && <Dot state={state} testid="run-indicator" />}
+            {t('viewRun')}{run && (running || state === 'failed') && state && <Dot state={state} testid="run-indicator" />}
           </button>
           <button type="button" role="tab" data-testid="view-history" aria-selected={view === 'history'} class={view === 'history' ? 'on' : ''}
-            onClick={() => { setView('history'); setHistoryHome((n) => n + 1); }}>History</button>
+            onClick={() => { setView('history'); setHistoryHome((n) => n + 1); }}>{t('viewHistory')}</button>
         </nav>
       </header>
       {/* The Run view stays mounted while History is shown, so unsaved settings and a typed task are kept. */}
       <main class="view-run" hidden={view !== 'run'}>
         <SettingsForm handle={settings} onState={setForm} />
         <form class="task card" onSubmit={start}>
-          <label for="task" class="label">Task</label>
-          <textarea id="task" data-testid="task" rows={3} value={task} placeholder="e.g. Find the price of the cheapest red t-shirt on this site"
+          <label for="task" class="label">{t('task')}</label>
+          <textarea id="task" data-testid="task" rows={3} value={task} placeholder={t('taskPlaceholder')}
             aria-describedby="task-help"
             onInput={(e) => { setTask((e.target as HTMLTextAreaElement).value); setStartError(null); }}
             onKeyDown={(e) => {
               // Ctrl+Enter (⌘+Enter on a Mac) starts; Enter alone is a new line.
               if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void start(); }
             }} />
-          <small id="task-help" class="hint">{MOD}+Enter starts.</small>
-          <label class="check" title="Before each action, show it here and wait for Approve, Edit or Reject">
+          <small id="task-help" class="hint">{t('startShortcut', MOD)}</small>
+          <label class="check" title={t('approveEachTitle')}>
             <input type="checkbox" data-testid="approve-steps" checked={approveSteps} onChange={(e) => switchMode((e.target as HTMLInputElement).checked)} />
-            Approve each step
+            {t('approveEach')}
           </label>
           <Attachments />
           <div class="row">
             <button type="submit" class="primary" data-testid="start" disabled={busy || running || !task.trim() || !!form.problem || !form.loaded}
-              aria-describedby="start-help">Start</button>
-            <button type="button" data-testid="show-labels" disabled={running} onClick={() => showLabels(true)} title="Label the page now, as the model would see it">Show labels</button>
-            <button type="button" data-testid="clear-labels" disabled={running} onClick={() => showLabels(false)}>Clear labels</button>
+              aria-describedby="start-help">{t('start')}</button>
+            <button type="button" data-testid="show-labels" disabled={running} onClick={() => showLabels(true)} title={t('showLabelsTitle')}>{t('showLabels')}</button>
+            <button type="button" data-testid="clear-labels" disabled={running} onClick={() => showLabels(false)}>{t('clearLabels')}</button>
           </div>
           <p id="start-help" class={blocked ? 'error' : 'hint'} data-testid="start-help" hidden={!blocked && !form.dirty}>
-            {blocked ?? 'Start saves your changed settings first.'}
+            {blocked ?? t('startSavesFirst')}
           </p>
           {labelInfo && <p class="note" data-testid="label-info">{labelInfo}</p>}
           {labels.error && <p class="error" role="alert" data-testid="labels-error">{labels.error}</p>}

@@ -12,11 +12,12 @@ import type { PendingView, RunView } from '../../src/core/messages';
 import type { Viewport } from '../../src/core/marks';
 import type { Point } from '../../src/core/action/action';
 import type { ActedElement } from '../../src/core/run/state';
-import { GUARD_NAMES, hostKey } from '../../src/core/guards';
+import { GUARD_NAME_KEYS, hostKey } from '../../src/core/guards';
 import { PASSWORD_MASK } from '../../src/core/run/state';
 import { actionInWords } from '../../src/core/run/person-text';
 import { send } from '../api';
 import { useCommand } from '../use-command';
+import { t } from '../i18n';
 
 type Approval = NonNullable<PendingView['approval']>;
 
@@ -43,7 +44,7 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
   const feedbackBox = useRef<HTMLInputElement>(null);
   const host = hostKey(run.site);
   // A replay has no model to tell: the reason is only kept with the run.
-  const rejectHint = run.replay ? 'Why not? (optional, kept in the run\'s history)' : 'Why not? (optional, the model is told)';
+  const rejectHint = run.replay ? t('rejectHintReplay') : t('rejectHint');
 
   /** Esc in the edit box: the edit is dropped, nothing is sent. */
   function cancelEdit() {
@@ -82,43 +83,43 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
   });
 
   return (
-    <section class="approval" ref={card} data-testid="approval" aria-label="Action waiting for your approval">
-      <h2>Step {pending.index + 1}: {approval.rule ? 'check this action' : 'approve this action?'}</h2>
+    <section class="approval" ref={card} data-testid="approval" aria-label={t('approvalCardLabel')}>
+      <h2>{approval.rule ? t('approvalCheck', pending.index + 1) : t('approvalAsk', pending.index + 1)}</h2>
       {approval.reason && (
         <p class="reason" data-testid="approval-reason">
-          <b>{approval.rule ? GUARD_NAMES[approval.rule] : 'Check'}:</b> {approval.reason}
+          <b>{approval.rule ? t(GUARD_NAME_KEYS[approval.rule]) : t('checkWord')}:</b> {approval.reason}
         </p>
       )}
       <p class="action" data-testid="approval-action"><code>{actionInWords(pending.actionText ?? '', approval.target)}</code></p>
       {pending.thought && <p class="thought" data-testid="approval-thought">{pending.thought}</p>}
       {approval.point && (
         <p class="hint" data-testid="approval-point">
-          At ({Math.round(approval.point.x)}, {Math.round(approval.point.y)}) on the page{approval.target ? '' : ': no element found there'}
+          {t(approval.target ? 'approvalPoint' : 'approvalPointNone', Math.round(approval.point.x), Math.round(approval.point.y))}
         </p>
       )}
       <Shot runId={run.id} index={pending.index} target={approval.target} point={approval.point} viewport={approval.viewport} />
       {approval.rule && (
         <label class="check">
           <input type="checkbox" data-testid="always-allow" checked={alwaysAllow} onChange={(e) => setAlwaysAllow((e.target as HTMLInputElement).checked)} />
-          Always allow this on {host}
+          {t('alwaysAllowOn', host)}
         </label>
       )}
       <div class="row">
-        <button type="button" class="primary" data-testid="approve" disabled={busy} onClick={() => decide('approve')}>Approve <kbd>a</kbd></button>
-        <button type="button" ref={editButton} data-testid="edit" aria-expanded={editing} onClick={() => (editing ? cancelEdit() : setEditing(true))}>Edit…</button>
-        <button type="button" class="danger-text" data-testid="approval-stop" onClick={() => command(() => send('run/stop', { runId: run.id }))}>Stop the run</button>
+        <button type="button" class="primary" data-testid="approve" disabled={busy} onClick={() => decide('approve')}>{t('approve')} <kbd>a</kbd></button>
+        <button type="button" ref={editButton} data-testid="edit" aria-expanded={editing} onClick={() => (editing ? cancelEdit() : setEditing(true))}>{t('edit')}</button>
+        <button type="button" class="danger-text" data-testid="approval-stop" onClick={() => command(() => send('run/stop', { runId: run.id }))}>{t('stopRun')}</button>
       </div>
       {editing && (
         <div class="row">
-          <input type="text" data-testid="edit-action" aria-label="Action to run instead" value={edit} placeholder="e.g. Click [3] or Type [2]; [hello]"
+          <input type="text" data-testid="edit-action" aria-label={t('editLabel')} value={edit} placeholder={t('editPlaceholder')}
             ref={editBox} aria-describedby="edit-help"
             onInput={(e) => { setEdit((e.target as HTMLInputElement).value); clearError(); }}
             onKeyDown={(e) => {
               if (e.key === 'Enter') { e.preventDefault(); void decide('edit'); }
               if (e.key === 'Escape') { e.preventDefault(); cancelEdit(); }
             }} />
-          <button type="button" data-testid="apply-edit" disabled={busy || !edit.trim()} onClick={() => decide('edit')}>Run this instead</button>
-          <small id="edit-help" class="hint wide">Enter runs it, Esc cancels the edit.</small>
+          <button type="button" data-testid="apply-edit" disabled={busy || !edit.trim()} onClick={() => decide('edit')}>{t('runInstead')}</button>
+          <small id="edit-help" class="hint wide">{t('editHelp')}</small>
         </div>
       )}
       {error && <p class="error" role="alert" data-testid="approval-error">{error}</p>}
@@ -127,8 +128,8 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
           placeholder={rejectHint}
           onInput={(e) => setFeedback((e.target as HTMLInputElement).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void decide('reject'); } }} />
-        <button type="button" data-testid="reject" disabled={busy} onClick={() => decide('reject')} title="r goes to the feedback box; Enter there rejects">
-          Reject <kbd>r</kbd>
+        <button type="button" data-testid="reject" disabled={busy} onClick={() => decide('reject')} title={t('rejectTitle')}>
+          {t('reject')} <kbd>r</kbd>
         </button>
       </div>
     </section>
@@ -160,7 +161,7 @@ function Shot({ runId, index, target, point, viewport }: { runId: string; index:
   }
   return (
     <div class="shot" data-testid="approval-shot">
-      <img src={src} alt={`Labelled screenshot of step ${index + 1}`}
+      <img src={src} alt={t('labelledShot', index + 1)}
         onLoad={(e) => { const i = e.target as HTMLImageElement; setSize({ w: i.naturalWidth, h: i.naturalHeight }); }} />
       {box && <div class="target" data-testid="approval-target" style={box} />}
       {cross && <div class="crosshair" data-testid="approval-crosshair" style={cross} />}

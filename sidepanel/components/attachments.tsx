@@ -4,6 +4,7 @@
  * keeps them for the next run, which takes them when it starts (file-store.ts). A file past the
  * size cap is refused with the reason; the files already attached stay.
  */
+import { t } from '../i18n';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { base64Encode } from '../../src/core/export/data-url';
 import { formatBytes, whyNotAttach, type FileMeta } from '../../src/core/files';
@@ -39,7 +40,7 @@ export function Attachments() {
     try {
       for (const f of Array.from(list)) {
         const meta = { name: f.name, type: f.type, size: f.size };
-        const why = whyNotAttach(now, meta);
+        const why = whyNotAttach(now, meta, undefined, t);
         if (why) {
           refused.push(why);
           continue;
@@ -71,8 +72,8 @@ export function Attachments() {
 
   return (
     <div class="attachments" data-testid="attachments">
-      <label title={attached.runId ? 'A file field on the page gets these when the agent clicks it' : 'A file field on the page gets these when the agent clicks it; they go with the next run you start'}>
-        {attached.runId ? 'Files for this run' : 'Files for the task'}{' '}
+      <label title={attached.runId ? t('filesForRunTitle') : t('filesForTaskTitle')}>
+        {attached.runId ? t('filesForRun') : t('filesForTask')}{' '}
         <input ref={picker} type="file" multiple data-testid="attach-input" disabled={busy} onChange={(e) => add((e.target as HTMLInputElement).files)} />
       </label>
       {files.length > 0 && (
@@ -80,7 +81,7 @@ export function Attachments() {
           {files.map((f, i) => (
             <li key={`${i}:${f.name}`} data-testid="attached-file">
               {f.name} <small>{formatBytes(f.size)}</small>{' '}
-              <button type="button" data-testid="remove-file" title={`Remove ${f.name}`} onClick={() => remove(i)}>Remove</button>
+              <button type="button" data-testid="remove-file" title={t('removeNamed', f.name)} onClick={() => remove(i)}>{t('remove')}</button>
             </li>
           ))}
         </ul>

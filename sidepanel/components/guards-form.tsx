@@ -4,14 +4,15 @@
  * Rule edits are saved with the settings form's Save; removing an always-allow saves at once.
  */
 import { useState } from 'preact/hooks';
-import { GUARD_NAMES, type GuardId, type GuardRule, type GuardSettings } from '../../src/core/guards';
+import { t } from '../i18n';
+import { GUARD_NAME_KEYS, type GuardId, type GuardRule, type GuardSettings } from '../../src/core/guards';
 
-/** Rules whose words mean something (guards.ts): the others ignore them. */
+/** Rules whose words mean something (guards.ts), with their help's message key: the others ignore them. */
 const WORDS_HELP: Partial<Record<GuardId, string>> = {
-  'payment': 'Clicks on text starting with one of these words or phrases',
-  'delete': 'Clicks on text starting with one of these words or phrases',
-  'send': 'Clicks on text starting with one of these words or phrases',
-  'download': 'File extensions of links that download',
+  'payment': 'guardWordsHelp',
+  'delete': 'guardWordsHelp',
+  'send': 'guardWordsHelp',
+  'download': 'guardExtHelp',
 };
 
 export function splitWords(text: string): string[] {
@@ -33,34 +34,34 @@ export function GuardsForm({ guards, onChange, onRemoveAllow }: {
 
   return (
     <fieldset class="guards" data-testid="guards">
-      <legend>Guards: ask before these, even in auto mode</legend>
+      <legend>{t('guardsLegend')}</legend>
       {guards.rules.map((r) => (
         <div class="guard" key={r.id}>
           <label class="check">
             <input type="checkbox" data-testid={`guard-${r.id}`} checked={r.on} onChange={(e) => setRule(r.id, { on: (e.target as HTMLInputElement).checked })} />
-            {GUARD_NAMES[r.id]}
+            {t(GUARD_NAME_KEYS[r.id])}
           </label>
           {WORDS_HELP[r.id] && (
             <label class="field words">
-              <input type="text" data-testid={`guard-words-${r.id}`} aria-label={`${GUARD_NAMES[r.id]}: words`} disabled={!r.on}
+              <input type="text" data-testid={`guard-words-${r.id}`} aria-label={t('guardWords', t(GUARD_NAME_KEYS[r.id]))} disabled={!r.on}
                 value={drafts[r.id] ?? r.words.join(', ')}
                 onInput={(e) => {
                   const text = (e.target as HTMLInputElement).value;
                   setDrafts({ ...drafts, [r.id]: text });
                   setRule(r.id, { words: splitWords(text) });
                 }} />
-              <small>{WORDS_HELP[r.id]}, separated by commas</small>
+              <small>{t(WORDS_HELP[r.id]!)}</small>
             </label>
           )}
         </div>
       ))}
-      <h3>Always allowed</h3>
-      {allowed.length === 0 && <p class="hint" data-testid="allow-none">No site yet. "Always allow this on …" in an approval adds one.</p>}
+      <h3>{t('alwaysAllowed')}</h3>
+      {allowed.length === 0 && <p class="hint" data-testid="allow-none">{t('allowNone')}</p>}
       <ul class="allow">
         {allowed.map(({ host, id }) => (
           <li key={`${host} ${id}`} data-testid={`allow-${host}-${id}`}>
-            <span>{host}: {GUARD_NAMES[id]}</span>
-            <button type="button" data-testid={`remove-allow-${host}-${id}`} onClick={() => onRemoveAllow(host, id)}>Remove</button>
+            <span>{host}: {t(GUARD_NAME_KEYS[id])}</span>
+            <button type="button" data-testid={`remove-allow-${host}-${id}`} onClick={() => onRemoveAllow(host, id)}>{t('remove')}</button>
           </li>
         ))}
       </ul>

@@ -6,10 +6,10 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ViewMessages } from '../../src/core/messages';
-import type { RunSummary } from '../../src/core/history';
 import { messageOf, onRunUpdate, send } from '../api';
 import { formatDate, formatDuration, preview, storageText } from '../format';
-import { RunDetail } from './run-detail';
+import { t } from '../i18n';
+import { RunDetail, statusName } from './run-detail';
 
 type Listed = ViewMessages['history/list']['res'];
 type Row = Listed['runs'][number];
@@ -74,8 +74,8 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
   /** The same task on the run's start page, in a new tab (the summary has no start URL: run/get has). */
   const rerun = (id: string) => act(async () => {
     const past = await send('run/get', { runId: id });
-    if (!past) throw new Error('This run is no longer in the history.');
-    if (!past.startUrl) throw new Error('This run has no start page to go back to.');
+    if (!past) throw new Error(t('histGone'));
+    if (!past.startUrl) throw new Error(t('histNoStartPage'));
     const { runId } = await send('run/start', { task: past.task, url: past.startUrl });
     onStarted(runId);
   });
@@ -94,7 +94,7 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
       await refresh();
     }
     if (openId === id) setOpenId(null);
-    setNotice('The run was deleted.');
+    setNotice(t('histDeleted'));
   });
 
   async function importFile(file: File): Promise<void> {
@@ -104,14 +104,12 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
       try {
         trace = JSON.parse(text);
       } catch (err) {
-        throw new Error(`"${file.name}" is not valid JSON, so it cannot be imported (${messageOf(err)}).`);
+        throw new Error(t('histNotJson', file.name, messageOf(err)));
       }
       const { runId, renamed } = await send('history/import', { trace });
       await refresh();
       setOpenId(runId);
-      setNotice(renamed
-        ? `Imported "${file.name}". A run with the same id is already here, so the imported one got a new id: ${runId}.`
-        : `Imported "${file.name}".`);
+      setNotice(renamed ? t('histImportedRenamed', file.name, runId) : t('histImported', file.name));
     });
     if (fileInput.current) fileInput.current.value = ''; // the same file can be chosen again
   }
@@ -136,17 +134,17 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
   return (
     <section class="history" data-testid="history">
       <div class="row">
-        <input type="search" class="grow" data-testid="history-search" placeholder="Search task, site, answer, model, status" aria-label="Search the history"
+        <input type="search" class="grow" data-testid="history-search" placeholder={t('histSearchPlaceholder')} aria-label={t('histSearchLabel')}
           value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
         <button type="button" data-testid="import" disabled={busy} onClick={() => fileInput.current?.click()}
-          title="Import a trace file (.json) exported from this extension">Import…</button>
+          title={t('histImportTitle')}>{t('histImport')}</button>
         <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="import-file"
           onChange={(e) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void importFile(f); }} />
       </div>
-      <p class="hint" data-testid="storage">{list ? storageText(list.usedBytes, list.quotaBytes) : 'Loading…'}</p>
+      <p class="hint" data-testid="storage">{list ? storageText(list.usedBytes, list.quotaBytes) : t('histLoading')}</p>
       {lines}
       {list && !list.runs.length && (
-        <p class="hint" data-testid="history-empty">{query.trim() ? `No runs match "${query.trim()}".` : 'No runs yet.'}</p>
+        <p class="hint" data-testid="history-empty">{query.trim() ? t('histNoMatch', query.trim()) : t('histEmpty')}</p>
       )}
       {list && list.runs.length > 0 && (
         <ol class="runs" data-testid="history-list">
@@ -163,8 +161,6 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
   );
 }
 
-export const STATUS_TEXT: Record<RunSummary['status'], string> = { running: 'running', finished: 'finished', stopped: 'stopped', failed: 'failed' };
-
 function RunRow({ row, busy, confirming, onOpen, onRerun, onDelete, onConfirm, onCancel }: {
   row: Row; busy: boolean; confirming: boolean;
   onOpen: () => void; onRerun: () => void; onDelete: () => void; onConfirm: () => void; onCancel: () => void;
@@ -174,36 +170,36 @@ function RunRow({ row, busy, confirming, onOpen, onRerun, onDelete, onConfirm, o
     <li class="run-row" data-testid="history-run" data-run-id={row.id} data-status={s.status}>
       <div class="run-title">
         <b data-testid="run-task">{s.task}</b>
-        {s.imported && <span class="tag" data-testid="imported-tag">imported</span>}
+        {s.imported && <span class="tag" data-testid="imported-tag">{t('histImportedTag')}</span>}
       </div>
       <div class="run-meta">
         <span data-testid="run-site">{s.site || '—'}</span>
         <span data-testid="run-date">{formatDate(s.startedAt)}</span>
-        <span class={`status ${s.status}`} data-testid="run-status">{STATUS_TEXT[s.status] ?? s.status}</span>
-        <span data-testid="run-steps">{s.steps} {s.steps === 1 ? 'step' : 'steps'}</span>
-        <span data-testid="run-duration">{s.durationMs === null ? 'running' : formatDuration(s.durationMs)}</span>
-        <span data-testid="run-tokens" title={`${s.promptTokens} prompt + ${s.completionTokens} completion`}>
-          {(s.promptTokens + s.completionTokens).toLocaleString('en-US')} tokens
+        <span class={`status ${s.status}`} data-testid="run-status">{statusName(s.status)}</span>
+        <span data-testid="run-steps">{s.steps === 1 ? t('histStepOne', 1) : t('histSteps', s.steps)}</span>
+        <span data-testid="run-duration">{s.durationMs === null ? t('histStatusRunning') : formatDuration(s.durationMs)}</span>
+        <span data-testid="run-tokens" title={t('histTokensTitle', s.promptTokens, s.completionTokens)}>
+          {t('histTokens', (s.promptTokens + s.completionTokens).toLocaleString('en-US'))}
         </span>
       </div>
       {s.answer !== null && (
-        <p class="run-answer" data-testid="run-answer" title={s.answer}><b>Answer:</b> {preview(s.answer) || '(empty)'}</p>
+        <p class="run-answer" data-testid="run-answer" title={s.answer}><b>{t('histAnswer')}</b> {preview(s.answer) || t('histEmptyText')}</p>
       )}
       {s.answer === null && s.stopReason && s.status !== 'finished' && (
         <p class="run-reason hint" data-testid="run-reason" title={s.stopReason}>{preview(s.stopReason)}</p>
       )}
       {confirming ? (
         <div class="row confirm">
-          <span>Delete this run and its screenshots?</span>
-          <button type="button" class="danger" data-testid="confirm-delete" disabled={busy} onClick={onConfirm}>Delete</button>
-          <button type="button" data-testid="cancel-delete" onClick={onCancel}>Cancel</button>
+          <span>{t('histDeleteConfirm')}</span>
+          <button type="button" class="danger" data-testid="confirm-delete" disabled={busy} onClick={onConfirm}>{t('histDelete')}</button>
+          <button type="button" data-testid="cancel-delete" onClick={onCancel}>{t('histCancel')}</button>
         </div>
       ) : (
         <div class="row">
-          <button type="button" data-testid="open-run" onClick={onOpen}>Open</button>
+          <button type="button" data-testid="open-run" onClick={onOpen}>{t('histOpen')}</button>
           <button type="button" data-testid="rerun" disabled={busy} onClick={onRerun}
-            title="Run the same task again on its start page (in a new tab)">Re-run</button>
-          <button type="button" data-testid="delete-run" disabled={busy} onClick={onDelete}>Delete</button>
+            title={t('histRerunTitle')}>{t('histRerun')}</button>
+          <button type="button" data-testid="delete-run" disabled={busy} onClick={onDelete}>{t('histDelete')}</button>
         </div>
       )}
     </li>

@@ -3,6 +3,7 @@
  * shows it at full size over the whole browser window (a side panel cannot grow past its own
  * width, so the picture goes to a new tab of its own, as a blob URL of this extension page).
  */
+import { t } from '../i18n';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { dataUrlToBytes } from '../../src/core/export/data-url';
 
@@ -34,8 +35,8 @@ export function Lightbox({ src, alt, onClose }: { src: string; alt: string; onCl
   return (
     <div class="lightbox" role="dialog" aria-modal="true" aria-label={alt} data-testid="lightbox" onClick={onClose}>
       <div class="lightbox-bar" onClick={(e) => e.stopPropagation()}>
-        <button type="button" data-testid="lightbox-tab" title="Show it at full size over the whole browser window" onClick={() => openImageInTab(src)}>Open in a tab</button>
-        <button type="button" ref={close} data-testid="lightbox-close" onClick={onClose}>Close <kbd>Esc</kbd></button>
+        <button type="button" data-testid="lightbox-tab" title={t('openInTabTitle')} onClick={() => openImageInTab(src)}>{t('openInTab')}</button>
+        <button type="button" ref={close} data-testid="lightbox-close" onClick={onClose}>{t('close')} <kbd>Esc</kbd></button>
       </div>
       <img src={src} alt={alt} />
     </div>

@@ -2,6 +2,7 @@
  * The price table in settings: one row per model, input and output price per million tokens.
  * Rows are kept as typed (a half-filled row is fine while editing) and parsed on Save.
  */
+import { t } from '../i18n';
 import type { PriceTable } from '../../src/core/costs';
 
 export interface PriceRow { key: number; model: string; input: string; output: string }
@@ -29,11 +30,11 @@ export function tableOf(rows: PriceRow[]): { table: PriceTable; problem: string 
   for (const r of rows) {
     const model = r.model.trim();
     if (!model && !r.input.trim() && !r.output.trim()) continue;
-    if (!model) return { table, problem: 'Each price row needs the model name (as the server knows it).' };
+    if (!model) return { table, problem: t('priceNeedsModel') };
     const i = price(r.input);
     const o = price(r.output);
-    if (i === null || o === null) return { table, problem: `The prices of ${model} must be numbers of 0 or more (per million tokens).` };
-    if (model in table) return { table, problem: `${model} is in the price table twice.` };
+    if (i === null || o === null) return { table, problem: t('priceNotNumber', model) };
+    if (model in table) return { table, problem: t('priceTwice', model) };
     table[model] = { inputPerMillion: i, outputPerMillion: o };
   }
   return { table, problem: null };
@@ -44,22 +45,22 @@ export function PriceTableForm({ rows, onChange, problem }: { rows: PriceRow[]; 
   const value = (e: Event) => (e.target as HTMLInputElement).value;
   return (
     <fieldset class="prices" data-testid="price-table">
-      <legend>Prices per million tokens</legend>
+      <legend>{t('pricesLegend')}</legend>
       <table>
-        <thead><tr><th>Model</th><th>Input</th><th>Output</th><th /></tr></thead>
+        <thead><tr><th>{t('fieldModel')}</th><th>{t('priceInput')}</th><th>{t('priceOutput')}</th><th /></tr></thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.key} data-testid="price-row" data-model={r.model}>
-              <td><input type="text" data-testid="price-model" aria-label="Model" value={r.model} autocomplete="off" onInput={(e) => edit(r.key, { model: value(e) })} /></td>
-              <td><input type="number" step="any" min="0" data-testid="price-input" aria-label={`Input price of ${r.model || 'this model'} per million tokens`} value={r.input} onInput={(e) => edit(r.key, { input: value(e) })} /></td>
-              <td><input type="number" step="any" min="0" data-testid="price-output" aria-label={`Output price of ${r.model || 'this model'} per million tokens`} value={r.output} onInput={(e) => edit(r.key, { output: value(e) })} /></td>
-              <td><button type="button" data-testid="price-remove" title="Remove this row" aria-label={`Remove ${r.model || 'this row'}`} onClick={() => onChange(rows.filter((x) => x.key !== r.key))}>✕</button></td>
+              <td><input type="text" data-testid="price-model" aria-label={t('fieldModel')} value={r.model} autocomplete="off" onInput={(e) => edit(r.key, { model: value(e) })} /></td>
+              <td><input type="number" step="any" min="0" data-testid="price-input" aria-label={t('priceInputOf', r.model || t('thisModel'))} value={r.input} onInput={(e) => edit(r.key, { input: value(e) })} /></td>
+              <td><input type="number" step="any" min="0" data-testid="price-output" aria-label={t('priceOutputOf', r.model || t('thisModel'))} value={r.output} onInput={(e) => edit(r.key, { output: value(e) })} /></td>
+              <td><button type="button" data-testid="price-remove" title={t('removeRow')} aria-label={r.model ? t('removeNamed', r.model) : t('removeRow')} onClick={() => onChange(rows.filter((x) => x.key !== r.key))}>✕</button></td>
             </tr>
           ))}
         </tbody>
       </table>
-      <button type="button" data-testid="price-add" onClick={() => onChange([...rows, emptyRow()])}>Add a model</button>
-      <small class={problem ? 'error' : 'hint'} data-testid="price-problem">{problem ?? 'The cost of a run uses the price of its model; a model not listed has no known cost.'}</small>
+      <button type="button" data-testid="price-add" onClick={() => onChange([...rows, emptyRow()])}>{t('addModel')}</button>
+      <small class={problem ? 'error' : 'hint'} data-testid="price-problem">{problem ?? t('priceHelp')}</small>
     </fieldset>
   );
 }

@@ -18,6 +18,7 @@ import { download, exportRun, type ExportKind, type ExportProgress } from '../ex
 import { tookOver } from '../../src/core/run/view';
 import { Lightbox } from './lightbox';
 import { formatDate, formatDuration, formatTimings, formatTokens, progressText, savedText } from '../format';
+import { t } from '../i18n';
 
 /** The labelled elements, one `[i]: <tag> "text"` per line (the prompt, if the dialect sends them, is shown apart). */
 function elementLines(elements: Mark[]): string {
@@ -42,6 +43,17 @@ function promptLoader(runId: string) {
 
 type PromptOf = ReturnType<typeof promptLoader>;
 
+/** A run's status in the panel's language. */
+export function statusName(status: RunView['status']): string {
+  switch (status) {
+    case 'running': return t('histStatusRunning');
+    case 'finished': return t('histStatusFinished');
+    case 'stopped': return t('histStatusStopped');
+    case 'failed': return t('histStatusFailed');
+    default: return status;
+  }
+}
+
 export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string; onBack: () => void; onRerun?: () => void; onReplay?: () => void }) {
   const [run, setRun] = useState<RunView | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -53,18 +65,18 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
     send('run/get', { runId }).then((r) => {
       if (gone) return;
       if (r) setRun(r);
-      else setError('This run is no longer in the history.');
+      else setError(t('histGone'));
     }, (err) => { if (!gone) setError(messageOf(err)); });
     const off = onRunUpdate((r) => { if (r.id === runId) setRun(r); });
     return () => { gone = true; off(); };
   }, [runId]);
 
-  const back = <button type="button" data-testid="back-to-history" onClick={onBack}>← History</button>;
+  const back = <button type="button" data-testid="back-to-history" onClick={onBack}>← {t('viewHistory')}</button>;
   if (!run) {
     return (
       <div class="detail" data-testid="run-detail">
         <div class="row">{back}</div>
-        {error ? <p class="error" role="alert" data-testid="detail-error">{error}</p> : <p class="hint">Loading…</p>}
+        {error ? <p class="error" role="alert" data-testid="detail-error">{error}</p> : <p class="hint">{t('histLoading')}</p>}
       </div>
     );
   }
@@ -81,36 +93,36 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
     <div class="detail" data-testid="run-detail" data-run-id={run.id} data-status={run.status}>
       <div class="row">
         {back}
-        {onRerun && <button type="button" data-testid="detail-rerun" onClick={onRerun} title="Run the same task again on its start page (in a new tab)">Re-run</button>}
-        {onReplay && <button type="button" data-testid="detail-replay" onClick={onReplay} title="Do the recorded actions again without the model, finding each target by its fingerprint; you approve each step">Replay</button>}
+        {onRerun && <button type="button" data-testid="detail-rerun" onClick={onRerun} title={t('histRerunTitle')}>{t('histRerun')}</button>}
+        {onReplay && <button type="button" data-testid="detail-replay" onClick={onReplay} title={t('detailReplayTitle')}>{t('detailReplay')}</button>}
       </div>
       <header class="detail-head">
         <h2 data-testid="detail-task">{run.task}</h2>
-        {run.imported && <span class="tag" data-testid="imported-tag">imported</span>}
+        {run.imported && <span class="tag" data-testid="imported-tag">{t('histImportedTag')}</span>}
         <dl class="facts">
-          <dt>Site</dt><dd data-testid="detail-site" title={run.startUrl}>{hostKey(run.site) || run.site || '—'}</dd>
-          <dt>Start page</dt><dd class="url">{run.startUrl || '—'}</dd>
-          <dt>Model</dt><dd data-testid="detail-model">{run.model || '—'}</dd>
-          <dt>Status</dt><dd data-testid="detail-status" class={`status ${run.status}`}>{run.status}</dd>
-          <dt>Started</dt><dd data-testid="detail-started">{formatDate(run.startedAt)}</dd>
-          <dt>Duration</dt><dd data-testid="detail-duration">{duration === null ? 'still running' : formatDuration(duration)}</dd>
-          <dt>Steps</dt><dd data-testid="detail-steps">{run.steps.length}</dd>
-          <dt>Tokens</dt><dd data-testid="detail-tokens">{formatTokens(prompt, completion)}</dd>
-          {run.totals && <><dt>Cost</dt><dd data-testid="detail-cost">{formatCost(run.totals.cost)}</dd></>}
+          <dt>{t('detailSite')}</dt><dd data-testid="detail-site" title={run.startUrl}>{hostKey(run.site) || run.site || '—'}</dd>
+          <dt>{t('detailStartPage')}</dt><dd class="url">{run.startUrl || '—'}</dd>
+          <dt>{t('fieldModel')}</dt><dd data-testid="detail-model">{run.model || '—'}</dd>
+          <dt>{t('detailStatus')}</dt><dd data-testid="detail-status" class={`status ${run.status}`}>{statusName(run.status)}</dd>
+          <dt>{t('detailStarted')}</dt><dd data-testid="detail-started">{formatDate(run.startedAt)}</dd>
+          <dt>{t('detailDuration')}</dt><dd data-testid="detail-duration">{duration === null ? t('detailStillRunning') : formatDuration(duration)}</dd>
+          <dt>{t('detailSteps')}</dt><dd data-testid="detail-steps">{run.steps.length}</dd>
+          <dt>{t('detailTokens')}</dt><dd data-testid="detail-tokens">{formatTokens(prompt, completion)}</dd>
+          {run.totals && <><dt>{t('detailCost')}</dt><dd data-testid="detail-cost">{formatCost(run.totals.cost)}</dd></>}
         </dl>
-        {run.status === 'finished' && <div class="answer" data-testid="detail-answer"><b>Answer</b><p>{run.answer}</p></div>}
+        {run.status === 'finished' && <div class="answer" data-testid="detail-answer"><b>{t('detailAnswer')}</b><p>{run.answer}</p></div>}
         {(run.status === 'stopped' || run.status === 'failed') && (
           <p class={run.status === 'failed' ? 'error' : 'note'} data-testid="detail-stop-reason">
-            {run.status === 'failed' ? 'The run failed: ' : 'The run stopped: '}{run.stopReason}
+            {run.status === 'failed' ? t('detailRunFailed', run.stopReason ?? '') : t('detailRunStopped', run.stopReason ?? '')}
           </p>
         )}
       </header>
       <Exports runId={run.id} />
       <div class="row">
-        <button type="button" data-testid="expand-all" onClick={() => setExpand((e) => ({ open: true, n: e.n + 1 }))}>Expand all steps</button>
-        <button type="button" data-testid="collapse-all" onClick={() => setExpand((e) => ({ open: false, n: e.n + 1 }))}>Collapse all</button>
+        <button type="button" data-testid="expand-all" onClick={() => setExpand((e) => ({ open: true, n: e.n + 1 }))}>{t('detailExpandAll')}</button>
+        <button type="button" data-testid="collapse-all" onClick={() => setExpand((e) => ({ open: false, n: e.n + 1 }))}>{t('detailCollapseAll')}</button>
       </div>
-      {!run.steps.length && <p class="hint" data-testid="no-steps">This run has no steps.</p>}
+      {!run.steps.length && <p class="hint" data-testid="no-steps">{t('detailNoSteps')}</p>}
       <ol class="steps">
         {run.steps.map((s, i) => (s.kind === 'person'
           ? <PersonStepDetail key={s.index} step={s} />
@@ -135,7 +147,7 @@ function Exports({ runId }: { runId: string }) {
       download(result);
       setStatus({ ok: true, text: savedText(result.fileName, exclude, result.cleanLeftOut) });
     } catch (err) {
-      setStatus({ ok: false, text: `The export failed: ${messageOf(err)}` });
+      setStatus({ ok: false, text: t('exportFailed', messageOf(err)) });
     } finally {
       setBusy(null);
       setProgress(null);
@@ -145,14 +157,14 @@ function Exports({ runId }: { runId: string }) {
   return (
     <div class="exports" data-testid="exports">
       <div class="row">
-        <span>Export:</span>
-        <button type="button" data-testid="export-json" disabled={!!busy} onClick={() => run('json')} title="The trace: every step, as one JSON file">JSON</button>
-        <button type="button" data-testid="export-html" disabled={!!busy} onClick={() => run('html')} title="A report to read in any browser">HTML report</button>
-        <button type="button" data-testid="export-zip" disabled={!!busy} onClick={() => run('zip')} title="The trace and the screenshots as files, with a WebVoyager folder">Zip</button>
+        <span>{t('exportLabel')}</span>
+        <button type="button" data-testid="export-json" disabled={!!busy} onClick={() => run('json')} title={t('exportJsonTitle')}>{t('exportJson')}</button>
+        <button type="button" data-testid="export-html" disabled={!!busy} onClick={() => run('html')} title={t('exportHtmlTitle')}>{t('exportHtml')}</button>
+        <button type="button" data-testid="export-zip" disabled={!!busy} onClick={() => run('zip')} title={t('exportZipTitle')}>{t('exportZip')}</button>
       </div>
-      <label class="check" title="Safe to share: nothing that was on screen goes in the file">
+      <label class="check" title={t('exportExcludeTitle')}>
         <input type="checkbox" data-testid="exclude-screenshots" checked={exclude} onChange={(e) => setExclude((e.target as HTMLInputElement).checked)} />
-        Exclude screenshots
+        {t('exportExclude')}
       </label>
       {busy && (
         <div class="export-progress" data-testid="export-busy">
@@ -179,8 +191,8 @@ function Section({ title, testid, open: initial = false, children }: { title: Co
 function PersonStepDetail({ step }: { step: StepView }) {
   return (
     <li class="step person" data-testid="detail-step" data-index={step.index} data-kind="person">
-      <div class="step-head">Step {step.index + 1} <small>{step.url}</small></div>
-      <p class="action" data-testid="detail-action"><b>You took over</b></p>
+      <div class="step-head">{t('detailStep', step.index + 1)} <small>{step.url}</small></div>
+      <p class="action" data-testid="detail-action"><b>{t('detailTookOver')}</b></p>
       <p class="obs ok" data-testid="detail-observation">{step.observation}</p>
     </li>
   );
@@ -188,11 +200,11 @@ function PersonStepDetail({ step }: { step: StepView }) {
 
 function approvalText(step: StepView): string {
   const a = step.approval;
-  if (!a) return 'none: no action was proposed';
-  if (a.decision === 'auto') return 'automatic (no approval asked)';
-  if (tookOver(step)) return 'not run: you took over before it ran';
-  if (a.decision === 'rejected') return a.feedback ? `rejected by you: ${a.feedback}` : 'rejected by you';
-  return a.decision === 'edited' ? 'edited by you' : 'approved by you';
+  if (!a) return t('detailApprovalNone');
+  if (a.decision === 'auto') return t('detailApprovalAuto');
+  if (tookOver(step)) return t('detailApprovalTookOver');
+  if (a.decision === 'rejected') return a.feedback ? t('detailApprovalRejectedWhy', a.feedback) : t('detailApprovalRejected');
+  return a.decision === 'edited' ? t('detailApprovalEdited') : t('detailApprovalApproved');
 }
 
 function StepDetail({ run, step, before, expand, promptOf }: {
@@ -200,40 +212,40 @@ function StepDetail({ run, step, before, expand, promptOf }: {
 }) {
   const [open, setOpen] = useState(false);
   useEffect(() => { if (expand.n) setOpen(expand.open); }, [expand]);
-  const t = step.timings;
+  const times = step.timings;
   return (
     <li class={`step detail-step ${open ? 'open' : ''}`} data-testid="detail-step" data-index={step.index} data-open={open ? 'true' : 'false'}>
       <button type="button" class="step-toggle" data-testid="step-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span class="chev">{open ? '▾' : '▸'}</span> Step {step.index + 1}: <code data-testid="step-summary-action">{stepActionInWords(step)}</code>
-        <span class={step.result.ok ? 'obs ok' : 'obs bad'}> · {step.result.ok ? 'ok' : 'failed'}</span>
+        <span class="chev">{open ? '▾' : '▸'}</span> {t('detailStepOf', step.index + 1)} <code data-testid="step-summary-action">{stepActionInWords(step)}</code>
+        <span class={step.result.ok ? 'obs ok' : 'obs bad'}> · {step.result.ok ? t('detailOk') : t('detailFailed')}</span>
       </button>
       <div class="step-url"><small>{step.title ? `${step.title} — ` : ''}{step.url}</small></div>
       {open && (
         <div class="step-body">
           <Shots runId={run.id} index={step.index} />
-          {step.thought && <p class="thought" data-testid="detail-thought"><b>Thought:</b> {step.thought}</p>}
+          {step.thought && <p class="thought" data-testid="detail-thought"><b>{t('detailThought')}</b> {step.thought}</p>}
           <div class="field">
-            <b>Action</b> <code data-testid="detail-action">{stepActionInWords(step)}</code>
-            <pre data-testid="action-json">{step.action ? JSON.stringify(step.action, null, 2) : '(no action: the reply could not be read)'}</pre>
+            <b>{t('detailAction')}</b> <code data-testid="detail-action">{stepActionInWords(step)}</code>
+            <pre data-testid="action-json">{step.action ? JSON.stringify(step.action, null, 2) : t('detailNoAction')}</pre>
           </div>
-          <p class="field"><b>Approval</b> <span data-testid="detail-approval" data-decision={step.approval?.decision ?? 'none'}>{approvalText(step)}</span></p>
-          <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>Observation</b> <span data-testid="detail-observation">{step.observation}</span></p>
+          <p class="field"><b>{t('detailApproval')}</b> <span data-testid="detail-approval" data-decision={step.approval?.decision ?? 'none'}>{approvalText(step)}</span></p>
+          <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>{t('detailObservation')}</b> <span data-testid="detail-observation">{step.observation}</span></p>
           <MemoryField before={before} after={step.memory} />
           <p class="field" data-testid="timings">
-            <b>Timings</b> {formatTimings(t)} · total {formatDuration(t.totalMs)}
+            <b>{t('detailTimings')}</b> {formatTimings(times)} · {t('detailTotal', formatDuration(times.totalMs))}
           </p>
-          <p class="field"><b>Tokens</b> <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : 'not reported'}</span></p>
-          <Section title={`Elements (${step.elements.length})`} testid="elements-section">
-            {() => <pre class="scroll" data-testid="elements">{step.elements.length ? elementLines(step.elements) : '(no labelled elements)'}</pre>}
+          <p class="field"><b>{t('detailTokens')}</b> <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : t('detailNotReported')}</span></p>
+          <Section title={t('detailElements', step.elements.length)} testid="elements-section">
+            {() => <pre class="scroll" data-testid="elements">{step.elements.length ? elementLines(step.elements) : t('detailNoElements')}</pre>}
           </Section>
-          <Section title="Prompt text sent" testid="prompt-section">
+          <Section title={t('detailPromptSent')} testid="prompt-section">
             {() => <PromptText promptOf={promptOf} index={step.index} />}
           </Section>
-          <Section title="Raw reply" testid="raw-section">
-            {() => <pre class="scroll" data-testid="raw-reply">{step.raw || '(empty)'}</pre>}
+          <Section title={t('detailRawReply')} testid="raw-section">
+            {() => <pre class="scroll" data-testid="raw-reply">{step.raw || t('histEmptyText')}</pre>}
           </Section>
           {step.reasoning && (
-            <Section title="Reasoning" testid="reasoning-section">
+            <Section title={t('detailReasoning')} testid="reasoning-section">
               {() => <pre class="scroll" data-testid="reasoning">{step.reasoning}</pre>}
             </Section>
           )}
@@ -248,12 +260,12 @@ function PromptText({ promptOf, index }: { promptOf: PromptOf; index: number }) 
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let gone = false;
-    promptOf(index).then((t) => { if (!gone) setText(t); }, (err) => { if (!gone) setError(messageOf(err)); });
+    promptOf(index).then((p) => { if (!gone) setText(p); }, (err) => { if (!gone) setError(messageOf(err)); });
     return () => { gone = true; };
   }, [promptOf, index]);
   if (error) return <p class="error" data-testid="prompt-error">{error}</p>;
-  if (text === null) return <p class="hint">Loading…</p>;
-  return <pre class="scroll" data-testid="prompt-text">{text || '(no prompt was sent for this step)'}</pre>;
+  if (text === null) return <p class="hint">{t('histLoading')}</p>;
+  return <pre class="scroll" data-testid="prompt-text">{text || t('detailNoPrompt')}</pre>;
 }
 
 const show = (v: unknown) => JSON.stringify(v);
@@ -262,9 +274,9 @@ function MemoryField({ before, after }: { before: Memory | null; after: Memory }
   const d = diffMemory(before, after);
   return (
     <div class="field memory-field">
-      <b>Memory</b>{' '}
+      <b>{t('detailMemory')}</b>{' '}
       {isEmptyDiff(d)
-        ? <span data-testid="memory-diff" data-empty="true" class="hint">unchanged{before ? ' since the previous step' : ''}</span>
+        ? <span data-testid="memory-diff" data-empty="true" class="hint">{before ? t('detailUnchangedSince') : t('detailUnchanged')}</span>
         : (
           <ul class="diff" data-testid="memory-diff" data-empty="false">
             {d.added.map((x) => <li key={`+${x.key}`} class="added" data-testid="memory-added" data-key={x.key}>+ {x.key}: {show(x.value)}</li>)}
@@ -273,7 +285,7 @@ function MemoryField({ before, after }: { before: Memory | null; after: Memory }
           </ul>
         )}
       <details class="section">
-        <summary>Whole memory</summary>
+        <summary>{t('detailWholeMemory')}</summary>
         <pre data-testid="detail-memory">{JSON.stringify(after, null, 2)}</pre>
       </details>
     </div>
@@ -291,20 +303,20 @@ function Shots({ runId, index }: { runId: string; index: number }) {
     Promise.all([get('labelled'), get('clean')]).then(([labelled, clean]) => { if (!gone) setShots({ labelled, clean }); });
     return () => { gone = true; };
   }, [runId, index]);
-  if (!shots) return <p class="hint">Loading screenshots…</p>;
-  const fig = (kind: 'labelled' | 'clean', src: string | null, caption: string) => (
+  if (!shots) return <p class="hint">{t('detailLoadingShots')}</p>;
+  const fig = (kind: 'labelled' | 'clean', src: string | null, caption: string, alt: string) => (
     <figure class="shot-fig">
       {src
-        ? <img class="thumb" data-testid={`shot-${kind}`} src={src} alt={`${caption} screenshot of step ${index + 1}`} onClick={() => setBig(src)} />
-        : <div class="no-shot" data-testid={`no-shot-${kind}`}>no screenshot kept</div>}
+        ? <img class="thumb" data-testid={`shot-${kind}`} src={src} alt={alt} onClick={() => setBig(src)} />
+        : <div class="no-shot" data-testid={`no-shot-${kind}`}>{t('detailNoShot')}</div>}
       <figcaption>{caption}</figcaption>
     </figure>
   );
   return (
     <div class="shots">
-      {fig('labelled', shots.labelled, 'Labelled')}
-      {fig('clean', shots.clean, 'Clean')}
-      {big && <Lightbox src={big} alt={`Step ${index + 1}, full size`} onClose={closeBig} />}
+      {fig('labelled', shots.labelled, t('detailLabelled'), t('detailAltLabelled', index + 1))}
+      {fig('clean', shots.clean, t('detailClean'), t('detailAltClean', index + 1))}
+      {big && <Lightbox src={big} alt={t('detailFullSize', index + 1)} onClose={closeBig} />}
     </div>
   );
 }

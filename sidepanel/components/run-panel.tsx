@@ -13,11 +13,12 @@ import { dialectOf } from '../../src/core/dialects/registry';
 import { onRunStream, send, type Command } from '../api';
 import { formatTimings, formatTokens } from '../format';
 import { liveReply } from '../live';
-import { DOT_TEXT, dotState, elapsedOf, formatElapsed, phaseText, stepText, type DotState } from '../status';
+import { dotText, dotState, elapsedOf, formatElapsed, phaseText, stepText, type DotState } from '../status';
 import { costNoteFor } from '../cost-note';
 import { useCommand } from '../use-command';
 import { ApprovalCard } from './approval-card';
 import { TabNote } from './tab-note';
+import { t } from '../i18n';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
 import { stepActionInWords } from '../../src/core/run/person-text';
@@ -47,13 +48,13 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
         {p?.approval && <ApprovalCard key={`${run.id}:${p.index}`} run={run} pending={p} approval={p.approval} />}
         {p && !p.approval && (
           <p class={run.paused ? 'pending' : 'pending busy'} data-testid="pending">
-            Step {p.index + 1}: {phaseText(run)}
+            {t('stepPhase', p.index + 1, phaseText(run))}
           </p>
         )}
         {showLive && <LiveReplyView live={showLive} dialect={run.dialect} />}
-        {run.status === 'running' && !run.pending && <p class="pending">{run.paused ? 'Paused.' : 'Starting…'}</p>}
+        {run.status === 'running' && !run.pending && <p class="pending">{run.paused ? t('paused') : t('starting')}</p>}
         {run.status === 'finished' && (
-          <div class="answer" data-testid="answer"><h2>Answer</h2><p>{run.answer}</p></div>
+          <div class="answer" data-testid="answer"><h2>{t('answer')}</h2><p>{run.answer}</p></div>
         )}
       </div>
     </section>
@@ -62,7 +63,7 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
 
 /** The status dot: a different colour and shape for each state; the words next to it say the same. */
 export function Dot({ state, testid }: { state: DotState; testid?: string }) {
-  return <span class={`dot ${state}`} data-state={state} data-testid={testid} title={DOT_TEXT[state]} aria-hidden="true" />;
+  return <span class={`dot ${state}`} data-state={state} data-testid={testid} title={dotText(state)} aria-hidden="true" />;
 }
 
 /** The current time, ticking every second while `on`. */
@@ -71,8 +72,8 @@ function useNow(on: boolean): number {
   useEffect(() => {
     if (!on) return;
     setNow(Date.now());
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
   }, [on]);
   return now;
 }
@@ -88,19 +89,19 @@ function RunBar({ run, command, error, barRef, following, onJump }: {
     <div class="run-bar" ref={barRef} data-testid="run-bar" data-state={state}>
       <p class="run-status">
         <Dot state={state} testid="run-dot" />
-        <b data-testid="run-state">{DOT_TEXT[state]}</b>
+        <b data-testid="run-state">{dotText(state)}</b>
         {phase && <span class="run-phase" data-testid="run-phase">{phase}</span>}
       </p>
       <p class="run-progress">
         <span data-testid="run-step">{stepText(run)}</span>
-        {' · '}<span data-testid="run-elapsed" title="Time since the run started">{formatElapsed(elapsedOf(run, now))}</span>
-        {!following && <button type="button" class="link" data-testid="jump-current" onClick={onJump}>Show the current step ↓</button>}
+        {' · '}<span data-testid="run-elapsed" title={t('elapsedTitle')}>{formatElapsed(elapsedOf(run, now))}</span>
+        {!following && <button type="button" class="link" data-testid="jump-current" onClick={onJump}>{t('showCurrent')}</button>}
       </p>
       {running && <RunControls run={run} command={command} />}
       {error && <p class="error" role="alert" data-testid="run-error">{error}</p>}
       {(run.status === 'stopped' || run.status === 'failed') && (
         <p class={run.status === 'failed' ? 'error' : 'note'} role="alert" data-testid="stop-reason">
-          {run.status === 'failed' ? 'The run failed: ' : 'The run stopped: '}{run.stopReason}
+          {run.status === 'failed' ? t('runFailed', run.stopReason ?? '') : t('runStopped', run.stopReason ?? '')}
         </p>
       )}
     </div>
@@ -109,18 +110,18 @@ function RunBar({ run, command, error, barRef, following, onJump }: {
 
 /** Tokens so far and the cost; when the model has no price, that is said once (per model) with a way to add it. */
 function Totals({ run, onPrices }: { run: RunView; onPrices: (model: string) => void }) {
-  const t = run.totals;
-  const [tell] = useState(() => t.cost === null && !run.replay && !run.imported && costNoteFor(run.model, run.id));
+  const totals = run.totals;
+  const [tell] = useState(() => totals.cost === null && !run.replay && !run.imported && costNoteFor(run.model, run.id));
   return (
     <>
       <p class="run-totals" data-testid="run-totals">
-        <span data-testid="run-total-tokens">{formatTokens(t.promptTokens, t.completionTokens)}</span>
-        {t.cost !== null && <>{' · cost '}<span data-testid="run-cost" data-cost={t.cost}>{formatCost(t.cost)}</span></>}
+        <span data-testid="run-total-tokens">{formatTokens(totals.promptTokens, totals.completionTokens)}</span>
+        {totals.cost !== null && <>{t('costSep')}<span data-testid="run-cost" data-cost={totals.cost}>{formatCost(totals.cost)}</span></>}
       </p>
       {tell && (
         <p class="hint" data-testid="cost-unknown">
-          Cost unknown: the price table has no price for “{run.model}”, so only tokens are counted.{' '}
-          <button type="button" class="link" data-testid="cost-link" onClick={() => onPrices(run.model)}>Add its price</button>
+          {t('costUnknown', run.model)}{' '}
+          <button type="button" class="link" data-testid="cost-link" onClick={() => onPrices(run.model)}>{t('costAdd')}</button>
         </p>
       )}
     </>
@@ -248,7 +249,7 @@ function LiveReplyView({ live, dialect }: { live: { content: string; reasoning: 
       {live.note && <p class="note retry" role="status" data-testid="retry-note">{live.note}</p>}
       {reasoning && (
         <details class="live-reasoning" data-testid="live-reasoning">
-          <summary>Reasoning…</summary>
+          <summary>{t('reasoningLive')}</summary>
           <pre>{reasoning}</pre>
         </details>
       )}
@@ -261,16 +262,16 @@ function LiveReplyView({ live, dialect }: { live: { content: string; reasoning: 
 function Decision({ step }: { step: StepView }) {
   const a = step.approval;
   if (!a || a.decision === 'auto') return null;
-  if (tookOver(step)) return <span class="tag takeover" data-testid="approval-tag">not run: you took over</span>;
-  const text = a.decision === 'rejected' && a.feedback ? `rejected: ${a.feedback}` : a.decision;
+  if (tookOver(step)) return <span class="tag takeover" data-testid="approval-tag">{t('notRunTookOver')}</span>;
+  const text = a.decision === 'rejected' && a.feedback ? t('decisionRejectedWhy', a.feedback) : decisionWord(a.decision);
   return <span class={`tag ${a.decision}`} data-testid="approval-tag">{text}</span>;
 }
 
 function PersonStep({ step }: { step: StepView }) {
   return (
     <li class="step person" data-testid="step" data-kind="person">
-      <div class="step-head"><b>Step {step.index + 1}</b> <small>{step.url}</small></div>
-      <p class="action" data-testid="action"><b>You took over</b></p>
+      <div class="step-head"><b>{t('stepN', step.index + 1)}</b> <small>{step.url}</small></div>
+      <p class="action" data-testid="action"><b>{t('youTookOver')}</b></p>
       <p class="obs ok" data-testid="observation">{step.observation}</p>
     </li>
   );
@@ -288,12 +289,12 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
     <li class="step" data-testid="step">
       <div class="step-top">
         {shot
-          ? <button type="button" class="thumb-button" aria-label={`Enlarge the screenshot of step ${n}`} onClick={() => setBig(true)}>
-            <img class="thumb" src={shot} alt={`Labelled screenshot of step ${n}`} />
+          ? <button type="button" class="thumb-button" aria-label={t('enlargeShot', n)} onClick={() => setBig(true)}>
+            <img class="thumb" src={shot} alt={t('labelledShot', n)} />
           </button>
           : <span class="thumb-button empty" aria-hidden="true" />}
         <div class="step-main">
-          <div class="step-head"><b>Step {n}</b> <Decision step={step} /> <small title={step.url}>{step.url}</small></div>
+          <div class="step-head"><b>{t('stepN', n)}</b> <Decision step={step} /> <small title={step.url}>{step.url}</small></div>
           <p class="action" data-testid="action"><code>{stepActionInWords(step)}</code></p>
           <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
           <TabNote step={step} />
@@ -301,15 +302,20 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
       </div>
       {step.thought && <p class="thought" data-testid="thought">{step.thought}</p>}
       <details class="step-more">
-        <summary>Tokens, timings, memory</summary>
+        <summary>{t('stepMore')}</summary>
         <p class="step-facts">
-          <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : 'tokens not reported'}</span>
+          <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : t('tokensNotReported')}</span>
           <br /><span data-testid="step-timings">{formatTimings(step.timings)}</span>
         </p>
         <pre class="memory" data-testid="memory">{JSON.stringify(step.memory, null, 2)}</pre>
-        {step.reasoning && <details><summary>Reasoning</summary><pre>{step.reasoning}</pre></details>}
+        {step.reasoning && <details><summary>{t('reasoning')}</summary><pre>{step.reasoning}</pre></details>}
       </details>
-      {big && shot && <Lightbox src={shot} alt={`Labelled screenshot of step ${n}, full size`} onClose={closeBig} />}
+      {big && shot && <Lightbox src={shot} alt={t('labelledShotBig', n)} onClose={closeBig} />}
     </li>
   );
+}
+
+/** An approval decision in the person's words. */
+export function decisionWord(d: 'approved' | 'edited' | 'rejected' | 'auto'): string {
+  return d === 'approved' ? t('decisionApproved') : d === 'edited' ? t('decisionEdited') : d === 'rejected' ? t('decisionRejected') : '';
 }

@@ -14,36 +14,46 @@ import { DIALECTS, dialectOf } from '../../src/core/dialects/registry';
 import { messageOf, onSettingsChange, send } from '../api';
 import { differsFromSaved, savablePart } from '../settings-draft';
 import { GuardsForm } from './guards-form';
+import { t } from '../i18n';
+import type { LanguageSetting } from '../../src/core/i18n';
 import { emptyRow, PriceTableForm, rowsOf, tableOf, type PriceRow } from './price-table';
 
 type Field = { key: keyof Settings; label: string; help: string; type: 'text' | 'password' | 'number' | 'checkbox' };
 
-const MAIN: Field[] = [
-  { key: 'baseUrl', label: 'Base URL', help: 'OpenAI-compatible endpoint, usually ending in /v1', type: 'text' },
-  { key: 'apiKey', label: 'API key', help: 'Sent only as "Authorization: Bearer …"; stored in this browser only', type: 'password' },
-  { key: 'model', label: 'Model', help: 'The model name the server knows, e.g. glm-4.5v', type: 'text' },
-  { key: 'maxSteps', label: 'Max steps', help: 'The run stops after this many actions', type: 'number' },
-  { key: 'searchStartPage', label: 'Search start page', help: 'Where the "Bing" action goes', type: 'text' },
+/** The fields, in the panel's language (built at each render: the language can change). */
+const mainFields = (): Field[] => [
+  { key: 'baseUrl', label: t('fieldBaseUrl'), help: t('fieldBaseUrlHelp'), type: 'text' },
+  { key: 'apiKey', label: t('fieldApiKey'), help: t('fieldApiKeyHelp'), type: 'password' },
+  { key: 'model', label: t('fieldModel'), help: t('fieldModelHelp'), type: 'text' },
+  { key: 'maxSteps', label: t('fieldMaxSteps'), help: t('fieldMaxStepsHelp'), type: 'number' },
+  { key: 'searchStartPage', label: t('fieldSearch'), help: t('fieldSearchHelp'), type: 'text' },
 ];
-const ADVANCED: Field[] = [
-  { key: 'temperature', label: 'Temperature', help: '0.001 as in the GLM-4.5V reference client', type: 'number' },
-  { key: 'maxTokens', label: 'Max tokens', help: 'Longest reply the model may write', type: 'number' },
-  { key: 'stream', label: 'Stream replies', help: 'Server-sent events', type: 'checkbox' },
-  { key: 'extraBody', label: 'Extra request fields (JSON)', help: '{"skip_special_tokens": false} for vLLM/SGLang; empty for strict servers', type: 'text' },
-  { key: 'requestTimeoutSec', label: 'Request timeout (s)', help: 'A model request slower than this is abandoned (and retried)', type: 'number' },
-  { key: 'maxRetries', label: 'Retries', help: 'After HTTP 429, a 5xx, a network error or a timeout, with growing waits', type: 'number' },
-  { key: 'maxRunTokens', label: 'Token cap per run', help: 'The run stops past this many tokens (prompt + completion); 0 = none', type: 'number' },
-  { key: 'maxRunCost', label: 'Cost cap per run', help: 'The run stops past this cost (prices below); 0 = none', type: 'number' },
+const advancedFields = (): Field[] => [
+  { key: 'temperature', label: t('fieldTemperature'), help: t('fieldTemperatureHelp'), type: 'number' },
+  { key: 'maxTokens', label: t('fieldMaxTokens'), help: t('fieldMaxTokensHelp'), type: 'number' },
+  { key: 'stream', label: t('fieldStream'), help: t('fieldStreamHelp'), type: 'checkbox' },
+  { key: 'extraBody', label: t('fieldExtraBody'), help: t('fieldExtraBodyHelp'), type: 'text' },
+  { key: 'requestTimeoutSec', label: t('fieldTimeout'), help: t('fieldTimeoutHelp'), type: 'number' },
+  { key: 'maxRetries', label: t('fieldRetries'), help: t('fieldRetriesHelp'), type: 'number' },
+  { key: 'maxRunTokens', label: t('fieldTokenCap'), help: t('fieldTokenCapHelp'), type: 'number' },
+  { key: 'maxRunCost', label: t('fieldCostCap'), help: t('fieldCostCapHelp'), type: 'number' },
 ];
 
 /** What each dialect is for, in the person's words (one line each; the model never reads these). */
-export const DIALECT_NOTES: Record<string, string> = {
-  'glm-web': 'Web pages with numbered labels: the model picks a label (GLM-4.5V web format). The default.',
-  'glm-pc': 'Desktop-style: the model clicks, drags and types at points of the screenshot (GLM-4.5V computer format).',
-  'glm-mobile': 'Phone-style: the tab is shown as a phone and the model taps and swipes at points (GLM-4.5V mobile format).',
-};
+export function dialectNote(id: string): string {
+  switch (id) {
+    case 'glm-web': return t('dialectNoteWeb');
+    case 'glm-pc': return t('dialectNotePc');
+    case 'glm-mobile': return t('dialectNoteMobile');
+    default: return '';
+  }
+}
 
-const PRESET_HELP = 'Fills base URL, model and request options (not the key); every field stays editable.';
+const LANGUAGES: { value: LanguageSetting; label: () => string }[] = [
+  { value: 'auto', label: () => t('languageAuto') },
+  { value: 'en', label: () => t('langEn') },
+  { value: 'zh_CN', label: () => t('langZh') },
+];
 
 /** Number fields that take fractions. */
 const FRACTIONAL = new Set<keyof Settings>(['temperature', 'requestTimeoutSec', 'maxRunCost']);
@@ -87,7 +97,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   // The model whose input price gets the cursor once the price table is drawn.
   const [focusPrice, setFocusPrice] = useState<{ model: string } | null>(null);
 
-  const problems = checkSettings(s);
+  const problems = checkSettings(s, t);
   const prices = tableOf(priceRows);
   const dirty = ready && (prices.problem !== null || differsFromSaved(s, prices.table, saved));
   const problem = Object.values(problems)[0] ?? prices.problem;
@@ -111,7 +121,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     }, (err) => {
       setReady(true);
       setOpen(true);
-      setStatus({ ok: false, text: `The settings could not be loaded: ${messageOf(err)}` });
+      setStatus({ ok: false, text: t('settingsLoadFailed', messageOf(err)) });
     });
     // The background changes some settings itself ("Always allow" in an approval, the step-approval
     // switch), and another panel may save any of them. An unchanged form shows them all; a changed
@@ -122,7 +132,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
         return;
       }
       setSaved(fresh);
-      setS((cur) => ({ ...cur, approveSteps: fresh.approveSteps, profiles: fresh.profiles, guards: { ...cur.guards, allow: fresh.guards.allow } }));
+      setS((cur) => ({ ...cur, approveSteps: fresh.approveSteps, profiles: fresh.profiles, language: fresh.language, guards: { ...cur.guards, allow: fresh.guards.allow } }));
     });
   }, []);
 
@@ -169,7 +179,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     e.preventDefault();
     try {
       await store();
-      setStatus({ ok: true, text: 'Saved.' });
+      setStatus({ ok: true, text: t('settingsSaved') });
     } catch (err) {
       setStatus({ ok: false, text: messageOf(err) });
     }
@@ -177,20 +187,20 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
 
   function discard() {
     take(saved);
-    setStatus({ ok: true, text: 'Changes discarded: the form shows the saved settings.' });
+    setStatus({ ok: true, text: t('settingsDiscarded') });
   }
 
   if (handle) {
     handle.current = {
       async commit() {
         if (!dirty) return;
-        if (problem) throw new Error(`Fix the settings first: ${problem}`);
+        if (problem) throw new Error(t('settingsFixFirst', problem));
         try {
           await store();
         } catch (err) {
-          throw new Error(`Your changed settings could not be saved, so the run did not start: ${messageOf(err)}`);
+          throw new Error(t('settingsNotSaved', messageOf(err)));
         }
-        setStatus({ ok: true, text: 'Saved: the run uses these settings.' });
+        setStatus({ ok: true, text: t('settingsSavedForRun') });
       },
       showPrices(model: string) {
         setOpen(true);
@@ -210,7 +220,18 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
       if (!left.length) delete allow[host];
       const fresh = await send('settings/set', { guards: { rules: stored.guards.rules, allow } });
       setS((cur) => ({ ...cur, guards: { ...cur.guards, allow: fresh.guards.allow } }));
-      setStatus({ ok: true, text: `${host} no longer always allows that.` });
+      setStatus({ ok: true, text: t('allowRemoved', host) });
+    } catch (err) {
+      setStatus({ ok: false, text: messageOf(err) });
+    }
+  }
+
+  /** The language applies at once and is saved on its own (like the step-approval switch). */
+  async function chooseLanguage(language: LanguageSetting) {
+    setS((cur) => ({ ...cur, language }));
+    setSaved((cur) => ({ ...cur, language }));
+    try {
+      await send('settings/set', { language });
     } catch (err) {
       setStatus({ ok: false, text: messageOf(err) });
     }
@@ -230,7 +251,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     if (!p) return;
     setProfileName(name);
     change({ ...s, ...p });
-    setStatus({ ok: true, text: `Loaded the profile "${name}". Save, or Start, uses it.` });
+    setStatus({ ok: true, text: t('profileLoaded', name) });
   }
 
   /** Saving or deleting a profile is stored at once (only the profiles: other edits wait for Save). */
@@ -251,20 +272,20 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     const name = profileName.trim();
     if (!name) return;
     const existed = name in s.profiles;
-    const fresh = await storeProfiles((p) => ({ ...p, [name]: endpointOf(s) }), existed ? `Updated the profile "${name}".` : `Saved the profile "${name}".`);
+    const fresh = await storeProfiles((p) => ({ ...p, [name]: endpointOf(s) }), existed ? t('profileUpdated', name) : t('profileSaved', name));
     if (fresh) setProfile(name);
   }
 
   async function deleteProfile() {
     const name = profile;
     if (!name) return;
-    const fresh = await storeProfiles((p) => { delete p[name]; return p; }, `Deleted the profile "${name}".`);
+    const fresh = await storeProfiles((p) => { delete p[name]; return p; }, t('profileDeleted', name));
     if (fresh) setProfile('');
   }
 
   /** Tests what the form shows (saved or not). */
   async function test() {
-    setStatus({ ok: true, text: 'Testing…' });
+    setStatus({ ok: true, text: t('testing') });
     try {
       const r = await send('model/test', { config: s });
       setStatus({ ok: true, text: r.message });
@@ -311,73 +332,81 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   return (
     <details class="settings card" data-testid="settings" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>
-        <span class="summary-title">Settings</span>
-        {dirty && <span class="badge" data-testid="settings-unsaved">Unsaved changes</span>}
+        <span class="summary-title">{t('settingsTitle')}</span>
+        {dirty && <span class="badge" data-testid="settings-unsaved">{t('unsavedChanges')}</span>}
         {!open && !dirty && ready && <span class="summary-hint">{s.model} · {hostOf(s.baseUrl)}</span>}
       </summary>
       <form onSubmit={save}>
         {/* Nothing can be typed before the stored settings are in: a late load would overwrite it. */}
         <fieldset class="plain" disabled={!ready}>
+          <div class="field">
+            <label for="setting-language">{t('language')}</label>
+            <select id="setting-language" data-testid="setting-language" value={s.language} aria-describedby="setting-language-help"
+              onChange={(e) => chooseLanguage((e.target as HTMLSelectElement).value as LanguageSetting)}>
+              {LANGUAGES.map((l) => <option key={l.value} value={l.value}>{l.label()}</option>)}
+            </select>
+            <small id="setting-language-help" class="help">{t('languageHelp')}</small>
+          </div>
           <fieldset class="endpoint" data-testid="endpoint">
-            <legend>Endpoint</legend>
+            <legend>{t('endpoint')}</legend>
             <div class="field">
-              <label for="preset">Preset</label>
+              <label for="preset">{t('preset')}</label>
               <select id="preset" data-testid="preset" value={shownPreset?.id ?? ''} aria-describedby="preset-note"
                 onChange={(e) => choosePreset((e.target as HTMLSelectElement).value)}>
-                <option value="">Choose a preset to fill the fields…</option>
-                {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+                <option value="">{t('presetChoose')}</option>
+                {PRESETS.map((p) => <option key={p.id} value={p.id}>{t(p.nameKey)}</option>)}
               </select>
-              <small id="preset-note" class="help" data-testid="preset-note">{shownPreset?.note ?? PRESET_HELP}</small>
+              <small id="preset-note" class="help" data-testid="preset-note">{shownPreset ? t(shownPreset.noteKey) : t('presetHelp')}</small>
             </div>
             <div class="field">
-              <label for="profile-select">Saved profiles</label>
+              <label for="profile-select">{t('savedProfiles')}</label>
               <select id="profile-select" data-testid="profile-select" value={profile} onChange={(e) => chooseProfile((e.target as HTMLSelectElement).value)}>
-                <option value="">{profileNames(s).length ? 'Load a saved profile…' : 'No saved profiles yet'}</option>
+                <option value="">{profileNames(s).length ? t('profileLoad') : t('profileNone')}</option>
                 {profileNames(s).map((n) => <option key={n} value={n}>{n}</option>)}
               </select>
             </div>
             <div class="row">
-              <input type="text" class="grow" data-testid="profile-name" placeholder="Profile name" aria-label="Profile name" value={profileName} autocomplete="off"
+              <input type="text" class="grow" data-testid="profile-name" placeholder={t('profileName')} aria-label={t('profileName')} value={profileName} autocomplete="off"
                 onInput={(e) => setProfileName((e.target as HTMLInputElement).value)} />
               <button type="button" data-testid="save-profile" disabled={!profileName.trim()} onClick={saveProfile}
-                title="Store base URL, key, model and request options under this name">Save as profile</button>
-              <button type="button" data-testid="delete-profile" disabled={!profile} onClick={deleteProfile}>Delete profile</button>
+                title={t('profileSaveTitle')}>{t('profileSave')}</button>
+              <button type="button" data-testid="delete-profile" disabled={!profile} onClick={deleteProfile}>{t('profileDelete')}</button>
             </div>
           </fieldset>
-          {MAIN.slice(0, 3).map(field)}
+          {mainFields().slice(0, 3).map(field)}
           <div class="field">
-            <label for="setting-dialect">Dialect</label>
+            <label for="setting-dialect">{t('dialect')}</label>
             <select id="setting-dialect" data-testid="setting-dialect" value={s.dialect} aria-describedby="dialect-note"
               onChange={(e) => chooseDialect((e.target as HTMLSelectElement).value)}>
               {Object.keys(DIALECTS).map((id) => <option key={id} value={id}>{id}</option>)}
             </select>
-            <small id="dialect-note" class="help" data-testid="dialect-note">{problems.dialect ?? DIALECT_NOTES[s.dialect] ?? ''}</small>
+            <small id="dialect-note" class="help" data-testid="dialect-note">{problems.dialect ?? dialectNote(s.dialect)}</small>
           </div>
           {dialectOf(s.dialect).observes.device === 'phone' && (
             <div class="field">
-              <label for="setting-apps">Apps</label>
-              <textarea id="setting-apps" data-testid="setting-apps" rows={3} value={s.apps} placeholder={'Shop = https://shop.example/\nMail = https://mail.example/'}
+              <label for="setting-apps">{t('apps')}</label>
+              <textarea id="setting-apps" data-testid="setting-apps" rows={3} value={s.apps} placeholder={t('appsPlaceholder')}
                 aria-describedby="setting-apps-help" aria-invalid={!!problems.apps || undefined}
                 onInput={(e) => set('apps', (e.target as HTMLTextAreaElement).value)} />
               <small id="setting-apps-help" class={problems.apps ? 'help bad' : 'help'}>
-                {problems.apps ?? 'Sites the model may open as apps, one "Name = https://address" a line; they count as the task\'s own sites.'}
+                {problems.apps ?? t('appsHelp')}
               </small>
             </div>
           )}
-          {MAIN.slice(3).map(field)}
+          {mainFields().slice(3).map(field)}
           <details class="sub" data-testid="advanced-section" open={advancedOpen} onToggle={(e) => setAdvancedOpen((e.currentTarget as HTMLDetailsElement).open)}>
-            <summary>Advanced</summary>
-            {ADVANCED.map(field)}
+            <summary>{t('advanced')}</summary>
+            {advancedFields().map(field)}
             <PriceTableForm rows={priceRows} onChange={changeRows} problem={prices.problem} />
           </details>
           <details class="sub" data-testid="guards-section">
-            <summary>Guards</summary>
+            <summary>{t('guards')}</summary>
             <GuardsForm key={loaded} guards={s.guards} onChange={(guards) => change({ ...s, guards })} onRemoveAllow={removeAllow} />
           </details>
           <div class="row actions">
-            <button type="submit" class="tonal" data-testid="save-settings" disabled={Object.keys(problems).length > 0 || !!prices.problem}>Save</button>
-            <button type="button" data-testid="test-connection" onClick={test} title="Asks the endpoint in the form (saved or not) for one short answer about an image">Test connection</button>
-            {dirty && <button type="button" data-testid="discard-settings" onClick={discard}>Discard changes</button>}
+            <button type="submit" class="tonal" data-testid="save-settings" disabled={Object.keys(problems).length > 0 || !!prices.problem}>{t('save')}</button>
+            <button type="button" data-testid="test-connection" onClick={test} title={t('testConnectionTitle')}>{t('testConnection')}</button>
+            {dirty && <button type="button" data-testid="discard-settings" onClick={discard}>{t('discardChanges')}</button>}
           </div>
           {status && <p class={status.ok ? 'note' : 'error'} data-testid="settings-status" role="status">{status.text}</p>}
         </fieldset>

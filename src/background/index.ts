@@ -2,6 +2,7 @@
  * The service worker. Listeners are registered synchronously at top level so
  * a worker that Chrome restarts gets its events.
  */
+import { personT } from './person';
 import browser from 'webextension-polyfill';
 import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
 import { toRunView } from '../core/run/view';
@@ -64,7 +65,7 @@ const handlers: Handlers = {
   },
   'run/replay': async ({ runId, approveSteps }) => ({ runId: await startReplay(runId, approveSteps ?? true) }),
   'history/delete': async ({ runId }) => {
-    if (await isActive(runId)) throw new Error('This run is still going on; stop it first.');
+    if (await isActive(runId)) throw new Error(personT(await loadSettings())('runStillGoing'));
     await deleteRun(runId);
     return null;
   },
@@ -104,7 +105,7 @@ const handlers: Handlers = {
   },
   'run/trace': async ({ runId, excludeScreenshots }) => {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));
-    if (!s) throw new Error(`No run with id ${runId}.`);
+    if (!s) throw new Error(personT(await loadSettings())('noRunWithId', runId));
     const { apiKey } = await loadSettings();
     return toTrace(excludeScreenshots ? s : await withScreenshots(s), [apiKey, ...secretsOf(runId)], { excludeScreenshots });
   },
@@ -134,14 +135,14 @@ chrome.tabs.onUpdated.addListener((tabId, info, tab) => {
   // (chrome://, the Web Store): a loaded page whose URL we cannot see is one of those.
   const url = info.url ?? tab.url ?? tab.pendingUrl;
   const why = url ? whyNotAllowed(url) : info.status === 'complete' ? UNSEEN_PAGE : null;
-  if (why) stopRunsInTab(tabId, `The run stopped because ${why}.`);
+  if (why) stopRunsInTab(tabId, { key: 'stoppedBecause', args: [why] });
 });
 // Wakes a worker that Chrome stopped during a run, so the run goes on (run-loop.resumeAfterRestart).
 chrome.alarms.onAlarm.addListener((alarm) => { if (alarm.name === 'webagent-resume') void resumeAfterRestart(); });
 // The side panel keeps a port open and reconnects when the worker goes away: that also wakes it.
 chrome.runtime.onConnect.addListener(() => undefined);
 chrome.debugger.onDetach.addListener((source, reason) => {
-  if (source.tabId !== undefined && reason === 'canceled_by_user') stopRunsInTab(source.tabId, 'Debugging of the tab was cancelled in the browser, so the agent stopped.');
+  if (source.tabId !== undefined && reason === 'canceled_by_user') stopRunsInTab(source.tabId, { key: 'debugCancelled' });
 });
 
 // The toolbar button opens the side panel.

@@ -3,6 +3,7 @@
  * streamed when the settings say so. Errors come back as a user-facing
  * message (core/model-errors.ts), never as a thrown exception.
  */
+import { personT } from './person';
 import OpenAI, { APIError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import type { ChatMessage } from '../core/dialects/request';
 import { explainModelError } from '../core/model-errors';
@@ -197,17 +198,18 @@ async function failure(s: Settings, err: unknown): Promise<ModelResult> {
     return { ok: false, error: 'Stopped.', aborted: true };
   }
   const base = { baseUrl: s.baseUrl, model: s.model };
-  if (err instanceof StreamCutError) return { ok: false, aborted: false, error: `The model server at ${s.baseUrl} cut its reply off before finishing. Try again; if it keeps happening, check the server's logs.` };
-  if (err instanceof APIConnectionTimeoutError) return { ok: false, aborted: false, error: explainModelError({ ...base, message: '', timedOut: true }) };
+  const t = personT(s);
+  if (err instanceof StreamCutError) return { ok: false, aborted: false, error: t('streamCut', s.baseUrl) };
+  if (err instanceof APIConnectionTimeoutError) return { ok: false, aborted: false, error: explainModelError({ ...base, message: '', timedOut: true }, t) };
   if (err instanceof APIError && err.status === undefined && err.error) {
-    return { ok: false, aborted: false, error: `The model server reported an error in the middle of its reply: ${serverMessage(err)}` };
+    return { ok: false, aborted: false, error: t('streamError', serverMessage(err)) };
   }
   if (err instanceof APIError && err.status !== undefined) {
     const available = err.status === 404 ? await listModels(s).catch(() => undefined) : undefined;
-    return { ok: false, aborted: false, error: explainModelError({ ...base, status: err.status, message: serverMessage(err), available }) };
+    return { ok: false, aborted: false, error: explainModelError({ ...base, status: err.status, message: serverMessage(err), available }, t) };
   }
   const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-  return { ok: false, aborted: false, error: explainModelError({ ...base, message }) };
+  return { ok: false, aborted: false, error: explainModelError({ ...base, message }, t) };
 }
 
 function serverMessage(err: APIError): string {
@@ -238,13 +240,14 @@ export async function testConnection(s: Settings): Promise<{ ok: true; ms: numbe
     // Some servers have no /models: the image request below still tells.
   }
   if (listed && models.length && !models.includes(s.model)) {
-    return { ok: false, error: `The model "${s.model}" was not found at ${s.baseUrl}. The server offers: ${models.slice(0, 20).join(', ')}. Set the model name in settings.` };
+    return { ok: false, error: personT(s)('modelNotOffered', s.model, s.baseUrl, models.slice(0, 20).join(', ')) };
   }
   const asked = Date.now();
   const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: CONNECTION_TEST_IMAGE } }, { type: 'text', text: CONNECTION_TEST_TEXT }] }];
   const r = await askModel({ ...s, maxTokens: 16, maxRetries: 0, stream: false }, messages, AbortSignal.timeout(s.requestTimeoutSec * 1000));
   if (!r.ok) return { ok: false, error: r.error };
   const ms = Date.now() - started;
-  const offered = listed ? `; the server offers "${s.model}"` : ' (the server does not list its models)';
-  return { ok: true, ms, models, message: `Connected${offered}. The model accepted an image and answered in ${Date.now() - asked} ms (${ms} ms in all).` };
+  const t = personT(s);
+  const offered = listed ? t('connectedOffers', s.model) : t('connectedNoList');
+  return { ok: true, ms, models, message: t('connected', offered, Date.now() - asked, ms) };
 }

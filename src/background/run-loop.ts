@@ -36,6 +36,8 @@ import { askModel, type ModelProgress } from './model';
 import { observe } from './observe';
 import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
+import { personLocale, personT } from './person';
+import { translatorFor } from '../core/locales';
 
 /** A live run: its state, the tabs it watches (tabs.ts), and how the person reaches it. */
 interface Active extends TabbedRun {
@@ -86,10 +88,10 @@ function messageOf(err: unknown): string {
  */
 export async function startReplay(runId: string, approveSteps = true): Promise<string> {
   const rec = await loadRun(runId);
-  if (!rec) throw new Error(`No run with id ${runId}.`);
+  if (!rec) throw new Error(personT(await loadSettings())('noRunWithId', runId));
   const dialect = isDialect(rec.dialect) ? rec.dialect : DEFAULT_DIALECT;
   const plan = replayPlan(rec.id, rec.steps, dialect);
-  if (!plan.steps.length) throw new Error('This run has no recorded actions to replay.');
+  if (!plan.steps.length) throw new Error(personT(await loadSettings())('noReplayActions'));
   // The recorded run's dialect: the same observation (labels or not, phone or desktop) and grammar.
   return startRun({
     task: `Replay: ${rec.task}`, url: rec.startUrl,
@@ -100,13 +102,14 @@ export async function startReplay(runId: string, approveSteps = true): Promise<s
 export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<string> {
   await ready;
   const task = req.task?.trim();
-  if (!task) throw new Error('Type a task first.');
   const settings = normalizeSettings({ ...(await loadSettings()), ...(req.config ?? {}) });
-  const problems = Object.values(checkSettings(settings));
+  const t = personT(settings);
+  if (!task) throw new Error(t('typeTaskFirst'));
+  const problems = Object.values(checkSettings(settings, t));
   if (problems.length) throw new Error(problems.join(' '));
-  if (!isDialect(settings.dialect)) throw new Error(`Unknown dialect "${settings.dialect}".`);
+  if (!isDialect(settings.dialect)) throw new Error(t('setDialect', settings.dialect));
   for (const a of active.values()) {
-    if (a.state.tabId === req.tabId) throw new Error('A run is already going on in this tab; stop it first.');
+    if (a.state.tabId === req.tabId) throw new Error(t('runInTab'));
   }
   let tab: chrome.tabs.Tab | undefined;
   if (req.tabId !== undefined) {
@@ -115,12 +118,12 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
   } else if (req.url) {
     tab = await chrome.tabs.create({ url: req.url, active: true });
   } else {
-    throw new Error('No tab to work in: give a start URL or open a page first.');
+    throw new Error(t('noTab'));
   }
-  if (tab?.id === undefined) throw new Error('The tab is gone.');
+  if (tab?.id === undefined) throw new Error(t('tabGone'));
   const startUrl = req.url ?? tab.pendingUrl ?? tab.url ?? '';
   const why = whyNotAllowed(startUrl);
-  if (why) throw new Error(`The agent works on web pages (http/https): ${why}.`);
+  if (why) throw new Error(t('webPagesOnly', why));
   const id = crypto.randomUUID();
   // The files attached in the panel (or by the runner) are this run's from now on.
   const files = await claimStaged(id);
@@ -130,6 +133,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
+    locale: personLocale(settings),
   });
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
@@ -147,11 +151,19 @@ function find(runId: string | undefined): Active | undefined {
   return runId ? active.get(runId) : [...active.values()][0];
 }
 
-export async function stopRun(runId: string | undefined, reason = 'Stopped by the user.'): Promise<boolean> {
+/** A reason for the person as a message key and its arguments, said in the run's language. */
+export interface PersonReason { key: string; args?: (string | number)[] }
+
+function reasonText(state: RunState, reason: string | PersonReason): string {
+  return typeof reason === 'string' ? reason : translatorFor(state.locale ?? 'en')(reason.key, ...(reason.args ?? []));
+}
+
+/** Stops a run; `reason` is a person's text or a message key of person text (public/_locales), said in the run's language. */
+export async function stopRun(runId: string | undefined, reason: string | PersonReason = { key: 'stoppedByUser' }): Promise<boolean> {
   await ready;
   const a = find(runId);
   if (!a) return false;
-  await commit(a, { type: 'stop', at: Date.now(), reason });
+  await commit(a, { type: 'stop', at: Date.now(), reason: reasonText(a.state, reason) });
   a.request?.abort();
   a.wake();
   return true;
@@ -179,22 +191,23 @@ async function tabUrl(tabId: number): Promise<string> {
 export async function control(runId: string | undefined, c: Control): Promise<RunView> {
   await ready;
   const a = find(runId);
-  if (!a) throw new Error('No run is going on.');
+  if (!a) throw new Error(personT(await loadSettings())('noRunGoing'));
   const s = a.state;
+  const t = translatorFor(s.locale ?? 'en');
   const at = Date.now();
   switch (c.kind) {
     case 'approve': {
-      if (s.phase !== 'approve' || !s.pending?.reply) throw new Error('No action is waiting for approval.');
+      if (s.phase !== 'approve' || !s.pending?.reply) throw new Error(t('noActionWaiting'));
       let edit: Action | undefined;
       let target: ActedElement | null = null;
       if (c.edit?.trim()) {
         const parsed = dialectOf(s.dialect).parseAction(c.edit, shotOf(s.pending));
-        if (!parsed.ok) throw new Error(`The edited action could not be read: ${parsed.error}.`);
+        if (!parsed.ok) throw new Error(t('editUnreadable', parsed.error));
         edit = parsed.action;
         const label = labelOf(edit);
         const n = s.pending.elements.length;
         if (label !== null && !s.pending.elements.some((m) => m.label === label)) {
-          throw new Error(`There is no element [${label}] on this step's page; ${n ? `labels are 0 to ${n - 1}` : 'it has no labels'}.`);
+          throw new Error(n ? t('noSuchLabel', label, n - 1) : t('noLabelsHere', label));
         }
         target = await probe(s, edit);
       }
@@ -207,7 +220,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
       break;
     }
     case 'reject':
-      if (s.phase !== 'approve') throw new Error('No action is waiting for approval.');
+      if (s.phase !== 'approve') throw new Error(t('noActionWaiting'));
       await commit(a, { type: 'reject', at, feedback: c.feedback?.trim() || null });
       break;
     case 'pause':
@@ -219,7 +232,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
       await resetTab(s.tabId);
       break;
     case 'resume':
-      if (!s.paused) throw new Error('The run is not paused.');
+      if (!s.paused) throw new Error(t('notPaused'));
       await commit(a, { type: 'resume', at, url: await tabUrl(s.tabId) });
       break;
     case 'mode':
@@ -327,7 +340,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const target = m
         ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false }
         : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false } : null;
-      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps }, a.state.guards);
+      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale ?? 'en') }, a.state.guards);
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };
     }
@@ -479,7 +492,7 @@ export function tabRemoved(tabId: number): void {
     a.opened = a.opened.filter((o) => o.tabId !== tabId);
     if (a.state.tabId !== tabId) continue;
     if (!a.state.tabStack?.length) {
-      void stopRun(a.state.id, 'The run\'s tab was closed.');
+      void stopRun(a.state.id, { key: 'tabClosed' });
       continue;
     }
     // A reply about the closed tab's page is of no use: ask again in the tab the run goes back to.
@@ -489,7 +502,7 @@ export function tabRemoved(tabId: number): void {
 }
 
 /** The run's tab went away, or moved where the agent may not act: stop with that reason. */
-export function stopRunsInTab(tabId: number, reason: string): void {
+export function stopRunsInTab(tabId: number, reason: PersonReason): void {
   for (const a of active.values()) if (a.state.tabId === tabId) void stopRun(a.state.id, reason);
 }
 
@@ -513,14 +526,14 @@ async function resumeLatest(): Promise<void> {
   const a = newActive(last, settings);
   if (!config) {
     // Tab ids start over after a browser restart: never carry on in whatever tab has the old id.
-    await commit(a, { type: 'stop', at: Date.now(), reason: 'The browser or the extension was restarted during the run, so it was stopped.' });
+    await commit(a, { type: 'stop', at: Date.now(), reason: reasonText(a.state, { key: 'restarted' }) });
     await dropRunFiles(last.id).catch(() => undefined);
     return;
   }
   // A closed tab with an opener still open: the run goes back there (drive).
   const tab = await chrome.tabs.get(last.tabId).catch(() => null);
   if (!tab && !last.tabStack?.length) {
-    await commit(a, { type: 'stop', at: Date.now(), reason: 'The run\'s tab was closed.' });
+    await commit(a, { type: 'stop', at: Date.now(), reason: reasonText(a.state, { key: 'tabClosed' }) });
     await dropRunFiles(last.id).catch(() => undefined);
     return;
   }

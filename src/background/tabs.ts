@@ -13,6 +13,7 @@
  * 3. when the run's tab closes, it goes back to the latest opener still open (the stack in the
  *    run's state, so a restarted worker knows it: openerStillOpen), else the run stops.
  */
+import { translatorFor } from '../core/locales';
 import { whyNotAllowed } from '../core/pages';
 import { dialectOf } from '../core/dialects/registry';
 import type { RunEvent, RunState } from '../core/run';
@@ -96,7 +97,7 @@ export async function syncTabs(run: TabbedRun, commit: (ev: RunEvent) => Promise
   if (!(await chrome.tabs.get(run.state.tabId).catch(() => null))) {
     const back = await openerStillOpen(run.state.tabStack ?? [], phone);
     if (!back) {
-      await commit({ type: 'stop', at: Date.now(), reason: 'The run\'s tab was closed.' });
+      await commit({ type: 'stop', at: Date.now(), reason: translatorFor(run.state.locale ?? 'en')('tabClosed') });
       return;
     }
     run.tabs.add(back.tabId);

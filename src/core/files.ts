@@ -3,6 +3,8 @@
  * action opens a file chooser). Pure: the size cap, and which attached files a file input takes
  * (its `accept` list, one file or several). What the model is told about it: run/model-text.ts.
  */
+import type { Translate } from './i18n';
+import { english } from './locales';
 
 /** What is kept and shown about an attached file (never its bytes: those stay in the file store). */
 export interface FileMeta { name: string; type: string; size: number }
@@ -18,10 +20,10 @@ export function formatBytes(n: number): string {
 }
 
 /** Why a file cannot be added to those already attached (for the person), or null when it can. */
-export function whyNotAttach(have: FileMeta[], add: FileMeta, cap = MAX_FILES_BYTES): string | null {
+export function whyNotAttach(have: FileMeta[], add: FileMeta, cap = MAX_FILES_BYTES, t: Translate = english): string | null {
   const used = have.reduce((n, f) => n + f.size, 0);
   if (used + add.size <= cap) return null;
-  return `"${add.name}" (${formatBytes(add.size)}) was not attached: the files of one run may add up to ${formatBytes(cap)}, and ${formatBytes(used)} ${have.length === 1 ? 'is' : 'are'} already attached.`;
+  return t(have.length === 1 ? 'fileTooBig' : 'fileTooBigMany', add.name, formatBytes(add.size), formatBytes(cap), formatBytes(used));
 }
 
 /**

@@ -17,6 +17,8 @@
  * Per-site "always allow" lists rules that never pause on a site (by host, "www." dropped).
  */
 import type { Action } from './action/action';
+import type { Translate } from './i18n';
+import { english } from './locales';
 
 export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
 
@@ -35,14 +37,18 @@ export interface GuardSettings {
 
 export const GUARD_IDS: GuardId[] = ['password', 'payment', 'delete', 'send', 'download', 'leave-site'];
 
-export const GUARD_NAMES: Record<GuardId, string> = {
-  'password': 'Typing into a password field',
-  'payment': 'Paying or placing an order',
-  'delete': 'Deleting something',
-  'send': 'Sending a message, email or post',
-  'download': 'Downloading a file',
-  'leave-site': 'Leaving the task\'s site for another one',
+/** Each rule's name for the person: a message key (public/_locales). */
+export const GUARD_NAME_KEYS: Record<GuardId, string> = {
+  'password': 'guardPassword',
+  'payment': 'guardPayment',
+  'delete': 'guardDelete',
+  'send': 'guardSend',
+  'download': 'guardDownload',
+  'leave-site': 'guardLeaveSite',
 };
+
+/** Each rule's name in English (the runner's approval prompt). */
+export const GUARD_NAMES = Object.fromEntries(GUARD_IDS.map((id) => [id, english(GUARD_NAME_KEYS[id])])) as Record<GuardId, string>;
 
 export const DEFAULT_GUARDS: GuardSettings = {
   rules: [
@@ -74,6 +80,8 @@ export interface GuardContext {
   searchStartPage: string;
   /** sites the person listed as apps (glm-mobile's open_app): they count as the task's own */
   apps?: { name: string; url: string }[];
+  /** the person's language for the hit's reason (English when absent) */
+  t?: Translate;
 }
 
 export interface GuardHit { id: GuardId; reason: string }
@@ -163,30 +171,31 @@ function fileExtension(url: string): string | null {
 
 function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx: GuardContext): string | null {
   const siteHost = hostOf(ctx.site);
+  const t = ctx.t ?? english;
+  const quoted = () => (target?.text ?? '').trim().slice(0, 60);
   switch (rule.id) {
     case 'password':
-      return action.type === 'type' && target?.inputType === 'password' ? 'this types into a password field' : null;
+      return action.type === 'type' && target?.inputType === 'password' ? t('whyPassword') : null;
     case 'payment':
     case 'delete':
     case 'send': {
       const entersText = (action.type === 'type' && action.enter) || (action.type === 'key' && action.keys === 'Enter');
       if (rule.id === 'send' && entersText && target && typesAMessage(target.text)) {
         return action.type === 'type'
-          ? `this types into "${target.text.trim().slice(0, 60)}" and presses Enter, which may send it`
-          : `this presses Enter in "${target.text.trim().slice(0, 60)}", which may send it`;
+          ? t('whyTypeEnterSend', quoted())
+          : t('whyEnterSend', quoted());
       }
       if (action.type !== 'click' || !target) return null;
       const hit = firstPhrase(target.text, rule.words);
       if (!hit) return null;
-      const what = rule.id === 'payment' ? 'may pay or place an order' : rule.id === 'delete' ? 'may delete something' : 'may send or publish something';
-      return `this clicks "${target.text.trim().slice(0, 60)}", which ${what}`;
+      return t(rule.id === 'payment' ? 'whyClickPay' : rule.id === 'delete' ? 'whyClickDelete' : 'whyClickSend', quoted());
     }
     case 'download': {
       if (action.type !== 'click' || !target) return null;
-      if (target.download) return 'this clicks a download link';
+      if (target.download) return t('whyDownloadLink');
       const ext = target.href ? fileExtension(target.href) : null;
-      if (ext && rule.words.includes(ext)) return `this clicks a link to a .${ext} file, which downloads it`;
-      if (firstPhrase(target.text, ['download'])) return `this clicks "${target.text.trim().slice(0, 60)}", which may download a file`;
+      if (ext && rule.words.includes(ext)) return t('whyDownloadExt', ext);
+      if (firstPhrase(target.text, ['download'])) return t('whyDownloadText', quoted());
       return null;
     }
     case 'leave-site': {
@@ -199,7 +208,7 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
       if (!to || siteKey(to) === siteKey(siteHost)) return null;
       // The person's apps are the task's own sites.
       if ((ctx.apps ?? []).some((a) => { const h = hostOf(a.url); return h !== null && siteKey(h) === siteKey(to); })) return null;
-      return `this leaves ${hostKey(siteHost)} for ${hostKey(to)}`;
+      return t('whyLeave', hostKey(siteHost), hostKey(to));
     }
   }
 }

@@ -2,6 +2,8 @@ import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
 import { DEFAULT_PRICES, normalizePrices, type PriceTable } from './costs';
 import { isDialect } from './dialects/registry';
 import type { App } from './dialects/types';
+import { isLanguageSetting, type LanguageSetting, type Translate } from './i18n';
+import { english } from './locales';
 
 /** User settings, kept in the extension's local storage (the API key never leaves it except in the Authorization header). */
 export interface Settings {
@@ -38,6 +40,8 @@ export interface Settings {
   prices: PriceTable;
   /** saved endpoint profiles: name -> the endpoint fields (the API key included, stored locally only) */
   profiles: Record<string, EndpointProfile>;
+  /** the interface's language: 'auto' follows the browser; what the model reads is always English */
+  language: LanguageSetting;
 }
 
 /** One saved endpoint: what a preset fills, plus the key. */
@@ -64,6 +68,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxRunCost: 0,
   prices: DEFAULT_PRICES,
   profiles: {},
+  language: 'auto',
 };
 
 export type SettingsProblems = Partial<Record<keyof Settings, string>>;
@@ -83,6 +88,7 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   out.guards = normalizeGuards(out.guards);
   out.prices = normalizePrices(out.prices);
   out.profiles = normalizeProfiles(out.profiles);
+  if (!isLanguageSetting(out.language)) out.language = 'auto';
   return out;
 }
 
@@ -97,23 +103,23 @@ function normalizeProfiles(input: unknown): Record<string, EndpointProfile> {
   return out;
 }
 
-/** What is wrong with the settings, field by field (empty object when fine). */
-export function checkSettings(s: Settings): SettingsProblems {
+/** What is wrong with the settings, field by field (empty object when fine), in the person's language. */
+export function checkSettings(s: Settings, t: Translate = english): SettingsProblems {
   const p: SettingsProblems = {};
-  if (!/^https?:\/\/[^\s/]+/i.test(s.baseUrl)) p.baseUrl = 'Base URL must start with http:// or https://, e.g. http://127.0.0.1:8000/v1';
-  if (!isDialect(s.dialect)) p.dialect = `Unknown dialect "${s.dialect}".`;
+  if (!/^https?:\/\/[^\s/]+/i.test(s.baseUrl)) p.baseUrl = t('setBaseUrl');
+  if (!isDialect(s.dialect)) p.dialect = t('setDialect', s.dialect);
   const apps = readApps(s.apps);
-  if (apps.bad.length) p.apps = `Each app is one line "Name = https://address"; these could not be read: ${apps.bad.slice(0, 3).join('; ')}.`;
-  if (!s.model) p.model = 'Model name is required (the name the server knows the model by, e.g. glm-4.5v).';
-  if (!Number.isInteger(s.maxSteps) || s.maxSteps < 1 || s.maxSteps > 200) p.maxSteps = 'Max steps must be a whole number from 1 to 200.';
-  if (!/^https?:\/\//i.test(s.searchStartPage)) p.searchStartPage = 'Search start page must be an http(s) URL.';
-  if (!(s.temperature >= 0 && s.temperature <= 2)) p.temperature = 'Temperature must be between 0 and 2.';
-  if (!Number.isInteger(s.maxTokens) || s.maxTokens < 16) p.maxTokens = 'Max tokens must be a whole number of at least 16.';
-  if (!(s.requestTimeoutSec >= 5 && s.requestTimeoutSec <= 3600)) p.requestTimeoutSec = 'Request timeout must be between 5 and 3600 seconds.';
-  if (!Number.isInteger(s.maxRetries) || s.maxRetries < 0 || s.maxRetries > 10) p.maxRetries = 'Retries must be a whole number from 0 to 10.';
-  if (!Number.isInteger(s.maxRunTokens) || s.maxRunTokens < 0) p.maxRunTokens = 'The token cap must be a whole number (0 for none).';
-  if (!(s.maxRunCost >= 0)) p.maxRunCost = 'The cost cap must be 0 (none) or more.';
-  if (parseExtraBody(s.extraBody) === null) p.extraBody = 'Extra request fields must be a JSON object, e.g. {"skip_special_tokens": false}, or empty.';
+  if (apps.bad.length) p.apps = t('setApps', apps.bad.slice(0, 3).join('; '));
+  if (!s.model) p.model = t('setModel');
+  if (!Number.isInteger(s.maxSteps) || s.maxSteps < 1 || s.maxSteps > 200) p.maxSteps = t('setMaxSteps');
+  if (!/^https?:\/\//i.test(s.searchStartPage)) p.searchStartPage = t('setSearch');
+  if (!(s.temperature >= 0 && s.temperature <= 2)) p.temperature = t('setTemperature');
+  if (!Number.isInteger(s.maxTokens) || s.maxTokens < 16) p.maxTokens = t('setMaxTokens');
+  if (!(s.requestTimeoutSec >= 5 && s.requestTimeoutSec <= 3600)) p.requestTimeoutSec = t('setTimeout');
+  if (!Number.isInteger(s.maxRetries) || s.maxRetries < 0 || s.maxRetries > 10) p.maxRetries = t('setRetries');
+  if (!Number.isInteger(s.maxRunTokens) || s.maxRunTokens < 0) p.maxRunTokens = t('setTokenCap');
+  if (!(s.maxRunCost >= 0)) p.maxRunCost = t('setCostCap');
+  if (parseExtraBody(s.extraBody) === null) p.extraBody = t('setExtraBody');
   return p;
 }
 

@@ -11,7 +11,8 @@ import { createRun, reduce } from '../../src/core/run';
 import { toTrace, type Trace, type TraceStep } from '../../src/core/trace';
 import { base64Decode, base64Encode, dataUrlToBytes, isPng } from '../../src/core/export/data-url';
 import { buildHtmlReport, escapeHtml, htmlReport, jsonForScript } from '../../src/core/export/html-report';
-import { REPORT_TEXT } from '../../src/core/export/report-text';
+import { REPORT_TEXT, reportText } from '../../src/core/export/report-text';
+import { translatorFor } from '../../src/core/locales';
 import { encodePalettePng } from '../../src/core/export/png';
 import { toInteractMessages, WV_IMAGE_PLACEHOLDER, wvAnswerOf, type WvMessage } from '../../src/core/export/webvoyager';
 import { buildZip, zipContents, zipFiles } from '../../src/core/export/zip';
@@ -224,6 +225,41 @@ describe('HTML report', () => {
     expect(english).toEqual([]);
     expect(h).toContain('<html lang="zz">');
     expect(dataOf(h).text.counter).toBe(marked.counter);
+  });
+
+  it('in Chinese: every word of the report itself is Chinese, lang is zh-CN, and each template keeps its places', () => {
+    const zh = reportText(translatorFor('zh_CN'));
+    const places = (v: string) => [...v.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const [k, v] of Object.entries(REPORT_TEXT)) {
+      const z = (zh as Record<string, unknown>)[k];
+      if (typeof v === 'string') expect(places(z as string), k).toEqual(places(v));
+      else expect(Object.keys(z as object), k).toEqual(Object.keys(v));
+    }
+    const t = fiveSteps();
+    t.steps[1] = step(1, { action: { type: 'takeover' }, actionText: 'The user took over the browser', approval: null, usage: null });
+    t.steps[2] = step(2, { approval: { decision: 'rejected', feedback: null }, timings: { observeMs: 1500, modelMs: 65_000, actMs: 4_000_000, totalMs: 4_066_500 } });
+    t.run = { ...t.run, status: 'stopped', answer: null, stopReason: 'Reached the limit', endedAt: null };
+    const full = htmlReport(t, { text: zh }).html;
+    const h = htmlReport(t, { text: zh, maxChars: full.length - 100 });
+    expect(h.cleanLeftOut).toBeGreaterThan(0); // the left-out note is shown too
+    const shown = h.html.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, '\n').replace(/&\w+;/g, ' ')
+      .replace(/https?:\/\/\S+|[\d.:TZ-]{20,}/g, '');
+    const fromTrace = new Set([t.run.task, t.run.stopReason!, t.run.model, ...t.steps.flatMap((s) => [s.thought, s.observation, s.actionText])].join(' ').split(/\W+/));
+    // key names, the same on every keyboard; "Token", the term Chinese model consoles use too
+    const kept = ['Ctrl', 'Home', 'End', 'Esc', 'Token'];
+    const english = (shown.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !fromTrace.has(w) && !kept.includes(w) && !['glm', 'web', 'Miso', 'Ramen', 'kcal', 'content'].includes(w));
+    expect(english).toEqual([]);
+    expect(shown).toContain('运行报告'); // the report's own title, in Chinese
+    expect(shown).toContain('你接管了浏览器'); // the take-over step
+    expect(shown).toContain('1 小时 07 分'); // a Chinese duration
+    expect(h.html).toContain('<html lang="zh-CN">');
+    // the player's words (written by the report's script) are Chinese as well
+    const words = dataOf(h.html).text as unknown as Record<string, unknown>;
+    const english2 = Object.entries(words).filter(([k, v]) => typeof v === 'string' && !['lang', 'empty'].includes(k) && !/\p{Script=Han}/u.test(v));
+    expect(english2).toEqual([]);
+    // and the English report is unchanged: the same words, from the English message file
+    expect(buildHtmlReport(t)).toContain('<html lang="en">');
+    expect(buildHtmlReport(t)).toContain(`<title>Run report: ${t.run.task}</title>`);
   });
 });
 

@@ -99,6 +99,18 @@ describe('run state machine', () => {
     expect(s.stopReason).toBe('Reached the maximum of 2 steps without an answer.');
   });
 
+  it('tells the person why it stopped in the language they had at the start; the model still reads English', () => {
+    let s = createRun({ ...fresh(2), at: 1000, locale: 'zh_CN' });
+    s = step(s, 'Action: Click [0]');
+    s = step(s, 'Action: Click [1]');
+    expect(s.stopReason).toBe('已达到最多 2 步，仍没有得到答案。');
+    let g = createRun({ ...fresh(), at: 1000, locale: 'zh_CN' });
+    for (let i = 0; i < MAX_FORMAT_ERRORS; i++) g = step(g, '???');
+    expect(g.stopReason).toMatch(/^连续 \d+ 次无法读懂模型的回复/);
+    expect(g.steps[0].observation).toMatch(/[a-z]{3}/);
+    expect(g.steps[0].observation).not.toMatch(/\p{Script=Han}/u);
+  });
+
   it('masks what is typed into a password field everywhere it is kept, but types the real text', () => {
     let s = reduce(fresh(), { type: 'observed', at: 2000, obs: obs(), ms: 1 });
     s = reduce(s, { type: 'replied', at: 3000, raw: 'Thought: log in with hunter2\nAction: Type [2]; [hunter2]', reasoning: 'the password is hunter2', usage: null, ms: 1 });

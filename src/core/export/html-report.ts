@@ -20,7 +20,7 @@
  * export budget, fit.ts), clean views are left out, largest first, until it fits (the report says
  * so); the labelled screenshots are always kept.
  *
- * Words: REPORT_TEXT (report-text.ts); a translation passes its own as `text`.
+ * Words: REPORT_TEXT (English, report-text.ts); the panel passes reportText() in the person's language as `text`.
  */
 import { asPrice, costOf, formatCost, tokensOf } from '../costs';
 import { stepActionInWords } from '../run/person-text';

@@ -1,68 +1,82 @@
-/**
- * Every string a person reads in the HTML report (html-report.ts), in one place so that a
- * translation can replace the whole object. `{name}` marks a value filled in (fill()); the
- * report's own script gets the same object, so the page and the script never disagree.
- */
-export const REPORT_TEXT = {
-  lang: 'en',
-  reportTitle: 'Run report',
-  pageTitle: 'Run report: {task}',
-  answer: 'Answer',
-  noAnswer: 'No answer.',
-  stopReason: 'Why it ended',
-  status: 'Status',
-  statusNames: { finished: 'finished', stopped: 'stopped', failed: 'failed', running: 'running' } as Record<string, string>,
-  steps: 'Steps',
-  duration: 'Duration',
-  stillRunning: 'still running',
-  tokens: 'Tokens',
-  tokensValue: '{total} ({prompt} prompt + {completion} completion)',
-  notReported: 'not reported',
-  cost: 'Cost',
-  costUnknown: 'unknown (no price for this model)',
-  model: 'Model',
-  startPage: 'Start page',
-  started: 'Started',
-  ended: 'Ended',
-  stepsHeading: 'Every step',
-  stepsHint: 'Thought, action and outcome of every step. Search with Ctrl+F; click a step to see it in the player.',
-  playerHeading: 'Step player',
-  showStep: 'Show step {n} in the player',
-  counter: 'Step {n} of {total}',
-  prev: '← Previous',
-  next: 'Next →',
-  showClean: 'Show clean view',
-  showLabels: 'Show labels',
-  cleanLeftOut: 'Clean view left out',
-  keysHint: '← → or j k: step · Home End · c: clean / labelled · z or a click on the picture: full window, Esc closes',
-  noShot: 'screenshot excluded',
-  altLabelled: 'Screenshot of step {n} (labelled)',
-  altClean: 'Screenshot of step {n} (clean view)',
-  actedAt: 'acted at ({x}, {y})',
-  thought: 'Thought',
-  action: 'Action',
-  outcome: 'Outcome',
-  approval: 'Approval',
-  memory: 'Memory',
-  reasoning: 'Reasoning',
-  rawReply: 'Raw reply',
-  elements: 'Elements ({n})',
-  timings: 'Timings',
-  ok: 'ok',
-  failed: 'failed',
-  takeover: 'You took over the browser',
-  approvalNames: { none: 'none (no action was proposed)', auto: 'automatic', approved: 'approved by you', edited: 'edited by you', rejected: 'rejected by you' } as Record<string, string>,
-  timingsValue: 'observe {observe} · model {model} · act {act} · total {total}',
-  noSteps: 'This run has no steps.',
-  cleanLeftOutNote: 'The clean view of {n} of {total} steps was left out to keep this report small.',
-  empty: '—',
-  ms: '{n} ms',
-  seconds: '{n} s',
-  minutes: '{m} min {s} s',
-  hours: '{h} h {m} min',
-};
+import type { Translate } from '../i18n';
+import { english } from '../locales';
 
-export type ReportText = typeof REPORT_TEXT;
+/**
+ * Every string a person reads in the HTML report (html-report.ts), in the person's language: the
+ * words come from the message files (public/_locales, keys `report…`, and the panel's own where the
+ * words are the same), written into the report at export because it opens outside the extension.
+ * `{name}` marks a value filled in (fill()); the report's own script gets the same object, so the
+ * page and the script never disagree.
+ */
+export function reportText(t: Translate) {
+  return {
+    /** the page's <html lang> */
+    lang: t('reportLang'),
+    reportTitle: t('reportTitle'),
+    pageTitle: t('reportPageTitle', '{task}'),
+    answer: t('detailAnswer'),
+    noAnswer: t('reportNoAnswer'),
+    stopReason: t('reportStopReason'),
+    status: t('detailStatus'),
+    statusNames: { finished: t('histStatusFinished'), stopped: t('histStatusStopped'), failed: t('histStatusFailed'), running: t('histStatusRunning') } as Record<string, string>,
+    steps: t('detailSteps'),
+    duration: t('detailDuration'),
+    stillRunning: t('detailStillRunning'),
+    tokens: t('detailTokens'),
+    tokensValue: t('reportTokensValue', '{total}', '{prompt}', '{completion}'),
+    notReported: t('detailNotReported'),
+    cost: t('detailCost'),
+    costUnknown: t('reportCostUnknown'),
+    model: t('fieldModel'),
+    startPage: t('detailStartPage'),
+    started: t('detailStarted'),
+    ended: t('detailEnded'),
+    stepsHeading: t('reportStepsHeading'),
+    stepsHint: t('reportStepsHint'),
+    playerHeading: t('reportPlayerHeading'),
+    showStep: t('reportShowStep', '{n}'),
+    counter: t('reportCounter', '{n}', '{total}'),
+    prev: t('reportPrev'),
+    next: t('reportNext'),
+    showClean: t('reportShowClean'),
+    showLabels: t('showLabels'),
+    cleanLeftOut: t('reportCleanLeftOut'),
+    keysHint: t('reportKeysHint'),
+    noShot: t('reportNoShot'),
+    altLabelled: t('reportAltLabelled', '{n}'),
+    altClean: t('reportAltClean', '{n}'),
+    actedAt: t('reportActedAt', '{x}', '{y}'),
+    thought: t('reportThought'),
+    action: t('detailAction'),
+    outcome: t('reportOutcome'),
+    approval: t('detailApproval'),
+    memory: t('detailMemory'),
+    reasoning: t('detailReasoning'),
+    rawReply: t('detailRawReply'),
+    elements: t('detailElements', '{n}'),
+    timings: t('detailTimings'),
+    ok: t('detailOk'),
+    failed: t('detailFailed'),
+    takeover: t('reportTakeover'),
+    approvalNames: {
+      none: t('reportApprovalNone'), auto: t('reportApprovalAuto'), approved: t('detailApprovalApproved'),
+      edited: t('detailApprovalEdited'), rejected: t('detailApprovalRejected'),
+    } as Record<string, string>,
+    timingsValue: t('reportTimingsValue', '{observe}', '{model}', '{act}', '{total}'),
+    noSteps: t('detailNoSteps'),
+    cleanLeftOutNote: t('reportCleanLeftOutNote', '{n}', '{total}'),
+    empty: '—',
+    ms: t('reportMs', '{n}'),
+    seconds: t('reportSeconds', '{n}'),
+    minutes: t('reportMinutes', '{m}', '{s}'),
+    hours: t('reportHours', '{h}', '{m}'),
+  };
+}
+
+export type ReportText = ReturnType<typeof reportText>;
+
+/** In English: the runner's and the tests' default. */
+export const REPORT_TEXT: ReportText = reportText(english);
 
 /** A string with its `{name}` places filled in. */
 export function fill(template: string, values: Record<string, string | number>): string {

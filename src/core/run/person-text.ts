@@ -1,30 +1,36 @@
+import type { Translate } from '../i18n';
+import { english } from '../locales';
 import type { BudgetStop } from './budget';
 
 /**
- * What the run tells the PERSON (stop reasons shown in the panel and printed by the runner).
- * Kept apart from what the model reads (model-text.ts), so the interface can be translated
- * without changing a single prompt.
+ * What the run tells the PERSON (stop reasons shown in the panel and printed by the runner), in the
+ * person's language (`t`; the strings are in public/_locales). Kept apart from what the model reads
+ * (model-text.ts), which is always English.
  */
-export const personText = {
-  maxSteps: (n: number) => `Reached the maximum of ${n} steps without an answer.`,
-  unreadable: (count: number, problem: string, shown: string, truncated: boolean) =>
-    `The model's reply could not be read ${count} times in a row (last problem: ${problem}). Its last reply was: ${shown}. `
-    + (truncated ? 'The last reply was cut off at the token limit: raise Max tokens in settings.' : 'Check that the model and dialect match; every raw reply is in the steps.'),
-  /** a budget or loop guard stopped the run */
-  budgetStop: (b: BudgetStop): string => {
-    switch (b.kind) {
-      case 'repeat': return `The model proposed the same action (${b.action}) ${b.n} times on an unchanged page; the run was stopped so that it does not loop.`;
-      case 'waits': return `The model waited ${b.n} times in a row; the run was stopped.`;
-      case 'tokens': return `This run used ${b.used} tokens, over the cap of ${b.cap} set in settings.`;
-      case 'cost': return `This run cost ${b.cost}, over the cap of ${b.cap} set in settings.`;
-    }
-  },
-  /** the run followed a new tab, or went back when its tab closed (panel, runner) */
-  tabChange: (c: { change: 'opened' | 'closed'; url: string }) =>
-    (c.change === 'opened' ? `The page opened a new tab; the agent followed it to ${c.url}.` : `The tab closed; the agent went back to ${c.url}.`),
-  /** the model said the task cannot be done (glm-pc FAIL, glm-mobile infeasible) */
-  modelGaveUp: (why: string) => `The model says the task cannot be done${why ? `: ${why}` : '.'}`,
-};
+export function personTextIn(t: Translate) {
+  return {
+    maxSteps: (n: number) => t('stopMaxSteps', n),
+    unreadable: (count: number, problem: string, shown: string, truncated: boolean) =>
+      t('stopUnreadable', count, problem, shown) + (truncated ? t('stopUnreadableCut') : t('stopUnreadableCheck')),
+    /** a budget or loop guard stopped the run */
+    budgetStop: (b: BudgetStop): string => {
+      switch (b.kind) {
+        case 'repeat': return t('stopRepeat', b.action, b.n);
+        case 'waits': return t('stopWaits', b.n);
+        case 'tokens': return t('stopTokens', b.used, b.cap);
+        case 'cost': return t('stopCost', b.cost, b.cap);
+      }
+    },
+    /** the run followed a new tab, or went back when its tab closed (panel, runner) */
+    tabChange: (c: { change: 'opened' | 'closed'; url: string }) =>
+      (c.change === 'opened' ? t('tabFollowed', c.url) : t('tabBack', c.url)),
+    /** the model said the task cannot be done (glm-pc FAIL, glm-mobile infeasible) */
+    modelGaveUp: (why: string) => (why ? t('stopGaveUpWhy', why) : t('stopGaveUp')),
+  };
+}
+
+/** In English: the runner's and the tests' default. */
+export const personText = personTextIn(english);
 
 /** An element as a person reads it in an action: its tag and its text. */
 export interface ElementWords { tag: string; text: string }

@@ -25,7 +25,8 @@ import type { ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
 import { modelText } from './model-text';
-import { personText } from './person-text';
+import { translatorFor } from '../locales';
+import { personTextIn } from './person-text';
 import {
   DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, TOOK_OVER_FEEDBACK, siteOf,
   type ActedElement, type ActResult, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
@@ -43,7 +44,13 @@ export function createRun(n: NewRun): RunState {
     ...(n.replay ? { replay: n.replay } : {}),
     ...(n.limits ? { limits: n.limits } : {}),
     ...(n.files?.length ? { files: n.files } : {}),
+    ...(n.locale && n.locale !== 'en' ? { locale: n.locale } : {}),
   };
+}
+
+/** What the run says to its person, in the language they had when it started. */
+function personText(state: RunState) {
+  return personTextIn(translatorFor(state.locale ?? 'en'));
 }
 
 /** A run saved by an older version, with the fields added since filled in. */
@@ -133,7 +140,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     ...(tabs.length ? { tabs } : {}),
   };
   const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [] };
-  if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText.maxSteps(state.maxSteps));
+  if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText(state).maxSteps(state.maxSteps));
   return next;
 }
 
@@ -270,7 +277,7 @@ function endWith(state: RunState, at: number, a: Action): RunState {
   const running: RunState = { ...done, status: 'running' };
   if (a.type === 'answer') return end(running, at, 'finished', null, a.text);
   if (a.type === 'finish' && a.outcome === 'done') return end(running, at, 'finished', null, state.answer ?? (a.text || null));
-  if (a.type === 'finish') return end(running, at, 'failed', personText.modelGaveUp(a.text), state.answer);
+  if (a.type === 'finish') return end(running, at, 'failed', personText(state).modelGaveUp(a.text), state.answer);
   return done;
 }
 
@@ -326,7 +333,7 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
     if (count >= MAX_FORMAT_ERRORS && done.status === 'running') {
       const raw = ev.raw.trim().replace(/\s+/g, ' ');
       const shown = raw ? `"${raw.length > 300 ? `${raw.slice(0, 300)}…` : raw}"` : '(empty)';
-      return end(done, ev.at, 'failed', personText.unreadable(count, parsed.error, shown, !!ev.truncated));
+      return end(done, ev.at, 'failed', personText(state).unreadable(count, parsed.error, shown, !!ev.truncated));
     }
     return done;
   }
@@ -359,7 +366,7 @@ function proposed(state: RunState, at: number, r: PendingReply, found: ActedElem
   if (!endsRun(action)) {
     // Budget and loop guards: the action is recorded as not run and the run stops with the reason.
     const stop = overCap(state, r.usage) ?? repeatStop(state, p, reply.actionText, action);
-    if (stop) return end(finishStep(withReply, at, { ok: false, error: modelText.budgetStop(stop) }, [], 0), at, 'stopped', personText.budgetStop(stop));
+    if (stop) return end(finishStep(withReply, at, { ok: false, error: modelText.budgetStop(stop) }, [], 0), at, 'stopped', personText(state).budgetStop(stop));
     const n = repeatCount(state, p, reply.actionText);
     if (n !== null) reply.notes.push(modelText.repeatNudge(n));
   }

@@ -1,3 +1,4 @@
+import type { Locale } from '../i18n';
 /**
  * The run's state and the events and effects of its state machine (reduce.ts, effects.ts).
  * Types and their constructors only: this file imports nothing from the rest of the run.
@@ -185,8 +186,10 @@ export interface RunState {
   status: RunStatus;
   phase: Phase;
   answer: string | null;
-  /** why the run ended, for the person (panel, runner) */
+  /** why the run ended, for the person (panel, runner), in `locale` */
   stopReason: string | null;
+  /** the person's language when the run started (person text only; the model reads English) */
+  locale?: Locale;
   memory: Memory;
   steps: StepRecord[];
   pending: PendingStep | null;
@@ -263,6 +266,8 @@ export interface NewRun {
   files?: FileMeta[];
   /** the dialect's empty memory */
   memory?: Memory;
+  /** the language of what the run says to the person (stop reasons); English when absent */
+  locale?: Locale;
 }
 
 /** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */
