@@ -13,7 +13,8 @@ const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
   --task TEXT          the task, as you would type it in the side panel (required)
   --url URL            start page (required)
   --base-url URL       OpenAI-compatible base URL (env VLM_BASE_URL), e.g. http://127.0.0.1:8000/v1
-  --api-key KEY        sent as "Authorization: Bearer KEY" (env VLM_API_KEY)
+  --api-key-file FILE  the key, read from a file (first line); or set VLM_API_KEY
+  --api-key KEY        the key on the command line (shown by ps and echoed by npm: prefer the two above)
   --model NAME         model name (env VLM_MODEL), default glm-4.5v
   --dialect NAME       model dialect, default ${DEFAULT_DIALECT} (known: ${Object.keys(DIALECTS).join(', ')})
   --app NAME=URL       a site the model may open as an app (glm-mobile's open_app); repeatable
@@ -52,12 +53,31 @@ function usage(problem: string): never {
   process.exit(2);
 }
 
+/**
+ * The API key: from --api-key-file or VLM_API_KEY; --api-key still works but says why not (any
+ * user's `ps` shows a process's arguments, and npm echoes the command it runs).
+ */
+function readApiKey(onCommandLine: string | undefined, file: string | undefined): string {
+  if (file !== undefined) {
+    try {
+      return readFileSync(file, 'utf8').split(/\r?\n/)[0].trim();
+    } catch (e) {
+      return usage(`--api-key-file ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  if (onCommandLine !== undefined) {
+    process.stderr.write('warning: --api-key puts the key on the command line, where `ps` shows it and npm echoes it; use --api-key-file FILE or the VLM_API_KEY environment variable instead.\n');
+    return onCommandLine;
+  }
+  return process.env.VLM_API_KEY ?? '';
+}
+
 async function main() {
   let values;
   try {
     ({ values } = parseArgs({
       options: {
-        task: { type: 'string' }, url: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' },
+        task: { type: 'string' }, url: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' },
         model: { type: 'string' }, dialect: { type: 'string' }, app: { type: 'string', multiple: true }, file: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
         trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, viewport: { type: 'string' },
         headed: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -78,7 +98,7 @@ async function main() {
   }
   const baseUrl = values['base-url'] ?? process.env.VLM_BASE_URL;
   if (!baseUrl) usage('No model endpoint: give --base-url or set VLM_BASE_URL (for a run without a model, try "npm run demo").');
-  const apiKey = values['api-key'] ?? process.env.VLM_API_KEY ?? '';
+  const apiKey = readApiKey(values['api-key'], values['api-key-file']);
   const model = values.model ?? process.env.VLM_MODEL ?? 'glm-4.5v';
   const dialect = values.dialect ?? DEFAULT_DIALECT;
   if (!isDialect(dialect)) usage(`Unknown dialect "${dialect}"; known: ${Object.keys(DIALECTS).join(', ')}.`);

@@ -3,7 +3,7 @@
  * headless Chromium, the fake OpenAI-compatible server, and fixture sites.
  */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
@@ -16,6 +16,9 @@ const KEY = 'sk-test-7f3a9c2e5b1d4e6f';
 let site: StaticServer;
 let model: FakeModel | null = null;
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-traces-'));
+// The key as a person should give it: in a file, not on the command line.
+const keyFile = path.join(out, 'key.txt');
+writeFileSync(keyFile, `${KEY}\n`);
 
 test.beforeAll(async () => { site = await serveFixtures(); });
 test.afterAll(async () => { await site.close(); });
@@ -28,7 +31,7 @@ async function scripted(goals: Goal[], style: ReplyStyle, ignoreStream = false) 
 }
 
 function agentArgs(m: FakeModel, task: string, url: string, trace: string): string[] {
-  return ['--task', task, '--url', url, '--base-url', m.baseUrl, '--api-key', KEY, '--model', 'glm-4.5v', '--trace', trace, '--max-steps', '12'];
+  return ['--task', task, '--url', url, '--base-url', m.baseUrl, '--api-key-file', keyFile, '--model', 'glm-4.5v', '--trace', trace, '--max-steps', '12'];
 }
 
 test('multi-step: search box, results below the fold, detail page, answer', async () => {
@@ -41,6 +44,7 @@ test('multi-step: search box, results below the fold, detail page, answer', asyn
   const traceFile = path.join(out, 'ramen.json');
   const r = await runAgentCli(agentArgs(m, 'How many calories per serving does the Miso Ramen have?', `${site.url}recipes/index.html`, traceFile));
   expect(r.stderr).not.toContain('Error:');
+  expect(r.stderr, 'a key from a file draws no warning').not.toContain('warning:');
   expect(r.code).toBe(0);
   expect(r.stdout.trim().split('\n').at(-1)).toBe('ANSWER: 610 kcal');
   expect(r.stdout).toMatch(/Step 1 {2}http:\/\/127\.0\.0\.1:\d+\/recipes\/index\.html\n {2}Thought: .+\n {2}Action: Type \[\d+\]; \[ramen\]/);
@@ -135,6 +139,8 @@ test('an unreachable endpoint stops the run with exit 1 and says why', async () 
   const r = await runAgentCli(['--task', 'anything', '--url', `${site.url}recipes/index.html`, '--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY, '--trace', traceFile]);
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('Cannot reach the model endpoint at http://127.0.0.1:9/v1');
+  expect(r.stderr).toContain('warning: --api-key puts the key on the command line');
+  expect(r.stderr).not.toContain(KEY);
   const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
   expect(trace.run.status).toBe('failed');
   expect(JSON.stringify(trace)).not.toContain(KEY);
