@@ -14,7 +14,8 @@
  * "Forget password?", "You are now signed in", "« Previous", "Instructions").
  */
 
-export type InjectionKind = 'override' | 'role' | 'address' | 'command' | 'format' | 'marker' | 'secrecy';
+export const INJECTION_KINDS = ['override', 'role', 'address', 'command', 'format', 'marker', 'secrecy'] as const;
+export type InjectionKind = typeof INJECTION_KINDS[number];
 
 export interface InjectionText {
   text: string;
