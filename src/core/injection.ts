@@ -48,8 +48,15 @@ export function normalizeForInjection(s: string): string {
     .replace(/[‘’‚‛]/g, '\'')
     .replace(/[“”„‟]/g, '"')
     .replace(/\s+/g, ' ')
+    // Chinese and Japanese are written without spaces: "忽 略 之 前" reads as "忽略之前".
+    .replace(/([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]) (?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu, '$1')
     .trim();
 }
+
+/** Letters spaced out one by one ("i g n o r e   p r e v i o u s"), at least 8 of them. */
+const SPACED = /(?:^|[^\p{L}\p{N}])((?:\p{L}[ .\-_·]){7,}\p{L})(?![\p{L}\p{N}])/gu;
+/** Key phrases with their spaces taken out, for spaced-out text. */
+const SQUASHED = /(?:ignore|disregard|forget)(?:all|any)?(?:the|your)?(?:previous|prior|above|earlier|system)(?:instructions?|prompts?|rules)|youarenow(?:an?)?(?:ai|agent|assistant|dan)|systemprompt|newinstructions/;
 
 const AI = String.raw`(?:ai|a\.i\.|llm|llms|gpt|chatgpt|claude|gemini|copilot|language models?|large language models?|bots?|chatbots?|agents?|assistants?|ai agents?|ai assistants?|ai models?|web agents?|browser agents?|browsing agents?|autonomous agents?|automated agents?|ai systems?)`;
 /** Names that only an AI answers to (no plain "agent" or "assistant": estate agents, shop assistants). */
@@ -154,6 +161,13 @@ function hitsIn(text: string): { phrase: string; kind: InjectionKind }[] {
     if (quoted(text, start, end) && DISCUSSION.test(text)) continue;
     if (kind === 'marker' && ABOUT_MARKERS.test(text)) continue;
     out.push({ phrase: m[0].trim().slice(0, 80), kind });
+  }
+  if (!out.length) {
+    for (const m of text.matchAll(SPACED)) {
+      const squashed = m[1].replace(/[ .\-_·]/g, '');
+      const hit = SQUASHED.exec(squashed);
+      if (hit) return [{ phrase: hit[0].slice(0, 80), kind: 'override' }];
+    }
   }
   return out;
 }
