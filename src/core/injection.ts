@@ -6,7 +6,9 @@
  *
  * Pure. The input is the text the model reads: the element list's texts and the page title.
  * Text is normalised first (NFKC: full-width letters to ASCII; zero-width and soft-hyphen
- * characters dropped; Cyrillic/Greek look-alike letters to Latin; case and spacing folded).
+ * characters dropped; Cyrillic/Greek look-alike letters to Latin; case and spacing folded; spaces
+ * between Chinese or Japanese characters dropped; letters spaced out one by one read as words).
+ * Each text is read on its own: a phrase split across two elements is not joined.
  *
  * Look-alikes that must not trip it: text in code (`code` entries), a phrase quoted in a discussion
  * ("a prompt injection such as 'ignore previous instructions'…"), a phrase given as an example
