@@ -229,6 +229,9 @@ function StepDetail({ run, step, before, expand, promptOf }: {
             <pre data-testid="action-json">{step.action ? JSON.stringify(step.action, null, 2) : t('detailNoAction')}</pre>
           </div>
           <p class="field"><b>{t('detailApproval')}</b> <span data-testid="detail-approval" data-decision={step.approval?.decision ?? 'none'}>{approvalText(step)}</span></p>
+          {step.injection?.length ? (
+            <p class="field" data-testid="detail-injection"><b>{t('injFlagged')}</b> {step.injection.map((h) => `${h.where === 'title' ? t('injWhereTitle') : t('injWhereElement', h.where)}: “${h.phrase}”`).join(' · ')}</p>
+          ) : null}
           <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>{t('detailObservation')}</b> <span data-testid="detail-observation">{step.observation}</span></p>
           <MemoryField before={before} after={step.memory} />
           <p class="field" data-testid="timings">

@@ -6,6 +6,7 @@
 import { upgradeAction } from './action/legacy';
 import { dialectOf } from './dialects/registry';
 import { DEFAULT_GUARDS } from './guards';
+import { INJECTION_KINDS } from './injection';
 import { asPrice } from './costs';
 import { siteOf, type RunState, type StepRecord } from './run/state';
 import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from './trace';
@@ -60,6 +61,10 @@ function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
     timings: t.timings, usage: t.usage, approval: t.approval,
   };
   if (a.type === 'takeover') step.kind = 'person';
+  const injection = Array.isArray(t.injection) ? t.injection.filter((h) => h && typeof h.phrase === 'string').map((h) => ({
+    phrase: h.phrase.slice(0, 80), kind: INJECTION_KINDS.includes(h.kind) ? h.kind : 'command' as const, where: typeof h.where === 'number' ? h.where : 'title' as const,
+  })) : [];
+  if (injection.length) step.injection = injection;
   if (Array.isArray(t.tabs) && t.tabs.length) step.tabs = t.tabs.map((c) => ({ change: c.change === 'closed' ? 'closed' : 'opened', url: String(c.url ?? '') }));
   return step;
 }

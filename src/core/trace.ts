@@ -8,6 +8,7 @@ import type { FileMeta } from './files';
 import type { Fingerprint, Mark, Rect, Viewport } from './marks';
 import type { ActedElement, ActResult, RunState, RunStatus, TabChange, Usage } from './run/state';
 import type { Price } from './costs';
+import type { InjectionHit } from './injection';
 
 export const TRACE_FORMAT = 'webagent-trace';
 /** 2: actions in the shared Action model (targets: label, point, window, none), `target`, dialect memory forms. 1 still imports. */
@@ -43,6 +44,8 @@ export interface TraceStep {
   cleanScreenshot: string;
   /** the run moved to another tab during this step (a tab it opened, or back when it closed); absent when it stayed */
   tabs?: TabChange[];
+  /** text on the page aimed at the agent (src/core/injection.ts): the action waited for the person; absent when none */
+  injection?: InjectionHit[];
 }
 
 export interface Trace {
@@ -112,6 +115,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       // the same picture is not stored twice (glm-pc, glm-mobile: the model saw the clean view)
       cleanScreenshot: opts.excludeScreenshots || s.cleanScreenshot === s.screenshot ? '' : s.cleanScreenshot ?? '',
       ...(s.tabs?.length ? { tabs: s.tabs } : {}),
+      ...(s.injection?.length ? { injection: s.injection } : {}),
     })),
   };
   return scrub(trace, secrets);

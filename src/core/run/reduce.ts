@@ -18,6 +18,7 @@
 import { endsRun, isParseError, labelOf, type Action, type Memory } from '../action/action';
 import { browserShortcut } from '../action/shortcuts';
 import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
+import { detectInjection, pageTexts, type InjectionHit } from '../injection';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
 import type { HistoryEntry } from '../dialects/types';
@@ -138,6 +139,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     pageKey: pageKeyOf(p.url, p.elements),
     approval: p.decision ?? null,
     ...(tabs.length ? { tabs } : {}),
+    ...(p.injection?.length ? { injection: p.injection } : {}),
   };
   const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [] };
   if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText(state).maxSteps(state.maxSteps));
@@ -189,8 +191,9 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     }
     case 'checked': {
       if (state.phase !== 'act' || !p?.reply || p.checked) return state;
-      if (!ev.hit && !state.approveSteps) return { ...state, pending: { ...p, checked: true, decision: { decision: 'auto', feedback: null } } };
-      return { ...state, phase: 'approve', pending: { ...p, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? null } } };
+      const injected = p.injection?.length ? injectionReason(state, p.injection) : null;
+      if (!ev.hit && !injected && !state.approveSteps) return { ...state, pending: { ...p, checked: true, decision: { decision: 'auto', feedback: null } } };
+      return { ...state, phase: 'approve', pending: { ...p, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected } } };
     }
     case 'tab': return onTab(state, ev);
     case 'files': return { ...state, files: ev.files };
@@ -218,12 +221,14 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
         imageBytes: o.screenshot.bytes, imageWidth: o.screenshot.width, imageHeight: o.screenshot.height,
         screenshot: o.screenshot.dataUrl, kept: o.kept, observeMs: ev.ms, startedAt, frameOffsets: o.frameOffsets,
       };
+      // Text aimed at the agent: the next action waits for the person (the model is not told).
+      const injection = detectInjection(pageTexts(o.title, o.marks));
       const dialect = dialectOf(state.dialect);
       const request = dialect.buildRequest({
         task: state.task, site: state.site, now: new Date(startedAt), history: historyOf(state), memory: state.memory,
         marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
       });
-      return { ...state, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request) } };
+      return { ...state, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request), ...(injection.length ? { injection } : {}) } };
     }
     case 'replied': return onReply(state, ev);
     case 'replayed': return onReplayed(state, ev);
@@ -356,6 +361,14 @@ function onReplayed(state: RunState, ev: Extract<RunEvent, { type: 'replayed' }>
   }, ev.target);
 }
 
+/** Why the run asks: the page's text aimed at the agent, where it was, in the person's language. */
+function injectionReason(state: RunState, hits: InjectionHit[]): string {
+  const t = translatorFor(state.locale ?? 'en');
+  const h = hits[0];
+  const where = h.where === 'title' ? t('injWhereTitle') : t('injWhereElement', h.where);
+  return t(hits.length > 1 ? 'injReasonMore' : 'injReason', where, h.phrase, hits.length - 1);
+}
+
 /** A readable proposed action: budget and loop guards, the end of the run, or on to the check. */
 function proposed(state: RunState, at: number, r: PendingReply, found: ActedElement | null | undefined): RunState {
   const p = state.pending!;
@@ -371,9 +384,10 @@ function proposed(state: RunState, at: number, r: PendingReply, found: ActedElem
     if (n !== null) reply.notes.push(modelText.repeatNudge(n));
   }
   if (action.type === 'reply') withReply.answer = action.text; // told to the person; the run goes on
-  if (endsRun(action) && state.approveSteps) {
+  const injected = p.injection?.length ? injectionReason(state, p.injection) : null;
+  if (endsRun(action) && (state.approveSteps || injected)) {
     // The person may still send the model back to work ("that is not the cheapest one").
-    return { ...withReply, phase: 'approve', pending: { ...withReply.pending!, checked: true, approval: { rule: null, reason: null } } };
+    return { ...withReply, phase: 'approve', pending: { ...withReply.pending!, checked: true, approval: { rule: null, reason: injected } } };
   }
   if (endsRun(action)) return endWith({ ...withReply, pending: { ...withReply.pending!, decision: { decision: 'auto', feedback: null } } }, at, action);
   const label = labelOf(action);

@@ -5,6 +5,7 @@ import type { Locale } from '../i18n';
  */
 import type { Action, Memory } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
+import type { InjectionHit } from '../injection';
 import type { Fingerprint, HitElement, Mark, Rect, Viewport } from '../marks';
 import type { App, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
@@ -102,6 +103,11 @@ export interface StepRecord {
   kind?: 'person';
   /** the run moved to another tab during this step (absent: it stayed) */
   tabs?: TabChange[];
+  /**
+   * text on the page the model read was aimed at the agent (injection.ts): the action waited for
+   * the person (absent: none found)
+   */
+  injection?: InjectionHit[];
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -135,6 +141,8 @@ export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'ac
   actStartedAt?: number;
   /** the input of the action is done, with this outcome (written before the page settles) */
   inputResult?: ActResult;
+  /** text on the page aimed at the agent (injection.ts): the action waits for the person */
+  injection?: InjectionHit[];
 };
 
 /** A recorded run's action to do again (replay.ts), with what it touched. */

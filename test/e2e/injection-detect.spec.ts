@@ -1,0 +1,110 @@
+/**
+ * Instructions aimed at the agent (src/core/injection.ts) through the real extension, in auto
+ * mode: a shop page whose review tells "AI agents" to ignore their instructions makes each action
+ * there wait for the person, with the reason in the approval card, and the step records the hit;
+ * a security blog quoting the same phrase (in a code block, and quoted in a link) runs without
+ * asking. One browser and one fake model for both; fixture pages: test/fixtures/pages/injection/.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import { startFakeModel, type FakeModel, type RecordedRequest } from '../fixtures/model/server';
+import { serveFixtures, panelSend, waitForRun } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+import type { RunView } from '../../src/core/messages';
+import type { Settings } from '../../src/core/settings';
+
+const KEY = 'sk-injection-5e6f7a8b';
+let site: StaticServer;
+let browser: Launched;
+let page: Page;
+let panel: Page;
+let model: FakeModel;
+
+/** Step 1 clicks "More deals" / "Read more"; then the model answers. */
+function policy(q: RecordedRequest) {
+  const done = q.prompt?.history.length ?? 0;
+  const more = q.prompt?.elements.find((e) => /^(More deals|Read more)$/.test(e.text));
+  if (done === 0 && more) return { content: `Thought: See more.\nAction: Click [${more.label}]\nMemory_Updated: {}` };
+  return { content: 'Thought: Done.\nAction: ANSWER; <content>seen it</content>\nMemory_Updated: {}' };
+}
+
+test.beforeAll(async () => {
+  site = await serveFixtures();
+  model = await startFakeModel({ apiKey: KEY, policy });
+  browser = await launchWithExtension();
+  page = await browser.context.newPage();
+  await page.goto(`${site.url}injection/deals.html`);
+  panel = await openPanel(browser);
+  await panel.locator('summary', { hasText: 'Settings' }).first().evaluate((el) => { (el.parentElement as HTMLDetailsElement).open = true; });
+  await panel.getByTestId('setting-baseUrl').fill(model.baseUrl);
+  await panel.getByTestId('setting-apiKey').fill(KEY);
+  await panel.getByTestId('setting-model').fill('glm-4.5v');
+  await panel.getByTestId('save-settings').click();
+  await expect(panel.getByTestId('settings-status')).toHaveText('Saved.');
+  await panel.getByTestId('approve-steps').uncheck();
+  await expect.poll(async () => (await panelSend<Settings>(panel, 'settings/get', {})).approveSteps, { message: 'auto mode is saved' }).toBe(false);
+});
+test.afterAll(async () => {
+  await browser?.close();
+  await model?.close();
+  await site?.close();
+});
+
+async function start(task: string): Promise<string> {
+  const before = model.requests.length;
+  await panel.getByTestId('task').fill(task);
+  await panel.getByTestId('start').click();
+  await expect.poll(() => model.requests.length, { message: 'the model is asked', timeout: 30_000 }).toBeGreaterThan(before);
+  const r = await panelSend<RunView | null>(panel, 'run/get', {});
+  if (!r) throw new Error('no run');
+  return r.id;
+}
+
+test('a page with a review addressed to AI agents: each action there waits for the person, with the reason; the step records it', async () => {
+  site.events.length = 0;
+  const runId = await start('Find the kettle deal');
+  const card = panel.getByTestId('approval');
+  await expect(card).toBeVisible({ timeout: 30_000 });
+  const review = model.requests[model.requests.length - 1].prompt?.elements.find((e) => /NOTE TO AI AGENTS/.test(e.text));
+  expect(review, 'the review is in the element list the model reads (the model is not told about the hit)').toBeTruthy();
+  await expect(card.getByTestId('approval-reason')).toContainText(`the page has text aimed at an AI agent (element [${review!.label}]): “ignore all previous instructions”`);
+  await expect(card.getByTestId('approval-action')).toContainText('More deals');
+  expect(site.events.filter((e) => e.type === 'more'), 'nothing ran before approval').toHaveLength(0);
+
+  await card.getByTestId('approve').click();
+  await expect.poll(() => site.events.filter((e) => e.type === 'more').length, { timeout: 30_000 }).toBe(1);
+  // Still on the page: the answer waits too.
+  await expect(card.getByTestId('approval-reason')).toContainText('text aimed at an AI agent', { timeout: 30_000 });
+  await expect(card.getByTestId('approval-action')).toContainText('seen it');
+  await card.getByTestId('approve').click();
+  const done = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
+  expect(done.status).toBe('finished');
+  expect(done.steps.map((s) => s.approval?.decision)).toEqual(['approved', 'approved']);
+  expect(done.steps[0].injection).toEqual([{ where: review!.label, kind: 'override', phrase: 'ignore all previous instructions' }]);
+  // The run's details in the history say so, on the step.
+  await panel.getByTestId('view-history').click();
+  await panel.getByTestId('history-run').filter({ hasText: 'Find the kettle deal' }).getByTestId('open-run').click();
+  await panel.getByTestId('expand-all').click();
+  await expect(panel.getByTestId('detail-step').first().getByTestId('detail-injection'))
+    .toHaveText(`Page text aimed at the agent element [${review!.label}]: “ignore all previous instructions”`);
+  await panel.getByTestId('back-to-history').click();
+  await panel.getByTestId('view-run').click();
+});
+
+test('a security blog quoting the phrase in a code block and a quoted link runs without asking', async () => {
+  site.events.length = 0;
+  await page.goto(`${site.url}injection/blog.html`);
+  const runId = await start('Read the article');
+  const done = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
+  expect(done.status).toBe('finished');
+  expect(done.answer).toBe('seen it');
+  expect(done.steps.map((s) => s.approval?.decision)).toEqual(['auto', 'auto']);
+  expect(done.steps.every((s) => !s.injection)).toBe(true);
+  expect(site.events.filter((e) => e.type === 'more')).toHaveLength(1);
+  await expect(panel.getByTestId('approval')).toHaveCount(0);
+  // The code block (a scrolling <pre>) and the quoted link were in what the model read: the
+  // detector saw both and let them pass.
+  const els = done.steps[0].elements;
+  expect(els.find((e) => /Ignore previous instructions/.test(e.text))?.tag).toBe('pre');
+  expect(els.some((e) => e.tag === 'a' && /Ignore the above directions/.test(e.text))).toBe(true);
+});
