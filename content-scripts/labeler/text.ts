@@ -51,11 +51,12 @@ function rendered(el: Element): string {
  * sr-only word: "♡ Wishlist" is named "Wishlist"). Each hidden part's own text is cut out of
  * the element's innerText once (no layout writes, no per-node walk when nothing is hidden).
  */
-function contentText(el: Element, style?: CSSStyleDeclaration): string {
+function contentText(el: Element, style?: CSSStyleDeclaration, visibleOnly = true): string {
   if (!(el instanceof HTMLElement)) return collapse(el.textContent);
   const s = style ?? getComputedStyle(el);
-  // text a person cannot see is no text (hidden-text.ts)
-  if (hidesOwnText(el, s)) return '';
+  // text a person cannot see is no text (hidden-text.ts); without visibleOnly, the name from
+  // content: only the aria-hidden parts are left out ("sr-only" text is part of the name)
+  if (visibleOnly && hidesOwnText(el, s)) return '';
   // text only (no element inside): innerText is the text itself, unless CSS transforms its case
   // or hides it; textContent is far cheaper than innerText's walk over the layout
   if (el.firstElementChild === null) {
@@ -63,7 +64,7 @@ function contentText(el: Element, style?: CSSStyleDeclaration): string {
   }
   let t = el.innerText;
   if (!t) return '';
-  const hidden = [...hiddenParts(el), ...Array.from(el.querySelectorAll('[aria-hidden="true"]'))];
+  const hidden = [...(visibleOnly ? hiddenParts(el) : []), ...Array.from(el.querySelectorAll('[aria-hidden="true"]'))];
   for (const h of hidden) {
     // a hidden part inside another hidden part goes with the outer one
     if (h.parentElement?.closest('[aria-hidden="true"]') !== el.closest('[aria-hidden="true"]')) continue;
@@ -206,9 +207,10 @@ function rawText(el: Element, index?: LabelIndex, style?: CSSStyleDeclaration): 
     return name || chosen;
   }
   if (name) return name;
-  // a contenteditable or a value role without a name: its content
-  if (field && !isInput && tag !== 'textarea') {
-    const inner = contentText(el, style);
+  // a contenteditable or a value role without a name: its content; any other element showing no
+  // text: the name from its content (an icon with "sr-only" text), cut short
+  if (!isInput && tag !== 'textarea') {
+    const inner = field ? contentText(el, style) : short(contentText(el, style, false));
     if (inner) return inner;
   }
 
