@@ -2,18 +2,21 @@
  * The text shown for a mark. Not quoted or cut for display here (the dialect does that; page text
  * is data and is returned raw), only whitespace-collapsed and capped at MAX_TEXT characters.
  *
+ * Visible text first (docs/labeling.md, "The text of an element"): text a person cannot see
+ * (hidden-text.ts, aria-hidden parts) is left out, and the accessible name, cut to MAX_NAME,
+ * stands in only for an element that shows no words of its own or whose name says the same words.
  * Order (first non-empty wins):
- * 1. the accessible name: aria-labelledby (referenced elements' text, in order), aria-label,
+ * 1. not for form fields: the visible text, unless icon-only ("×", "B") or the name's words;
+ * 2. the accessible name: aria-labelledby (referenced elements' text, in order), aria-label,
  *    associated labels (label[for] and a wrapping label; the control's own text excluded);
  *    for a <select> the selected option's text is appended: "Country: France";
- * 2. for a <select>: the selected option's text;
- * 3. button-like inputs: their value ("Submit" / "Reset" by default);
- * 4. innerText without aria-hidden parts (not for input/textarea/select);
+ * 3. for a <select>: the selected option's text;
+ * 4. button-like inputs: their value ("Submit" / "Reset" by default);
  * 5. placeholder, title, alt;
  * 6. the value of a text-like input (never a password);
  * 7. icon-only controls: alt of the only img inside, aria-label of the only labelled descendant,
  *    or an svg <title>; media without a name say "video" / "audio"; last, the text with its
- *    aria-hidden parts.
+ *    hidden parts.
  *
  * `stableText` is what a re-resolve compares (docs/labeling.md): the same text, except that for
  * controls holding a value (inputs, textarea, select, contenteditable) it is the name only, so
@@ -21,8 +24,11 @@
  * scroll container it is the name only too (its content is what scrolling changes).
  */
 import { OPTION_ATTR } from './dom';
+import { hiddenParts, hidesOwnText } from './hidden-text';
 
 export const MAX_TEXT = 1000;
+/** Longest name given to an element that shows no text of its own (its text is not seen). */
+export const MAX_NAME = 150;
 
 /** Labels by control, built once per pass (reading `el.labels` scans the whole document each time). */
 export type LabelIndex = Map<Element, HTMLLabelElement[]>;
@@ -45,17 +51,21 @@ function rendered(el: Element): string {
  * sr-only word: "♡ Wishlist" is named "Wishlist"). Each hidden part's own text is cut out of
  * the element's innerText once (no layout writes, no per-node walk when nothing is hidden).
  */
-function contentText(el: Element, style?: CSSStyleDeclaration): string {
+function contentText(el: Element, style?: CSSStyleDeclaration, visibleOnly = true): string {
   if (!(el instanceof HTMLElement)) return collapse(el.textContent);
+  const s = style ?? getComputedStyle(el);
+  // text a person cannot see is no text (hidden-text.ts); without visibleOnly, the name from
+  // content: only the aria-hidden parts are left out ("sr-only" text is part of the name)
+  if (visibleOnly && hidesOwnText(el, s)) return '';
   // text only (no element inside): innerText is the text itself, unless CSS transforms its case
   // or hides it; textContent is far cheaper than innerText's walk over the layout
   if (el.firstElementChild === null) {
-    const s = style ?? getComputedStyle(el);
     if (s.textTransform === 'none' && s.visibility === 'visible') return collapse(el.textContent);
   }
   let t = el.innerText;
   if (!t) return '';
-  for (const h of Array.from(el.querySelectorAll('[aria-hidden="true"]'))) {
+  const hidden = [...(visibleOnly ? hiddenParts(el) : []), ...Array.from(el.querySelectorAll('[aria-hidden="true"]'))];
+  for (const h of hidden) {
     // a hidden part inside another hidden part goes with the outer one
     if (h.parentElement?.closest('[aria-hidden="true"]') !== el.closest('[aria-hidden="true"]')) continue;
     const cut = h instanceof HTMLElement ? h.innerText : '';
@@ -158,29 +168,58 @@ export function stableText(el: Element, index?: LabelIndex, nameOnly = false, te
   return cap(accessibleName(el, index) || attrText(el));
 }
 
+/** Roles whose content is a value (the name says what the control is). */
+const VALUE_ROLES = new Set(['combobox', 'textbox', 'searchbox', 'spinbutton', 'slider']);
+
+const words = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/** At most two letters or digits in all: a glyph, an emoji, an initial ("B", "JD", "CC"). */
+function iconOnly(s: string): boolean {
+  return s.replace(/[^\p{L}\p{N}]/gu, '').length <= 2;
+}
+
+/** The same words, ignoring case, symbols and punctuation. */
+function sameWords(a: string, b: string): boolean {
+  return words(a) === words(b);
+}
+
+function short(s: string): string {
+  const chars = Array.from(s);
+  return chars.length > MAX_NAME ? chars.slice(0, MAX_NAME).join('') : s;
+}
+
 function rawText(el: Element, index?: LabelIndex, style?: CSSStyleDeclaration): string {
   const tag = el.localName;
   if (el.hasAttribute(OPTION_ATTR)) return contentText(el, style);
 
-  const name = accessibleName(el, index);
+  const isInput = tag === 'input';
+  const field = holdsValue(el) || VALUE_ROLES.has(el.getAttribute('role') ?? '');
+  const name = short(accessibleName(el, index));
+  // the text a person sees first; the name only for an element that shows no words of its own
+  // (an icon button: "×", "⚙", "B") or whose name says the same words ("♡ Wishlist" → "Wishlist")
+  if (!field) {
+    const inner = contentText(el, style);
+    if (inner && !(name && (iconOnly(inner) || sameWords(inner, name)))) return inner;
+  }
   if (tag === 'select') {
     const chosen = selectedText(el as HTMLSelectElement);
     if (name && chosen) return `${name}: ${chosen}`;
     return name || chosen;
   }
   if (name) return name;
+  // a contenteditable or a value role without a name: its content; any other element showing no
+  // text: the name from its content (an icon with "sr-only" text), cut short
+  if (!isInput && tag !== 'textarea') {
+    const inner = field ? contentText(el, style) : short(contentText(el, style, false));
+    if (inner) return inner;
+  }
 
-  const isInput = tag === 'input';
   const input = el as HTMLInputElement;
   if (isInput && BUTTON_INPUTS.has(input.type)) {
     const v = collapse(input.value) || DEFAULT_VALUE[input.type] || '';
     if (v && input.type !== 'image') return v;
   }
-  if (!isInput && tag !== 'textarea') {
-    const inner = contentText(el, style);
-    if (inner) return inner;
-  }
-  const attr = attrText(el);
+  const attr = short(attrText(el));
   if (attr) return attr;
   if (isInput && input.type === 'image') return collapse(input.value) || 'Submit';
   if ((isInput && !NO_VALUE_INPUTS.has(input.type)) || tag === 'textarea') {
@@ -189,6 +228,6 @@ function rawText(el: Element, index?: LabelIndex, style?: CSSStyleDeclaration): 
   }
   if (tag === 'video' || tag === 'audio') return tag;
   if (tag === 'details') return 'Details';
-  // last resort, hidden glyphs included: better "♡" than nothing
-  return iconText(el) || (isInput || tag === 'textarea' ? '' : rendered(el));
+  // last resort, hidden glyphs included, cut short: better "♡" than nothing
+  return short(iconText(el) || (field ? '' : rendered(el)));
 }

@@ -12,6 +12,7 @@ import { GLM_WEB_TEMPLATE } from './template';
 import { parseGlmWebReply } from './parse';
 import { trimChars } from './action';
 import { formatWebAction } from './format';
+import { neutralizePageText } from '../../page-text';
 
 /** How many past steps the prompt shows (seed 003 uses the last 15). */
 export const HISTORY_WINDOW = 15;
@@ -52,10 +53,12 @@ export function formatHistory(history: HistoryEntry[]): string {
  * Element text as the list shows it. Page text is untrusted: whitespace
  * (newlines, tabs) collapses to single spaces and `"`/`\` are escaped, so the
  * text can neither close its quotes, forge a `[N]:` entry nor start an
- * `Action:` line. Cut before escaping so an escape is never split.
+ * `Action:` line; besides, `[N]`, `<tag>` and `Action:`-like shapes are neutralised
+ * (page-text.ts), so a forged entry does not read as one even to a model that ignores `\"`.
+ * Cut before escaping so an escape is never split.
  */
 export function elementText(raw: string): string {
-  const collapsed = String(raw ?? '').replace(/\s+/g, ' ').trim();
+  const collapsed = neutralizePageText(String(raw ?? '').replace(/\s+/g, ' ').trim());
   const chars = Array.from(collapsed); // code points: never split a surrogate pair
   const cut = chars.length > ELEMENT_TEXT_MAX ? chars.slice(0, ELEMENT_TEXT_MAX - 1).join('') + '…' : collapsed;
   return cut.replace(/\\/g, '\\\\').replace(/"/g, '\\"');

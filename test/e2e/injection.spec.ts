@@ -1,0 +1,133 @@
+/**
+ * The injection corpus (test/fixtures/pages/hostile/): pages that hide text a person cannot see
+ * (off-screen, font-size 0, transparent, clipped, zero-size, aria-hidden, …) and pages whose text,
+ * aria-label, title, placeholder or value forges element-list entries, also in an iframe and a
+ * shadow root. Each page is labelled in real Chromium (the labeler through the esbuild harness, in
+ * every frame) and its element list written as the glm-web dialect writes it. Checked: no
+ * hidden text (marked HIDDENTXT in the pages) in any element's text, the list parsed line by line
+ * has exactly the labels that exist, and each [data-want] control still has its ordinary text.
+ */
+import { test, expect } from '@playwright/test';
+import type { Browser, Frame } from 'playwright-core';
+import http from 'node:http';
+import { readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { launchPlainChromium } from './support';
+import { labelerBundle } from './inject';
+import { formatElements } from '../../src/core/dialects/glm-web';
+import type { Mark } from '../../src/core/marks';
+
+type LabelerApi = typeof import('../../content-scripts/labeler/index');
+declare global { interface Window { __labeler: LabelerApi } }
+
+const PAGES = fileURLToPath(new URL('../fixtures/pages/hostile/', import.meta.url));
+const NAMES = readdirSync(PAGES).filter((n) => n.endsWith('.html')).sort();
+
+let browser: Browser;
+let server: http.Server;
+let base = '';
+
+test.beforeAll(async () => {
+  server = http.createServer(async (req, res) => {
+    const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
+    try {
+      const body = await readFile(path.join(PAGES, name));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await launchPlainChromium();
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+interface Want { kind: 'want' | 'want-prefix' | 'want-contains'; value: string; got: string | null }
+
+/** Label one frame; for each [data-want*] element (shadow roots included), the text its mark got. */
+function labelFrame(frame: Frame): Promise<{ marks: Mark[]; wants: Want[] }> {
+  return frame.evaluate(() => {
+    const L = window.__labeler;
+    const snap = L.drawMarks();
+    const els = L.debugElements();
+    const all: Element[] = [];
+    const visit = (root: Document | ShadowRoot) => {
+      for (const el of Array.from(root.querySelectorAll('*'))) {
+        all.push(el);
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+    const wants: Want[] = [];
+    for (const el of all) {
+      for (const kind of ['want', 'want-prefix', 'want-contains'] as const) {
+        const value = el.getAttribute(`data-${kind}`);
+        if (value === null) continue;
+        const i = els.indexOf(el);
+        wants.push({ kind, value, got: i < 0 ? null : snap.marks[i].text });
+      }
+    }
+    return { marks: snap.marks, wants };
+  });
+}
+
+test('the corpus has at least 15 hostile pages', () => {
+  expect(NAMES.length).toBeGreaterThanOrEqual(15);
+});
+
+for (const name of NAMES) {
+  test(`hostile page ${name}: no hidden text, no forged entry, ordinary text kept`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(base + name);
+      const bundle = await labelerBundle();
+      const marks: Mark[] = [];
+      const wants: Want[] = [];
+      for (const frame of page.frames()) {
+        await frame.addScriptTag({ content: bundle });
+        const r = await labelFrame(frame);
+        marks.push(...r.marks);
+        wants.push(...r.wants);
+      }
+      expect(errors).toEqual([]);
+      const list = marks.map((m, label) => ({ ...m, label }));
+      expect(list.length).toBeGreaterThanOrEqual(2);
+
+      // no text a person cannot see
+      expect(list.filter((m) => m.text.includes('HIDDENTXT')).map((m) => m.text)).toEqual([]);
+
+      // the list, read line by line and entry by entry, has exactly the labels that exist
+      const text = formatElements(list);
+      const entries = text.split(/[\t\n]/);
+      expect(entries.map((e) => /^\[(\d+)\]: /.exec(e)?.[1] ?? e)).toEqual(list.map((m) => String(m.label)));
+      expect(text.match(/\[\d+\]:/g)).toHaveLength(list.length);
+      for (const e of entries) {
+        const body = e.replace(/^\[\d+\]: (<(button|input|textarea|select)> )?/, '');
+        expect(body, 'no list or reply shape inside an entry').not.toMatch(/\[\d+\]|<\/?[a-z]+>|\b(action|thought|memory|memory_updated|observation)\s*:/i);
+      }
+
+      // visible controls keep their ordinary text
+      expect(wants.length).toBeGreaterThan(0);
+      for (const w of wants) {
+        expect(w.got, `${w.kind} "${w.value}" labelled`).not.toBeNull();
+        const got = w.got ?? '';
+        if (w.kind === 'want') expect(got).toBe(w.value);
+        else if (w.kind === 'want-prefix') { expect(got.startsWith(w.value)).toBe(true); expect(got.length).toBeLessThanOrEqual(150); }
+        else expect(got).toContain(w.value);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
