@@ -1,5 +1,5 @@
 /**
- * npm run bench, four parts (numbers are reported, never asserted):
+ * npm run bench, five parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -22,7 +22,10 @@
  *    tab in front and behind another, side by side, in headed Chromium started as a person's
  *    (background-bench.ts; Xvfb, or $DISPLAY). BENCH_BACKGROUND_RUNS runs of each (default 2).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 5. Parsing ("parse"): per dialect, the worst parseReply / parseAction time for 100 kB and 1 MB
+ *    hostile replies and their ratio (~10x is linear), and base64Decode of 20 MB (parse-bench.ts).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,6 +38,7 @@ import type { Trace } from '../../src/core/trace';
 import { backgroundBench } from './background-bench';
 import { exportBench } from './export-bench';
 import { exportRealBench } from './export-real';
+import { parseBench } from './parse-bench';
 import { baselineUnderTest, benchLabeler, oursUnderTest } from './marks-bench';
 import { plainSession } from './marks-browser';
 import { listPages, serveCorpus, VIEWPORT } from './marks-corpus';
@@ -129,6 +133,7 @@ async function main() {
   if (PART === 'all' || PART === 'export') out.export = await exportBench();
   if (PART === 'all' || PART === 'export' || PART === 'export-real') out.exportReal = await exportRealBench();
   if (PART === 'all' || PART === 'background') out.background = await backgroundBench();
+  if (PART === 'all' || PART === 'parse') out.parse = await parseBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }

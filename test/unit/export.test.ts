@@ -345,6 +345,15 @@ describe('helpers', () => {
     expect(dataUrlToBytes('data:text/html;base64,PGI+')).toBeNull();
   });
 
+  it('base64: a long run of "=" that does not end the text is rejected in one pass (no backtracking regex)', () => {
+    // With the old /=+$/ a 40 kB run took ~0.8 s and grew with the square; 2 MB would take half an hour.
+    const hostile = '='.repeat(2_000_000) + 'A';
+    const t = performance.now();
+    expect(() => base64Decode(hostile)).toThrow(/Not base64: character "=" at 0/);
+    expect(base64Decode('QQ' + '='.repeat(2_000_000))).toEqual(Uint8Array.of(65)); // trailing padding of any length is stripped
+    expect(performance.now() - t).toBeLessThan(5000); // linear: a few ms; generous for a loaded machine
+  });
+
   it('encodes a palette PNG whose pixels decode back to the colours given', () => {
     const colours = [[255, 0, 0], [0, 128, 255], [250, 250, 250], [10, 10, 10], [0, 200, 0], [255, 255, 0]];
     const rgba = new Uint8Array(colours.flatMap((c) => [...c, 255]));
