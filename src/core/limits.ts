@@ -43,3 +43,11 @@ export function memoryWithinLimits(value: unknown, maxDepth = MAX_MEMORY_DEPTH, 
   }
   return true;
 }
+
+/** What each past step carries into later prompts: its thought, action, observation and text memory, at most this many characters each. */
+export const MAX_HISTORY_FIELD_CHARS = 2_000;
+
+/** A text cut to `max` characters, an ellipsis marking the cut. */
+export function capText(s: string, max = MAX_HISTORY_FIELD_CHARS): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}

@@ -85,3 +85,19 @@ describe('a misbehaving model server', () => {
     expect(r).toMatchObject({ ok: true, content: 'Thought: t\nAction: Wait', truncated: false });
   });
 });
+
+describe('history cap', () => {
+  it('a past step carries at most MAX_HISTORY_FIELD_CHARS of each text into later prompts', async () => {
+    const { createRun, reduce, historyOf } = await import('../../src/core/run');
+    const { MAX_HISTORY_FIELD_CHARS } = await import('../../src/core/limits');
+    let s = createRun({ id: 'r', task: 't', startUrl: 'https://a.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 5, at: 0 });
+    s = reduce(s, { type: 'observed', at: 1, obs: { url: 'https://a.example/', title: 't', viewport: { width: 100, height: 100, devicePixelRatio: 1 }, marks: [], screenshot: { dataUrl: 'data:image/png;base64,AA', bytes: 1, width: 1, height: 1 } }, ms: 1 });
+    s = reduce(s, { type: 'replied', at: 2, raw: `Thought: ${'w'.repeat(50_000)}\nAction: Wait\nMemory_Updated: {}`, reasoning: null, usage: null, ms: 1 });
+    if (s.phase === 'act') s = reduce(reduce(s, { type: 'checked', at: 3, hit: null }), { type: 'acted', at: 4, result: { ok: true }, ms: 1 });
+    const [h] = historyOf(s);
+    expect(s.steps[0].thought.length).toBeGreaterThan(49_000); // the trace keeps it whole
+    expect(h.thought).toHaveLength(MAX_HISTORY_FIELD_CHARS + 1);
+    expect(h.thought.endsWith('…')).toBe(true);
+    expect(h.action).toBe(s.steps[0].actionText);
+  });
+});

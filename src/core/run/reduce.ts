@@ -21,6 +21,7 @@ import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
 import type { HistoryEntry } from '../dialects/types';
+import { capText } from '../limits';
 import type { ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
@@ -69,9 +70,11 @@ export function shotOf(p: Pick<PendingStep, 'imageWidth' | 'imageHeight' | 'view
   return { imageWidth: p.imageWidth, imageHeight: p.imageHeight, viewport: { width: p.viewport.width, height: p.viewport.height } };
 }
 
+/** The past steps as later prompts show them, each text capped (limits.ts) so one huge reply is not re-sent at every step. */
 export function historyOf(state: RunState): HistoryEntry[] {
   return state.steps.map((s) => ({
-    index: s.index, thought: s.thought, action: s.actionText, observation: s.observation, hasScreenshot: s.imageBytes > 0, memory: s.memory,
+    index: s.index, thought: capText(s.thought), action: capText(s.actionText), observation: capText(s.observation), hasScreenshot: s.imageBytes > 0,
+    memory: typeof s.memory === 'string' ? capText(s.memory) : s.memory,
   }));
 }
 
