@@ -21,7 +21,7 @@ import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
 import type { HistoryEntry } from '../dialects/types';
-import { capText } from '../limits';
+import { capText, MAX_REPLY_CHARS } from '../limits';
 import type { ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
@@ -336,7 +336,8 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
     if (count >= MAX_FORMAT_ERRORS && done.status === 'running') {
       const raw = ev.raw.trim().replace(/\s+/g, ' ');
       const shown = raw ? `"${raw.length > 300 ? `${raw.slice(0, 300)}…` : raw}"` : '(empty)';
-      return end(done, ev.at, 'failed', personText(state).unreadable(count, parsed.error, shown, !!ev.truncated));
+      const capped = !!ev.truncated && ev.raw.length + (ev.reasoning?.length ?? 0) >= MAX_REPLY_CHARS;
+      return end(done, ev.at, 'failed', personText(state).unreadable(count, parsed.error, shown, !!ev.truncated, capped));
     }
     return done;
   }
