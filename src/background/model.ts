@@ -157,10 +157,7 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
     ...extra,
   };
   const api = client(s);
-  if (!s.stream) {
-    return { ...fromCompletion(await api.chat.completions.create({ ...body, stream: false }, { signal })), firstAt: null };
-  }
-  // Our own controller, so the stream can be stopped when it goes silent or grows past the cap.
+  // Our own controller, so a reply can be stopped when it goes silent or grows past the cap.
   const ctl = new AbortController();
   const onAbort = () => ctl.abort();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -171,6 +168,12 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
     timer = setTimeout(() => { idle = true; ctl.abort(); }, s.requestTimeoutSec * 1000);
   };
   try {
+    if (!s.stream) {
+      // The request timeout covers the wait for the headers; then the body is timed too (a server can stall it).
+      const response = await api.chat.completions.create({ ...body, stream: false }, { signal: ctl.signal }).asResponse();
+      arm();
+      return { ...fromCompletion((await response.json()) as OpenAI.Chat.ChatCompletion), firstAt: null };
+    }
     const { data: stream, response } = await api.chat.completions
       .create({ ...body, stream: true, ...(streamOptions ? { stream_options: { include_usage: true } } : {}) }, { signal: ctl.signal })
       .withResponse();

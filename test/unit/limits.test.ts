@@ -69,6 +69,13 @@ describe('a misbehaving model server', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
   }, 60_000);
 
+  it('a JSON reply whose body never comes after its headers times out too', async () => {
+    next = { content: 'never', stall: true };
+    const s = { ...settings(false), maxRetries: 0 };
+    const r = await askModel(s, [{ role: 'user', content: 'hi' }], new AbortController().signal);
+    expect(!r.ok && r.error).toMatch(/sent nothing for 5 s/);
+  }, 30_000);
+
   it('a 200 with no choices is a server fault, retried, not a reply', async () => {
     for (const stream of [true, false]) {
       next = { content: '', noChoices: true };
