@@ -71,10 +71,36 @@ export async function labelledPngs(trace: Trace, onDone?: (done: number, total: 
   return out;
 }
 
+/** Steps per message: one with its screenshots (megabytes each), more without. */
+const STEPS_PER_PIECE = { withScreenshots: 1, textOnly: 10 };
+
+/**
+ * The run's trace, fetched from the background in pieces (run/trace-part) and put back together, so a
+ * long run with big replies or screenshots never needs one message near Chrome's 64 MiB limit.
+ */
+export async function fetchTrace(runId: string, excludeScreenshots: boolean, onPiece?: (done: number, total: number) => void): Promise<Trace> {
+  const count = excludeScreenshots ? STEPS_PER_PIECE.textOnly : STEPS_PER_PIECE.withScreenshots;
+  const first = await send('run/trace-part', { runId, from: 0, count, excludeScreenshots });
+  const steps = [...first.trace.steps];
+  let run = first.trace.run;
+  let total = first.stepCount;
+  onPiece?.(Math.min(steps.length, total), total);
+  while (steps.length < total) {
+    const next = await send('run/trace-part', { runId, from: steps.length, count, excludeScreenshots });
+    if (!next.trace.steps.length) break;
+    steps.push(...next.trace.steps);
+    run = next.trace.run;
+    total = next.stepCount;
+    onPiece?.(Math.min(steps.length, total), total);
+  }
+  // The run's own fields from the last piece: a live run may have ended meanwhile.
+  return { ...first.trace, run, steps };
+}
+
 export async function exportRun(runId: string, kind: ExportKind, opts: ExportOptions = {}): Promise<ExportResult> {
   const progress = opts.onProgress ?? (() => undefined);
   progress({ stage: 'fetch', done: 0, total: 1 });
-  const fetched = await send('run/trace', { runId, excludeScreenshots: !!opts.excludeScreenshots });
+  const fetched = await fetchTrace(runId, !!opts.excludeScreenshots, (done, total) => progress({ stage: 'fetch', done, total }));
   const trace = scrub(fetched, opts.secrets ?? []);
   const fileName = exportFileName({ startUrl: trace.run.startUrl, startedAt: Date.parse(trace.run.startedAt), task: trace.run.task }, kind);
   if (kind === 'json') {

@@ -14,7 +14,7 @@ import { hostKey } from '../../src/core/guards';
 import { formatCost } from '../../src/core/costs';
 import { stepActionInWords } from '../../src/core/run/person-text';
 import { messageOf, onRunUpdate, send } from '../api';
-import { download, exportRun, type ExportKind, type ExportProgress } from '../export';
+import { download, exportRun, fetchTrace, type ExportKind, type ExportProgress } from '../export';
 import { tookOver } from '../../src/core/run/view';
 import { Lightbox } from './lightbox';
 import { formatDate, formatDuration, formatTimings, formatTokens, progressText, savedText } from '../format';
@@ -29,7 +29,7 @@ function elementLines(elements: Mark[]): string {
 function promptLoader(runId: string) {
   let got: Promise<Map<number, string>> | null = null;
   return async (index: number): Promise<string> => {
-    const load = () => send('run/trace', { runId, excludeScreenshots: true })
+    const load = () => fetchTrace(runId, true)
       .then((t) => new Map(t.steps.map((s) => [s.index, s.request.promptText])));
     got ??= load();
     let map = await got;

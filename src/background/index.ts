@@ -109,6 +109,14 @@ const handlers: Handlers = {
     const { apiKey } = await loadSettings();
     return toTrace(excludeScreenshots ? s : await withScreenshots(s), [apiKey, ...secretsOf(runId)], { excludeScreenshots });
   },
+  'run/trace-part': async ({ runId, from, count, excludeScreenshots }) => {
+    const s = (await currentRun(runId)) ?? (await loadRun(runId));
+    if (!s) throw new Error(personT(await loadSettings())('noRunWithId', runId));
+    const { apiKey } = await loadSettings();
+    const part = { ...s, steps: s.steps.slice(Math.max(0, from), Math.max(0, from) + Math.max(1, count)) };
+    const trace = toTrace(excludeScreenshots ? part : await withScreenshots(part), [apiKey, ...secretsOf(runId)], { excludeScreenshots });
+    return { trace, stepCount: s.steps.length };
+  },
 };
 
 /** Commands that read or steer runs come only from the extension's own pages (side panel, runner page). */

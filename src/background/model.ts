@@ -10,6 +10,7 @@ import { explainModelError } from '../core/model-errors';
 import { CONNECTION_TEST_IMAGE, CONNECTION_TEST_TEXT } from '../core/connection-test';
 import type { Usage } from '../core/costs';
 import { parseExtraBody, type Settings } from '../core/settings';
+import { capReply } from '../core/limits';
 
 export type ModelResult =
   | { ok: true; content: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs: number | null; truncated: boolean }
@@ -84,6 +85,20 @@ export class StreamCutError extends Error {
   }
 }
 
+/** The stream sent nothing for the whole request timeout (headers, then silence). */
+export class StreamIdleError extends Error {
+  constructor() {
+    super('the reply stream went silent');
+  }
+}
+
+/** HTTP 200 with no choices: the server's fault, not the model's format. */
+export class NoChoicesError extends Error {
+  constructor() {
+    super('the server answered with no choices');
+  }
+}
+
 /** ms to wait before retrying, or null when the error is not worth a retry. */
 export function retryWait(err: unknown, attempt: number): number | null {
   const backoff = Math.min(MAX_RETRY_WAIT_MS, 1000 * 2 ** attempt);
@@ -97,7 +112,7 @@ export function retryWait(err: unknown, attempt: number): number | null {
     if (err.status === undefined) return err.error ? null : backoff; // no status: the connection failed
     return err.status >= 500 || err.status === 408 ? backoff : null;
   }
-  return err instanceof TypeError || err instanceof StreamCutError ? backoff : null; // network errors
+  return err instanceof TypeError || err instanceof StreamCutError || err instanceof StreamIdleError || err instanceof NoChoicesError ? backoff : null; // network errors
 }
 
 function retryAfterMs(headers: Headers | Record<string, string> | undefined): number | null {
@@ -112,6 +127,8 @@ function retryAfterMs(headers: Headers | Record<string, string> | undefined): nu
 function whatFailed(err: unknown): string {
   if (err instanceof APIConnectionTimeoutError) return 'The model did not answer in time';
   if (err instanceof StreamCutError) return 'The reply was cut off';
+  if (err instanceof StreamIdleError) return 'The reply stream went silent';
+  if (err instanceof NoChoicesError) return 'The server answered with no choices';
   if (err instanceof APIError && err.status === 429) return 'The endpoint is rate-limiting (HTTP 429)';
   if (err instanceof APIError && err.status !== undefined) return `The model server failed (HTTP ${err.status})`;
   return 'The model endpoint could not be reached';
@@ -140,53 +157,96 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
     ...extra,
   };
   const api = client(s);
-  if (!s.stream) {
-    return { ...fromCompletion(await api.chat.completions.create({ ...body, stream: false }, { signal })), firstAt: null };
-  }
-  const { data: stream, response } = await api.chat.completions
-    .create({ ...body, stream: true, ...(streamOptions ? { stream_options: { include_usage: true } } : {}) }, { signal })
-    .withResponse();
-  // Some servers ignore "stream": true and answer with one JSON completion: read that instead.
-  if (!/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
-    return { ...fromCompletion((await response.json()) as OpenAI.Chat.ChatCompletion), firstAt: null };
-  }
-  let content = '';
-  let reasoning = '';
-  let usage: Usage | null = null;
-  let firstAt: number | null = null;
-  let finished = false;
-  let truncated = false;
-  for await (const chunk of stream) {
-    const reason = chunk.choices?.[0]?.finish_reason;
-    if (reason) {
-      finished = true;
-      truncated = reason === 'length';
+  // Our own controller, so a reply can be stopped when it goes silent or grows past the cap.
+  const ctl = new AbortController();
+  const onAbort = () => ctl.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let idle = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => { idle = true; ctl.abort(); }, s.requestTimeoutSec * 1000);
+  };
+  try {
+    if (!s.stream) {
+      // The request timeout covers the wait for the headers; then the body is timed too (a server can stall it).
+      const response = await api.chat.completions.create({ ...body, stream: false }, { signal: ctl.signal }).asResponse();
+      arm();
+      return { ...fromCompletion((await response.json()) as OpenAI.Chat.ChatCompletion), firstAt: null };
     }
-    const delta = chunk.choices?.[0]?.delta as ReasoningFields & { content?: string | null } | undefined;
-    const r = delta?.reasoning_content ?? delta?.reasoning;
-    if (delta?.content || r) {
-      firstAt ??= Date.now();
-      if (delta?.content) content += delta.content;
-      if (r) reasoning += r;
-      progress.onDelta?.(content, reasoning);
+    const { data: stream, response } = await api.chat.completions
+      .create({ ...body, stream: true, ...(streamOptions ? { stream_options: { include_usage: true } } : {}) }, { signal: ctl.signal })
+      .withResponse();
+    // Some servers ignore "stream": true and answer with one JSON completion: read that instead.
+    if (!/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
+      return { ...fromCompletion((await response.json()) as OpenAI.Chat.ChatCompletion), firstAt: null };
     }
-    if (chunk.usage) usage = usageOf(chunk.usage);
+    // Headers came (the request timeout covers the wait for them); from now on, silence is timed.
+    arm();
+    let content = '';
+    let reasoning = '';
+    let usage: Usage | null = null;
+    let firstAt: number | null = null;
+    let finished = false;
+    let truncated = false;
+    let choices = false;
+    try {
+      for await (const chunk of stream) {
+        arm();
+        if (chunk.choices?.length) choices = true;
+        const reason = chunk.choices?.[0]?.finish_reason;
+        if (reason) {
+          finished = true;
+          truncated = reason === 'length';
+        }
+        const delta = chunk.choices?.[0]?.delta as ReasoningFields & { content?: string | null } | undefined;
+        const r = delta?.reasoning_content ?? delta?.reasoning;
+        if (delta?.content || r) {
+          firstAt ??= Date.now();
+          const capped = capReply(content + (delta?.content ?? ''), reasoning + (r ?? ''));
+          content = capped.content;
+          reasoning = capped.reasoning;
+          progress.onDelta?.(content, reasoning);
+          // Past the cap: stop reading and treat the reply as cut at max tokens.
+          if (capped.cut) {
+            finished = true;
+            truncated = true;
+            break;
+          }
+        }
+        if (chunk.usage) usage = usageOf(chunk.usage);
+      }
+    } catch (err) {
+      if (idle) throw new StreamIdleError();
+      throw err;
+    }
+    if (idle) throw new StreamIdleError();
+    // The SDK ends the stream quietly when it is aborted: a cut-off reply is not a reply.
+    if (signal.aborted) throw new APIUserAbortError();
+    // A stream that ends with neither a finish reason nor the usage we asked for was cut (a dropped
+    // connection, a crashed server): half a reply would read as a format error, so it is retried
+    // like a network error.
+    if (!finished && !usage) throw new StreamCutError();
+    // A stream with no choices at all is the server's fault, not a reply in the wrong format.
+    if (!choices) throw new NoChoicesError();
+    return { ok: true as const, content, reasoning: reasoning || null, usage, firstAt, truncated };
+  } catch (err) {
+    if (idle && !(err instanceof StreamIdleError)) throw new StreamIdleError();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
   }
-  // The SDK ends the stream quietly when it is aborted: a cut-off reply is not a reply.
-  if (signal.aborted) throw new APIUserAbortError();
-  // A stream that ends with neither a finish reason nor the usage we asked for was cut (a dropped
-  // connection, a crashed server): half a reply would read as a format error, so it is retried
-  // like a network error.
-  if (!finished && !usage) throw new StreamCutError();
-  return { ok: true as const, content, reasoning: reasoning || null, usage, firstAt, truncated };
 }
 
 /** Servers name the separate reasoning field differently (vLLM/SGLang: reasoning_content; OpenRouter, Ollama: reasoning). */
 type ReasoningFields = { reasoning_content?: string | null; reasoning?: string | null };
 
 function fromCompletion(res: OpenAI.Chat.ChatCompletion) {
-  const msg = res.choices?.[0]?.message as (OpenAI.Chat.ChatCompletionMessage & ReasoningFields) | undefined;
-  return { ok: true as const, content: msg?.content ?? '', reasoning: msg?.reasoning_content ?? msg?.reasoning ?? null, usage: usageOf(res.usage), truncated: res.choices?.[0]?.finish_reason === 'length' };
+  if (!Array.isArray(res?.choices) || res.choices.length === 0) throw new NoChoicesError();
+  const msg = res.choices[0]?.message as (OpenAI.Chat.ChatCompletionMessage & ReasoningFields) | undefined;
+  const capped = capReply(msg?.content ?? '', msg?.reasoning_content ?? msg?.reasoning ?? '');
+  return { ok: true as const, content: capped.content, reasoning: capped.reasoning || null, usage: usageOf(res.usage), truncated: capped.cut || res.choices[0]?.finish_reason === 'length' };
 }
 
 function usageOf(u: OpenAI.CompletionUsage | undefined | null): Usage | null {
@@ -200,6 +260,8 @@ async function failure(s: Settings, err: unknown): Promise<ModelResult> {
   const base = { baseUrl: s.baseUrl, model: s.model };
   const t = personT(s);
   if (err instanceof StreamCutError) return { ok: false, aborted: false, error: t('streamCut', s.baseUrl) };
+  if (err instanceof StreamIdleError) return { ok: false, aborted: false, error: t('limStreamIdle', s.baseUrl, s.requestTimeoutSec) };
+  if (err instanceof NoChoicesError) return { ok: false, aborted: false, error: t('limNoChoices', s.baseUrl) };
   if (err instanceof APIConnectionTimeoutError) return { ok: false, aborted: false, error: explainModelError({ ...base, message: '', timedOut: true }, t) };
   if (err instanceof APIError && err.status === undefined && err.error) {
     return { ok: false, aborted: false, error: t('streamError', serverMessage(err)) };

@@ -54,6 +54,11 @@ export interface ViewMessages {
   'history/import': { req: { trace: unknown }; res: { runId: string; renamed: boolean } };
   /** the run's trace (docs/trace-format.md); `excludeScreenshots`: '' in both screenshot fields */
   'run/trace': { req: { runId: string; excludeScreenshots?: boolean }; res: Trace };
+  /**
+   * A piece of the trace: its steps `from` … `from + count - 1` (the run's fields as in run/trace) and how
+   * many steps the run has. Exports fetch a trace this way so no single message nears Chrome's 64 MiB limit.
+   */
+  'run/trace-part': { req: { runId: string; from: number; count: number; excludeScreenshots?: boolean }; res: { trace: Trace; stepCount: number } };
   /** let the proposed action run; `edit`: another action in the dialect's syntax instead; `alwaysAllow`: never stop for this guard on this site again */
   'run/approve': { req: { runId?: string; edit?: string; alwaysAllow?: boolean }; res: RunView };
   /** do not run it; the feedback is the step's observation for the model */

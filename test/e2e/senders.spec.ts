@@ -135,6 +135,7 @@ test('the content script world is refused start, approve, reject, stop and setti
     ['run/mode', { runId, approveSteps: false }],
     ['run/get', { runId }],
     ['run/trace', { runId }],
+    ['run/trace-part', { runId, from: 0, count: 1 }],
     ['settings/get', {}],
     ['settings/set', { approveSteps: false }],
   ] as const) {

@@ -1,6 +1,7 @@
 import type { Translate } from '../i18n';
 import { english } from '../locales';
 import type { BudgetStop } from './budget';
+import { MAX_REPLY_CHARS } from '../limits';
 
 /**
  * What the run tells the PERSON (stop reasons shown in the panel and printed by the runner), in the
@@ -10,8 +11,9 @@ import type { BudgetStop } from './budget';
 export function personTextIn(t: Translate) {
   return {
     maxSteps: (n: number) => t('stopMaxSteps', n),
-    unreadable: (count: number, problem: string, shown: string, truncated: boolean) =>
-      t('stopUnreadable', count, problem, shown) + (truncated ? t('stopUnreadableCut') : t('stopUnreadableCheck')),
+    /** `capped`: the reply passed the extension's own size cap (limits.ts), not the server's max tokens */
+    unreadable: (count: number, problem: string, shown: string, truncated: boolean, capped = false) =>
+      t('stopUnreadable', count, problem, shown) + (capped ? t('limReplyCapped', MAX_REPLY_CHARS) : truncated ? t('stopUnreadableCut') : t('stopUnreadableCheck')),
     /** a budget or loop guard stopped the run */
     budgetStop: (b: BudgetStop): string => {
       switch (b.kind) {

@@ -22,6 +22,7 @@ import { detectInjection, pageTexts, type InjectionHit } from '../injection';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
 import type { HistoryEntry } from '../dialects/types';
+import { capText, MAX_REPLY_CHARS } from '../limits';
 import type { ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
@@ -70,9 +71,11 @@ export function shotOf(p: Pick<PendingStep, 'imageWidth' | 'imageHeight' | 'view
   return { imageWidth: p.imageWidth, imageHeight: p.imageHeight, viewport: { width: p.viewport.width, height: p.viewport.height } };
 }
 
+/** The past steps as later prompts show them, each text capped (limits.ts) so one huge reply is not re-sent at every step. */
 export function historyOf(state: RunState): HistoryEntry[] {
   return state.steps.map((s) => ({
-    index: s.index, thought: s.thought, action: s.actionText, observation: s.observation, hasScreenshot: s.imageBytes > 0, memory: s.memory,
+    index: s.index, thought: capText(s.thought), action: capText(s.actionText), observation: capText(s.observation), hasScreenshot: s.imageBytes > 0,
+    memory: typeof s.memory === 'string' ? capText(s.memory) : s.memory,
   }));
 }
 
@@ -338,7 +341,8 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
     if (count >= MAX_FORMAT_ERRORS && done.status === 'running') {
       const raw = ev.raw.trim().replace(/\s+/g, ' ');
       const shown = raw ? `"${raw.length > 300 ? `${raw.slice(0, 300)}…` : raw}"` : '(empty)';
-      return end(done, ev.at, 'failed', personText(state).unreadable(count, parsed.error, shown, !!ev.truncated));
+      const capped = !!ev.truncated && ev.raw.length + (ev.reasoning?.length ?? 0) >= MAX_REPLY_CHARS;
+      return end(done, ev.at, 'failed', personText(state).unreadable(count, parsed.error, shown, !!ev.truncated, capped));
     }
     return done;
   }

@@ -11,6 +11,7 @@ import { trimChars } from '../glm-web/action';
 import { readAction, readObject } from './action';
 import { formatMobileAction } from './format';
 import { allMatches, peelReasoning, unwrap } from '../reply-text';
+import { capText, MAX_MEMORY_CHARS } from '../../limits';
 
 export const NOTE_NO_MEMORY = 'No Memory was given; the previous memory was kept.';
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
@@ -66,7 +67,7 @@ function headsOf(body: string, preferLast: boolean): Head[] {
 /** The memory text; '' for "None" and the like. */
 function memoryOf(section: string): string {
   const s = trimChars(section, '`*');
-  return EMPTY_MEMORY.test(s) ? '' : s;
+  return EMPTY_MEMORY.test(s) ? '' : capText(s, MAX_MEMORY_CHARS);
 }
 
 function parseBody(raw: string, shot: ShotGeometry, preferLast: boolean): BodyResult {

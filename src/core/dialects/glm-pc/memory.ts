@@ -8,10 +8,13 @@ import type { Memory } from '../../action/action';
 import { trimChars } from '../glm-web/action';
 import { repairJson } from '../glm-web/memory';
 import { balancedSpan, tryJson } from '../reply-text';
+import { MAX_MEMORY_CHARS, MAX_MEMORY_DEPTH, memoryWithinLimits } from '../../limits';
 
 export type MemoryListResult = { ok: true; memory: unknown[] } | { ok: false; note: string };
 
 export const NOTE_MEMORY_INVALID = 'The Memory part was not a valid JSON list; the previous memory was kept.';
+
+export const NOTE_MEMORY_TOO_BIG = `The Memory part was too large (at most ${MAX_MEMORY_CHARS} characters and ${MAX_MEMORY_DEPTH} levels of nesting); the previous memory was kept.`;
 
 const EMPTY = /^(?:|\[\s*\]|\{\s*\}|none|null|nil|n\/a|empty|无)$/i;
 
@@ -37,6 +40,7 @@ export function parseMemoryList(section: string): MemoryListResult {
     value = repaired.value;
   }
   if (value === null) return { ok: true, memory: [] };
+  if (!memoryWithinLimits(value)) return { ok: false, note: NOTE_MEMORY_TOO_BIG };
   if (Array.isArray(value)) return { ok: true, memory: value };
   if (isPlainObject(value)) return { ok: true, memory: Object.keys(value).length ? [value] : [] };
   return { ok: false, note: NOTE_MEMORY_INVALID };

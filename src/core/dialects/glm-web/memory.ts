@@ -6,12 +6,14 @@
 
 import { trimChars } from './action';
 import { balancedSpan, tryJson } from '../reply-text';
+import { MAX_MEMORY_CHARS, MAX_MEMORY_DEPTH, memoryWithinLimits } from '../../limits';
 
 export type MemoryResult =
   | { ok: true; memory: Record<string, unknown> }
   | { ok: false; note: string };
 
 export const MEMORY_INVALID_NOTE = 'Memory_Updated was not valid JSON; the previous memory was kept.';
+export const MEMORY_TOO_BIG_NOTE = `Memory_Updated was too large (at most ${MAX_MEMORY_CHARS} characters and ${MAX_MEMORY_DEPTH} levels of nesting); the previous memory was kept.`;
 export const MEMORY_NOT_OBJECT_NOTE = 'Memory_Updated was not a JSON object; the previous memory was kept.';
 
 /** Values that mean "nothing remembered yet". */
@@ -92,5 +94,6 @@ export function parseMemory(section: string): MemoryResult {
   if (Array.isArray(value) && value.length === 0) return { ok: true, memory: {} };
   if (value === null) return { ok: true, memory: {} };
   if (!isPlainObject(value)) return { ok: false, note: MEMORY_NOT_OBJECT_NOTE };
+  if (!memoryWithinLimits(value)) return { ok: false, note: MEMORY_TOO_BIG_NOTE };
   return { ok: true, memory: value };
 }
