@@ -26,7 +26,7 @@ export function startXvfb(size = '1920x1080x24', timeoutMs = 10_000): Promise<Di
     proc.stderr!.on('data', (d) => { err = (err + d).slice(-2000); });
     const fail = (why: string) => { clearTimeout(timer); proc.kill(); reject(new Error(`Xvfb did not start: ${why}${err ? `\n${err.trim()}` : ''}`)); };
     const timer = setTimeout(() => fail(`no display after ${timeoutMs} ms`), timeoutMs);
-    proc.on('error', (e) => fail(e.message));
+    proc.on('error', (e) => fail(`${e.message} (install it: apt-get install xvfb)`));
     proc.on('exit', (code) => fail(`it exited (${code})`));
     (proc.stdio[3] as NodeJS.ReadableStream).on('data', (d) => {
       out += d;

@@ -7,8 +7,8 @@
  * display:none text is already missing from innerText; aria-hidden parts are cut by text.ts.
  * Covered text (another element painted over it) is not detected.
  *
- * Cheap: one computed style per element that holds text (remembered per pass), and a box read
- * only for elements whose style can move or clip them.
+ * Cheap: one computed style per element above a text node (remembered for one element's text),
+ * and a box read only for elements whose style can move or clip them.
  */
 
 export type HiddenMemo = Map<Element, boolean>;
@@ -39,10 +39,8 @@ function clipPathLeavesNothing(cp: string): boolean {
 export function hidesOwnText(el: Element, s: CSSStyleDeclaration): boolean {
   if (s.opacity === '0') return true;
   if (parseFloat(s.fontSize) < 1) return true;
-  if (transparentColour(s.color)) {
-    const bgClip = s.backgroundClip || s.getPropertyValue('-webkit-background-clip');
-    if (bgClip !== 'text' && s.getPropertyValue('-webkit-background-clip') !== 'text') return true;
-  }
+  // transparent text painted by its background (background-clip: text) is seen
+  if (transparentColour(s.color) && s.backgroundClip !== 'text' && s.getPropertyValue('-webkit-background-clip') !== 'text') return true;
   if (parseFloat(s.textIndent) <= OFF_INDENT) return true;
   if (clipPathLeavesNothing(s.clipPath)) return true;
   const positioned = s.position === 'absolute' || s.position === 'fixed';

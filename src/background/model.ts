@@ -190,35 +190,30 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
     let finished = false;
     let truncated = false;
     let choices = false;
-    try {
-      for await (const chunk of stream) {
-        arm();
-        if (chunk.choices?.length) choices = true;
-        const reason = chunk.choices?.[0]?.finish_reason;
-        if (reason) {
-          finished = true;
-          truncated = reason === 'length';
-        }
-        const delta = chunk.choices?.[0]?.delta as ReasoningFields & { content?: string | null } | undefined;
-        const r = delta?.reasoning_content ?? delta?.reasoning;
-        if (delta?.content || r) {
-          firstAt ??= Date.now();
-          const capped = capReply(content + (delta?.content ?? ''), reasoning + (r ?? ''));
-          content = capped.content;
-          reasoning = capped.reasoning;
-          progress.onDelta?.(content, reasoning);
-          // Past the cap: stop reading and treat the reply as cut at max tokens.
-          if (capped.cut) {
-            finished = true;
-            truncated = true;
-            break;
-          }
-        }
-        if (chunk.usage) usage = usageOf(chunk.usage);
+    for await (const chunk of stream) {
+      arm();
+      if (chunk.choices?.length) choices = true;
+      const reason = chunk.choices?.[0]?.finish_reason;
+      if (reason) {
+        finished = true;
+        truncated = reason === 'length';
       }
-    } catch (err) {
-      if (idle) throw new StreamIdleError();
-      throw err;
+      const delta = chunk.choices?.[0]?.delta as ReasoningFields & { content?: string | null } | undefined;
+      const r = delta?.reasoning_content ?? delta?.reasoning;
+      if (delta?.content || r) {
+        firstAt ??= Date.now();
+        const capped = capReply(content + (delta?.content ?? ''), reasoning + (r ?? ''));
+        content = capped.content;
+        reasoning = capped.reasoning;
+        progress.onDelta?.(content, reasoning);
+        // Past the cap: stop reading and treat the reply as cut at max tokens.
+        if (capped.cut) {
+          finished = true;
+          truncated = true;
+          break;
+        }
+      }
+      if (chunk.usage) usage = usageOf(chunk.usage);
     }
     if (idle) throw new StreamIdleError();
     // The SDK ends the stream quietly when it is aborted: a cut-off reply is not a reply.
@@ -231,6 +226,7 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
     if (!choices) throw new NoChoicesError();
     return { ok: true as const, content, reasoning: reasoning || null, usage, firstAt, truncated };
   } catch (err) {
+    // Aborted for silence: whatever the SDK threw, the reason is the silence.
     if (idle && !(err instanceof StreamIdleError)) throw new StreamIdleError();
     throw err;
   } finally {

@@ -155,7 +155,7 @@ function find(runId: string | undefined): Active | undefined {
 export interface PersonReason { key: string; args?: (string | number)[] }
 
 function reasonText(state: RunState, reason: string | PersonReason): string {
-  return typeof reason === 'string' ? reason : translatorFor(state.locale ?? 'en')(reason.key, ...(reason.args ?? []));
+  return typeof reason === 'string' ? reason : translatorFor(state.locale)(reason.key, ...(reason.args ?? []));
 }
 
 /** Stops a run; `reason` is a person's text or a message key of person text (public/_locales), said in the run's language. */
@@ -193,7 +193,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
   const a = find(runId);
   if (!a) throw new Error(personT(await loadSettings())('noRunGoing'));
   const s = a.state;
-  const t = translatorFor(s.locale ?? 'en');
+  const t = translatorFor(s.locale);
   const at = Date.now();
   switch (c.kind) {
     case 'approve': {
@@ -340,7 +340,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const target = m
         ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false }
         : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false } : null;
-      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale ?? 'en') }, a.state.guards);
+      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };
     }

@@ -97,7 +97,7 @@ export async function syncTabs(run: TabbedRun, commit: (ev: RunEvent) => Promise
   if (!(await chrome.tabs.get(run.state.tabId).catch(() => null))) {
     const back = await openerStillOpen(run.state.tabStack ?? [], phone);
     if (!back) {
-      await commit({ type: 'stop', at: Date.now(), reason: translatorFor(run.state.locale ?? 'en')('tabClosed') });
+      await commit({ type: 'stop', at: Date.now(), reason: translatorFor(run.state.locale)('tabClosed') });
       return;
     }
     run.tabs.add(back.tabId);

@@ -9,8 +9,8 @@ import { translator, type Locale, type Messages, type Translate } from './i18n';
  */
 export const MESSAGES: Record<Locale, Messages> = { en: en as Messages, zh_CN: zhCN as Messages };
 
-/** A translator for a locale, English where a key is missing. */
-export function translatorFor(locale: Locale): Translate {
+/** A translator for a locale (English when none is given), English where a key is missing. */
+export function translatorFor(locale: Locale = 'en'): Translate {
   return translator(MESSAGES[locale], MESSAGES.en);
 }
 

@@ -3,30 +3,25 @@
  * pressed for real. Headless Chromium does not pass key presses to the browser's own shortcuts, and
  * neither do the DevTools protocol's key events, so this test starts an X display of its own (Xvfb),
  * runs Chromium headed on it and presses the keys through XTest (test/fixtures/x11-key.py), as a
- * keyboard would. Without Xvfb or python3 it is skipped and says so; panel-ux.spec.ts still checks
+ * keyboard would. It needs Xvfb and python3, which .ci/run installs; panel-ux.spec.ts also checks
  * that the command is registered and that its listener opens the panel.
  */
 import { test, expect } from '@playwright/test';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { launchWithExtension, type Launched } from '../../scripts/browser';
+import { startXvfb, type Display } from '../../scripts/xvfb';
 import { ROOT, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 
-const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-const missing = ['Xvfb', 'python3'].filter((c) => !has(c));
-
-let xvfb: ChildProcess | null = null;
+let xvfb: Display | null = null;
+let display = '';
 let site: StaticServer;
 let browser: Launched;
-const display = `:${100 + Math.floor(Math.random() * 400)}`;
-
-test.skip(missing.length > 0, `needs ${missing.join(' and ')} to press a real shortcut`);
 
 test.beforeAll(async () => {
-  xvfb = spawn('Xvfb', [display, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-  await expect.poll(() => existsSync(`/tmp/.X11-unix/X${display.slice(1)}`), { message: 'the X display is up' }).toBe(true);
+  xvfb = await startXvfb('1280x1024x24');
+  display = xvfb.display;
   site = await serveFixtures();
   const before = process.env.DISPLAY;
   process.env.DISPLAY = display; // Chromium inherits it
@@ -41,7 +36,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await browser?.close();
   await site?.close();
-  xvfb?.kill();
+  await xvfb?.close();
 });
 
 /** The side panels open now, as the extension itself counts them. */

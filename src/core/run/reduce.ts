@@ -52,7 +52,7 @@ export function createRun(n: NewRun): RunState {
 
 /** What the run says to its person, in the language they had when it started. */
 function personText(state: RunState) {
-  return personTextIn(translatorFor(state.locale ?? 'en'));
+  return personTextIn(translatorFor(state.locale));
 }
 
 /** A run saved by an older version, with the fields added since filled in. */
@@ -367,7 +367,7 @@ function onReplayed(state: RunState, ev: Extract<RunEvent, { type: 'replayed' }>
 
 /** Why the run asks: the page's text aimed at the agent, where it was, in the person's language. */
 function injectionReason(state: RunState, hits: InjectionHit[]): string {
-  const t = translatorFor(state.locale ?? 'en');
+  const t = translatorFor(state.locale);
   const h = hits[0];
   const where = h.where === 'title' ? t('injWhereTitle') : t('injWhereElement', h.where);
   return t(hits.length > 1 ? 'injReasonMore' : 'injReason', where, h.phrase, hits.length - 1);
