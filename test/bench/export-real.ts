@@ -14,8 +14,7 @@
  * 3. The exports: the trace JSON, the HTML report and the zip as the panel builds them
  *    (sidepanel/export.ts, the runner's --trace / --report / --zip). Numbers are reported, never asserted.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -24,35 +23,14 @@ import { serveDir } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 import { startFakeModel, type ModelReply } from '../fixtures/model/server';
 import type { Element } from '../fixtures/model/request-shape';
+import { DOC, ensureDocs } from './debian-docs';
 
 const STEPS = 100;
 const BUDGET = 25_000_000;
-const DOC = '/usr/share/doc';
 const SITES = [
   { name: 'Node.js API docs', index: 'nodejs/api/index.html', pkg: 'nodejs-doc' },
   { name: 'PostgreSQL 15 manual index', index: 'postgresql-doc-15/html/bookindex.html', pkg: 'postgresql-doc-15' },
 ];
-
-/** The documentation packages, installed when missing and allowed; false when they cannot be had. */
-function ensureDocs(log: (s: string) => void): boolean {
-  const missing = SITES.filter((s) => !existsSync(path.join(DOC, s.index)));
-  if (!missing.length) return true;
-  const isRoot = process.getuid?.() === 0 && existsSync('/etc/debian_version');
-  if (!isRoot) {
-    log(`exportReal: skipped: ${missing.map((m) => m.pkg).join(', ')} not installed (apt-get install ${missing.map((m) => m.pkg).join(' ')})`);
-    return false;
-  }
-  log(`exportReal: installing ${missing.map((m) => m.pkg).join(', ')} with apt-get`);
-  const apt = (args: string[]) => execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  try {
-    apt(['update']);
-    apt(['install', '-y', ...missing.map((m) => m.pkg)]);
-  } catch (e) {
-    log(`exportReal: skipped: apt-get failed (${e instanceof Error ? e.message : String(e)})`);
-    return false;
-  }
-  return SITES.every((s) => existsSync(path.join(DOC, s.index)));
-}
 
 const glm = (thought: string, action: string, memory: Record<string, unknown>): ModelReply => ({
   content: `<think>${thought} Let me look at the page before I act.</think><answer>Thought: ${thought}\nAction: <|begin_of_box|>${action}<|end_of_box|>\nMemory_Updated: ${JSON.stringify(memory)}</answer>`,
@@ -100,7 +78,7 @@ function hubPage(docsUrl: string): string {
 }
 
 export async function exportRealBench(log: (s: string) => void = console.log) {
-  if (!ensureDocs(log)) return { skipped: true };
+  if (!ensureDocs(SITES.map((s) => ({ pkg: s.pkg, file: s.index })), 'exportReal', log)) return { skipped: true };
   const docs = await serveDir(DOC);
   const hubDir = mkdtempSync(path.join(tmpdir(), 'webagent-hub-'));
   // The hub links into the docs server: same host, so the leave-site guard stays quiet.

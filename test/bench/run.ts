@@ -1,5 +1,5 @@
 /**
- * npm run bench, five parts (numbers are reported, never asserted):
+ * npm run bench, six parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -25,7 +25,11 @@
  * 5. Parsing ("parse"): per dialect, the worst parseReply / parseAction time for 100 kB and 1 MB
  *    hostile replies and their ratio (~10x is linear), and base64Decode of 20 MB (parse-bench.ts).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 6. Real pages ("realPages"): labeling passes on heavy real documentation pages installed from
+ *    Debian's packages (Node.js API, PostgreSQL manual), end to end and in the page, ours beside the
+ *    baseline (real-pages.ts).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +43,7 @@ import { backgroundBench } from './background-bench';
 import { exportBench } from './export-bench';
 import { exportRealBench } from './export-real';
 import { parseBench } from './parse-bench';
+import { realPagesBench } from './real-pages';
 import { baselineUnderTest, benchLabeler, oursUnderTest } from './marks-bench';
 import { plainSession } from './marks-browser';
 import { listPages, serveCorpus, VIEWPORT } from './marks-corpus';
@@ -134,6 +139,7 @@ async function main() {
   if (PART === 'all' || PART === 'export' || PART === 'export-real') out.exportReal = await exportRealBench();
   if (PART === 'all' || PART === 'background') out.background = await backgroundBench();
   if (PART === 'all' || PART === 'parse') out.parse = await parseBench();
+  if (PART === 'all' || PART === 'real') out.realPages = await realPagesBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }
