@@ -14,7 +14,7 @@
  *    details.ts).
  */
 import type { HitElement, PointHit, Rect } from '../src/core/marks';
-import { linkDetails } from './details';
+import { fieldDetails, linkDetails, type FieldDetails } from './details';
 import { inputTypeOf, isEditable, tagOf } from './labeler/describe';
 import { composedParent, deepElementFromPoint, OPTION_ATTR, shadowRootOf, UI_ATTR } from './labeler/dom';
 import { OVERLAY, showOnTop } from './labeler/draw';
@@ -151,7 +151,7 @@ function deepActiveElement(): Element | null {
   return el;
 }
 
-export interface Focused { tag: string; text: string; inputType?: string; editable: boolean }
+export interface Focused extends FieldDetails { tag: string; text: string; inputType?: string; editable: boolean }
 
 /**
  * The "point/focused" message: the focused field when it is editable. A focused cross-origin
@@ -167,7 +167,8 @@ export function focusedField(): Focused | null {
 }
 
 function describeFocused(el: Element): Focused {
-  const out: Focused = { tag: tagOf(el), text: cap(elementText(el), MAX_HIT_TEXT), editable: true };
+  // the field's form and attributes too: a Key Enter there is judged by them (guards)
+  const out: Focused = { tag: tagOf(el), text: cap(elementText(el), MAX_HIT_TEXT), editable: true, ...fieldDetails(el) };
   const type = inputTypeOf(el);
   if (type !== undefined) out.inputType = type;
   return out;

@@ -337,9 +337,13 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const m = eff.mark;
       const details = m ? await sendContent(tabId, 'marks/details', { label: m.localLabel ?? m.label }, m.frameId ?? 0).catch(() => null) : null;
       const t = eff.target;
+      // Typing into the focused field or a Key: that field's form decides what Enter does (guards).
+      const intoFocus = !m && (eff.action.type === 'key' || (eff.action.type === 'type' && eff.action.target.kind === 'none'));
+      const focused = intoFocus ? await sendContent(tabId, 'point/focused', {}).catch(() => null) : null;
+      const fields = { field: (details ?? focused)?.field, form: (details ?? focused)?.form, options: (details ?? focused)?.options };
       const target = m
-        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false }
-        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false } : null;
+        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, ...fields }
+        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false, ...fields } : null;
       const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };

@@ -3,30 +3,47 @@
  * Pure: the background gives the target's details (from the labeled element) and the pages' URLs.
  *
  * Rules (each can be switched off and its words edited in settings):
- * - password: typing into a password field;
- * - payment: clicking something whose text starts with a pay / order word ("Pay now", "Place order");
- * - delete: ... a delete word ("Delete this project", "Remove");
- * - send: ... a send / publish word ("Send", "Post comment"), or typing into a message, comment, reply
- *   or chat field (the Type action presses Enter, which sends in most such boxes);
+ * - password: typing into a password field, a shown password (type=text, but a password by its
+ *   autocomplete, name, id or label), a PIN or a one-time code field (guard-fields.ts);
+ * - payment: clicking something whose text is a pay / order phrase ("Pay now", "Place order",
+ *   "立即购买", "Jetzt kaufen");
+ * - delete: ... a delete phrase ("Delete this project", "Remove", "删除", "メッセージを削除");
+ * - send: ... a send / publish phrase ("Send", "Post comment", "Antworten"), or typing into a
+ *   message, comment, reply or chat field (the Type action presses Enter, which sends in most such boxes);
  * - download: a link with a `download` attribute, to a file with a listed extension, or whose text starts
  *   with "download";
  * - leave-site: a link (or the search action) that goes to another site than the task's.
  *
- * Text rules match a word or phrase at the start of the element's text, on a word boundary: "Pay £25"
- * and "Delete" match, the look-alikes "Payment methods", "Deleted items", "Sent mail" do not.
+ * Enter submits forms, so a Type that presses Enter, or a Key Enter, in a form counts as clicking
+ * the form's default submit button (payment, delete, send by its text), and in a form with payment
+ * card fields (or into a card field) as paying. Typing into a <select> counts as clicking the
+ * option the text chooses.
+ *
+ * Text rules match per language (guard-words.ts): at the start of the text on a word boundary
+ * (English, French, Spanish), as whole words anywhere (German), anywhere (Chinese, Japanese);
+ * "=phrase" must be the whole text and "-phrase" marks a look-alike that never trips the rule.
+ * "Pay £25" and "Delete" match, the look-alikes "Payment methods", "Deleted items", "Sent mail",
+ * "支付方式", "送信済み" do not.
  * Per-site "always allow" lists rules that never pause on a site (by host, "www." dropped).
  */
 import type { Action } from './action/action';
 import type { Translate } from './i18n';
 import { english } from './locales';
+import { isCardField, isPasswordField, type FieldInfo, type FormInfo } from './guard-fields';
+import { DEFAULT_PHRASES, GUARD_LANGS, matchPhrase, OLD_DEFAULT_WORDS, type GuardLang, type Phrases, type TextRuleId } from './guard-words';
+
+export type { FieldInfo, FormInfo } from './guard-fields';
+export { GUARD_LANGS, GUARD_LANG_KEYS, type GuardLang } from './guard-words';
 
 export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
 
 export interface GuardRule {
   id: GuardId;
   on: boolean;
-  /** phrases (text rules) or file extensions (download); unused by password and leave-site */
+  /** file extensions (download); unused by the others */
   words: string[];
+  /** the text rules' phrases (payment, delete, send), per language (guard-words.ts); empty for the others */
+  phrases: Partial<Phrases>;
 }
 
 export interface GuardSettings {
@@ -52,12 +69,12 @@ export const GUARD_NAMES = Object.fromEntries(GUARD_IDS.map((id) => [id, english
 
 export const DEFAULT_GUARDS: GuardSettings = {
   rules: [
-    { id: 'password', on: true, words: [] },
-    { id: 'payment', on: true, words: ['pay', 'pay now', 'place order', 'place your order', 'buy now', 'buy', 'purchase', 'complete purchase', 'complete order', 'confirm order', 'confirm purchase', 'confirm and pay', 'submit order', 'subscribe', 'donate'] },
-    { id: 'delete', on: true, words: ['delete', 'remove', 'erase', 'destroy', 'discard', 'trash', 'move to trash', 'empty trash', 'permanently delete'] },
-    { id: 'send', on: true, words: ['send', 'post', 'publish', 'tweet', 'reply all', 'submit comment', 'share now'] },
-    { id: 'download', on: true, words: ['zip', 'exe', 'msi', 'dmg', 'pkg', 'apk', 'deb', 'rpm', 'iso', 'tar', 'gz', 'tgz', '7z', 'rar', 'bin', 'jar'] },
-    { id: 'leave-site', on: true, words: [] },
+    { id: 'password', on: true, words: [], phrases: {} },
+    { id: 'payment', on: true, words: [], phrases: DEFAULT_PHRASES.payment },
+    { id: 'delete', on: true, words: [], phrases: DEFAULT_PHRASES.delete },
+    { id: 'send', on: true, words: [], phrases: DEFAULT_PHRASES.send },
+    { id: 'download', on: true, words: ['zip', 'exe', 'msi', 'dmg', 'pkg', 'apk', 'deb', 'rpm', 'iso', 'tar', 'gz', 'tgz', '7z', 'rar', 'bin', 'jar'], phrases: {} },
+    { id: 'leave-site', on: true, words: [], phrases: {} },
   ],
   allow: {},
 };
@@ -71,6 +88,12 @@ export interface GuardTarget {
   href?: string | null;
   /** the link has a download attribute */
   download?: boolean;
+  /** the element's own field attributes, when it is a form field */
+  field?: FieldInfo;
+  /** the form it is in */
+  form?: FormInfo;
+  /** a <select>'s usable options' texts */
+  options?: string[];
 }
 
 export interface GuardContext {
@@ -92,8 +115,9 @@ export function normalizeGuards(input: unknown): GuardSettings {
   const given = Array.isArray(src.rules) ? src.rules : [];
   const rules = DEFAULT_GUARDS.rules.map((d) => {
     const g = given.find((r) => r && (r as GuardRule).id === d.id) as Partial<GuardRule> | undefined;
-    const words = Array.isArray(g?.words) ? g.words.filter((w): w is string => typeof w === 'string').map((w) => w.trim().toLowerCase()).filter(Boolean) : d.words;
-    return { id: d.id, on: typeof g?.on === 'boolean' ? g.on : d.on, words };
+    const on = typeof g?.on === 'boolean' ? g.on : d.on;
+    if (isTextRule(d.id)) return { id: d.id, on, words: [], phrases: normalizePhrases(d.id, g) };
+    return { id: d.id, on, words: cleanList(g?.words) ?? d.words, phrases: {} };
   });
   const allow: Record<string, GuardId[]> = {};
   if (src.allow && typeof src.allow === 'object') {
@@ -103,6 +127,31 @@ export function normalizeGuards(input: unknown): GuardSettings {
     }
   }
   return { rules, allow };
+}
+
+function cleanList(list: unknown): string[] | null {
+  return Array.isArray(list) ? list.filter((w): w is string => typeof w === 'string').map((w) => w.trim().toLowerCase()).filter(Boolean) : null;
+}
+
+function isTextRule(id: GuardId): id is TextRuleId {
+  return id === 'payment' || id === 'delete' || id === 'send';
+}
+
+/**
+ * A text rule's phrases: each language's saved list, or its default. A flat `words` list saved
+ * before phrases were per language becomes the English list when the person had edited it (a list
+ * equal to the old default takes the new English default).
+ */
+function normalizePhrases(id: TextRuleId, g: Partial<GuardRule> | undefined): Phrases {
+  const out = { ...DEFAULT_PHRASES[id] };
+  const saved = g?.phrases && typeof g.phrases === 'object' ? g.phrases as Record<string, unknown> : null;
+  if (saved) {
+    for (const lang of GUARD_LANGS) out[lang] = cleanList(saved[lang]) ?? out[lang];
+    return out;
+  }
+  const old = cleanList(g?.words);
+  if (old && old.join(',') !== OLD_DEFAULT_WORDS[id].join(',')) out.en = old;
+  return out;
 }
 
 /** "www.shop.example" and "shop.example" are one site for per-site allowing. */
@@ -130,7 +179,7 @@ function normalizeText(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-/** The phrase starts the text and ends on a word boundary. */
+/** The phrase starts the text and ends on a word boundary (the download rule's "download"). */
 function startsWithPhrase(text: string, phrase: string): boolean {
   if (!phrase || !text.startsWith(phrase)) return false;
   const next = text.charAt(phrase.length);
@@ -140,6 +189,20 @@ function startsWithPhrase(text: string, phrase: string): boolean {
 function firstPhrase(text: string, words: string[]): string | null {
   const t = normalizeText(text).replace(/^[^\p{L}\p{N}]+/u, '');
   return words.find((w) => startsWithPhrase(t, normalizeText(w))) ?? null;
+}
+
+/** Type with Enter, or a Key whose last key is Enter / Return ("Enter", "Control+Enter"). */
+function pressesEnter(action: Action): boolean {
+  return (action.type === 'type' && action.enter) || (action.type === 'key' && /(^|\+)\s*(enter|return)\s*$/i.test(action.keys));
+}
+
+/** The option typing `text` into a select chooses (as content-scripts/select-pick.ts finds it), or the text itself. */
+function chosenOption(text: string, options: string[] | undefined): string {
+  const want = normalizeText(text);
+  const list = options ?? [];
+  return list.find((o) => normalizeText(o) === want)
+    ?? (want ? list.find((o) => normalizeText(o).startsWith(want)) ?? list.find((o) => normalizeText(o).includes(want)) : undefined)
+    ?? text;
 }
 
 /**
@@ -174,21 +237,37 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
   const t = ctx.t ?? english;
   const quoted = () => (target?.text ?? '').trim().slice(0, 60);
   switch (rule.id) {
-    case 'password':
-      return action.type === 'type' && target?.inputType === 'password' ? t('whyPassword') : null;
+    case 'password': {
+      if (action.type !== 'type' || !target) return null;
+      if (target.inputType === 'password') return t('whyPassword');
+      const field = target.field ?? { tag: target.tag, type: target.inputType };
+      return isPasswordField(field, field.label ?? target.text) ? t('whyPasswordLike', quoted()) : null;
+    }
     case 'payment':
     case 'delete':
     case 'send': {
-      const entersText = (action.type === 'type' && action.enter) || (action.type === 'key' && action.keys === 'Enter');
-      if (rule.id === 'send' && entersText && target && typesAMessage(target.text)) {
+      if (!target) return null;
+      const enter = pressesEnter(action);
+      if (rule.id === 'send' && enter && typesAMessage(target.text)) {
         return action.type === 'type'
           ? t('whyTypeEnterSend', quoted())
           : t('whyEnterSend', quoted());
       }
-      if (action.type !== 'click' || !target) return null;
-      const hit = firstPhrase(target.text, rule.words);
-      if (!hit) return null;
-      return t(rule.id === 'payment' ? 'whyClickPay' : rule.id === 'delete' ? 'whyClickDelete' : 'whyClickSend', quoted());
+      const what = rule.id === 'payment' ? 'Pay' : rule.id === 'delete' ? 'Delete' : 'Send';
+      if (action.type === 'click') return matchPhrase(target.text, rule.phrases) ? t(`whyClick${what}`, quoted()) : null;
+      // Typing into a select chooses an option: judged like clicking it.
+      if (action.type === 'type' && (target.tag === 'select' || target.field?.tag === 'select')) {
+        const option = chosenOption(action.text, target.options);
+        return matchPhrase(option, rule.phrases) ? t(`whyChoose${what}`, option.trim().slice(0, 60)) : null;
+      }
+      if (!enter) return null;
+      // Enter in a form clicks its default button; card fields make it a payment.
+      if (rule.id === 'payment') {
+        const field = target.field ?? { tag: target.tag, type: target.inputType };
+        if (isCardField(field, field.label ?? target.text) || target.form?.fields.some((f) => isCardField(f, f.label))) return t('whyEnterCard');
+      }
+      const submit = target.form?.submit;
+      return submit && matchPhrase(submit, rule.phrases) ? t(`whyForm${what}`, submit.trim().slice(0, 60)) : null;
     }
     case 'download': {
       if (action.type !== 'click' || !target) return null;
