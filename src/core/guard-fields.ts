@@ -40,13 +40,12 @@ const OTHER_AUTOCOMPLETE = /\b(postal-code|email|username|tel|name|given-name|fa
 /** name / id words of a password, PIN or one-time code field */
 const PASSWORD_NAME = / (password|passwd|passwort|kennwort|pwd|pass|passcode|passphrase|pin|otp|totp|mfa|2fa|one time code|onetimecode|otc|verification code|verify code|verifycode|verificationcode|auth code|authcode|sms code|smscode|mdp|motdepasse|contrasena|contraseña) /;
 /** …but not these, which are about a password without being one */
-const NOT_PASSWORD_NAME = / (hint|reminder|question|forgot|reset|strength|policy|email|user|username|login name|expiry|expires|pincode|zip) /;
+const NOT_PASSWORD_NAME = / (hint|reminder|question|forgot|reset|strength|policy|email|username|login name|expiry|expires|pincode|zip) /;
 
-const PW_PREFIX = '(?:please |enter |type |your |the |new |current |old |confirm |re-?enter |retype |repeat |verify |account |login )*';
-const PW_CORE = '(?:password|passcode|passphrase|pin|pin number|security pin|one-time code|one time code|one-time password|one time password|otp|otp code|2fa code|mfa code|verification code|authentication code|sms code|login code|6-digit code|two-factor code'
-  + '|passwort|kennwort|neues passwort|pin-code|bestätigungscode|einmalcode|mot de passe|nouveau mot de passe|code de vérification|code pin|code de confirmation|contraseña|nueva contraseña|código de verificación|código pin|clave)';
-const PASSWORD_LABEL = new RegExp(`^${PW_PREFIX}${PW_CORE}(?: again| \\(again\\)| \\d+)?$`);
-const PASSWORD_LABEL_CJK = /^(?:请|請)?(?:输入|輸入|新|确认|確認|当前|原|再次输入|登录|登錄|支付|交易)*(?:密码|密碼|验证码|驗證碼|动态码|校验码|口令|短信验证码|パスワード|新しいパスワード|暗証番号|認証コード|確認コード|ワンタイムパスワード|セキュリティコード入力)(?:を入力|を入力してください|（確認用）|\(確認用\)|确认|再入力)?$/u;
+/** label words of a password, PIN or one-time code field, in several languages */
+const PASSWORD_LABEL = /(?<![\p{L}\p{N}])(password|passcode|passphrase|passwort|kennwort|mot de passe|contraseña|pin|one-time code|one time code|one-time password|otp|verification code|authentication code|2fa code|security pin|bestätigungscode|einmalcode|code de vérification|código de verificación|código de verificação)(?![\p{L}\p{N}])|密码|密碼|验证码|驗證碼|动态码|口令|パスワード|暗証番号|認証コード|確認コード/u;
+/** …and labels that are about a password without being one ("Password hint", "Forgot password?", an Indian "PIN code") */
+const NOT_PASSWORD_LABEL = /hint|forgot|lost|strength|requirement|policy|protected|\?|？|pin ?code|pincode|提示|忘记|忘記|强度|ヒント|忘れ|vergessen|oublié|olvidad|indice|pista/u;
 /** a numeric field with a code-like label: an OTP box ("Enter the code", "6-digit code") */
 const CODE_LABEL = /(^|\b)(code|codes|pin)\b|验证码|驗證碼|码|コード|código|bestätigung/;
 const NOT_CODE_LABEL = /postal|post code|postcode|zip|area|country|promo|coupon|discount|gift|voucher|tracking|referral|invite|邮编|郵便|优惠|クーポン|postleitzahl|code postal|código postal/;
@@ -60,7 +59,7 @@ export function isPasswordField(f: FieldInfo | undefined, label: string | undefi
   if (f?.type && !['text', 'tel', 'number', 'search', ''].includes(f.type)) return false;
   if (OTHER_AUTOCOMPLETE.test(ac)) return false;
   const l = bareLabel(label ?? f?.label);
-  if (PASSWORD_LABEL.test(l) || PASSWORD_LABEL_CJK.test(l)) return true;
+  if (PASSWORD_LABEL.test(l) && !NOT_PASSWORD_LABEL.test(l)) return true;
   for (const n of [f?.name, f?.id]) {
     const w = words(n);
     if (PASSWORD_NAME.test(w) && !NOT_PASSWORD_NAME.test(w)) return true;

@@ -30,7 +30,7 @@ import type { Action } from './action/action';
 import type { Translate } from './i18n';
 import { english } from './locales';
 import { isCardField, isPasswordField, type FieldInfo, type FormInfo } from './guard-fields';
-import { DEFAULT_PHRASES, GUARD_LANGS, matchPhrase, OLD_DEFAULT_WORDS, type GuardLang, type Phrases, type TextRuleId } from './guard-words';
+import { DEFAULT_PHRASES, GUARD_LANGS, matchPhrase, OLD_DEFAULT_WORDS, type Phrases, type TextRuleId } from './guard-words';
 
 export type { FieldInfo, FormInfo } from './guard-fields';
 export { GUARD_LANGS, GUARD_LANG_KEYS, type GuardLang } from './guard-words';
