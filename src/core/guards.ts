@@ -232,6 +232,13 @@ function fileExtension(url: string): string | null {
   }
 }
 
+/** Each text rule's reasons (message keys): a click, Enter in a form, an option chosen. */
+const WHY: Record<TextRuleId, { click: string; form: string; choose: string }> = {
+  payment: { click: 'whyClickPay', form: 'whyFormPay', choose: 'whyChoosePay' },
+  delete: { click: 'whyClickDelete', form: 'whyFormDelete', choose: 'whyChooseDelete' },
+  send: { click: 'whyClickSend', form: 'whyFormSend', choose: 'whyChooseSend' },
+};
+
 function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx: GuardContext): string | null {
   const siteHost = hostOf(ctx.site);
   const t = ctx.t ?? english;
@@ -253,12 +260,12 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
           ? t('whyTypeEnterSend', quoted())
           : t('whyEnterSend', quoted());
       }
-      const what = rule.id === 'payment' ? 'Pay' : rule.id === 'delete' ? 'Delete' : 'Send';
-      if (action.type === 'click') return matchPhrase(target.text, rule.phrases) ? t(`whyClick${what}`, quoted()) : null;
+      const why = WHY[rule.id];
+      if (action.type === 'click') return matchPhrase(target.text, rule.phrases) ? t(why.click, quoted()) : null;
       // Typing into a select chooses an option: judged like clicking it.
       if (action.type === 'type' && (target.tag === 'select' || target.field?.tag === 'select')) {
         const option = chosenOption(action.text, target.options);
-        return matchPhrase(option, rule.phrases) ? t(`whyChoose${what}`, option.trim().slice(0, 60)) : null;
+        return matchPhrase(option, rule.phrases) ? t(why.choose, option.trim().slice(0, 60)) : null;
       }
       if (!enter) return null;
       // Enter in a form clicks its default button; card fields make it a payment.
@@ -267,7 +274,7 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
         if (isCardField(field, field.label ?? target.text) || target.form?.fields.some((f) => isCardField(f, f.label))) return t('whyEnterCard');
       }
       const submit = target.form?.submit;
-      return submit && matchPhrase(submit, rule.phrases) ? t(`whyForm${what}`, submit.trim().slice(0, 60)) : null;
+      return submit && matchPhrase(submit, rule.phrases) ? t(why.form, submit.trim().slice(0, 60)) : null;
     }
     case 'download': {
       if (action.type !== 'click' || !target) return null;
