@@ -4,8 +4,9 @@
  * and the action does not happen) and not on a harmless look-alike (the step runs with approval
  * 'auto'). The fixture pages report every click and input to the test server (/__event).
  *
- * Two runs keep browser launches down: form.html (password, payment, delete, send) and
- * links.html -> downloads.html -> partners.html (download, leave-site). Each run's model does the
+ * Three runs keep browser launches down: form.html (password, payment, delete, send),
+ * links.html -> downloads.html -> partners.html (download, leave-site) and checkout.html (Enter in
+ * a card form, a select's option, a shown password, a one-time code). Each run's model does the
  * look-alike first and then the dangerous control, rule after rule.
  */
 import { test, expect } from '@playwright/test';
@@ -22,7 +23,7 @@ const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q
 const SECRET = 'hunter2-secret';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-guards-'));
 
-type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string } | { answer: string };
+type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string; tag?: string } | { answer: string };
 
 /** Step i does steps[i], whatever became of the earlier ones (a rejected step counts). */
 function sequence(steps: Step[]): Promise<FakeModel> {
@@ -185,6 +186,65 @@ test.describe('on links: download, leave-site', () => {
     expect(o.r.stderr).toContain('Guard: this leaves 127.0.0.1 for localhost');
     expect(ids(o, 'click')).not.toContain('partner-shop');
     expect(ids(o, 'view')).not.toContain('partner-shop.html');
+  });
+});
+
+test.describe('on a checkout page: Enter in a card form, a select, a shown password, a one-time code', () => {
+  let site: StaticServer;
+  let o: Outcome;
+
+  test.beforeAll(async () => {
+    site = await serveFixtures();
+    o = await run(site, 'checkout.html', [
+      { type: /^Search orders$/, text: 'shoes' },
+      { type: /^Card number$/, text: '4111 1111 1111 1111' },
+      { type: /./, tag: 'select', text: 'Keep account' },
+      { type: /./, tag: 'select', text: 'Delete account' },
+      { type: /^Password$/, text: SECRET },
+      { type: /^Verification code$/, text: '123456' },
+      { answer: 'checked' },
+    ], 'n\nn\nn\nn\n', 'checkout');
+  });
+  test.afterAll(async () => { await site.close(); });
+
+  const byAction = (re: RegExp) => {
+    const s = o.trace.steps.find((x) => re.test(x.actionText));
+    if (!s) throw new Error(`no step matches ${re}; steps: ${o.trace.steps.map((x) => x.actionText).join(' | ')}`);
+    return s;
+  };
+
+  test('the run went through every step, pausing four times', () => {
+    expect(o.r.stderr).not.toContain('Error:');
+    expect(o.r.code, o.r.stderr).toBe(0);
+    expect(o.r.stdout).toContain('ANSWER: checked');
+    expect(o.r.stderr.split(PROMPT)).toHaveLength(5);
+    expect(o.trace.steps.map((s) => s.approval?.decision)).toEqual(['auto', 'rejected', 'auto', 'rejected', 'rejected', 'rejected', 'auto']);
+  });
+
+  test('Type with Enter in a search form runs (its button says "Search"); into a card field it asks, the form is not sent', () => {
+    expect(stepOn(o, 'Search orders').approval).toEqual({ decision: 'auto', feedback: null });
+    expect(ids(o, 'submit')).toEqual(['search']);
+    expect(stepOn(o, 'Card number').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(o.r.stderr).toContain('Guard: this presses Enter in a payment card form, which may pay');
+    expect(ids(o, 'input')).toContain('q');
+    expect(ids(o, 'input')).not.toContain('cardnumber');
+  });
+
+  test('typing an option into a select is judged like clicking it: "Keep account" runs, "Delete account" asks', () => {
+    expect(byAction(/Keep account/).approval).toEqual({ decision: 'auto', feedback: null });
+    expect(byAction(/Delete account/).approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(o.r.stderr).toContain('Guard: this chooses "Delete account", which may delete something');
+    expect(ids(o, 'select')).toEqual(['keep']);
+  });
+
+  test('a password shown as text and a one-time code field ask', () => {
+    expect(stepOn(o, 'Password').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(stepOn(o, 'Verification code').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(o.r.stderr).toContain('Guard: this types into "Password", which looks like a password, PIN or one-time code field');
+    expect(o.r.stderr).toContain('Guard: this types into "Verification code", which looks like a password, PIN or one-time code field');
+    expect(ids(o, 'input')).not.toContain('shown-password');
+    expect(ids(o, 'input')).not.toContain('code');
+    expect(ids(o, 'submit')).not.toContain('signin');
   });
 });
 
