@@ -6,8 +6,8 @@
  *
  * Three runs keep browser launches down: form.html (password, payment, delete, send),
  * links.html -> downloads.html -> partners.html (download, leave-site) and checkout.html (Enter in
- * a card form, a select's option, a shown password, a one-time code). Each run's model does the
- * look-alike first and then the dangerous control, rule after rule.
+ * a card form by Type and by Key Return, a select's option, a shown password, a one-time code).
+ * Each run's model does the look-alike first and then the dangerous control, rule after rule.
  */
 import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q
 const SECRET = 'hunter2-secret';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-guards-'));
 
-type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string; tag?: string } | { answer: string };
+type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string; tag?: string } | { key: 'Return' } | { answer: string };
 
 /** Step i does steps[i], whatever became of the earlier ones (a rejected step counts). */
 function sequence(steps: Step[]): Promise<FakeModel> {
@@ -32,6 +32,7 @@ function sequence(steps: Step[]): Promise<FakeModel> {
       const p = req.prompt as PromptParts;
       const s = steps[Math.min(p.history.length, steps.length - 1)];
       if ('answer' in s) return { content: `Thought: Done.\nAction: ANSWER; <content>${s.answer}</content>\nMemory_Updated: {}` };
+      if ('key' in s) return { content: `Thought: I will press ${s.key}.\nAction: Key; [${s.key}]\nMemory_Updated: {}` };
       const find = 'click' in s ? s.click : s.type;
       const el = p.elements.find((e) => find.test(e.text) && (!('tag' in s) || !s.tag || e.tag === s.tag));
       if (!el) return { content: `Thought: No element matches ${find}.\nAction: Wait\nMemory_Updated: {}` };
@@ -189,7 +190,7 @@ test.describe('on links: download, leave-site', () => {
   });
 });
 
-test.describe('on a checkout page: Enter in a card form, a select, a shown password, a one-time code', () => {
+test.describe('on a checkout page: Enter (Type or Key) in a card form, a select, a shown password, a one-time code', () => {
   let site: StaticServer;
   let o: Outcome;
 
@@ -198,12 +199,14 @@ test.describe('on a checkout page: Enter in a card form, a select, a shown passw
     o = await run(site, 'checkout.html', [
       { type: /^Search orders$/, text: 'shoes' },
       { type: /^Card number$/, text: '4111 1111 1111 1111' },
+      { click: /^Name on card$/ }, // focus in the card form
+      { key: 'Return' },
       { type: /./, tag: 'select', text: 'Keep account' },
       { type: /./, tag: 'select', text: 'Delete account' },
       { type: /^Password$/, text: SECRET },
       { type: /^Verification code$/, text: '123456' },
       { answer: 'checked' },
-    ], 'n\nn\nn\nn\n', 'checkout');
+    ], 'n\nn\nn\nn\nn\n', 'checkout');
   });
   test.afterAll(async () => { await site.close(); });
 
@@ -213,12 +216,12 @@ test.describe('on a checkout page: Enter in a card form, a select, a shown passw
     return s;
   };
 
-  test('the run went through every step, pausing four times', () => {
+  test('the run went through every step, pausing five times', () => {
     expect(o.r.stderr).not.toContain('Error:');
     expect(o.r.code, o.r.stderr).toBe(0);
     expect(o.r.stdout).toContain('ANSWER: checked');
-    expect(o.r.stderr.split(PROMPT)).toHaveLength(5);
-    expect(o.trace.steps.map((s) => s.approval?.decision)).toEqual(['auto', 'rejected', 'auto', 'rejected', 'rejected', 'rejected', 'auto']);
+    expect(o.r.stderr.split(PROMPT)).toHaveLength(6);
+    expect(o.trace.steps.map((s) => s.approval?.decision)).toEqual(['auto', 'rejected', 'auto', 'rejected', 'auto', 'rejected', 'rejected', 'rejected', 'auto']);
   });
 
   test('Type with Enter in a search form runs (its button says "Search"); into a card field it asks, the form is not sent', () => {
@@ -228,6 +231,13 @@ test.describe('on a checkout page: Enter in a card form, a select, a shown passw
     expect(o.r.stderr).toContain('Guard: this presses Enter in a payment card form, which may pay');
     expect(ids(o, 'input')).toContain('q');
     expect(ids(o, 'input')).not.toContain('cardnumber');
+  });
+
+  test('Key Return with focus in the card form asks too (the focused field\'s form counts), and the form is not sent', () => {
+    expect(byAction(/^Click \[\d+\]/).approval).toEqual({ decision: 'auto', feedback: null });
+    expect(byAction(/^Key; \[Return\]/).approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(o.r.stderr.split('Guard: this presses Enter in a payment card form, which may pay')).toHaveLength(3);
+    expect(ids(o, 'submit')).toEqual(['search']);
   });
 
   test('typing an option into a select is judged like clicking it: "Keep account" runs, "Delete account" asks', () => {
