@@ -40,7 +40,7 @@ const OTHER_AUTOCOMPLETE = /\b(postal-code|email|username|tel|name|given-name|fa
 /** name / id words of a password, PIN or one-time code field */
 const PASSWORD_NAME = / (password|passwd|passwort|kennwort|pwd|pass|passcode|passphrase|pin|otp|totp|mfa|2fa|one time code|onetimecode|otc|verification code|verify code|verifycode|verificationcode|auth code|authcode|sms code|smscode|mdp|motdepasse|contrasena|contraseña) /;
 /** …but not these, which are about a password without being one */
-const NOT_PASSWORD_NAME = / (hint|reminder|question|forgot|reset|strength|policy|email|username|login name|expiry|expires|pincode|zip) /;
+const NOT_PASSWORD_NAME = / (hint|reminder|question|forgot|reset|strength|policy|email|username|login name|expiry|expires|pincode|pin code|zip|postal|postcode) /;
 
 /** label words of a password, PIN or one-time code field, in several languages */
 const PASSWORD_LABEL = /(?<![\p{L}\p{N}])(password|passcode|passphrase|passwort|kennwort|mot de passe|contraseña|pin|one-time code|one time code|one-time password|otp|verification code|authentication code|2fa code|security pin|bestätigungscode|einmalcode|code de vérification|código de verificación|código de verificação)(?![\p{L}\p{N}])|密码|密碼|验证码|驗證碼|动态码|口令|パスワード|暗証番号|認証コード|確認コード/u;

@@ -8,6 +8,7 @@
  *   "Jetzt kaufen"; not "Gelöscht", "Zahlungsarten");
  * - Chinese, Japanese ("anywhere"): anywhere in the text, there are no spaces between words
  *   ("立即购买", "メッセージを削除").
+ * A text ending in a question mark never matches: it asks about an action, it does not do it.
  * An entry "=phrase" must be the whole text ("=confirm": "Confirm", not "Confirm email address").
  * An entry "-phrase" is a look-alike: a phrase standing inside it does not count ("-支付方式" keeps
  * "支付方式" (payment methods) out of 支付, "-送信済" keeps "送信済み" (sent) out of 送信).
@@ -94,6 +95,8 @@ function bare(text: string): string {
  * any language) does not count: "已删除邮件" holds 删除 only inside 已删除, "移至已删除" is a hit.
  */
 export function matchPhrase(text: string, phrases: Partial<Phrases>): string | null {
+  // A question is a help link or a heading, not an action ("如何删除学生？", "How do I delete…?").
+  if (/[?？]\s*$/.test(text)) return null;
   const t = bare(text);
   if (!t) return null;
   const lists = GUARD_LANGS.map((lang) => ({ mode: MODES[lang], words: (phrases[lang] ?? []).map(normalizeText) }));

@@ -131,6 +131,8 @@ describe('per language, Enter in forms, selects', () => {
     expect(idOf(click, button('送信済み'))).toBeNull(); // "-送信済": a look-alike
     expect(idOf(click, button('已删除邮件'))).toBeNull();
     expect(idOf(click, button('移至已删除邮件'))).toBe('delete'); // the phrase holds the look-alike, not the other way round
+    expect(idOf(click, button('如何删除账户？'))).toBeNull(); // a question asks about an action
+    expect(idOf(click, button('Delete account?'))).toBeNull();
   });
 
   it('"=phrase" is the whole text only', () => {
