@@ -29,7 +29,7 @@ function words(s: string | undefined): string {
   return ` ${(s ?? '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
 }
 
-/** The label without decoration: "Password *", "Password:", "Enter your password" stay "…password". */
+/** The label without its trailing decoration: "Password *" and "Password:" are "password". */
 function bareLabel(s: string | undefined): string {
   return norm(s).replace(/[*:：＊()（）\s]+$/u, '').replace(/^[*\s]+/, '').trim();
 }
@@ -48,7 +48,7 @@ const PASSWORD_LABEL = /(?<![\p{L}\p{N}])(password|passcode|passphrase|passwort|
 const NOT_PASSWORD_LABEL = /hint|forgot|lost|strength|requirement|policy|protected|\?|？|pin ?code|pincode|提示|忘记|忘記|强度|ヒント|忘れ|vergessen|oublié|olvidad|indice|pista/u;
 /** a numeric field with a code-like label: an OTP box ("Enter the code", "6-digit code") */
 const CODE_LABEL = /(^|\b)(code|codes|pin)\b|验证码|驗證碼|码|コード|código|bestätigung/;
-const NOT_CODE_LABEL = /postal|post code|postcode|zip|area|country|promo|coupon|discount|gift|voucher|tracking|referral|invite|邮编|郵便|优惠|クーポン|postleitzahl|code postal|código postal/;
+const NOT_CODE_LABEL = /postal|post code|postcode|zip|area|country|promo|coupon|discount|gift|voucher|tracking|referral|invite|邀请|邮编|郵便|优惠|クーポン|postleitzahl|code postal|código postal/;
 
 export function isPasswordField(f: FieldInfo | undefined, label: string | undefined): boolean {
   if (!f && !label) return false;
@@ -70,7 +70,7 @@ export function isPasswordField(f: FieldInfo | undefined, label: string | undefi
 
 const CARD_AUTOCOMPLETE = /\bcc-(number|csc|exp|exp-month|exp-year|name|type)\b/;
 const CARD_NAME = / (card|cardnumber|card number|card no|cardno|ccnum|cc num|ccnumber|cc number|cc no|creditcard|credit card|cvc|cvv|cvv2|cvc2|ccv|csc|cc csc|cc cvv|card code|expiry|expiration|exp date|expdate|cc exp|card exp|exp month|exp year|expiry month|expiry year|security code|securitycode|cardholder) /;
-const NOT_CARD_NAME = / (gift|giftcard|loyalty|member|membership|library|id card|idcard|business|passport|document|license|licence|sim|report|scorecard|postcard|discard|wildcard) /;
+const NOT_CARD_NAME = / (gift|giftcard|loyalty|member|membership|library|id card|idcard|business|passport|document|license|licence|sim|report) /;
 const CARD_LABEL = /card number|credit card|debit card|name on card|cardholder|\bcvv\b|\bcvc\b|\bccv\b|\bcsc\b|security code|expiry|expiration date|exp\. date|mm ?\/ ?yy|卡号|信用卡|银行卡|借记卡|有效期|安全码|cvn|カード番号|クレジットカード|有効期限|セキュリティコード|kartennummer|kreditkarte|karteninhaber|ablaufdatum|gültig bis|prüfnummer|numéro de carte|carte bancaire|carte de crédit|date d'expiration|cryptogramme|número de tarjeta|tarjeta de crédito|fecha de caducidad|fecha de vencimiento|titular de la tarjeta/;
 const NOT_CARD_LABEL = /gift card|giftcard|loyalty|membership|library card|id card|礼品卡|会员卡|ギフトカード|geschenkkarte|carte cadeau|tarjeta regalo|passport|document/;
 
