@@ -83,7 +83,10 @@ describe('step approval', () => {
     expect(effectOf(s)).toMatchObject({ kind: 'act', action: { text: 's3cret-pw' } });
     expect(JSON.stringify(splitSecret(s).state)).not.toContain('s3cret-pw');
     s = reduce(s, { type: 'acted', at: 3100, result: { ok: true }, ms: 50 });
-    expect(JSON.stringify(s)).not.toContain('s3cret-pw');
+    // Only the run's vault (memory-only storage) keeps it, to mask it later.
+    expect(JSON.stringify(splitSecret(s).state)).not.toContain('s3cret-pw');
+    expect(splitSecret(s).vault?.typed).toEqual(['s3cret-pw']);
+    expect(JSON.stringify({ ...s, vault: undefined })).not.toContain('s3cret-pw');
   });
 
   it('rejecting records the feedback as the observation the model reads next', () => {
