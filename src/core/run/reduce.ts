@@ -321,7 +321,7 @@ function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>):
   }
   state = typedPassword(state, reply);
   const decision: Approval = { decision: ev.edit ? 'edited' : 'approved', feedback: null };
-  const next: RunState = { ...state, guards, pending: { ...p, reply, target, approval: undefined, decision, checked: true }, phase: 'act' };
+  const next: RunState = { ...state, guards, pending: { ...state.pending!, reply, target, approval: undefined, decision, checked: true }, phase: 'act' };
   return endsRun(reply.action) ? endWith(next, ev.at, reply.action) : next;
 }
 
@@ -394,7 +394,7 @@ function proposed(state: RunState, at: number, r: PendingReply, found: ActedElem
   state = typedPassword(state, reply);
   // the action with the run's secrets hidden (an answer that repeats a password, say)
   const { action } = reply;
-  const withReply: RunState = { ...state, pending: { ...p, reply, target }, formatErrorsInARow: 0 };
+  const withReply: RunState = { ...state, pending: { ...state.pending!, reply, target }, formatErrorsInARow: 0 };
   if (!endsRun(action)) {
     // Budget and loop guards: the action is recorded as not run and the run stops with the reason.
     const stop = overCap(state, r.usage) ?? repeatStop(state, p, reply.actionText, action);

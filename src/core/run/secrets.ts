@@ -54,7 +54,12 @@ export function rememberTyped(state: RunState, password: string): RunState {
   const v = state.vault ?? { typed: [], kept: [] };
   if (password.length < MIN_SECRET_CHARS || v.typed.includes(password)) return state;
   const next: RunState = { ...state, vault: { ...v, typed: [...v.typed, password] } };
-  return { ...next, task: hideRun(next, state.task), answer: hideRun(next, state.answer), memory: hideRun(next, state.memory), steps: hideRun(next, state.steps) };
+  // Screenshots are left alone (data URLs: a password could spell part of one); the pending reply
+  // keeps the text it is about to type.
+  const steps = state.steps.map(({ screenshot, cleanScreenshot, ...rest }) => ({ ...hideRun(next, rest), screenshot, cleanScreenshot }));
+  const p = state.pending;
+  const pending = p && (({ screenshot, kept, reply, ...rest }) => ({ ...hideRun(next, rest), screenshot, kept, reply }))(p);
+  return { ...next, task: hideRun(next, state.task), answer: hideRun(next, state.answer), memory: hideRun(next, state.memory), steps, pending };
 }
 
 /**
