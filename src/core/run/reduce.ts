@@ -141,13 +141,13 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   // Parser notes (e.g. memory kept) follow the outcome in brackets, so the outcome reads first.
   const outcome = result.ok ? (result.note ? `${modelText.success}. ${result.note}` : modelText.success) : result.error;
   const tabs = state.tabChanges ?? [];
-  const observation = withTabs(outcome, tabs) + (extra.length ? ` (${extra.join(' ')})` : '');
+  const observation = hideRun(state, withTabs(outcome, tabs) + (extra.length ? ` (${extra.join(' ')})` : ''));
   const step: StepRecord = {
     index: p.index, url: p.url, title: p.title, viewport: p.viewport, elements: p.elements,
     promptText: p.promptText, imageBytes: p.imageBytes, imageWidth: p.imageWidth, imageHeight: p.imageHeight,
     screenshot: p.kept?.labelled ?? p.screenshot, cleanScreenshot: p.kept?.clean ?? '', raw: r.raw, reasoning: r.reasoning, thought: r.thought,
     action: r.secret && r.action.type === 'type' ? { ...r.action, text: PASSWORD_MASK } : r.action,
-    actionText: r.actionText, target: p.target ?? null, memory: r.memory, result, observation,
+    actionText: r.actionText, target: p.target ?? null, memory: r.memory, result: hideRun(state, result), observation,
     timings: { observeMs: p.observeMs, modelMs: r.modelMs, modelFirstTokenMs: r.firstTokenMs ?? null, actMs, totalMs: Math.max(0, at - p.startedAt) },
     usage: r.usage,
     pageKey: pageKeyOf(p.url, p.elements),
@@ -389,7 +389,8 @@ function injectionReason(state: RunState, hits: InjectionHit[]): string {
 /** A readable proposed action: budget and loop guards, the end of the run, or on to the check. */
 function proposed(state: RunState, at: number, r: PendingReply, found: ActedElement | null | undefined): RunState {
   const p = state.pending!;
-  const target = actedOn(p.elements, r.action, found);
+  // what a point or the focused field holds can show a secret (marks are hidden when observed)
+  const target = hideRun(state, actedOn(p.elements, r.action, found));
   const reply = withSecretMasked(r, target, state, p);
   state = typedPassword(state, reply);
   // the action with the run's secrets hidden (an answer that repeats a password, say)
