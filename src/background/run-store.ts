@@ -173,9 +173,18 @@ export function saveRun(state: RunState): Promise<void> {
   return next;
 }
 
+/** Memory-only session storage, or nothing when it cannot be read. */
+async function sessionGet(keys: string[]): Promise<Record<string, unknown>> {
+  try {
+    return await chrome.storage.session.get(keys);
+  } catch {
+    return {};
+  }
+}
+
 async function withSecretRestored(state: RunState | undefined): Promise<RunState | undefined> {
   if (!state) return state;
-  const got = await chrome.storage.session.get([secretKey(state.id), vaultKey(state.id)]).catch(() => ({} as Record<string, unknown>));
+  const got = await sessionGet([secretKey(state.id), vaultKey(state.id)]);
   const secret = typeof got[secretKey(state.id)] === 'string' ? (got[secretKey(state.id)] as string) : null;
   if (secret !== null) withSecret.add(state.id);
   const v = got[vaultKey(state.id)] as Vault | undefined;
@@ -246,7 +255,9 @@ export async function deleteRun(id: string): Promise<void> {
   ]);
   stored.delete(id);
   vaults.delete(id);
-  await chrome.storage.session.remove([secretKey(id), vaultKey(id)]).catch(() => undefined);
+  try {
+    await chrome.storage.session.remove([secretKey(id), vaultKey(id)]);
+  } catch { /* nothing kept there */ }
 }
 
 /** A step's screenshot as a data URL, or null. */
