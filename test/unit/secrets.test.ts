@@ -144,6 +144,21 @@ describe('a typed password is masked in everything later (and earlier)', () => {
     expect(JSON.stringify(splitSecret(s).state)).not.toContain(PW);
   });
 
+  it('only text is masked, never structure: a password that reads "password" leaves input types and actions alone', () => {
+    let s = step(fresh(), 'Type it.', 'Type [2]; [password]', '{}');
+    s = step(s, 'The password is in.', 'Click [1]', '{"typed": "password"}');
+    expect(s.steps[1].thought).toBe(`The ${PASSWORD_MASK} is in.`);
+    expect(s.steps[1].memory).toEqual({ typed: PASSWORD_MASK });
+    expect(s.steps.map((x) => x.elements[2].inputType)).toEqual(['password', 'password']);
+    expect(s.steps[0].target?.inputType).toBe('password');
+    expect(s.steps[0].action).toMatchObject({ type: 'type', target: { kind: 'label', label: 2 }, text: PASSWORD_MASK });
+    const secret = fresh({ secrets: [{ name: 'n', value: 'label' }] });
+    const o = reduce(secret, { type: 'observed', at: 2000, obs: obs(), ms: 10 });
+    const r = reduce(o, { type: 'replied', at: 3000, raw: 'Thought: a label\nAction: ANSWER; <content>the label</content>\nMemory_Updated: {}', reasoning: null, usage: null, ms: 5 });
+    expect(r.answer).toBe('the {{secret:n}}');
+    expect(r.steps[0].action).toEqual({ type: 'answer', text: 'the {{secret:n}}' });
+  });
+
   it('a short password is masked in its own step only', () => {
     let s = step(fresh(), 'Type it.', 'Type [2]; [abc]', '{}');
     s = step(s, 'abc is typed; a cab', 'Click [1]', '{}');

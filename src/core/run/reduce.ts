@@ -29,7 +29,7 @@ import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
 import { modelText } from './model-text';
 import { translatorFor } from '../locales';
 import { personTextIn } from './person-text';
-import { hideReply, hideRun, rememberTyped, taskForModel, typesKnownPassword } from './secrets';
+import { hideMarks, hideReply, hideRun, hideTarget, rememberTyped, taskForModel, typesKnownPassword } from './secrets';
 import { usableSecrets } from '../secrets';
 import {
   DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, TOOK_OVER_FEEDBACK, siteOf,
@@ -229,7 +229,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     case 'observed': {
       if (state.phase !== 'observe') return state;
       // The person's secrets and typed passwords hidden in the page as kept and as the model reads it.
-      const o = { ...ev.obs, ...hideRun(state, { url: ev.obs.url, title: ev.obs.title, marks: ev.obs.marks }) };
+      const o = { ...ev.obs, url: hideRun(state, ev.obs.url), title: hideRun(state, ev.obs.title), marks: hideMarks(state, ev.obs.marks) };
       const startedAt = ev.at - ev.ms;
       const base = {
         index: state.steps.length, url: o.url, title: o.title, viewport: o.viewport, elements: o.marks,
@@ -390,7 +390,7 @@ function injectionReason(state: RunState, hits: InjectionHit[]): string {
 function proposed(state: RunState, at: number, r: PendingReply, found: ActedElement | null | undefined): RunState {
   const p = state.pending!;
   // what a point or the focused field holds can show a secret (marks are hidden when observed)
-  const target = hideRun(state, actedOn(p.elements, r.action, found));
+  const target = hideTarget(state, actedOn(p.elements, r.action, found));
   const reply = withSecretMasked(r, target, state, p);
   state = typedPassword(state, reply);
   // the action with the run's secrets hidden (an answer that repeats a password, say)

@@ -8,13 +8,62 @@
  * - Once a password is typed, it is masked in everything the run keeps, earlier steps included
  *   (rememberTyped), and in everything later (hideRun: replies, prompts).
  */
+import type { Action } from '../action/action';
+import type { Mark } from '../marks';
 import { hideIn, MIN_SECRET_CHARS, type Vault } from '../secrets';
 import { modelText } from './model-text';
-import { PASSWORD_MASK, type PendingReply, type RunState } from './state';
+import { PASSWORD_MASK, type ActedElement, type PendingReply, type PendingStep, type RunState, type StepRecord } from './state';
 
-/** Secrets hidden in `value`: the person's as placeholders, typed passwords as the mask. */
+/**
+ * Secrets hidden in `value` (every string in it): the person's as placeholders, typed passwords
+ * as the mask. For text and free-form data (memory); structured records go through the helpers
+ * below, which hide only their text fields (a password "password" must not rename an input type).
+ */
 export function hideRun<T>(state: Pick<RunState, 'vault'>, value: T): T {
   return hideIn(value, state.vault, PASSWORD_MASK);
+}
+
+type Hide = (text: string) => string;
+
+/** An action's free text (typed text, answer, address) hidden; its kind, target and keys kept. */
+function hideAction<A extends Action | null>(h: Hide, a: A): A {
+  if (!a) return a;
+  const out = { ...a } as Record<string, unknown>;
+  if (typeof out.text === 'string') out.text = h(out.text);
+  if (typeof out.url === 'string') out.url = h(out.url);
+  return out as A;
+}
+
+/** Element texts hidden (the list the model reads, and the fingerprints replay uses). */
+export function hideMarks(state: Pick<RunState, 'vault'>, marks: Mark[]): Mark[] {
+  if (!state.vault) return marks;
+  const h: Hide = (t) => hideRun(state, t);
+  return marks.map((m) => ({ ...m, text: h(m.text), ...(m.fingerprint ? { fingerprint: { ...m.fingerprint, text: h(m.fingerprint.text) } } : {}) }));
+}
+
+/** What an action acts on, its text hidden. */
+export function hideTarget<T extends ActedElement | null | undefined>(state: Pick<RunState, 'vault'>, t: T): T {
+  return t && state.vault ? { ...t, text: hideRun(state, t.text), ...(t.href ? { href: hideRun(state, t.href) } : {}) } : t;
+}
+
+function hideStep(state: RunState, s: StepRecord): StepRecord {
+  const h: Hide = (t) => hideRun(state, t);
+  return {
+    ...s, url: h(s.url), title: h(s.title), elements: hideMarks(state, s.elements), promptText: h(s.promptText),
+    raw: h(s.raw), reasoning: s.reasoning === null ? null : h(s.reasoning), thought: h(s.thought), action: hideAction(h, s.action),
+    actionText: h(s.actionText), target: hideTarget(state, s.target), memory: hideRun(state, s.memory), result: hideRun(state, s.result),
+    observation: h(s.observation),
+  };
+}
+
+/** The step being asked or acted: what it saw and asked (its reply keeps the text it is about to type). */
+function hidePending(state: RunState, p: PendingStep): PendingStep {
+  const h: Hide = (t) => hideRun(state, t);
+  return {
+    ...p, url: h(p.url), title: h(p.title), elements: hideMarks(state, p.elements), promptText: h(p.promptText),
+    target: hideTarget(state, p.target),
+    ...(p.request ? { request: p.request.map((part) => (part.type === 'text' ? { ...part, text: h(part.text) } : part)) } : {}),
+  };
 }
 
 /** The task as the model reads it: secrets hidden, and the names of the person's secrets. */
@@ -33,7 +82,7 @@ export function hideReply(r: PendingReply, state: RunState): PendingReply {
   const v = state.vault;
   if (!v) return r;
   const a = r.action;
-  const action = a.type === 'type' ? hideIn(a, { typed: [], kept: v.kept }, PASSWORD_MASK) : hideRun(state, a);
+  const action = a.type === 'type' ? { ...a, text: hideIn(a.text, { typed: [], kept: v.kept }, PASSWORD_MASK) } : hideAction((t) => hideRun(state, t), a);
   return {
     ...r, action, raw: hideRun(state, r.raw), reasoning: hideRun(state, r.reasoning), thought: hideRun(state, r.thought),
     memory: hideRun(state, r.memory), actionText: hideRun(state, r.actionText),
@@ -54,12 +103,10 @@ export function rememberTyped(state: RunState, password: string): RunState {
   const v = state.vault ?? { typed: [], kept: [] };
   if (password.length < MIN_SECRET_CHARS || v.typed.includes(password)) return state;
   const next: RunState = { ...state, vault: { ...v, typed: [...v.typed, password] } };
-  // Screenshots are left alone (data URLs: a password could spell part of one); the pending reply
-  // keeps the text it is about to type.
-  const steps = state.steps.map(({ screenshot, cleanScreenshot, ...rest }) => ({ ...hideRun(next, rest), screenshot, cleanScreenshot }));
-  const p = state.pending;
-  const pending = p && (({ screenshot, kept, reply, ...rest }) => ({ ...hideRun(next, rest), screenshot, kept, reply }))(p);
-  return { ...next, task: hideRun(next, state.task), answer: hideRun(next, state.answer), memory: hideRun(next, state.memory), steps, pending };
+  return {
+    ...next, task: hideRun(next, state.task), answer: hideRun(next, state.answer), memory: hideRun(next, state.memory),
+    steps: state.steps.map((s) => hideStep(next, s)), pending: state.pending && hidePending(next, state.pending),
+  };
 }
 
 /**
