@@ -122,12 +122,15 @@ export function fillSecrets(a: Action, kept: Secret[]): { action: Action; missin
 
 /**
  * The guard for a typed secret, part of the password rule (its switch and its "always allow" on a
- * site apply): typing a placeholder asks the person first, even in auto mode.
+ * site apply): typing a placeholder, or a password the run typed before (`typed`, into any field),
+ * asks the person first, even in auto mode.
  */
-export function secretGuard(a: Action, site: string, guards: GuardSettings, t: Translate = english): GuardHit | null {
+export function secretGuard(a: Action, site: string, guards: GuardSettings, t: Translate = english, typed: string[] = []): GuardHit | null {
+  if (a.type !== 'type') return null;
   const names = placeholdersIn(a);
-  if (!names.length) return null;
+  const again = typed.some((p) => p.length >= MIN_SECRET_CHARS && a.text.includes(p));
+  if (!names.length && !again) return null;
   const rule = guards.rules.find((r) => r.id === 'password');
   if (!rule?.on || (guards.allow[hostKey(site)] ?? []).includes('password')) return null;
-  return { id: 'password', reason: t('whySecret', names.map(placeholderOf).join(', ')) };
+  return { id: 'password', reason: names.length ? t('whySecret', names.map(placeholderOf).join(', ')) : t('whyTypedPassword') };
 }

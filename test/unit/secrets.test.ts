@@ -108,6 +108,8 @@ describe('placeholders both ways', () => {
     expect(secretGuard(type('plain words'), 'https://shop.example/', DEFAULT_GUARDS)).toBeNull();
     const off = { ...DEFAULT_GUARDS, rules: DEFAULT_GUARDS.rules.map((r) => (r.id === 'password' ? { ...r, on: false } : r)) };
     expect(secretGuard(type('{{secret:card}}'), 'https://shop.example/', off)).toBeNull();
+    expect(secretGuard(type('again hunter22'), 'https://shop.example/', DEFAULT_GUARDS, undefined, ['hunter22'])).toEqual({ id: 'password', reason: 'this types a password this run typed before' });
+    expect(secretGuard(type('abc'), 'https://shop.example/', DEFAULT_GUARDS, undefined, ['abc'])).toBeNull();
     const allowed = { ...DEFAULT_GUARDS, allow: { 'shop.example': ['password' as const] } };
     expect(secretGuard(type('{{secret:card}}'), 'https://shop.example/', allowed)).toBeNull();
   });
