@@ -9,6 +9,7 @@ import {
 import { checkSettings, normalizeSettings } from '../../src/core/settings';
 import { DEFAULT_GUARDS } from '../../src/core/guards';
 import { toTrace } from '../../src/core/trace';
+import { dialectOf } from '../../src/core/dialects/registry';
 import type { Action } from '../../src/core/action/action';
 import type { Mark } from '../../src/core/marks';
 
@@ -100,6 +101,21 @@ describe('placeholders both ways', () => {
     expect(fillSecrets(type('pay {{secret:cvc}}'), SECRETS).missing).toEqual(['cvc']);
     const click: Action = { type: 'click', target: { kind: 'label', label: 1 }, button: 'left', count: 1 };
     expect(fillSecrets(click, SECRETS)).toEqual({ action: click, missing: [] });
+  });
+
+  it('every dialect\'s grammar carries a placeholder through unchanged', () => {
+    const shot = { imageWidth: 1280, imageHeight: 800, viewport: { width: 1280, height: 800 } };
+    const written: Record<string, string> = {
+      'glm-web': 'Type [0]; [{{secret:card}}]',
+      'glm-pc': "type(content='{{secret:card}}')",
+      'glm-mobile': '{"action_type": "input_text", "text": "{{secret:card}}", "override": true}',
+    };
+    for (const [id, text] of Object.entries(written)) {
+      const back = dialectOf(id).parseAction(text, shot);
+      if (!back.ok) throw new Error(`${id}: ${back.error}`);
+      expect(back.action, id).toMatchObject({ type: 'type', text: '{{secret:card}}' });
+      expect(fillSecrets(back.action, SECRETS).action, id).toMatchObject({ text: CARD });
+    }
   });
 
   it('typing a placeholder asks like a password; the password rule\'s switch and "always allow" apply', () => {
