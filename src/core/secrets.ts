@@ -51,6 +51,7 @@ export function normalizeSecrets(input: unknown): Secret[] {
 export function secretsProblem(list: Secret[], t: Translate = english): string | null {
   const seen = new Set<string>();
   for (const s of list) {
+    if (!s.name) return t('secretNoName');
     if (!NAME.test(s.name)) return t('secretBadName', s.name.slice(0, 40));
     if (seen.has(s.name)) return t('secretTwice', s.name);
     seen.add(s.name);

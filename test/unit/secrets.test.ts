@@ -88,6 +88,7 @@ describe('masking rules', () => {
     expect(normalizeSettings({}).secrets).toEqual([]);
     expect(checkSettings(normalizeSettings({ secrets: [{ name: 'my card', value: CARD }] })).secrets).toContain('"my card"');
     expect(checkSettings(normalizeSettings({ secrets: [...SECRETS, { name: 'card', value: 'other-value' }] })).secrets).toContain('"card"');
+    expect(checkSettings(normalizeSettings({ secrets: [{ name: ' ', value: CARD }] })).secrets).toBe('Give each secret a name.');
     expect(checkSettings(normalizeSettings({ secrets: SECRETS })).secrets).toBeUndefined();
   });
 });
