@@ -10,7 +10,7 @@
  * model request in flight at once.
  */
 import {
-  createRun, effectOf, modelText, reduce, shotOf, toRunView, upgradeRun,
+  createRun, effectOf, hideRun, modelText, reduce, shotOf, toRunView, upgradeRun,
   type ActedElement, type ActResult, type Effect, type RunEvent, type RunState,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
@@ -20,6 +20,7 @@ import { imagePartsOf, toMessages } from '../core/dialects/request';
 import { isParseError, labelOf, pointOf, type Action } from '../core/action/action';
 import { replayPlan, type ReplayPlan } from '../core/replay';
 import { allowOnSite, guardCheck } from '../core/guards';
+import { fillSecrets, secretGuard } from '../core/secrets';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
 import { inspectAt } from './act/point';
@@ -133,7 +134,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
-    locale: personLocale(settings),
+    locale: personLocale(settings), secrets: settings.secrets,
   });
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
@@ -246,7 +247,8 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
 const STREAM_EVERY_MS = 100;
 
 /** The reply as it streams in, and retry notes, to the views (at most every 100 ms, and the last). */
-function streamTo(runId: string, index: number): ModelProgress {
+function streamTo(a: Active, index: number): ModelProgress {
+  const runId = a.state.id;
   let last = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let latest: RunStream | null = null;
@@ -257,7 +259,8 @@ function streamTo(runId: string, index: number): ModelProgress {
   };
   return {
     onDelta: (content, reasoning) => {
-      latest = { event: 'run/stream', runId, index, content, reasoning, note: null };
+      // The run's secrets hidden as in the recorded reply (a password the model repeats, say).
+      latest = { event: 'run/stream', runId, index, content: hideRun(a.state, content), reasoning: hideRun(a.state, reasoning), note: null };
       if (timer) return;
       timer = setTimeout(flush, Math.max(0, STREAM_EVERY_MS - (Date.now() - last)));
     },
@@ -315,7 +318,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       try {
         const index = a.state.pending?.index ?? a.state.steps.length;
         const messages = toMessages(eff.request, await imagesFor(a.state, imagePartsOf(eff.request)));
-        const r = await askModel(a.settings, messages, request.signal, streamTo(a.state.id, index));
+        const r = await askModel(a.settings, messages, request.signal, streamTo(a, index));
         // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
         if (request.signal.aborted) return null;
         if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error };
@@ -344,7 +347,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const target = m
         ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, ...fields }
         : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false, ...fields } : null;
-      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
+      const hit = secretGuard(eff.action, a.state.site, a.state.guards, translatorFor(a.state.locale), a.state.vault?.typed) ?? guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };
     }
@@ -354,11 +357,16 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       if (started === undefined) {
         started = Date.now();
         await commit(a, { type: 'acting', at: started });
-        let result;
+        let result: ActResult;
+        // The person's secrets are filled in only now, as the text is typed (core/secrets.ts).
+        const kept = a.state.vault?.kept ?? [];
+        const filled = fillSecrets(eff.action, kept);
         try {
-          result = await actInput(tabId, eff.action, {
-            mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
-          });
+          result = filled.missing.length
+            ? { ok: false, error: modelText.noSuchSecret(filled.missing, kept.map((s) => s.name)) }
+            : await actInput(tabId, filled.action, {
+              mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
+            });
         } catch (err) {
           // The page changed or closed under the action: tell the model. A tab the action closed
           // (a popup's "Close") sends the run back to its opener, when there is one.
@@ -369,7 +377,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
             result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
           }
         }
-        await commit(a, { type: 'input', at: Date.now(), result });
+        await commit(a, { type: 'input', at: Date.now(), result: hideRun(a.state, result) });
       }
       // After a restart with the input started but not recorded, nobody knows whether it happened.
       const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };

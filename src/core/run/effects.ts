@@ -8,6 +8,7 @@ import type { RequestPart } from '../dialects/types';
 import type { Mark } from '../marks';
 import { nextReplayed, type ReplayNext } from '../replay';
 import { historyOf, markOf, modelSteps, shotOf } from './reduce';
+import { hideRun, taskForModel } from './secrets';
 import type { ActedElement, FrameOffsets, RunState } from './state';
 
 export type Effect =
@@ -34,7 +35,7 @@ export function effectOf(state: RunState): Effect {
   if (state.phase === 'model') {
     // Built once when observed; a run saved by an older version builds it now.
     const request = p.request ?? dialectOf(state.dialect).buildRequest({
-      task: state.task, site: state.site, now: new Date(p.startedAt), history: historyOf(state), memory: state.memory,
+      task: taskForModel(state), site: state.site, now: new Date(p.startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
       marks: dialectOf(state.dialect).observes.labels ? p.elements : [], shot: shotOf(p), apps: state.apps ?? [],
     });
     return { kind: 'ask', request };

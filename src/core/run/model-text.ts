@@ -5,6 +5,7 @@
 import type { BudgetStop } from './budget';
 import { PASSWORD_MASK } from './state';
 import type { FileMeta, FilePick } from '../files';
+import { placeholderOf } from '../secrets';
 
 export const modelText = {
   success: 'Success',
@@ -46,6 +47,15 @@ export const modelText = {
     return parts.join(' ');
   },
   mask: PASSWORD_MASK,
+  /** a typed placeholder names no secret of the person's */
+  noSuchSecret: (missing: string[], names: string[]) =>
+    `Not typed: there is no secret named ${missing.map((n) => `"${n}"`).join(', ')}; ${names.length ? `the secrets are ${names.map(placeholderOf).join(', ')}` : 'the user keeps no secrets'}.`,
+  /**
+   * Added to the task in every dialect when the person keeps secrets: their names only. The
+   * values are never sent; a placeholder the model types is filled in on the page.
+   */
+  secretsNote: (names: string[]) =>
+    `The user keeps these values secret: ${names.map(placeholderOf).join(', ')}. You never see a secret's value; where the page or this task shows a placeholder, it stands for that value. To type a secret, write its placeholder exactly as the text to type (for example ${placeholderOf(names[0])}): it is filled in when typed.`,
 };
 
 function quoted(names: string[]): string {

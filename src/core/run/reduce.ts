@@ -29,6 +29,8 @@ import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
 import { modelText } from './model-text';
 import { translatorFor } from '../locales';
 import { personTextIn } from './person-text';
+import { hideMarks, hideReply, hideRun, hideTarget, rememberTyped, taskForModel, typesKnownPassword } from './secrets';
+import { placeholdersIn, usableSecrets } from '../secrets';
 import {
   DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, TOOK_OVER_FEEDBACK, siteOf,
   type ActedElement, type ActResult, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
@@ -36,8 +38,10 @@ import {
 } from './state';
 
 export function createRun(n: NewRun): RunState {
+  const kept = usableSecrets(n.secrets ?? []);
+  const vault = kept.length ? { typed: [], kept } : undefined;
   return {
-    id: n.id, task: n.task, startUrl: n.startUrl, site: siteOf(n.startUrl), tabId: n.tabId,
+    id: n.id, task: hideRun({ vault }, n.task), startUrl: n.startUrl, site: siteOf(n.startUrl), tabId: n.tabId,
     dialect: n.dialect, model: n.model, baseUrl: n.baseUrl, maxSteps: n.maxSteps,
     startedAt: n.at, endedAt: null, status: 'running', phase: 'observe', answer: null, stopReason: null,
     memory: n.memory ?? dialectOf(n.dialect).emptyMemory(), steps: [], pending: null, formatErrorsInARow: 0,
@@ -47,6 +51,7 @@ export function createRun(n: NewRun): RunState {
     ...(n.limits ? { limits: n.limits } : {}),
     ...(n.files?.length ? { files: n.files } : {}),
     ...(n.locale && n.locale !== 'en' ? { locale: n.locale } : {}),
+    ...(vault ? { vault } : {}),
   };
 }
 
@@ -73,10 +78,10 @@ export function shotOf(p: Pick<PendingStep, 'imageWidth' | 'imageHeight' | 'view
 
 /** The past steps as later prompts show them, each text capped (limits.ts) so one huge reply is not re-sent at every step. */
 export function historyOf(state: RunState): HistoryEntry[] {
-  return state.steps.map((s) => ({
+  return hideRun(state, state.steps.map((s) => ({
     index: s.index, thought: capText(s.thought), action: capText(s.actionText), observation: capText(s.observation), hasScreenshot: s.imageBytes > 0,
     memory: typeof s.memory === 'string' ? capText(s.memory) : s.memory,
-  }));
+  })));
 }
 
 /** The mark a label action targets, from the step's element list (null: none, or no such label). */
@@ -110,9 +115,10 @@ function maskMemory(m: Memory, secret: string): Memory {
  * memory and actionText, and the reply is marked secret (the action keeps the text until it runs;
  * storage keeps it out of the database, secrets.ts). Any other reply comes back unchanged.
  */
-export function withSecretMasked(r: PendingReply, target: ActedElement | null, state: RunState, p: PendingStep): PendingReply {
+export function withSecretMasked(reply: PendingReply, target: ActedElement | null, state: RunState, p: PendingStep, password = target?.inputType === 'password'): PendingReply {
+  const r = hideReply(reply, state);
   const a = r.action;
-  if (a.type !== 'type' || target?.inputType !== 'password' || !a.text) return { ...r, secret: false };
+  if (a.type !== 'type' || !a.text || (!password && !typesKnownPassword(state, a.text))) return { ...r, secret: false };
   return {
     ...r,
     raw: maskSecret(r.raw, a.text),
@@ -124,19 +130,24 @@ export function withSecretMasked(r: PendingReply, target: ActedElement | null, s
   };
 }
 
+/** A reply that types a password: it is masked in everything the run keeps from now on. */
+function typedPassword(state: RunState, r: PendingReply): RunState {
+  return r.secret && r.action.type === 'type' ? rememberTyped(state, r.action.text) : state;
+}
+
 function finishStep(state: RunState, at: number, result: ActResult, extra: string[], actMs: number): RunState {
   const p = state.pending!;
   const r = p.reply!;
   // Parser notes (e.g. memory kept) follow the outcome in brackets, so the outcome reads first.
   const outcome = result.ok ? (result.note ? `${modelText.success}. ${result.note}` : modelText.success) : result.error;
   const tabs = state.tabChanges ?? [];
-  const observation = withTabs(outcome, tabs) + (extra.length ? ` (${extra.join(' ')})` : '');
+  const observation = hideRun(state, withTabs(outcome, tabs) + (extra.length ? ` (${extra.join(' ')})` : ''));
   const step: StepRecord = {
     index: p.index, url: p.url, title: p.title, viewport: p.viewport, elements: p.elements,
     promptText: p.promptText, imageBytes: p.imageBytes, imageWidth: p.imageWidth, imageHeight: p.imageHeight,
     screenshot: p.kept?.labelled ?? p.screenshot, cleanScreenshot: p.kept?.clean ?? '', raw: r.raw, reasoning: r.reasoning, thought: r.thought,
     action: r.secret && r.action.type === 'type' ? { ...r.action, text: PASSWORD_MASK } : r.action,
-    actionText: r.actionText, target: p.target ?? null, memory: r.memory, result, observation,
+    actionText: r.actionText, target: p.target ?? null, memory: r.memory, result: hideRun(state, result), observation,
     timings: { observeMs: p.observeMs, modelMs: r.modelMs, modelFirstTokenMs: r.firstTokenMs ?? null, actMs, totalMs: Math.max(0, at - p.startedAt) },
     usage: r.usage,
     pageKey: pageKeyOf(p.url, p.elements),
@@ -195,8 +206,13 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     case 'checked': {
       if (state.phase !== 'act' || !p?.reply || p.checked) return state;
       const injected = p.injection?.length ? injectionReason(state, p.injection) : null;
-      if (!ev.hit && !injected && !state.approveSteps) return { ...state, pending: { ...p, checked: true, decision: { decision: 'auto', feedback: null } } };
-      return { ...state, phase: 'approve', pending: { ...p, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected } } };
+      // A field the password guard knows from its attributes or label (a password shown as text, a
+      // PIN, a one-time code): what is typed there is masked from now on, as in a password field.
+      const a = p.reply.action;
+      const masks = ev.hit?.id === 'password' && !p.reply.secret && a.type === 'type' && !placeholdersIn(a).length;
+      const q = masks ? { ...p, reply: withSecretMasked(p.reply, p.target ?? null, state, p, true) } : p;
+      if (!ev.hit && !injected && !state.approveSteps) return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
+      return { ...state, phase: 'approve', pending: { ...q, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected } } };
     }
     case 'tab': return onTab(state, ev);
     case 'files': return { ...state, files: ev.files };
@@ -217,7 +233,8 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     }
     case 'observed': {
       if (state.phase !== 'observe') return state;
-      const o = ev.obs;
+      // The person's secrets and typed passwords hidden in the page as kept and as the model reads it.
+      const o = { ...ev.obs, url: hideRun(state, ev.obs.url), title: hideRun(state, ev.obs.title), marks: hideMarks(state, ev.obs.marks) };
       const startedAt = ev.at - ev.ms;
       const base = {
         index: state.steps.length, url: o.url, title: o.title, viewport: o.viewport, elements: o.marks,
@@ -228,7 +245,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       const injection = detectInjection(pageTexts(o.title, o.marks));
       const dialect = dialectOf(state.dialect);
       const request = dialect.buildRequest({
-        task: state.task, site: state.site, now: new Date(startedAt), history: historyOf(state), memory: state.memory,
+        task: taskForModel(state), site: state.site, now: new Date(startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
         marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
       });
       return { ...state, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request), ...(injection.length ? { injection } : {}) } };
@@ -307,8 +324,9 @@ function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>):
     const actionText = dialectOf(state.dialect).formatAction(ev.edit, shotOf(p));
     reply = withSecretMasked({ ...reply, action: ev.edit, actionText }, target, state, p);
   }
+  state = typedPassword(state, reply);
   const decision: Approval = { decision: ev.edit ? 'edited' : 'approved', feedback: null };
-  const next: RunState = { ...state, guards, pending: { ...p, reply, target, approval: undefined, decision, checked: true }, phase: 'act' };
+  const next: RunState = { ...state, guards, pending: { ...state.pending!, reply, target, approval: undefined, decision, checked: true }, phase: 'act' };
   return endsRun(reply.action) ? endWith(next, ev.at, reply.action) : next;
 }
 
@@ -376,10 +394,13 @@ function injectionReason(state: RunState, hits: InjectionHit[]): string {
 /** A readable proposed action: budget and loop guards, the end of the run, or on to the check. */
 function proposed(state: RunState, at: number, r: PendingReply, found: ActedElement | null | undefined): RunState {
   const p = state.pending!;
-  const { action } = r;
-  const target = actedOn(p.elements, action, found);
+  // what a point or the focused field holds can show a secret (marks are hidden when observed)
+  const target = hideTarget(state, actedOn(p.elements, r.action, found));
   const reply = withSecretMasked(r, target, state, p);
-  const withReply: RunState = { ...state, pending: { ...p, reply, target }, formatErrorsInARow: 0 };
+  state = typedPassword(state, reply);
+  // the action with the run's secrets hidden (an answer that repeats a password, say)
+  const { action } = reply;
+  const withReply: RunState = { ...state, pending: { ...state.pending!, reply, target }, formatErrorsInARow: 0 };
   if (!endsRun(action)) {
     // Budget and loop guards: the action is recorded as not run and the run stops with the reason.
     const stop = overCap(state, r.usage) ?? repeatStop(state, p, reply.actionText, action);

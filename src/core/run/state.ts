@@ -10,6 +10,7 @@ import type { Fingerprint, HitElement, Mark, Rect, Viewport } from '../marks';
 import type { App, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
 import type { FileMeta } from '../files';
+import type { Secret, Vault } from '../secrets';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
@@ -218,6 +219,12 @@ export interface RunState {
   limits?: RunLimits;
   /** files the person attached for the page's file inputs: names, sizes, types (never the bytes) */
   files?: FileMeta[];
+  /**
+   * The person's secrets and the passwords this run typed, to hide them in everything kept and
+   * sent (core/secrets.ts). Memory only: storage keeps it out of the database (secrets.ts), views
+   * and traces leave it out.
+   */
+  vault?: Vault;
 }
 
 export interface Observation {
@@ -276,6 +283,8 @@ export interface NewRun {
   memory?: Memory;
   /** the language of what the run says to the person (stop reasons); English when absent */
   locale?: Locale;
+  /** the person's secrets (Settings): hidden from the model as placeholders */
+  secrets?: Secret[];
 }
 
 /** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */
