@@ -338,7 +338,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const details = m ? await sendContent(tabId, 'marks/details', { label: m.localLabel ?? m.label }, m.frameId ?? 0).catch(() => null) : null;
       const t = eff.target;
       const target = m
-        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false }
+        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, formAction: details?.formAction ?? null, navigatesTo: details?.navigatesTo ?? null }
         : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false } : null;
       const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
       if (hit || a.state.approveSteps) await highlight(tabId, eff);

@@ -10,7 +10,11 @@
  *   or chat field (the Type action presses Enter, which sends in most such boxes);
  * - download: a link with a `download` attribute, to a file with a listed extension, or whose text starts
  *   with "download";
- * - leave-site: a link (or the search action) that goes to another site than the task's.
+ * - leave-site: a link, a form's submit button (its form's `action` or its own `formaction`), Enter
+ *   typed into a field of such a form, a button whose click handler sets a URL in its markup, or the
+ *   search / navigate / open-app action, that goes to another site than the task's (sites by the
+ *   public suffix list, site.ts). What the page does after an action (a script's navigation, a
+ *   redirect, a download) is judged after it (guard-after.ts).
  *
  * Text rules match a word or phrase at the start of the element's text, on a word boundary: "Pay £25"
  * and "Delete" match, the look-alikes "Payment methods", "Deleted items", "Sent mail" do not.
@@ -19,6 +23,7 @@
 import type { Action } from './action/action';
 import type { Translate } from './i18n';
 import { english } from './locales';
+import { awayHost } from './site';
 
 export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
 
@@ -71,6 +76,13 @@ export interface GuardTarget {
   href?: string | null;
   /** the link has a download attribute */
   download?: boolean;
+  /**
+   * where a click (a submit button) or Enter (a field of a form) submits the element's form: the
+   * button's `formaction`, else the form's `action` (absolute URL); null: it submits no form
+   */
+  formAction?: string | null;
+  /** a URL the element's inline click handler navigates to (`location.href = '…'`, `window.open('…')`) */
+  navigatesTo?: string | null;
 }
 
 export interface GuardContext {
@@ -114,17 +126,8 @@ export function hostKey(urlOrHost: string): string {
   return host.toLowerCase().replace(/:\d+$/, '').replace(/^www\./, '');
 }
 
-/**
- * The registrable part of a host, near enough without the public suffix list: the last two labels,
- * or three when the last two look like a country's second level ("co.uk", "com.au").
- */
-export function siteKey(host: string): string {
-  const labels = hostKey(host).split('.').filter(Boolean);
-  if (labels.length <= 2 || /^\d+$/.test(labels[labels.length - 1])) return labels.join('.');
-  const [sld, tld] = labels.slice(-2);
-  const n = tld.length === 2 && (sld.length <= 3 || ['gouv', 'govt'].includes(sld)) ? 3 : 2;
-  return labels.slice(-n).join('.');
-}
+/** The site of a host, by the public suffix list (site.ts). */
+export { siteKey } from './site';
 
 function normalizeText(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -149,6 +152,11 @@ function firstPhrase(text: string, words: string[]): string | null {
 function typesAMessage(text: string): boolean {
   const t = normalizeText(text);
   return !/^search\b/.test(t) && /\b(message|comment|reply|chat|post|tweet)\b/.test(t);
+}
+
+/** Type ending with Enter, or the Enter key: submits the focused field's form. */
+function pressesEnter(action: Action): boolean {
+  return (action.type === 'type' && action.enter) || (action.type === 'key' && /^(enter|return)$/i.test(action.keys.trim()));
 }
 
 function hostOf(url: string): string | null {
@@ -201,14 +209,13 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
     case 'leave-site': {
       if (!siteHost) return null;
       const app = action.type === 'openApp' ? ctx.apps?.find((a) => a.name.toLowerCase() === action.name.toLowerCase()) : undefined;
-      const to = action.type === 'search' ? hostOf(ctx.searchStartPage)
-        : action.type === 'navigate' ? hostOf(action.url)
-          : app ? hostOf(app.url)
-            : action.type === 'click' && target?.href ? hostOf(target.href) : null;
-      if (!to || siteKey(to) === siteKey(siteHost)) return null;
-      // The person's apps are the task's own sites.
-      if ((ctx.apps ?? []).some((a) => { const h = hostOf(a.url); return h !== null && siteKey(h) === siteKey(to); })) return null;
-      return t('whyLeave', hostKey(siteHost), hostKey(to));
+      const to = action.type === 'search' ? ctx.searchStartPage
+        : action.type === 'navigate' ? action.url
+          : app ? app.url
+            : action.type === 'click' ? target?.href || target?.formAction || target?.navigatesTo
+              : pressesEnter(action) ? target?.formAction : null;
+      const away = to ? awayHost(ctx.site, to, ctx.apps) : null;
+      return away ? t('whyLeave', hostKey(siteHost), hostKey(away)) : null;
     }
   }
 }

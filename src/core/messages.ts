@@ -105,7 +105,7 @@ export interface ContentMessages {
   'marks/hide': { req: Record<string, never>; res: null };
   'marks/reset': { req: Record<string, never>; res: null };
   /** what the guards need about a label's element: the link it is or is in (absolute URL), a download attribute */
-  'marks/details': { req: { label: number }; res: { href: string | null; download: boolean } | null };
+  'marks/details': { req: { label: number }; res: { href: string | null; download: boolean; formAction?: string | null; navigatesTo?: string | null } | null };
   'marks/resolve': { req: { label: number }; res: ResolvedMark };
   'marks/focus': { req: { label: number }; res: boolean };
   'page/scroll': { req: { direction: 'up' | 'down' }; res: { moved: number } };
