@@ -11,7 +11,7 @@
  */
 import {
   createRun, effectOf, modelText, reduce, shotOf, toRunView, upgradeRun,
-  type ActedElement, type ActResult, type Effect, type RunEvent, type RunState,
+  type ActedElement, type ActResult, type AfterAction, type Effect, type RunEvent, type RunState,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, parseApps, type Settings } from '../core/settings';
@@ -38,6 +38,9 @@ import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, s
 import { loadSettings, saveSettings } from './settings-store';
 import { personLocale, personT } from './person';
 import { translatorFor } from '../core/locales';
+import { awayHost } from '../core/site';
+import { dropDownloads, keepDownloads, takeDownloads, undoDownloads } from './downloads';
+import { settle } from './settle';
 
 /** A live run: its state, the tabs it watches (tabs.ts), and how the person reaches it. */
 interface Active extends TabbedRun {
@@ -201,6 +204,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
       let edit: Action | undefined;
       let target: ActedElement | null = null;
       if (c.edit?.trim()) {
+        if (s.pending.after) throw new Error(t('editAfterRan'));
         const parsed = dialectOf(s.dialect).parseAction(c.edit, shotOf(s.pending));
         if (!parsed.ok) throw new Error(t('editUnreadable', parsed.error));
         edit = parsed.action;
@@ -374,12 +378,47 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const notes = await takeFileNotes(tabId);
       // A tab the action opened or closed: this step records the change.
       await syncTabs(a, (ev) => commit(a, ev));
-      return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started };
+      // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
+      const downloads = await takeDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]);
+      const landed = { url: await tabUrl(a.state.tabId), downloads };
+      return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started, landed };
     }
+    case 'after': return { type: 'resolved', at: Date.now(), outcome: await resolveAfter(a, eff.after, eff.before) };
     case 'wait':
     case 'none':
       return null;
   }
+}
+
+const BACK_SETTLE_MS = 8_000;
+
+/**
+ * Keeps what an action did (downloads resumed) or undoes it (downloads cancelled and erased; the
+ * tab back when it is still on the other site), as the person decided; what happened, for the model.
+ */
+async function resolveAfter(a: Active, after: AfterAction, before: string): Promise<string> {
+  const keep = after.decision !== 'rejected';
+  const said: string[] = [];
+  if (after.downloads.length) {
+    const names = after.downloads.map((d) => d.filename);
+    if (keep) await keepDownloads(after.downloads);
+    else await undoDownloads(after.downloads);
+    said.push(keep ? modelText.downloadKept(names) : modelText.downloadUndone(names));
+  }
+  if (after.rule === 'leave-site') {
+    if (keep) said.push(modelText.leftSiteKept(after.url));
+    else {
+      const tabId = a.state.tabId;
+      // Not again after a restart that already went back.
+      if (awayHost(before, await tabUrl(tabId), a.state.apps)) {
+        await chrome.tabs.goBack(tabId).catch(() => undefined);
+        await settle(tabId, BACK_SETTLE_MS);
+      }
+      const now = await tabUrl(tabId);
+      said.push(awayHost(before, now, a.state.apps) ? modelText.leftSiteStuck(after.url) : modelText.leftSiteUndone(after.url, now));
+    }
+  }
+  return said.join(' ');
 }
 
 /** An action's outcome with more for the model to read (file choosers). */
@@ -442,6 +481,7 @@ async function drive(a: Active): Promise<void> {
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
     await dropRunFiles(a.state.id).catch(() => undefined);
+    await dropDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]).catch(() => undefined);
     for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
       if (!(await chrome.tabs.get(t).catch(() => null))) continue;
       await unwatchFileChoosers(t);

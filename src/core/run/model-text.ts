@@ -46,6 +46,14 @@ export const modelText = {
     return parts.join(' ');
   },
   mask: PASSWORD_MASK,
+  /** what an action did that the guards look at after it (guard-after.ts), and what became of it */
+  downloadKept: (names: string[]) => `The browser began downloading ${quoted(names)}; the download was kept.`,
+  downloadUndone: (names: string[]) => `The browser began downloading ${quoted(names)}; the user did not allow it, so the download was cancelled and deleted.`,
+  leftSiteKept: (url: string) => `The page went to ${url}, another site than the task's; the user allowed it.`,
+  leftSiteUndone: (url: string, back: string) => `The page went to ${url}, another site than the task's; the user did not allow it, so the browser went back to ${back}.`,
+  leftSiteStuck: (url: string) => `The page went to ${url}, another site than the task's; the user did not allow it, but the browser could not go back: do not go on there.`,
+  afterTakeover: 'The user took over the browser before deciding whether to keep what this action did.',
+  userSaid: (feedback: string) => `The user said: ${feedback}`,
 };
 
 function quoted(names: string[]): string {
