@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import type { PromptParts } from '../fixtures/model/request-shape';
-import { runAgentCli, serveFixtures, type CliResult } from './support';
+import { panelSend, runAgentCli, serveFixtures, waitForRun, type CliResult } from './support';
+import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import type { RunView } from '../../src/core/messages';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 
@@ -185,6 +187,112 @@ test.describe('on links: download, leave-site', () => {
     expect(o.r.stderr).toContain('Guard: this leaves 127.0.0.1 for localhost');
     expect(ids(o, 'click')).not.toContain('partner-shop');
     expect(ids(o, 'view')).not.toContain('partner-shop.html');
+  });
+});
+
+test.describe('leaving the site by a form or a script: asked before the action, and after it', () => {
+  let site: StaticServer;
+  let o: Outcome;
+
+  test.beforeAll(async () => {
+    site = await serveFixtures();
+    o = await run(site, 'away.html', [
+      { click: /^Find$/ }, // the form's action is on localhost
+      { type: /^Partner search$/, text: 'shoes' }, // Type ends with Enter: submits that form
+      { click: /^Filter$/ }, // a form on the same site
+      { click: /^Continue$/ }, // a script takes the page to localhost
+      { answer: 'checked' },
+    ], 'n\nn\nn not there\n', 'away');
+  });
+  test.afterAll(async () => { await site.close(); });
+
+  test('a form posting to another site asks first, by its button and by Enter in its field; a form on the same site does not', () => {
+    expect(o.r.code, o.r.stderr).toBe(0);
+    expect(o.r.stdout).toContain('ANSWER: checked');
+    expect(stepOn(o, 'Find').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(stepOn(o, 'Partner search').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(o.r.stderr.match(/Guard: this leaves 127\.0\.0\.1 for localhost/g)).toHaveLength(2);
+    expect(ids(o, 'click')).not.toContain('find');
+    expect(ids(o, 'input')).not.toContain('q');
+    expect(stepOn(o, 'Filter').approval).toEqual({ decision: 'auto', feedback: null });
+    expect(ids(o, 'click')).toContain('filter');
+    expect(o.events.filter((e) => e.type === 'view' && e.value === 'partner-shop.html' && e.page?.startsWith('/guards/partner-shop.html'))).toHaveLength(1); // only the script's visit
+  });
+
+  test('a button whose script goes to another site: the run pauses after the action, and a refusal goes back', () => {
+    const step = stepOn(o, 'Continue');
+    // It ran without asking (nothing in the page said where it goes), then the run asked.
+    expect(step.approval).toEqual({ decision: 'auto', feedback: null });
+    expect(ids(o, 'click')).toContain('continue');
+    expect(o.r.stderr).toMatch(/Step \d+ ran; keep what it did\?/);
+    expect(o.r.stderr).toContain('Guard: after this action the page left 127.0.0.1 for localhost (rule "leave-site")');
+    expect(step.afterAction).toMatchObject({ rule: 'leave-site', decision: 'rejected', feedback: 'not there' });
+    expect(step.afterAction?.url).toMatch(/^http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=continue$/);
+    expect(step.result.ok).toBe(false);
+    expect(step.observation).toMatch(/^The page went to http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=continue, another site than the task's; the user did not allow it, so the browser went back to http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html\S* The user said: not there$/);
+    // the next step saw the task's site again
+    const next = o.trace.steps[step.index + 1];
+    expect(next.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html/);
+  });
+});
+
+test.describe('downloads the browser starts: paused, asked even in auto mode, kept or undone', () => {
+  let site: StaticServer;
+  let browser: Launched;
+  let model: FakeModel;
+  type Item = { id: number; filename: string; state: string; paused: boolean; exists: boolean; url: string };
+  const seen: { first?: RunView; second?: RunView; whileAsked?: Item[]; secondAsked?: Item[]; kept?: Item[]; end?: RunView; all?: Item[] } = {};
+
+  test.beforeAll(async () => {
+    site = await serveFixtures();
+    browser = await launchWithExtension();
+    const panel = await openPanel(browser);
+    const worker = browser.context.serviceWorkers()[0];
+    const items = () => worker.evaluate(() => chrome.downloads.search({})) as Promise<Item[]>;
+    model = await sequence([{ click: /^Get the report$/ }, { click: /^Get the log$/ }, { answer: 'done' }]);
+    const { runId } = await panelSend<{ runId: string }>(panel, 'run/start', {
+      task: 'Get the files', url: `${site.url}guards/files.html`,
+      config: { baseUrl: model.baseUrl, apiKey: 'sk-guards-downloads', model: 'glm-4.5v', approveSteps: false },
+    });
+    seen.first = await waitForRun(panel, runId, (r) => r.pending?.index === 0 && !!r.pending.approval?.after, 'the report download is asked about');
+    seen.whileAsked = await items();
+    await panelSend(panel, 'run/approve', { runId });
+    seen.second = await waitForRun(panel, runId, (r) => r.pending?.index === 1 && !!r.pending.approval?.after, 'the log download is asked about');
+    seen.secondAsked = await items();
+    await panelSend(panel, 'run/reject', { runId, feedback: 'not the log' });
+    seen.end = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
+    await expect.poll(async () => (await items()).find((i) => i.url.includes('report-2024'))?.state, { message: 'the kept download finishes', timeout: 30_000 }).toBe('complete');
+    seen.all = await items();
+  });
+  test.afterAll(async () => {
+    await browser?.close();
+    await model?.close();
+    await site.close();
+  });
+
+  test('a download is paused at once and the run asks, though no guard guessed it before the click', () => {
+    const a = seen.first!.pending!.approval!;
+    expect(a).toMatchObject({ rule: 'download', after: true, reason: 'this action started a download: "report-2024.csv"' });
+    const report = seen.whileAsked!.find((i) => i.url.includes('report-2024'));
+    expect(report).toMatchObject({ state: 'in_progress', paused: true });
+    expect(site.events.filter((e) => e.type === 'click').map((e) => e.value)).toEqual(['report', 'log']);
+  });
+
+  test('kept when approved: it finishes, and the model is told', () => {
+    const step = seen.end!.steps[0];
+    expect(step.approval).toEqual({ decision: 'auto', feedback: null });
+    expect(step.afterAction).toMatchObject({ rule: 'download', decision: 'approved', downloads: [{ filename: 'report-2024.csv' }] });
+    expect(step.observation).toBe('Success. The browser began downloading "report-2024.csv"; the download was kept.');
+    expect(seen.all!.find((i) => i.url.includes('report-2024'))).toMatchObject({ state: 'complete', exists: true });
+  });
+
+  test('cancelled and erased when refused, and the model is told', () => {
+    expect(seen.secondAsked!.find((i) => i.url.includes('server-log'))).toMatchObject({ state: 'in_progress', paused: true });
+    const step = seen.end!.steps[1];
+    expect(step.afterAction).toMatchObject({ rule: 'download', decision: 'rejected', feedback: 'not the log', downloads: [{ filename: 'server-log.txt' }] });
+    expect(step.result).toEqual({ ok: false, error: 'The browser began downloading "server-log.txt"; the user did not allow it, so the download was cancelled and deleted. The user said: not the log' });
+    expect(seen.all!.find((i) => i.url.includes('server-log'))).toBeUndefined();
+    expect(seen.end!.status).toBe('finished');
   });
 });
 
