@@ -200,9 +200,10 @@ test.describe('leaving the site by a form or a script: asked before the action, 
       { click: /^Find$/ }, // the form's action is on localhost
       { type: /^Partner search$/, text: 'shoes' }, // Type ends with Enter: submits that form
       { click: /^Filter$/ }, // a form on the same site
+      { click: /^Visit our partner$/ }, // its inline onclick sets a URL on localhost
       { click: /^Continue$/ }, // a script takes the page to localhost
       { answer: 'checked' },
-    ], 'n\nn\nn not there\n', 'away');
+    ], 'n\nn\nn\nn not there\n', 'away');
   });
   test.afterAll(async () => { await site.close(); });
 
@@ -211,12 +212,17 @@ test.describe('leaving the site by a form or a script: asked before the action, 
     expect(o.r.stdout).toContain('ANSWER: checked');
     expect(stepOn(o, 'Find').approval).toEqual({ decision: 'rejected', feedback: null });
     expect(stepOn(o, 'Partner search').approval).toEqual({ decision: 'rejected', feedback: null });
-    expect(o.r.stderr.match(/Guard: this leaves 127\.0\.0\.1 for localhost/g)).toHaveLength(2);
     expect(ids(o, 'click')).not.toContain('find');
     expect(ids(o, 'input')).not.toContain('q');
     expect(stepOn(o, 'Filter').approval).toEqual({ decision: 'auto', feedback: null });
     expect(ids(o, 'click')).toContain('filter');
     expect(o.events.filter((e) => e.type === 'view' && e.value === 'partner-shop.html' && e.page?.startsWith('/guards/partner-shop.html'))).toHaveLength(1); // only the script's visit
+  });
+
+  test('a button whose inline handler sets a URL on another site asks first', () => {
+    expect(stepOn(o, 'Visit our partner').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(ids(o, 'click')).not.toContain('visit');
+    expect(o.r.stderr.match(/Guard: this leaves 127\.0\.0\.1 for localhost/g)).toHaveLength(3);
   });
 
   test('a button whose script goes to another site: the run pauses after the action, and a refusal goes back', () => {
