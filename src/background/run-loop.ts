@@ -11,7 +11,7 @@
  */
 import {
   createRun, effectOf, modelText, reduce, shotOf, toRunView, upgradeRun,
-  type ActedElement, type ActResult, type AfterAction, type Effect, type RunEvent, type RunState,
+  type ActedElement, type ActResult, type AfterAction, type DownloadNote, type Effect, type RunEvent, type RunState,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, parseApps, type Settings } from '../core/settings';
@@ -49,6 +49,8 @@ interface Active extends TabbedRun {
   request: AbortController | null;
   /** wakes the driver waiting for the person */
   wake: () => void;
+  /** downloads an action began, paused until the person keeps or undoes them (undone if the run ends first) */
+  held?: DownloadNote[];
 }
 const active = new Map<string, Active>();
 /** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
@@ -380,10 +382,15 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       await syncTabs(a, (ev) => commit(a, ev));
       // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
       const downloads = await takeDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]);
+      a.held = downloads;
       const landed = { url: await tabUrl(a.state.tabId), downloads };
       return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started, landed };
     }
-    case 'after': return { type: 'resolved', at: Date.now(), outcome: await resolveAfter(a, eff.after, eff.before) };
+    case 'after': {
+      const outcome = await resolveAfter(a, eff.after, eff.before);
+      a.held = [];
+      return { type: 'resolved', at: Date.now(), outcome };
+    }
     case 'wait':
     case 'none':
       return null;
@@ -481,6 +488,8 @@ async function drive(a: Active): Promise<void> {
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
     await dropRunFiles(a.state.id).catch(() => undefined);
+    // Downloads nobody said yes to (the run stopped while asking, or before it could ask) are undone.
+    await undoDownloads(a.held ?? []).catch(() => undefined);
     await dropDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]).catch(() => undefined);
     for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
       if (!(await chrome.tabs.get(t).catch(() => null))) continue;

@@ -262,10 +262,16 @@ test.describe('downloads the browser starts: paused, asked even in auto mode, ke
     });
     seen.first = await waitForRun(panel, runId, (r) => r.pending?.index === 0 && !!r.pending.approval?.after, 'the report download is asked about');
     seen.whileAsked = await items();
-    await panelSend(panel, 'run/approve', { runId });
+    // The panel's card: Keep or Undo, nothing to edit (the action ran).
+    await expect(panel.getByTestId('approval-reason')).toContainText('this action started a download: "report-2024.csv"');
+    await expect(panel.getByTestId('approve')).toContainText('Keep');
+    await expect(panel.getByTestId('edit')).toHaveCount(0);
+    await panel.getByTestId('approve').click();
     seen.second = await waitForRun(panel, runId, (r) => r.pending?.index === 1 && !!r.pending.approval?.after, 'the log download is asked about');
     seen.secondAsked = await items();
-    await panelSend(panel, 'run/reject', { runId, feedback: 'not the log' });
+    await expect(panel.getByTestId('reject')).toContainText('Undo');
+    await panel.getByTestId('reject-feedback').fill('not the log');
+    await panel.getByTestId('reject').click();
     seen.end = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
     await expect.poll(async () => (await items()).find((i) => i.url.includes('report-2024'))?.state, { message: 'the kept download finishes', timeout: 30_000 }).toBe('complete');
     seen.all = await items();
