@@ -293,11 +293,14 @@ async function probe(state: RunState, action: Action): Promise<ActedElement | nu
   const point = pointOf(action);
   if (point) {
     const hit = await inspectAt(tabId, point, state.pending?.frameOffsets).catch(() => null);
-    return hit ? { tag: hit.tag, text: hit.text, rect: hit.rect, inputType: hit.inputType, frameId: hit.frameId, fingerprint: hit.fingerprint, href: hit.href, download: hit.download } : null;
+    return hit ? {
+      tag: hit.tag, text: hit.text, rect: hit.rect, inputType: hit.inputType, frameId: hit.frameId, fingerprint: hit.fingerprint, href: hit.href, download: hit.download,
+      ...(hit.formAction ? { formAction: hit.formAction } : {}), ...(hit.navigatesTo ? { navigatesTo: hit.navigatesTo } : {}),
+    } : null;
   }
   if ((action.type === 'type' && action.target.kind === 'none') || action.type === 'key') {
     const f = await sendContent(tabId, 'point/focused', {}).catch(() => null);
-    return f ? { tag: f.tag, text: f.text, inputType: f.inputType, rect: { x: 0, y: 0, width: 0, height: 0 } } : null;
+    return f ? { tag: f.tag, text: f.text, inputType: f.inputType, rect: { x: 0, y: 0, width: 0, height: 0 }, ...(f.formAction ? { formAction: f.formAction } : {}) } : null;
   }
   return null;
 }
@@ -345,7 +348,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const t = eff.target;
       const target = m
         ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, formAction: details?.formAction ?? null, navigatesTo: details?.navigatesTo ?? null }
-        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false } : null;
+        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false, formAction: t.formAction ?? null, navigatesTo: t.navigatesTo ?? null } : null;
       const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };

@@ -209,12 +209,13 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
     case 'leave-site': {
       if (!siteHost) return null;
       const app = action.type === 'openApp' ? ctx.apps?.find((a) => a.name.toLowerCase() === action.name.toLowerCase()) : undefined;
-      const to = action.type === 'search' ? ctx.searchStartPage
-        : action.type === 'navigate' ? action.url
-          : app ? app.url
-            : action.type === 'click' ? target?.href || target?.formAction || target?.navigatesTo
-              : pressesEnter(action) ? target?.formAction : null;
-      const away = to ? awayHost(ctx.site, to, ctx.apps) : null;
+      // Every way the action may go (a link with an inline handler: both).
+      const to = action.type === 'search' ? [ctx.searchStartPage]
+        : action.type === 'navigate' ? [action.url]
+          : app ? [app.url]
+            : action.type === 'click' ? [target?.href, target?.formAction, target?.navigatesTo]
+              : pressesEnter(action) ? [target?.formAction] : [];
+      const away = to.map((u) => (u ? awayHost(ctx.site, u, ctx.apps) : null)).find((h) => h !== null);
       return away ? t('whyLeave', hostKey(siteHost), hostKey(away)) : null;
     }
   }

@@ -119,7 +119,7 @@ export interface ContentMessages {
   /** the element at a point of this frame's viewport (CSS px), deep through shadow roots; an iframe there is reported as such */
   'point/inspect': { req: { x: number; y: number }; res: PointHit };
   /** the focused element of this frame (deep), for typing into the focused field; null when nothing editable has focus */
-  'point/focused': { req: Record<string, never>; res: { tag: string; text: string; inputType?: string; editable: boolean } | null };
+  'point/focused': { req: Record<string, never>; res: { tag: string; text: string; inputType?: string; editable: boolean; formAction?: string | null } | null };
   /** draw a crosshair at a point (top-frame viewport CSS px) with the hit element's box; null point: remove it */
   'point/mark': { req: { point: { x: number; y: number } | null; box: Rect | null }; res: null };
 }

@@ -83,6 +83,8 @@ describe('leave-site before the action: forms and script links, not only href', 
   it('a button whose inline handler sets a URL on another site', () => {
     expect(guardCheck(click, button({ navigatesTo: 'https://evil.example/' }), CTX, DEFAULT_GUARDS)?.id).toBe('leave-site');
     expect(guardCheck(click, button({ navigatesTo: 'https://x.github.io/next' }), CTX, DEFAULT_GUARDS)).toBeNull();
+    // a link to "#" whose handler goes elsewhere
+    expect(guardCheck(click, { tag: 'a', text: 'Next', href: 'https://x.github.io/#', navigatesTo: 'https://evil.example/' }, CTX, DEFAULT_GUARDS)?.id).toBe('leave-site');
   });
 
   it('a link to another github.io site leaves; to the same one stays', () => {

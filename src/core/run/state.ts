@@ -90,6 +90,9 @@ export interface ActedElement {
   /** for the guards: the link it is or is in, its download attribute */
   href?: string | null;
   download?: boolean;
+  /** for the leave-site guard: where it submits its form, a URL its inline click handler opens (absent: none known) */
+  formAction?: string | null;
+  navigatesTo?: string | null;
 }
 
 export interface StepRecord {
