@@ -41,6 +41,8 @@ function matchOf(item: chrome.downloads.DownloadItem): Announced | undefined {
 
 async function created(item: chrome.downloads.DownloadItem): Promise<void> {
   if (!cdp.attachedTabs().length) return; // no run: not ours to touch
+  // The extension's own (an export saved from the side panel) is never a page's.
+  if (item.byExtensionId === chrome.runtime.id || item.url.startsWith(`blob:${location.origin}`) || item.url.startsWith(location.origin)) return;
   deciding.add(item.id);
   if (item.state === 'in_progress') await chrome.downloads.pause(item.id).catch(() => undefined);
   let from = matchOf(item);
