@@ -425,7 +425,10 @@ async function resolveAfter(a: Active, after: AfterAction, before: string): Prom
         await settle(tabId, BACK_SETTLE_MS);
       }
       const now = await tabUrl(tabId);
-      said.push(awayHost(before, now, a.state.apps) ? modelText.leftSiteStuck(after.url) : modelText.leftSiteUndone(after.url, now));
+      // A tab this action opened has nowhere to go back to: it is closed, and the run goes back to its opener (syncTabs).
+      const opened = !!a.state.tabStack?.length && (a.state.tabChanges ?? []).some((c) => c.change === 'opened');
+      if (awayHost(before, now, a.state.apps) && opened && (await chrome.tabs.remove(tabId).then(() => true, () => false))) said.push(modelText.leftSiteClosed(after.url));
+      else said.push(awayHost(before, now, a.state.apps) ? modelText.leftSiteStuck(after.url) : modelText.leftSiteUndone(after.url, now));
     }
   }
   return said.join(' ');

@@ -34,13 +34,15 @@ function ruleOn(guards: GuardSettings, site: string, id: GuardId): boolean {
 }
 
 /**
- * The guard to ask after the action, or null. A download asks (the download rule); the tab on
+ * The guard to ask after the action, or null. A download asks (the download rule), unless the person
+ * approved the action as a download before it ran; the tab on
  * another site than the task's asks (the leave-site rule) when the action moved it there from
  * another site, unless the person approved leaving before the action ran.
  */
 export function afterActionHit(landed: Landed, ctx: AfterContext, guards: GuardSettings): GuardHit & { id: 'download' | 'leave-site' } | null {
   const t = ctx.t ?? english;
-  if (landed.downloads.length && ruleOn(guards, ctx.site, 'download')) {
+  // A download the person approved before the click (the download guard's guess) is not asked again.
+  if (landed.downloads.length && ctx.approved !== 'download' && ruleOn(guards, ctx.site, 'download')) {
     return { id: 'download', reason: t('whyDownloadBegan', landed.downloads.map((d) => `"${d.filename}"`).join(', ')) };
   }
   const away = awayHost(ctx.site, landed.url, ctx.apps);

@@ -106,6 +106,8 @@ describe('guards after an action', () => {
       .toEqual({ id: 'download', reason: 'this action started a download: "invoice.pdf"' });
     const off: GuardSettings = { ...DEFAULT_GUARDS, rules: DEFAULT_GUARDS.rules.map((r) => (r.id === 'download' ? { ...r, on: false } : r)) };
     expect(afterActionHit({ url: 'https://shop.example/cart', downloads: [{ filename: 'invoice.pdf' }] }, at, off)).toBeNull();
+    // approved before the click as a download (the link looked like one): not asked twice
+    expect(afterActionHit({ url: 'https://shop.example/cart', downloads: [{ filename: 'invoice.pdf' }] }, { ...at, approved: 'download' }, DEFAULT_GUARDS)).toBeNull();
   });
 
   it('the tab moved to another site asks; staying, coming back or moving within the other site does not', () => {

@@ -51,6 +51,7 @@ export const modelText = {
   downloadUndone: (names: string[]) => `The browser began downloading ${quoted(names)}; the user did not allow it, so the download was cancelled and deleted.`,
   leftSiteKept: (url: string) => `The page went to ${url}, another site than the task's; the user allowed it.`,
   leftSiteUndone: (url: string, back: string) => `The page went to ${url}, another site than the task's; the user did not allow it, so the browser went back to ${back}.`,
+  leftSiteClosed: (url: string) => `A new tab went to ${url}, another site than the task's; the user did not allow it, so that tab was closed.`,
   leftSiteStuck: (url: string) => `The page went to ${url}, another site than the task's; the user did not allow it, but the browser could not go back: do not go on there.`,
   afterTakeover: 'The user took over the browser before deciding whether to keep what this action did.',
   userSaid: (feedback: string) => `The user said: ${feedback}`,
