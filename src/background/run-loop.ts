@@ -427,8 +427,11 @@ async function resolveAfter(a: Active, after: AfterAction, before: string): Prom
       const now = await tabUrl(tabId);
       // A tab this action opened has nowhere to go back to: it is closed, and the run goes back to its opener (syncTabs).
       const opened = !!a.state.tabStack?.length && (a.state.tabChanges ?? []).some((c) => c.change === 'opened');
-      if (awayHost(before, now, a.state.apps) && opened && (await chrome.tabs.remove(tabId).then(() => true, () => false))) said.push(modelText.leftSiteClosed(after.url));
-      else said.push(awayHost(before, now, a.state.apps) ? modelText.leftSiteStuck(after.url) : modelText.leftSiteUndone(after.url, now));
+      if (awayHost(before, now, a.state.apps) && opened && (await chrome.tabs.remove(tabId).then(() => true, () => false))) {
+        said.push(modelText.leftSiteClosed(after.url));
+        // This step records the way back too.
+        await syncTabs(a, (ev) => commit(a, ev));
+      } else said.push(awayHost(before, now, a.state.apps) ? modelText.leftSiteStuck(after.url) : modelText.leftSiteUndone(after.url, now));
     }
   }
   return said.join(' ');

@@ -202,8 +202,9 @@ test.describe('leaving the site by a form or a script: asked before the action, 
       { click: /^Filter$/ }, // a form on the same site
       { click: /^Visit our partner$/ }, // its inline onclick sets a URL on localhost
       { click: /^Continue$/ }, // a script takes the page to localhost
+      { click: /^Open the partner page$/ }, // a script opens localhost in a new tab
       { answer: 'checked' },
-    ], 'n\nn\nn\nn not there\n', 'away');
+    ], 'n\nn\nn\nn not there\nn\n', 'away');
   });
   test.afterAll(async () => { await site.close(); });
 
@@ -216,7 +217,7 @@ test.describe('leaving the site by a form or a script: asked before the action, 
     expect(ids(o, 'input')).not.toContain('q');
     expect(stepOn(o, 'Filter').approval).toEqual({ decision: 'auto', feedback: null });
     expect(ids(o, 'click')).toContain('filter');
-    expect(o.events.filter((e) => e.type === 'view' && e.value === 'partner-shop.html' && e.page?.startsWith('/guards/partner-shop.html'))).toHaveLength(1); // only the script's visit
+    expect(o.events.filter((e) => e.type === 'view' && e.value === 'partner-shop.html')).toHaveLength(2); // only the scripts' visits (same tab, new tab)
   });
 
   test('a button whose inline handler sets a URL on another site asks first', () => {
@@ -239,6 +240,17 @@ test.describe('leaving the site by a form or a script: asked before the action, 
     // the next step saw the task's site again
     const next = o.trace.steps[step.index + 1];
     expect(next.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html/);
+  });
+
+  test('a script that opens another site in a new tab: refused, that tab is closed and the run is back in its tab', () => {
+    const step = stepOn(o, 'Open the partner page');
+    expect(step.approval).toEqual({ decision: 'auto', feedback: null });
+    expect(step.afterAction).toMatchObject({ rule: 'leave-site', decision: 'rejected' });
+    expect(step.afterAction?.url).toMatch(/^http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=popup$/);
+    expect(step.observation).toMatch(/^A new tab went to http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=popup, another site than the task's; the user did not allow it, so that tab was closed\. A new tab opened: http:\/\/localhost:\S+; you are now in it\. The tab closed; back in the previous tab: http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html\S*\.$/);
+    expect(step.tabs?.map((t) => t.change)).toEqual(['opened', 'closed']);
+    const last = o.trace.steps[o.trace.steps.length - 1];
+    expect(last.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html/);
   });
 });
 
