@@ -44,6 +44,11 @@ export async function serveDir(root: string, port = 0): Promise<StaticServer> {
       res.writeHead(204);
       return res.end();
     }
+    if (pathname === '/__redirect') {
+      // GET /__redirect?to=URL: a 302 there (test fixture sites: a link whose server sends the page to another site)
+      res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
+      return res.end();
+    }
     if (pathname.startsWith('/__download/')) return download(res, pathname.slice('/__download/'.length), Number(url.searchParams.get('hold') ?? 0), events);
     const file = path.resolve(base, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`);
     if (!file.startsWith(base)) { res.writeHead(403); return res.end(); }

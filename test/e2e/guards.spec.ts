@@ -7,6 +7,11 @@
  * Two runs keep browser launches down: form.html (password, payment, delete, send) and
  * links.html -> downloads.html -> partners.html (download, leave-site). Each run's model does the
  * look-alike first and then the dangerous control, rule after rule.
+ *
+ * Issue 12 item 5: away.html leaves the site by a form (its button, Enter in its field), an inline
+ * handler (asked before), a script, a new tab and a server redirect (asked after the action: the
+ * runner's `n` goes back or closes the tab, `y` keeps it); files.html starts real downloads
+ * (Content-Disposition: attachment) that are paused, asked through the panel, kept or cancelled.
  */
 import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -190,7 +195,7 @@ test.describe('on links: download, leave-site', () => {
   });
 });
 
-test.describe('leaving the site by a form or a script: asked before the action, and after it', () => {
+test.describe('leaving the site by a form, a script or a redirect: asked before the action, and after it', () => {
   let site: StaticServer;
   let o: Outcome;
 
@@ -203,8 +208,9 @@ test.describe('leaving the site by a form or a script: asked before the action, 
       { click: /^Visit our partner$/ }, // its inline onclick sets a URL on localhost
       { click: /^Continue$/ }, // a script takes the page to localhost
       { click: /^Open the partner page$/ }, // a script opens localhost in a new tab
+      { click: /^Our shop$/ }, // a link on this site, redirected to localhost: kept
       { answer: 'checked' },
-    ], 'n\nn\nn\nn not there\nn\n', 'away');
+    ], 'n\nn\nn\nn not there\nn\ny\n', 'away');
   });
   test.afterAll(async () => { await site.close(); });
 
@@ -217,7 +223,7 @@ test.describe('leaving the site by a form or a script: asked before the action, 
     expect(ids(o, 'input')).not.toContain('q');
     expect(stepOn(o, 'Filter').approval).toEqual({ decision: 'auto', feedback: null });
     expect(ids(o, 'click')).toContain('filter');
-    expect(o.events.filter((e) => e.type === 'view' && e.value === 'partner-shop.html')).toHaveLength(2); // only the scripts' visits (same tab, new tab)
+    expect(o.events.filter((e) => e.type === 'view' && e.value === 'partner-shop.html')).toHaveLength(3); // only the scripts' visits (same tab, new tab) and the redirect
   });
 
   test('a button whose inline handler sets a URL on another site asks first', () => {
@@ -242,6 +248,17 @@ test.describe('leaving the site by a form or a script: asked before the action, 
     expect(next.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html/);
   });
 
+  test('a link on the site that the server redirects to another site: asked after it, and kept when approved', () => {
+    const step = stepOn(o, 'Our shop');
+    expect(step.approval).toEqual({ decision: 'auto', feedback: null });
+    expect(step.afterAction).toMatchObject({ rule: 'leave-site', decision: 'approved', reason: 'after this action the page left 127.0.0.1 for localhost' });
+    expect(step.result.ok).toBe(true);
+    expect(step.observation).toMatch(/^Success\. The page went to http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=redirect, another site than the task's; the user allowed it\.$/);
+    const last = o.trace.steps[o.trace.steps.length - 1];
+    expect(last.url).toMatch(/^http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=redirect$/);
+    expect(o.r.stderr.split(PROMPT)).toHaveLength(7); // asked six times: four before an action, two after
+  });
+
   test('a script that opens another site in a new tab: refused, that tab is closed and the run is back in its tab', () => {
     const step = stepOn(o, 'Open the partner page');
     expect(step.approval).toEqual({ decision: 'auto', feedback: null });
@@ -249,8 +266,8 @@ test.describe('leaving the site by a form or a script: asked before the action, 
     expect(step.afterAction?.url).toMatch(/^http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=popup$/);
     expect(step.observation).toMatch(/^A new tab went to http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=popup, another site than the task's; the user did not allow it, so that tab was closed\. A new tab opened: http:\/\/localhost:\S+; you are now in it\. The tab closed; back in the previous tab: http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html\S*\.$/);
     expect(step.tabs?.map((t) => t.change)).toEqual(['opened', 'closed']);
-    const last = o.trace.steps[o.trace.steps.length - 1];
-    expect(last.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html/);
+    const next = o.trace.steps[step.index + 1];
+    expect(next.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html/);
   });
 });
 
