@@ -9,7 +9,8 @@
  * - send: ... a send / publish word ("Send", "Post comment"), or typing into a message, comment, reply
  *   or chat field (the Type action presses Enter, which sends in most such boxes);
  * - download: a link with a `download` attribute, to a file with a listed extension, or whose text starts
- *   with "download";
+ *   with "download" (an early warning: a download the browser really starts is asked about after the
+ *   action, guard-after.ts);
  * - leave-site: a link, a form's submit button (its form's `action` or its own `formaction`), Enter
  *   typed into a field of such a form, a button whose click handler sets a URL in its markup, or the
  *   search / navigate / open-app action, that goes to another site than the task's (sites by the
