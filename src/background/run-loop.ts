@@ -11,7 +11,7 @@
  */
 import {
   createRun, effectOf, hideRun, modelText, reduce, shotOf, toRunView, upgradeRun,
-  type ActedElement, type ActResult, type Effect, type RunEvent, type RunState,
+  type ActedElement, type ActResult, type AfterAction, type DownloadNote, type Effect, type RunEvent, type RunState,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, parseApps, type Settings } from '../core/settings';
@@ -39,6 +39,9 @@ import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, s
 import { loadSettings, saveSettings } from './settings-store';
 import { personLocale, personT } from './person';
 import { translatorFor } from '../core/locales';
+import { awayHost } from '../core/site';
+import { dropDownloads, keepDownloads, takeDownloads, undoDownloads } from './downloads';
+import { settle } from './settle';
 
 /** A live run: its state, the tabs it watches (tabs.ts), and how the person reaches it. */
 interface Active extends TabbedRun {
@@ -47,6 +50,8 @@ interface Active extends TabbedRun {
   request: AbortController | null;
   /** wakes the driver waiting for the person */
   wake: () => void;
+  /** downloads an action began, paused until the person keeps or undoes them (undone if the run ends first) */
+  held?: DownloadNote[];
 }
 const active = new Map<string, Active>();
 /** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
@@ -202,6 +207,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
       let edit: Action | undefined;
       let target: ActedElement | null = null;
       if (c.edit?.trim()) {
+        if (s.pending.after) throw new Error(t('editAfterRan'));
         const parsed = dialectOf(s.dialect).parseAction(c.edit, shotOf(s.pending));
         if (!parsed.ok) throw new Error(t('editUnreadable', parsed.error));
         edit = parsed.action;
@@ -290,11 +296,14 @@ async function probe(state: RunState, action: Action): Promise<ActedElement | nu
   const point = pointOf(action);
   if (point) {
     const hit = await inspectAt(tabId, point, state.pending?.frameOffsets).catch(() => null);
-    return hit ? { tag: hit.tag, text: hit.text, rect: hit.rect, inputType: hit.inputType, frameId: hit.frameId, fingerprint: hit.fingerprint, href: hit.href, download: hit.download } : null;
+    return hit ? {
+      tag: hit.tag, text: hit.text, rect: hit.rect, inputType: hit.inputType, frameId: hit.frameId, fingerprint: hit.fingerprint, href: hit.href, download: hit.download,
+      ...(hit.formAction ? { formAction: hit.formAction } : {}), ...(hit.navigatesTo ? { navigatesTo: hit.navigatesTo } : {}),
+    } : null;
   }
   if ((action.type === 'type' && action.target.kind === 'none') || action.type === 'key') {
     const f = await sendContent(tabId, 'point/focused', {}).catch(() => null);
-    return f ? { tag: f.tag, text: f.text, inputType: f.inputType, rect: { x: 0, y: 0, width: 0, height: 0 } } : null;
+    return f ? { tag: f.tag, text: f.text, inputType: f.inputType, rect: { x: 0, y: 0, width: 0, height: 0 }, ...(f.formAction ? { formAction: f.formAction } : {}) } : null;
   }
   return null;
 }
@@ -345,8 +354,8 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const focused = intoFocus ? await sendContent(tabId, 'point/focused', {}).catch(() => null) : null;
       const fields = { field: (details ?? focused)?.field, form: (details ?? focused)?.form, options: (details ?? focused)?.options };
       const target = m
-        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, ...fields }
-        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false, ...fields } : null;
+        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, formAction: details?.formAction ?? null, navigatesTo: details?.navigatesTo ?? null, ...fields }
+        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false, formAction: t.formAction ?? focused?.formAction ?? null, navigatesTo: t.navigatesTo ?? null, ...fields } : null;
       const hit = secretGuard(eff.action, a.state.site, a.state.guards, translatorFor(a.state.locale), a.state.vault?.typed) ?? guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };
@@ -386,12 +395,58 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const notes = await takeFileNotes(tabId);
       // A tab the action opened or closed: this step records the change.
       await syncTabs(a, (ev) => commit(a, ev));
-      return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started };
+      // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
+      const downloads = await takeDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]);
+      a.held = downloads;
+      const landed = { url: await tabUrl(a.state.tabId), downloads };
+      return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started, landed };
+    }
+    case 'after': {
+      const outcome = await resolveAfter(a, eff.after, eff.before);
+      a.held = [];
+      return { type: 'resolved', at: Date.now(), outcome };
     }
     case 'wait':
     case 'none':
       return null;
   }
+}
+
+const BACK_SETTLE_MS = 8_000;
+
+/**
+ * Keeps what an action did (downloads resumed) or undoes it (downloads cancelled and erased; the
+ * tab back when it is still on the other site), as the person decided; what happened, for the model.
+ */
+async function resolveAfter(a: Active, after: AfterAction, before: string): Promise<string> {
+  const keep = after.decision !== 'rejected';
+  const said: string[] = [];
+  if (after.downloads.length) {
+    const names = after.downloads.map((d) => d.filename);
+    if (keep) await keepDownloads(after.downloads);
+    else await undoDownloads(after.downloads);
+    said.push(keep ? modelText.downloadKept(names) : modelText.downloadUndone(names));
+  }
+  if (after.rule === 'leave-site') {
+    if (keep) said.push(modelText.leftSiteKept(after.url));
+    else {
+      const tabId = a.state.tabId;
+      // Not again after a restart that already went back.
+      if (awayHost(before, await tabUrl(tabId), a.state.apps)) {
+        await chrome.tabs.goBack(tabId).catch(() => undefined);
+        await settle(tabId, BACK_SETTLE_MS);
+      }
+      const now = await tabUrl(tabId);
+      // A tab this action opened has nowhere to go back to: it is closed, and the run goes back to its opener (syncTabs).
+      const opened = !!a.state.tabStack?.length && (a.state.tabChanges ?? []).some((c) => c.change === 'opened');
+      if (awayHost(before, now, a.state.apps) && opened && (await chrome.tabs.remove(tabId).then(() => true, () => false))) {
+        said.push(modelText.leftSiteClosed(after.url));
+        // This step records the way back too.
+        await syncTabs(a, (ev) => commit(a, ev));
+      } else said.push(awayHost(before, now, a.state.apps) ? modelText.leftSiteStuck(after.url) : modelText.leftSiteUndone(after.url, now));
+    }
+  }
+  return said.join(' ');
 }
 
 /** An action's outcome with more for the model to read (file choosers). */
@@ -454,6 +509,9 @@ async function drive(a: Active): Promise<void> {
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
     await dropRunFiles(a.state.id).catch(() => undefined);
+    // Downloads nobody said yes to (the run stopped while asking, or before it could ask) are undone.
+    await undoDownloads(a.held ?? []).catch(() => undefined);
+    await dropDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]).catch(() => undefined);
     for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
       if (!(await chrome.tabs.get(t).catch(() => null))) continue;
       await unwatchFileChoosers(t);

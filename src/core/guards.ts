@@ -11,8 +11,13 @@
  * - send: ... a send / publish phrase ("Send", "Post comment", "Antworten"), or typing into a
  *   message, comment, reply or chat field (the Type action presses Enter, which sends in most such boxes);
  * - download: a link with a `download` attribute, to a file with a listed extension, or whose text starts
- *   with "download";
- * - leave-site: a link (or the search action) that goes to another site than the task's.
+ *   with "download" (an early warning: a download the browser really starts is asked about after the
+ *   action, guard-after.ts);
+ * - leave-site: a link, a form's submit button (its form's `action` or its own `formaction`), Enter
+ *   typed into a field of such a form, a button whose click handler sets a URL in its markup, or the
+ *   search / navigate / open-app action, that goes to another site than the task's (sites by the
+ *   public suffix list, site.ts). What the page does after an action (a script's navigation, a
+ *   redirect, a download) is judged after it (guard-after.ts).
  *
  * Enter submits forms, so a Type that presses Enter, or a Key Enter, in a form counts as clicking
  * the form's default submit button (payment, delete, send by its text), and in a form with payment
@@ -34,6 +39,7 @@ import { DEFAULT_PHRASES, GUARD_LANGS, matchPhrase, OLD_DEFAULT_WORDS, type Phra
 
 export type { FieldInfo, FormInfo } from './guard-fields';
 export { GUARD_LANGS, GUARD_LANG_KEYS, type GuardLang } from './guard-words';
+import { awayHost } from './site';
 
 export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
 
@@ -94,6 +100,13 @@ export interface GuardTarget {
   form?: FormInfo;
   /** a <select>'s usable options' texts */
   options?: string[];
+  /**
+   * where a click (a submit button) or Enter (a field of a form) submits the element's form: the
+   * button's `formaction`, else the form's `action` (absolute URL); null: it submits no form
+   */
+  formAction?: string | null;
+  /** a URL the element's inline click handler navigates to (`location.href = '…'`, `window.open('…')`) */
+  navigatesTo?: string | null;
 }
 
 export interface GuardContext {
@@ -163,17 +176,8 @@ export function hostKey(urlOrHost: string): string {
   return host.toLowerCase().replace(/:\d+$/, '').replace(/^www\./, '');
 }
 
-/**
- * The registrable part of a host, near enough without the public suffix list: the last two labels,
- * or three when the last two look like a country's second level ("co.uk", "com.au").
- */
-export function siteKey(host: string): string {
-  const labels = hostKey(host).split('.').filter(Boolean);
-  if (labels.length <= 2 || /^\d+$/.test(labels[labels.length - 1])) return labels.join('.');
-  const [sld, tld] = labels.slice(-2);
-  const n = tld.length === 2 && (sld.length <= 3 || ['gouv', 'govt'].includes(sld)) ? 3 : 2;
-  return labels.slice(-n).join('.');
-}
+/** The site of a host, by the public suffix list (site.ts). */
+export { siteKey } from './site';
 
 function normalizeText(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -287,14 +291,14 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
     case 'leave-site': {
       if (!siteHost) return null;
       const app = action.type === 'openApp' ? ctx.apps?.find((a) => a.name.toLowerCase() === action.name.toLowerCase()) : undefined;
-      const to = action.type === 'search' ? hostOf(ctx.searchStartPage)
-        : action.type === 'navigate' ? hostOf(action.url)
-          : app ? hostOf(app.url)
-            : action.type === 'click' && target?.href ? hostOf(target.href) : null;
-      if (!to || siteKey(to) === siteKey(siteHost)) return null;
-      // The person's apps are the task's own sites.
-      if ((ctx.apps ?? []).some((a) => { const h = hostOf(a.url); return h !== null && siteKey(h) === siteKey(to); })) return null;
-      return t('whyLeave', hostKey(siteHost), hostKey(to));
+      // Every way the action may go (a link with an inline handler: both).
+      const to = action.type === 'search' ? [ctx.searchStartPage]
+        : action.type === 'navigate' ? [action.url]
+          : app ? [app.url]
+            : action.type === 'click' ? [target?.href, target?.formAction, target?.navigatesTo]
+              : pressesEnter(action) ? [target?.formAction] : [];
+      const away = to.map((u) => (u ? awayHost(ctx.site, u, ctx.apps) : null)).find((h) => h !== null);
+      return away ? t('whyLeave', hostKey(siteHost), hostKey(away)) : null;
     }
   }
 }

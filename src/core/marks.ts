@@ -90,6 +90,10 @@ export interface HitElement {
   href: string | null;
   /** that link has a download attribute */
   download: boolean;
+  /** where it submits its form (a submit button; Enter in a field), absolute; null: no form (content-scripts/details.ts) */
+  formAction?: string | null;
+  /** a URL its inline click handler navigates to */
+  navigatesTo?: string | null;
   /** a text field, textarea or contenteditable */
   editable: boolean;
 }

@@ -470,6 +470,27 @@ test('keys: combinations with modifiers, editing commands run once, browser shor
   await expect.poll(() => page.evaluate(() => (window as unknown as { marker?: number }).marker ?? null).catch(() => 'reloading')).toBeNull();
 });
 
+test('point/inspect and point/focused: where a submit button, Enter in a field and an inline handler send the page (leave-site guard)', async () => {
+  const page = await open(`${a.url}forms.html`);
+  const top = page.mainFrame();
+  const recorded = await offsets();
+  const at = async (id: string) => pointApi.inspectAt(TAB, centre(await rectOf(top, byId(id))), recorded);
+  expect(await at('find')).toMatchObject({ tag: 'button', formAction: 'https://other.example/search?src=form', navigatesTo: null });
+  expect(await at('alt')).toMatchObject({ formAction: 'https://alt.example/go' });
+  // Enter submits through the form's first submit button, not the formaction one
+  expect(await at('q')).toMatchObject({ tag: 'input', formAction: 'https://other.example/search?src=form' });
+  expect(await at('note')).toMatchObject({ formAction: null });
+  expect(await at('plain')).toMatchObject({ formAction: null });
+  // fields named getAttribute / elements / action do not hide the form's action
+  expect(await at('shadowsubmit')).toMatchObject({ formAction: 'https://evil.example/steal' });
+  expect(await at('close')).toMatchObject({ formAction: null });
+  expect(await at('stay')).toMatchObject({ formAction: `${a.url}forms.html` });
+  expect(await at('visitspan')).toMatchObject({ tag: 'button', navigatesTo: 'https://partner.example/welcome', formAction: null });
+  await page.focus('#q');
+  const focused = await page.evaluate(() => (globalThis as unknown as { __point: { handle(t: string, p: unknown): { value: unknown } } }).__point.handle('point/focused', {}).value);
+  expect(focused).toMatchObject({ tag: 'input', formAction: 'https://other.example/search?src=form' });
+});
+
 test('type: into the focused field, at a point, and an error when no field has the focus', async () => {
   const page = await open(`${a.url}input.html`);
   const value = (id: string) => page.evaluate((i) => (document.getElementById(i) as HTMLInputElement).value, id);

@@ -56,6 +56,15 @@ export const modelText = {
    */
   secretsNote: (names: string[]) =>
     `The user keeps these values secret: ${names.map(placeholderOf).join(', ')}. You never see a secret's value; where the page or this task shows a placeholder, it stands for that value. To type a secret, write its placeholder exactly as the text to type (for example ${placeholderOf(names[0])}): it is filled in when typed.`,
+  /** what an action did that the guards look at after it (guard-after.ts), and what became of it */
+  downloadKept: (names: string[]) => `The browser began downloading ${quoted(names)}; the download was kept.`,
+  downloadUndone: (names: string[]) => `The browser began downloading ${quoted(names)}; the user did not allow it, so the download was cancelled and deleted.`,
+  leftSiteKept: (url: string) => `The page went to ${url}, another site than the task's; the user allowed it.`,
+  leftSiteUndone: (url: string, back: string) => `The page went to ${url}, another site than the task's; the user did not allow it, so the browser went back to ${back}.`,
+  leftSiteClosed: (url: string) => `A new tab went to ${url}, another site than the task's; the user did not allow it, so that tab was closed.`,
+  leftSiteStuck: (url: string) => `The page went to ${url}, another site than the task's; the user did not allow it, but the browser could not go back: do not go on there.`,
+  afterTakeover: 'The user took over the browser before deciding whether to keep what this action did.',
+  userSaid: (feedback: string) => `The user said: ${feedback}`,
 };
 
 function quoted(names: string[]): string {

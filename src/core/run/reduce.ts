@@ -19,6 +19,7 @@ import { endsRun, isParseError, labelOf, type Action, type Memory } from '../act
 import { browserShortcut } from '../action/shortcuts';
 import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
 import { detectInjection, pageTexts, type InjectionHit } from '../injection';
+import { afterActionHit } from '../guard-after';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
 import type { HistoryEntry } from '../dialects/types';
@@ -33,7 +34,7 @@ import { hideMarks, hideReply, hideRun, hideTarget, rememberTyped, taskForModel,
 import { placeholdersIn, usableSecrets } from '../secrets';
 import {
   DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, TOOK_OVER_FEEDBACK, siteOf,
-  type ActedElement, type ActResult, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
+  type ActedElement, type ActResult, type AfterAction, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
   type RunEvent, type RunState, type RunStatus, type StepRecord, type TabChange,
 } from './state';
 
@@ -154,6 +155,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     approval: p.decision ?? null,
     ...(tabs.length ? { tabs } : {}),
     ...(p.injection?.length ? { injection: p.injection } : {}),
+    ...(p.after ? { afterAction: p.after } : {}),
   };
   const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [] };
   if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText(state).maxSteps(state.maxSteps));
@@ -212,7 +214,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       const masks = ev.hit?.id === 'password' && !p.reply.secret && a.type === 'type' && !placeholdersIn(a).length;
       const q = masks ? { ...p, reply: withSecretMasked(p.reply, p.target ?? null, state, p, true) } : p;
       if (!ev.hit && !injected && !state.approveSteps) return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
-      return { ...state, phase: 'approve', pending: { ...q, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected } } };
+      return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected } } };
     }
     case 'tab': return onTab(state, ev);
     case 'files': return { ...state, files: ev.files };
@@ -220,6 +222,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     case 'reject': {
       if (state.phase !== 'approve' || !p?.reply) return state;
       const feedback = ev.feedback?.trim() || null;
+      if (p.after && !p.after.decision) return { ...state, phase: 'act', pending: { ...p, approval: undefined, after: { ...p.after, decision: 'rejected', feedback } } };
       const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback } } };
       return finishStep(withDecision, ev.at, { ok: false, error: modelText.rejected(feedback) }, [], 0);
     }
@@ -253,8 +256,21 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     case 'replied': return onReply(state, ev);
     case 'replayed': return onReplayed(state, ev);
     case 'acted': {
-      if (state.phase !== 'act' || !p?.reply) return state;
+      if (state.phase !== 'act' || !p?.reply || p.acted) return state;
+      if (ev.landed) {
+        const after = afterAction(state, p, ev.landed);
+        if (after) {
+          const pending: PendingStep = { ...p, acted: { result: ev.result, ms: ev.ms }, after };
+          if (after.decision) return { ...state, pending };
+          return { ...state, phase: 'approve', pending: { ...pending, approval: { rule: after.rule, reason: after.reason, after: true } } };
+        }
+      }
       return finishStep({ ...state, formatErrorsInARow: 0 }, ev.at, ev.result, p.reply.notes, ev.ms);
+    }
+    case 'resolved': {
+      if (state.phase !== 'act' || !p?.reply || !p.acted || !p.after?.decision || p.after.outcome !== undefined) return state;
+      const after: AfterAction = { ...p.after, outcome: ev.outcome };
+      return finishStep({ ...state, formatErrorsInARow: 0, pending: { ...p, after } }, ev.at, withOutcome(p.acted.result, after), p.reply.notes, p.acted.ms);
     }
   }
 }
@@ -268,6 +284,12 @@ function takeOver(state: RunState, at: number, url: string): RunState {
   if (state.paused?.kind === 'takeover') return state;
   const paused: Paused = { kind: 'takeover', at, url: state.paused?.url ?? url };
   const p = state.pending;
+  if (p?.reply && p.acted && p.after && !p.after.decision) {
+    // Asked about what the action did: the person now has the browser, and it is left as it is.
+    const after: AfterAction = { ...p.after, decision: 'takeover', outcome: modelText.afterTakeover };
+    const done = finishStep({ ...state, pending: { ...p, approval: undefined, after } }, at, withOutcome(p.acted.result, after), p.reply.notes, p.acted.ms);
+    return done.status === 'running' ? { ...done, paused } : done;
+  }
   if (p?.reply && p.actStartedAt === undefined && (state.phase === 'act' || state.phase === 'approve')) {
     const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback: TOOK_OVER_FEEDBACK } } };
     const done = finishStep(withDecision, at, { ok: false, error: modelText.tookOverBeforeRun }, [], 0);
@@ -289,11 +311,31 @@ function onTab(state: RunState, ev: Extract<RunEvent, { type: 'tab' }>): RunStat
   const tabStack = ev.change === 'opened' ? [...stack, state.tabId] : stack.slice(0, Math.max(0, stack.lastIndexOf(ev.tabId)));
   const moved: RunState = { ...state, tabId: ev.tabId, tabStack, tabChanges: [...(state.tabChanges ?? []), { change: ev.change, url: ev.url }] };
   const p = state.pending;
-  if (state.phase === 'act' && p?.actStartedAt !== undefined) return moved;
+  if (p?.acted || (state.phase === 'act' && p?.actStartedAt !== undefined)) return moved;
   if (p?.reply && (state.phase === 'act' || state.phase === 'approve')) {
     return finishStep({ ...moved, pending: { ...p, approval: undefined, decision: undefined } }, ev.at, { ok: false, error: modelText.tabChangedBeforeRun }, [], 0);
   }
   return { ...moved, pending: null, phase: 'observe' };
+}
+
+/**
+ * What the action did that the guards look at after it: asked about (no decision yet), or
+ * downloads nobody needs to be asked about (kept: decision 'auto'); null: nothing of the kind.
+ */
+function afterAction(state: RunState, p: PendingStep, landed: { url: string; downloads: AfterAction['downloads'] }): AfterAction | null {
+  const approved = p.decision?.decision === 'approved' ? p.guardRule ?? null : null;
+  const hit = afterActionHit(landed, { site: state.site, before: p.url, apps: state.apps, approved, t: translatorFor(state.locale) }, state.guards);
+  if (hit) return { rule: hit.id, reason: hit.reason, url: landed.url, downloads: landed.downloads };
+  return landed.downloads.length ? { rule: null, reason: null, url: landed.url, downloads: landed.downloads, decision: 'auto' } : null;
+}
+
+/** The action's outcome with what became of what it did (kept: a note; undone: the action counts as not done). */
+function withOutcome(r: ActResult, after: AfterAction): ActResult {
+  const said = [after.outcome ?? '', after.feedback ? modelText.userSaid(after.feedback) : ''].filter(Boolean).join(' ');
+  if (!said) return r;
+  if (after.decision === 'rejected') return { ok: false, error: r.ok ? said : `${r.error} ${said}` };
+  if (!r.ok) return { ok: false, error: `${r.error} ${said}` };
+  return { ok: true, note: r.note ? `${r.note} ${said}` : said };
 }
 
 /** An action that ends the run, once it is let through: finished with the answer, or failed with the reason. */
@@ -316,6 +358,11 @@ function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>):
     const key = hostKey(state.site);
     const now = guards.allow[key] ?? [];
     if (!now.includes(p.approval.rule)) guards = { ...guards, allow: { ...guards.allow, [key]: [...now, p.approval.rule] } };
+  }
+  // What the action did is kept (an edit has nothing to change: the action ran).
+  if (p.after && !p.after.decision) {
+    if (ev.edit) return state;
+    return { ...state, guards, phase: 'act', pending: { ...p, approval: undefined, after: { ...p.after, decision: 'approved' } } };
   }
   if (ev.edit) {
     const label = labelOf(ev.edit);
