@@ -20,7 +20,7 @@ import { imagePartsOf, toMessages } from '../core/dialects/request';
 import { isParseError, labelOf, pointOf, type Action } from '../core/action/action';
 import { replayPlan, type ReplayPlan } from '../core/replay';
 import { allowOnSite, guardCheck } from '../core/guards';
-import { fillSecrets, secretGuard } from '../core/secrets';
+import { fillSecrets, placeholdersIn, secretGuard } from '../core/secrets';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
 import { inspectAt } from './act/point';
@@ -356,7 +356,11 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const target = m
         ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, formAction: details?.formAction ?? null, navigatesTo: details?.navigatesTo ?? null, ...fields }
         : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false, formAction: t.formAction ?? focused?.formAction ?? null, navigatesTo: t.navigatesTo ?? null, ...fields } : null;
-      const hit = secretGuard(eff.action, a.state.site, a.state.guards, translatorFor(a.state.locale), a.state.vault?.typed) ?? guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
+      const byRules = () => guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
+      const bySecrets = () => secretGuard(eff.action, a.state.site, a.state.guards, translatorFor(a.state.locale), a.state.vault?.typed);
+      // A placeholder's reason names the secret; otherwise the rules' own reason comes first (a
+      // password field says so, rather than "a password typed before": this action put it there).
+      const hit = placeholdersIn(eff.action).length ? bySecrets() ?? byRules() : byRules() ?? bySecrets();
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };
     }
