@@ -104,7 +104,7 @@ test('frames (harness): every frame labelled once, in frame order, rects in top-
   const js = await labelerBundle();
   for (const f of frames) await f.addScriptTag({ content: js });
 
-  // prepare twice (as the background does when it had to inject late): tokens must still match
+  // prepare twice (as the background does when it had to inject late): the ids of the second count
   for (let i = 0; i < 2; i++) {
     const sent = await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.prepareFrames())));
     expect(Object.fromEntries(frames.map((f, j) => [nameOf(f), sent[j]]))).toEqual({ top: 4, same: 1, nested: 0, cross: 0, shadow: 0, covered: 0 });
@@ -114,6 +114,10 @@ test('frames (harness): every frame labelled once, in frame order, rects in top-
   expect(top.token).toBeNull();
   expect(top.frames.map((c) => c.visible === null)).toEqual([false, false, false, true]);
   for (const r of results.slice(1)) expect(typeof r.token).toBe('string');
+  // each iframe's id is the one its own frame reports (same-origin read directly, cross-origin over a port)
+  const linked = (r: FrameMarks) => r.frames.map((c) => c.token);
+  expect(linked(top)).toEqual(['same', 'cross', 'shadow', 'covered'].map((n) => results[frames.findIndex((f) => nameOf(f) === n)].token));
+  expect(linked(results[frames.findIndex((f) => nameOf(f) === 'same')])).toEqual([results[frames.findIndex((f) => nameOf(f) === 'nested')].token]);
   expect(top.viewport).toEqual({ width: 1280, height: 720, devicePixelRatio: 1 });
   for (const r of results) expect(r.marks.map((m) => m.label)).toEqual(r.marks.map((_, i) => i));
 
