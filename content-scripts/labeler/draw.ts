@@ -190,12 +190,17 @@ export function drawnLabelBoxes(): Rect[] {
   });
 }
 
-/** Remove every overlay (also ones left by an earlier injection). */
+/**
+ * Remove every overlay (also ones left by an earlier injection: our own elements' names start with
+ * `webagent-`). A page element that only copies the attribute stays.
+ */
 export function removeOverlay(): void {
   const st = overlays();
   st.drawn?.stop();
   st.drawn = null;
-  for (const el of Array.from(document.querySelectorAll(`[${UI_ATTR}="${OVERLAY}"]`))) el.remove();
+  for (const el of Array.from(document.querySelectorAll(`[${UI_ATTR}="${OVERLAY}"]`))) {
+    if (isOurOverlay(el) || el.localName.startsWith('webagent-')) el.remove();
+  }
 }
 
 export function overlayPresent(): boolean {

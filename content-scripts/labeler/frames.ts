@@ -21,8 +21,9 @@
  *    Children are never told an id by anyone: a forged message to a child changes nothing.
  * 3. childFrames (collectFrame): for each iframe: the id it answered, its content box in this
  *    viewport, the part visible (clipped to the viewport, null when it is hidden or fully covered).
- *    The background (src/core/frames.ts) places a frame only when exactly one iframe claims its
- *    id and that iframe's box has the frame's own viewport size.
+ *    The background (src/core/frames.ts) places a frame only under the one iframe whose claim to
+ *    its id counts (the one read directly, else the only one) and whose box has the frame's own
+ *    viewport size.
  * 4. framesMoved (after the screenshot): whether any iframe's box changed since the pass.
  */
 import type { ChildFrame, Rect } from '../../src/core/marks';
@@ -39,6 +40,8 @@ interface Child {
   frame: FrameEl;
   /** the child's id, once known; '' when two different answers came (never placed) */
   id: string | null;
+  /** read straight from the child's isolated world */
+  sure: boolean;
   /** the content box measured by the last pass */
   box: Rect | null;
   /** our end of the channel a cross-origin child answers on (open until the pass reads it) */
@@ -118,13 +121,13 @@ function sameOriginId(win: Window): string | null | undefined {
 export async function linkChildren(): Promise<void> {
   const st = state();
   for (const c of st.children) c.port?.close();
-  st.children = findFrames().map((frame) => ({ frame, id: null, box: null, port: null }));
+  st.children = findFrames().map((frame) => ({ frame, id: null, sure: false, box: null, port: null }));
   const waits: Array<Promise<void>> = [];
   for (const child of st.children) {
     const win = child.frame.contentWindow;
     if (!win) continue;
     const direct = sameOriginId(win);
-    if (direct !== undefined) { child.id = direct; continue; }
+    if (direct !== undefined) { child.id = direct; child.sure = true; continue; }
     const { port1, port2 } = new MessageChannel();
     child.port = port1;
     waits.push(new Promise<void>((resolve) => {
@@ -174,7 +177,9 @@ export function childFrames(vw: number, vh: number): ChildFrame[] {
     if (visible && (!isRendered(frame, s) || isTransparent(frame))) visible = null;
     // pointer-events:none frames let hits through, so only unhittable frames can be tested
     else if (visible && s.pointerEvents !== 'none' && !hitTest(frame, visible, false).point) visible = null;
-    out.push({ token: child.id || null, box, visible });
+    const link: ChildFrame = { token: child.id || null, box, visible };
+    if (child.sure) link.sure = true;
+    out.push(link);
   }
   watchMoves();
   return out;
@@ -229,13 +234,13 @@ export function framesMoved(): boolean {
 }
 
 /** Where each linked iframe's content box sits in this viewport now (act/frames.ts). */
-export async function frameLinks(): Promise<{ self: string | null; children: Array<{ token: string; x: number; y: number }> }> {
+export async function frameLinks(): Promise<{ self: string | null; children: Array<{ token: string; sure: boolean; x: number; y: number }> }> {
   await linkChildren();
-  const children: Array<{ token: string; x: number; y: number }> = [];
+  const children: Array<{ token: string; sure: boolean; x: number; y: number }> = [];
   for (const c of state().children) {
     c.port?.close();
     const b = c.id ? measure(c.frame) : null;
-    if (b && c.id) children.push({ token: c.id, x: b.x, y: b.y });
+    if (b && c.id) children.push({ token: c.id, sure: c.sure, x: b.x, y: b.y });
   }
   return { self: selfId(), children };
 }

@@ -50,6 +50,8 @@ export interface MarksSnapshot {
 export interface ChildFrame {
   /** the id our content script in that iframe gave the parent (its own `token`); null when none or more than one came */
   token: string | null;
+  /** the id was read straight from the child's isolated world (same origin), not answered over a port a page could have taken */
+  sure?: boolean;
   /** the iframe's content box in the parent's viewport coordinates (unclipped) */
   box: Rect;
   /** the part of the content box visible in the parent's viewport (null when none) */

@@ -153,7 +153,7 @@ test('basic form: golds labelled with accessible names, decoys not; overlay on d
   const overlayStyle = await page.evaluate(() => {
     const host = document.querySelector('[data-wa-ui="overlay"]')!;
     const s = getComputedStyle(host);
-    return { parent: host.parentElement === document.documentElement, pe: s.pointerEvents, pos: s.position, z: s.zIndex, labels: host.shadowRoot!.querySelectorAll('.l').length };
+    return { parent: host.parentElement === document.documentElement, pe: s.pointerEvents, pos: s.position, z: s.zIndex, labels: window.__labeler.labelBoxes().length };
   });
   expect(overlayStyle).toEqual({ parent: true, pe: 'none', pos: 'fixed', z: '2147483647', labels: a.snap.marks.length });
 

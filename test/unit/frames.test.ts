@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intersect, mergeFrames, type FrameResult } from '../../src/core/frames';
+import { claimsThatCount, intersect, mergeFrames, type FrameResult } from '../../src/core/frames';
 import type { FrameMarks, Mark, MarksSnapshot } from '../../src/core/marks';
 
 const vp = { width: 1000, height: 800, devicePixelRatio: 1 };
@@ -54,6 +54,17 @@ describe('mergeFrames', () => {
     // a nested frame claiming a top-level sibling's id disputes it too
     expect(placed(mergeFrames([top(['A', 0], ['B', 200]), { ...child(1, 'A'), result: { ...child(1, 'A').result, frames: [{ token: 'B', box: box(0), visible: box(0) }] } }, child(2, 'B')])))
       .toEqual([[1, 10]]);
+  });
+
+  it('a claim read straight from a same-origin child beats a forwarded one; two sure claims place neither', () => {
+    const sure = (token: string, x: number) => ({ token, sure: true, box: box(x), visible: box(x) });
+    const port = (token: string, x: number) => ({ token, box: box(x), visible: box(x) });
+    const tree = (...fs: ReturnType<typeof port>[]) => ({ frameId: 0, result: frame({ frames: fs }) });
+    expect(placed(mergeFrames([tree(sure('A', 0), port('A', 200)), child(1, 'A')]))).toEqual([[1, 10]]);
+    expect(placed(mergeFrames([tree(port('A', 200), sure('A', 0)), child(1, 'A')]))).toEqual([[1, 10]]);
+    expect(placed(mergeFrames([tree(sure('A', 0), sure('A', 200)), child(1, 'A')]))).toEqual([]);
+    expect(claimsThatCount([{ token: 'A' }, { token: null }])({ token: 'A' })).toBe(true);
+    expect(claimsThatCount([{ token: 'A' }])({ token: null })).toBe(false);
   });
 
   it('two frames reporting one id, an iframe with no id, and a box of another size place nothing', () => {
