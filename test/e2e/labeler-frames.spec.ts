@@ -222,7 +222,7 @@ test('hostile overlay (harness): closed root, page style rules cannot move or hi
   await page.goto(`${ha.url}frame-overlay-tamper.html?do=sheet`);
   await page.addScriptTag({ content: await labelerBundle() });
   const snap: MarksSnapshot = await page.evaluate(() => window.__labeler.drawMarks());
-  expect(snap.marks.map((m) => m.text)).toEqual(['Pay now', 'Cancel order', 'Marked like an overlay']);
+  expect(snap.marks.map((m) => m.text)).toEqual(['Open photo', 'Show details', 'Marked like an overlay']);
   const host = await page.evaluate(async () => {
     await new Promise((r) => requestAnimationFrame(r));
     const hosts = Array.from(document.querySelectorAll('webagent-marks'));
