@@ -24,7 +24,8 @@
  *    The background (src/core/frames.ts) places a frame only under the one iframe whose claim to
  *    its id counts (the one read directly, else the only one) and whose box has the frame's own
  *    viewport size.
- * 4. framesMoved (after the screenshot): whether any iframe's box changed since the pass.
+ * 4. framesMoved (after the screenshot): whether the window scrolled or any iframe's box changed
+ *    since the pass (watched at every rendering in between).
  */
 import type { ChildFrame, Rect } from '../../src/core/marks';
 import { walkDeep } from './dom';
@@ -53,6 +54,8 @@ interface FrameState {
   /** this frame's id for the current pass (isolated world only) */
   self: string | null;
   children: Child[];
+  /** the iframes prepareFrames found, for the pass that follows */
+  found: FrameEl[] | null;
   /** the window's scroll position at the end of the last pass */
   scroll: { x: number; y: number } | null;
   /** something moved since the last pass (seen by the watch of step 4) */
@@ -63,7 +66,7 @@ interface FrameState {
 
 function state(): FrameState {
   const g = globalThis as unknown as Record<symbol, FrameState | undefined>;
-  return (g[KEY] ??= { listening: false, self: null, children: [], scroll: null, moved: false, raf: 0 });
+  return (g[KEY] ??= { listening: false, self: null, found: null, children: [], scroll: null, moved: false, raf: 0 });
 }
 
 function randomId(): string {
@@ -95,7 +98,8 @@ export function prepareFrames(): number {
   const st = state();
   listenForLinks();
   st.self = window.parent === window ? null : randomId();
-  return findFrames().length;
+  st.found = findFrames();
+  return st.found.length;
 }
 
 function findFrames(): FrameEl[] {
@@ -121,13 +125,16 @@ function sameOriginId(win: Window): string | null | undefined {
 export async function linkChildren(): Promise<void> {
   const st = state();
   for (const c of st.children) c.port?.close();
-  st.children = findFrames().map((frame) => ({ frame, id: null, sure: false, box: null, port: null }));
+  // the frames prepareFrames just found (one walk of the page per pass), else a fresh walk
+  const frames = st.found ?? findFrames();
+  st.found = null;
+  st.children = frames.map((frame) => ({ frame, id: null, sure: false, box: null, port: null }));
   const waits: Array<Promise<void>> = [];
   for (const child of st.children) {
     const win = child.frame.contentWindow;
     if (!win) continue;
     const direct = sameOriginId(win);
-    if (direct !== undefined) { child.id = direct; child.sure = true; continue; }
+    if (direct !== undefined) { child.id = direct; child.sure = direct !== null; continue; }
     const { port1, port2 } = new MessageChannel();
     child.port = port1;
     waits.push(new Promise<void>((resolve) => {
@@ -223,14 +230,14 @@ function watchMoves(): void {
 
 /**
  * Step 4 (after the screenshot): the window scrolled, or an iframe of the last pass was moved,
- * resized, removed or added, at any rendering since the pass. Ends the watch.
+ * resized or removed, at any rendering since the pass. Ends the watch.
  */
 export function framesMoved(): boolean {
   const st = state();
   cancelAnimationFrame(st.raf);
   st.raf = 0;
-  if (st.moved || movedSincePass(st)) return true;
-  return findFrames().filter((f) => measure(f)).length !== st.children.filter((c) => c.box).length;
+  // an iframe added since has no labels: nothing drawn is wrong, so only the known ones count
+  return st.moved || movedSincePass(st);
 }
 
 /** Where each linked iframe's content box sits in this viewport now (act/frames.ts). */
