@@ -54,7 +54,7 @@ async function labelledShot(tabId: number, labels: boolean) {
     if (!changed) return { snap, shot };
     why = changed;
   }
-  throw new PageError(`The page kept changing under the labels while its screenshot was taken (${why}).`);
+  throw new PageError(`The page kept changing under the labels while its screenshot was taken (${why}).`, { key: 'stopLabelsChanged', args: [why] });
 }
 
 /**
