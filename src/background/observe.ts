@@ -15,6 +15,7 @@ import { tabComplete } from './settle';
 const LOAD_CAP_MS = 15_000;
 /** labeling + screenshot attempts while the page keeps moving frames or touching the labels */
 const SHOT_TRIES = 3;
+const RETRY_PAUSE_MS = 150;
 
 /** The PNG data URL as the history keeps it (KEPT_IMAGE; OffscreenCanvas: available in the service worker). */
 async function toKept(pngDataUrl: string): Promise<string> {
@@ -53,6 +54,7 @@ async function labelledShot(tabId: number, labels: boolean) {
     const changed = await labelsChanged(tabId).catch(() => null);
     if (!changed) return { snap, shot };
     why = changed;
+    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * (i + 1))); // a transition may be ending
   }
   throw new PageError(`The page kept changing under the labels while its screenshot was taken (${why}).`, { key: 'stopLabelsChanged', args: [why] });
 }
