@@ -97,9 +97,10 @@ async function firstStep(url: string, name: string) {
 for (const steal of ['c', 'a'] as const) {
   test(`a hostile parent and a colluding child: forged ids ignored, frame ${steal}'s stolen id never puts its labels over the thief`, async () => {
     const cross = b.url.replace('127.0.0.1', 'localhost') + 'hostile';
+    const seen = b.events.length;
     const els = await firstStep(`${a.url}hostile/frame-forged-links.html?x=${encodeURIComponent(cross)}&steal=${steal}`, `forged-${steal}`);
     // the colluding child really answered our link request with the stolen id
-    expect(b.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'claimed', value: 'b' })]));
+    expect(b.events.slice(seen)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'claimed', value: 'b' })]));
     const texts = els.map((e) => e.text);
     expect(texts).toEqual(expect.arrayContaining(['Top button', 'Top link', 'a button', 'a other']));
     expect(texts.filter((t) => t.startsWith('b '))).toEqual([]);
@@ -114,8 +115,9 @@ for (const steal of ['c', 'a'] as const) {
 }
 
 test('an iframe moved under its labels: the page is labelled again, so labels sit over the frame where it is now', async () => {
+  const seen = a.events.length;
   const els = await firstStep(`${a.url}hostile/frame-moving.html?move=once`, 'moving-once');
-  expect(a.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'moved', value: 'once' })]));
+  expect(a.events.slice(seen)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'moved', value: 'once' })]));
   // the frames swapped places when the first labels appeared: a now at x 400, b at x 20
   const of = (n: string) => els.filter((e) => e.text.startsWith(`${n} `));
   expect(of('a').map((e) => e.text)).toEqual(['a button', 'a other']);
@@ -141,9 +143,10 @@ test('a page that tampers with the labels once: taken again, the run goes on and
   const policy = scriptedPolicy([{ do: 'click', find: /^Open photo$/ }, { do: 'answer', text: 'done' }], 'glm');
   model = await startFakeModel({ policy: (q) => policy(q.prompt) });
   const traceFile = path.join(out, 'tamper-once.json');
+  const seen = a.events.length; // the server is shared by the file's tests
   const r = await runAgentCli(['--task', 'Open the photo', '--url', `${a.url}hostile/frame-overlay-tamper.html?do=move&times=1`, '--base-url', model.baseUrl, '--trace', traceFile]);
   expect(r.code, r.stderr).toBe(0);
-  const events = a.events.map((e) => `${e.type}:${e.value}`);
+  const events = a.events.slice(seen).map((e) => `${e.type}:${e.value}`);
   expect(events.filter((e) => e.startsWith('tamper:'))).toEqual(['tamper:move']);
   expect(events).toContain('click:Open photo');
   const first = (JSON.parse(readFileSync(traceFile, 'utf8')) as Trace).steps[0].elements.map((e) => e.text);
