@@ -499,7 +499,7 @@ async function drive(a: Active): Promise<void> {
       try {
         ev = await perform(a, eff);
       } catch (err) {
-        const reason = err instanceof PageError ? err.message : `Unexpected error: ${messageOf(err)}`;
+        const reason = err instanceof PageError ? (err.person ? reasonText(a.state, err.person) : err.message) : `Unexpected error: ${messageOf(err)}`;
         ev = { type: err instanceof PageError ? 'stop' : 'fail', at: Date.now(), reason };
         // The run's tab closed under the step: back to its opener at the top of the loop.
         if (await canGoBack(a.state)) ev = null;

@@ -9,7 +9,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { serveFixtures, panelSend } from './support';
+import { overlayLabels, serveFixtures, panelSend } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Settings } from '../../src/core/settings';
@@ -101,10 +101,7 @@ function events(type: string) {
 
 /** The labels drawn on the live page (null: no overlay). */
 function pageLabels(): Promise<string[] | null> {
-  return page.evaluate(() => {
-    const host = document.querySelector('[data-wa-ui="overlay"]');
-    return host && host.shadowRoot ? Array.from(host.shadowRoot.querySelectorAll('.l')).map((l) => l.textContent ?? '') : null;
-  });
+  return overlayLabels(page);
 }
 
 /** Where a shortcut key goes: the page, not a text field. */

@@ -81,17 +81,17 @@ function installFakeChrome(): void {
   };
 }
 
-/** The content script's point tools (and the labeler's frame tokens) as the fake's message receiver. */
+/** The content script's point tools (and the labeler's frame links) as the fake's message receiver. */
 let bundle: Promise<string> | null = null;
 function pointBundle(): Promise<string> {
   bundle ??= build({
     stdin: {
       contents: `
         import { focusedField, focusState, inspectPoint, markPoint } from './content-scripts/point';
-        import { listenForFrameToken, prepareFrames } from './content-scripts/labeler/frames';
+        import { frameLinks, listenForLinks, prepareFrames } from './content-scripts/labeler/frames';
         import { removeOverlay } from './content-scripts/labeler/draw';
         import { scrollWindow } from './content-scripts/labeler/resolve';
-        listenForFrameToken();
+        listenForLinks();
         const handlers = {
           'point/inspect': ({ x, y }) => inspectPoint(x, y),
           'point/focused': () => focusedField(),
@@ -104,7 +104,7 @@ function pointBundle(): Promise<string> {
           if (!f) return { ok: false, error: 'no handler for ' + type };
           try { return { ok: true, value: f(payload ?? {}) }; } catch (e) { return { ok: false, error: String(e) }; }
         }
-        globalThis[Symbol.for('webagent.api')] = { prepareFrames, focusState };
+        globalThis[Symbol.for('webagent.api')] = { prepareFrames, frameLinks, focusState };
       `,
       resolveDir: ROOT,
       loader: 'ts',
