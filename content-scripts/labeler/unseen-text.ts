@@ -31,36 +31,45 @@ import { over, parseColour, unreadable, WHITE, type Rgba } from '../../src/core/
 import { composedParent, elementFromPointFor } from './dom';
 import { clipBox, hitReaches, type Box, type ClipMemo } from './visibility';
 
-interface Layer { bg: Rgba | null; opacity: number }
+interface Layer { bg: Rgba | null }
 
 /** What one labeling pass (a synchronous task) remembers; dropped at its end. */
-interface PassMemo { clips: ClipMemo; layers: Map<Element, Layer>; behind: Map<Element, Rgba | null>; colours: Map<string, Rgba | null> }
+interface PassMemo { styles: Map<Element, CSSStyleDeclaration>; clips: ClipMemo; layers: Map<Element, Layer>; behind: Map<Element, Rgba | null>; colours: Map<string, Rgba | null>; flows: Map<Element, Flow> }
 let memo: PassMemo | null = null;
 
 function pass(): PassMemo {
   if (!memo) {
-    memo = { clips: new Map(), layers: new Map(), behind: new Map(), colours: new Map() };
+    memo = { styles: new Map(), clips: new Map(), layers: new Map(), behind: new Map(), colours: new Map(), flows: new Map() };
     queueMicrotask(() => { memo = null; });
   }
   return memo;
 }
 
+/** The element's computed style, asked once a pass (the object is live: read it during the pass only). */
+function styleOf(el: Element): CSSStyleDeclaration {
+  const m = pass().styles;
+  let s = m.get(el);
+  if (!s) { s = getComputedStyle(el); m.set(el, s); }
+  return s;
+}
+
 /** A computed colour as RGBA: rgb()/rgba() parsed, any other form (oklch(), color(…)) painted once on a 1×1 canvas. */
 function colourOf(s: string): Rgba | null {
-  const parsed = parseColour(s);
-  if (parsed) return parsed;
   const m = pass().colours;
-  if (m.has(s)) return m.get(s) ?? null;
-  let c: Rgba | null = null;
-  try {
-    const ctx = new OffscreenCanvas(1, 1).getContext('2d');
-    if (ctx) {
-      ctx.fillStyle = s;
-      ctx.fillRect(0, 0, 1, 1);
-      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
-      c = { r, g, b, a: a / 255 };
-    }
-  } catch { c = null; }
+  const known = m.get(s);
+  if (known !== undefined) return known;
+  let c = parseColour(s);
+  if (!c) {
+    try {
+      const ctx = new OffscreenCanvas(1, 1).getContext('2d');
+      if (ctx) {
+        ctx.fillStyle = s;
+        ctx.fillRect(0, 0, 1, 1);
+        const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+        c = { r, g, b, a: a / 255 };
+      }
+    } catch { c = null; }
+  }
   m.set(s, c);
   return c;
 }
@@ -71,13 +80,31 @@ function layerOf(el: Element): Layer {
   const m = pass().layers;
   let l = m.get(el);
   if (l) return l;
-  const s = getComputedStyle(el);
-  const unknown = s.backgroundImage !== 'none' || s.filter !== 'none' || s.mixBlendMode !== 'normal'
-    || (s.getPropertyValue('backdrop-filter') || 'none') !== 'none'
-    || s.backgroundClip === 'text' || s.getPropertyValue('-webkit-background-clip') === 'text';
-  l = { bg: unknown ? null : colourOf(s.backgroundColor), opacity: Number(s.opacity) || 0 };
+  const s = styleOf(el);
+  l = { bg: s.backgroundImage !== 'none' ? null : colourOf(s.backgroundColor) };
   m.set(el, l);
   return l;
+}
+
+/** A filter, blend mode or background-clip:text changes what is painted: colours say nothing then. */
+function hasEffects(el: Element): boolean {
+  const s = styleOf(el);
+  return s.filter !== 'none' || s.mixBlendMode !== 'normal' || (s.getPropertyValue('backdrop-filter') || 'none') !== 'none'
+    || s.backgroundClip === 'text' || s.getPropertyValue('-webkit-background-clip') === 'text';
+}
+
+/** How a box sits among others: moved out of the flow (positioned, transformed: it may lie over or under other boxes), clipping its content. */
+interface Flow { moved: boolean; clips: boolean }
+
+function flowOf(el: Element): Flow {
+  const m = pass().flows;
+  let f = m.get(el);
+  if (!f) {
+    const s = styleOf(el);
+    f = { moved: s.position !== 'static' || s.transform !== 'none', clips: CLIPS.has(s.overflowX) || CLIPS.has(s.overflowY) };
+    m.set(el, f);
+  }
+  return f;
 }
 
 /** The page's canvas: white in a top page that is not dark; unknown in a frame (transparent by default). */
@@ -103,26 +130,29 @@ function behind(el: Element | null): Rgba | null {
   return r;
 }
 
-/** The element whose background is the first opaque one from `el` up, and the opacity of the boxes below it. */
-function provider(el: Element): { at: Element | null; opacity: number } {
-  let opacity = 1;
+/** The element whose background is the first opaque one from `el` up (null: the canvas). */
+function provider(el: Element): Element | null {
   for (let e: Element | null = el; e; e = composedParent(e)) {
     const l = layerOf(e);
-    if (l.bg && l.bg.a >= 1) return { at: e, opacity };
-    opacity *= l.opacity;
+    if (l.bg && l.bg.a >= 1) return e;
   }
-  return { at: null, opacity };
+  return null;
 }
 
 /** Style only: is `p`'s own text painted in (nearly) its background's colour? */
-function colourSuspect(p: Element, s: CSSStyleDeclaration): { at: Element | null } | null {
-  if (s.textShadow !== 'none' || parseFloat(s.getPropertyValue('-webkit-text-stroke-width')) > 0) return null;
+function colourSuspect(p: Element, s: CSSStyleDeclaration): boolean {
   const fill = colourOf(s.getPropertyValue('-webkit-text-fill-color') || s.color);
-  if (!fill) return null;
+  if (!fill) return false;
   const bg = behind(p);
-  if (!bg) return null;
-  const { at, opacity } = provider(p);
-  return unreadable(fill, bg, opacity) ? { at } : null;
+  if (!bg) return false;
+  if (!unreadable(fill, bg)) return false;
+  const at = provider(p);
+  if (s.textShadow !== 'none' || parseFloat(s.getPropertyValue('-webkit-text-stroke-width')) > 0) return false;
+  for (let e: Element | null = p; e; e = composedParent(e)) {
+    if (hasEffects(e)) return false;
+    if (e === at) break;
+  }
+  return true;
 }
 
 function isAncestor(a: Element, of: Element): boolean {
@@ -167,7 +197,9 @@ function largestSeen(n: Text, win: Box | null): { seen: boolean; probe: { x: num
   range.selectNodeContents(n);
   const vw = window.innerWidth, vh = window.innerHeight;
   let seen = false, best = 0, probe: { x: number; y: number } | null = null;
-  for (const r of Array.from(range.getClientRects())) {
+  const rects = range.getClientRects();
+  for (let i = 0; i < rects.length; i++) {
+    const r = rects[i];
     if (r.width <= 0 || r.height <= 0) continue;
     const x0 = Math.max(r.left, win?.x0 ?? -Infinity), x1 = Math.min(r.right, win?.x1 ?? Infinity);
     const y0 = Math.max(r.top, win?.y0 ?? -Infinity), y1 = Math.min(r.bottom, win?.y1 ?? Infinity);
@@ -181,16 +213,49 @@ function largestSeen(n: Text, win: Box | null): { seen: boolean; probe: { x: num
   return { seen, probe };
 }
 
-/** Is this text node (in `p`, whose style is `s`) not seen? `hitTest`: also ask whether it is covered. */
-function unseenNode(n: Text, p: Element, s: CSSStyleDeclaration, hitTest: boolean): boolean {
+/** What a text node needs to know about the element holding it (the same for all its text nodes). */
+interface Part { suspect: boolean; win: Box | null; measure: boolean; coverable: boolean; takesPointer: boolean }
+
+/**
+ * The candidate's own facts: the window its text is seen through, and whether its text fits in
+ * it for sure (its box is inside the window and its content does not overflow its box), so text
+ * in the flow inside it needs no measuring.
+ */
+interface Root { el: Element; win: Box | null; fits: boolean }
+
+function rootOf(el: Element, s: CSSStyleDeclaration): Root {
+  const win = textWindow(el, s);
+  if (!win) return { el, win, fits: true };
+  const r = el.getBoundingClientRect();
+  const inside = r.left >= win.x0 && r.right <= win.x1 && r.top >= win.y0 && r.bottom <= win.y1;
+  const h = el as HTMLElement;
+  const fits = inside && h.clientWidth > 0 && h.scrollWidth <= h.clientWidth + 1 && h.scrollHeight <= h.clientHeight + 1;
+  return { el, win, fits };
+}
+
+function partOf(p: Element, s: CSSStyleDeclaration, root: Root): Part {
+  // boxes from the text's element up to the candidate: moved ones may cover or be covered; clipping ones cut
+  let coverable = false, innerClip = false;
+  for (let e: Element | null = p; e; e = composedParent(e)) {
+    const f = flowOf(e);
+    coverable ||= f.moved;
+    if (e === root.el) break;
+    innerClip ||= f.clips;
+  }
   const suspect = colourSuspect(p, s);
-  const win = textWindow(p, s);
-  if (!suspect && !win && !hitTest) return false;
-  const { seen, probe } = largestSeen(n, win);
+  const win = innerClip ? textWindow(p, s) : root.win;
+  const measure = suspect || coverable || (win !== null && (innerClip || !root.fits));
+  return { suspect, win, measure, coverable, takesPointer: s.pointerEvents !== 'none' };
+}
+
+/** Is this text node (in `p`) not seen? */
+function unseenNode(n: Text, p: Element, part: Part): boolean {
+  if (!part.measure) return false;
+  const { seen, probe } = largestSeen(n, part.win);
   if (!seen) return true;
-  if (!probe) return suspect !== null;
-  if (suspect && onlyAncestorsBelow(p, probe.x, probe.y)) return true;
-  if (!hitTest || s.pointerEvents === 'none') return false;
+  if (!probe) return part.suspect;
+  if (part.suspect && onlyAncestorsBelow(p, probe.x, probe.y)) return true;
+  if (!part.coverable || !part.takesPointer) return false;
   return !hitReaches(elementFromPointFor(p, probe.x, probe.y), p, false);
 }
 
@@ -199,13 +264,14 @@ function unseenNode(n: Text, p: Element, s: CSSStyleDeclaration, hitTest: boolea
  * clipping box only; whether it is covered was its own hit test.
  */
 export function leafTextUnseen(el: Element, s: CSSStyleDeclaration): boolean {
+  pass().styles.set(el, s);
   const suspect = colourSuspect(el, s);
   const clips = CLIPS.has(s.overflowX) || CLIPS.has(s.overflowY);
   if (!suspect && !clips) return false;
+  const win = clips ? textWindow(el, s) : null;
   let any = false;
   for (let n = el.firstChild; n; n = n.nextSibling) {
     if (n.nodeType !== Node.TEXT_NODE || !(n.nodeValue ?? '').trim()) continue;
-    const win = clips ? textWindow(el, s) : null;
     const { seen, probe } = largestSeen(n as Text, win);
     if (!seen) continue;
     if (suspect && (!probe || onlyAncestorsBelow(el, probe.x, probe.y))) continue;
@@ -220,15 +286,20 @@ export function leafTextUnseen(el: Element, s: CSSStyleDeclaration): boolean {
  */
 export function unseenTextNodes(root: Element, rootStyle: CSSStyleDeclaration, hidden: Element[]): Text[] {
   const out: Text[] = [];
+  pass().styles.set(root, rootStyle);
+  const parts = new Map<Element, Part | null>();
+  const top = rootOf(root, rootStyle);
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  let lastParent: Element | null = null, lastStyle: CSSStyleDeclaration = rootStyle;
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const p = n.parentElement;
     if (!p || !(n.nodeValue ?? '').trim()) continue;
-    if (hidden.some((h) => h.contains(p))) continue;
-    if (p.closest('script,style,noscript,template,[aria-hidden="true"]')) continue;
-    if (p !== lastParent) { lastParent = p; lastStyle = p === root ? rootStyle : getComputedStyle(p); }
-    if (unseenNode(n as Text, p, lastStyle, true)) out.push(n as Text);
+    let part = parts.get(p);
+    if (part === undefined) {
+      const skip = hidden.some((h) => h.contains(p)) || p.closest('script,style,noscript,template,[aria-hidden="true"]') !== null;
+      part = skip ? null : partOf(p, p === root ? rootStyle : styleOf(p), top);
+      parts.set(p, part);
+    }
+    if (part && unseenNode(n as Text, p, part)) out.push(n as Text);
   }
   return out;
 }
