@@ -3,29 +3,30 @@
  * text node of an element already chosen as a candidate; hidden-text.ts has the cases one
  * computed style tells. Three more:
  *
- * 1. **The same colour as its background**: the text's fill colour (its alpha times the opacity
- *    of the boxes up to its background) against the background it sits on, worked out from the
- *    ancestors' background colours up to the first opaque one (the page's canvas is white in a
- *    top page without a dark colour scheme). Unreadable when colour.unreadable says so. Not
- *    judged (the text is kept) when a background image or gradient, a filter, a blend mode or
- *    `background-clip: text` is on the way, in a child frame with no opaque background (it shows
- *    its parent page through), or when the text has a shadow or a stroke. A suspect is confirmed
- *    at its place: the elements under the text's centre (elementsFromPoint) must be the text's
- *    own ancestors, or paint nothing (no background, no image, not a replaced element): white
- *    text over a photo laid behind it by a sibling is kept.
+ * 1. **The same colour as its background**: the text's fill colour (alpha included) against the
+ *    background it sits on, worked out from the ancestors' background colours up to the first
+ *    opaque one (the canvas of a top page is white unless its colour scheme is dark).
+ *    Unreadable when colour.unreadable says so. Not judged (the text is kept) when a background
+ *    image or gradient is on the way, a filter, a blend mode or `background-clip: text` between
+ *    the text and that background, in a child frame with no opaque background (it shows its
+ *    parent page through), or when the text has a shadow or a stroke. A suspect is confirmed at
+ *    its place: the elements under the text's centre (elementsFromPoint) must be the text's own
+ *    ancestors or paint nothing (no background, not a replaced element): white text over a photo
+ *    laid behind it by a sibling is kept.
  * 2. **Scrolled or pushed out of a box that clips it**: every line box of the text lies outside
  *    the window its own box's overflow (when it clips) and its ancestors' (visibility.clipBox)
  *    leave. A text node partly visible is kept whole (an ellipsis).
  * 3. **Covered**: the hit test at the centre of the text's largest visible line box does not reach
  *    its element: something else is painted over it (an overlay, a sibling, a pseudo-element, the
- *    candidate's own background over a z-index:-1 span). Not judged when the element takes no
- *    pointer (`pointer-events: none`: the hit test goes through it) or the point is off the viewport;
- *    a cover with `pointer-events: none` is not seen either.
+ *    candidate's own background over a z-index:-1 span). Asked only when a box from the text's
+ *    element up to the candidate is positioned or transformed; not when the element takes no
+ *    pointer (the hit test goes through it) or the point is off the viewport.
  *
- * Cost (the labeling bench measures it): colour is style only (one computed style per element,
- * remembered for the pass); a text node is measured (one Range, its line boxes) only when it
- * sits inside a clipping box or is a colour suspect, or its candidate holds text in more than one
- * element (item 3: a leaf candidate was hit-tested already). The hit test is one per such node.
+ * Cost (the labeling bench measures it): one computed style per element a pass (styleOf), two
+ * background properties per ancestor up to an opaque background, remembered for the pass. A text
+ * node is measured (one Range, its line boxes) only when it is a colour suspect, can be covered
+ * (3), or a clipping box can cut it: one between it and the candidate, or the candidate's own box
+ * is not wholly inside its ancestors' window or its content overflows it (rootOf).
  */
 import { over, parseColour, unreadable, WHITE, type Rgba } from '../../src/core/colour';
 import { composedParent, elementFromPointFor } from './dom';
