@@ -38,6 +38,11 @@ interface Layer { bg: Rgba | null }
 interface PassMemo { styles: Map<Element, CSSStyleDeclaration>; clips: ClipMemo; layers: Map<Element, Layer>; behind: Map<Element, Rgba | null>; colours: Map<string, Rgba | null>; flows: Map<Element, Flow> }
 let memo: PassMemo | null = null;
 
+/** Forget what the last pass read (a labeling pass starts with it: the page may have changed in the same task). */
+export function beginTextPass(): void {
+  memo = null;
+}
+
 function pass(): PassMemo {
   if (!memo) {
     memo = { styles: new Map(), clips: new Map(), layers: new Map(), behind: new Map(), colours: new Map(), flows: new Map() };
