@@ -16,6 +16,7 @@ import { PathCache } from './fingerprint';
 import { childFrames, framesMoved, linkChildren, listenForLinks, prepareFrames, selfId } from './frames';
 import { rememberingRoots } from './dom';
 import { inputTypeOf, tagOf, textsOf } from './describe';
+import { beginTextPass } from './unseen-text';
 import { state, type Entry } from './state';
 
 export type { ResolvedMark };
@@ -39,6 +40,7 @@ function labelPass(): Mark[] {
 }
 
 function readMarks(): Mark[] {
+  beginTextPass();
   const { candidates, labels } = collectCandidates();
   const paths = new PathCache();
   const entries: Entry[] = [];
