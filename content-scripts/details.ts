@@ -1,10 +1,15 @@
 /**
  * What the guards (src/core/guards.ts) need to know about a label's element that the mark does not
- * carry: the link it is or is inside (absolute URL) and whether that link downloads.
- * linkDetails serves an element found at a point (point.ts) the same way.
+ * carry: the link it is or is inside (absolute URL) and whether that link downloads; for a form
+ * field, its own attributes (guard-fields.ts), the form it is in (the default submit button's text
+ * and a few attributes of each field) and, for a <select>, its options' texts.
+ * linkDetails serves an element found at a point (point.ts) the same way; fieldDetails serves the
+ * focused field (point/focused).
  */
+import type { FieldInfo, FormInfo } from '../src/core/guard-fields';
 import { composedParent } from './labeler/dom';
 import { state } from './labeler/state';
+import { collapse, elementText, stableText } from './labeler/text';
 
 export interface LinkDetails { href: string | null; download: boolean }
 
@@ -32,9 +37,126 @@ export function linkDetails(el: Element): LinkDetails {
   return link ? { href: hrefOf(link), download: link.hasAttribute('download') } : { href: null, download: false };
 }
 
-export function markDetails(label: number): LinkDetails | null {
+export interface FieldDetails { field?: FieldInfo; form?: FormInfo; options?: string[] }
+
+const MAX_FIELDS = 16;
+const MAX_OPTIONS = 50;
+const short = (s: string | null | undefined, n = 60) => collapse(s).slice(0, n) || undefined;
+
+function fieldInfo(el: Element): FieldInfo {
+  const out: FieldInfo = { tag: el.localName };
+  if (el instanceof HTMLInputElement) out.type = el.type;
+  for (const [key, attr] of [['autocomplete', 'autocomplete'], ['name', 'name'], ['id', 'id'], ['inputmode', 'inputmode']] as const) {
+    const v = short(el.getAttribute(attr));
+    if (v) out[key] = v;
+  }
+  const label = short(stableText(el));
+  if (label) out.label = label;
+  return out;
+}
+
+const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
+const NOT_FIELDS = new Set(['hidden', 'submit', 'button', 'reset', 'image']);
+
+/** The button Enter clicks (implicit submission: the form's first submit button in tree order). */
+function defaultButton(form: HTMLFormElement): Element | null {
+  return Array.from(formElements.call(form) as HTMLFormControlsCollection).find((b) =>
+    (b instanceof HTMLButtonElement && b.type === 'submit') || (b instanceof HTMLInputElement && (b.type === 'submit' || b.type === 'image'))) ?? null;
+}
+
+function formInfo(form: HTMLFormElement): FormInfo {
+  const button = defaultButton(form);
+  const text = button ? short(elementText(button) || (button as HTMLInputElement).value || button.getAttribute('aria-label'), 80) : undefined;
+  const fields = Array.from(formElements.call(form) as HTMLFormControlsCollection)
+    .filter((f) => FIELD_TAGS.has(f.localName) && !(f instanceof HTMLInputElement && NOT_FIELDS.has(f.type)))
+    .slice(0, MAX_FIELDS)
+    .map(fieldInfo);
+  return { submit: text ?? null, fields };
+}
+
+/** A form field's attributes, its form and a select's options (nothing for other elements). */
+export function fieldDetails(el: Element): FieldDetails {
+  if (!FIELD_TAGS.has(el.localName) && !(el instanceof HTMLElement && el.isContentEditable)) return {};
+  const out: FieldDetails = { field: fieldInfo(el) };
+  let form: HTMLFormElement | null = (el as HTMLInputElement).form ?? null;
+  for (let n: Element | null = el; !form && n; n = composedParent(n)) if (n instanceof HTMLFormElement) form = n;
+  if (form) out.form = formInfo(form);
+  if (el instanceof HTMLSelectElement) out.options = Array.from(el.options).filter((o) => !o.disabled).slice(0, MAX_OPTIONS).map((o) => collapse(o.text).slice(0, 80));
+  return out;
+}
+
+export function markDetails(label: number): (LinkDetails & FieldDetails & NavDetails) | null {
   const e = state().entries[label];
   if (!e) return null;
   const own = linkDetails(e.el);
-  return own.href !== null || e.owner === e.el ? own : linkDetails(e.owner);
+  const link = own.href !== null || e.owner === e.el ? own : linkDetails(e.owner);
+  const nav = navDetails(e.el);
+  return { ...link, ...(nav.formAction === null && nav.navigatesTo === null && e.owner !== e.el ? navDetails(e.owner) : nav), ...fieldDetails(e.el) };
+}
+
+/**
+ * Where the element sends the page besides a link, for the leave-site guard: the URL its form is
+ * submitted to when it is clicked (a submit button) or Enter is pressed in it (a field of a form),
+ * and a URL its inline click handler navigates to. Read through the prototypes: a hostile form can
+ * shadow `form.getAttribute` or `form.elements` with a field of that name.
+ */
+export interface NavDetails { formAction: string | null; navigatesTo: string | null }
+
+const getAttr = (el: Element, name: string): string | null => Element.prototype.getAttribute.call(el, name);
+const hasAttr = (el: Element, name: string): boolean => Element.prototype.hasAttribute.call(el, name);
+const formElements = Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, 'elements')!.get!;
+
+function isSubmitButton(el: Element): el is HTMLButtonElement | HTMLInputElement {
+  return (el instanceof HTMLButtonElement && el.type === 'submit') || (el instanceof HTMLInputElement && (el.type === 'submit' || el.type === 'image'));
+}
+
+/** A field where Enter submits its form (implicit submission): a one-line input, not a box or a button. */
+function submitsOnEnter(el: Element): el is HTMLInputElement {
+  return el instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'hidden', 'image', 'range', 'color'].includes(el.type);
+}
+
+function absolute(raw: string, el: Element): string | null {
+  try {
+    return new URL(raw, el.ownerDocument.baseURI).href;
+  } catch {
+    return null;
+  }
+}
+
+/** Where submitting `form` through `button` (its default button for Enter, when it has one) goes; null for method=dialog. */
+function submitUrl(form: HTMLFormElement, button: Element | null): string | null {
+  const method = (button && hasAttr(button, 'formmethod') ? getAttr(button, 'formmethod') : getAttr(form, 'method')) ?? 'get';
+  if (method.trim().toLowerCase() === 'dialog') return null;
+  const raw = (button && hasAttr(button, 'formaction') ? getAttr(button, 'formaction') : getAttr(form, 'action')) ?? '';
+  return absolute(raw.trim(), form);
+}
+
+function formActionOf(el: Element): string | null {
+  for (let n: Element | null = el; n; n = composedParent(n)) {
+    if (isSubmitButton(n)) return n.form ? submitUrl(n.form, n) : null;
+    if (submitsOnEnter(n)) {
+      const form = n.form;
+      if (!form) return null;
+      const fields = Array.from(formElements.call(form) as HTMLFormControlsCollection);
+      return submitUrl(form, fields.find(isSubmitButton) ?? null);
+    }
+    if (n instanceof HTMLTextAreaElement || n instanceof HTMLSelectElement || n.localName === 'a') return null;
+  }
+  return null;
+}
+
+const SCRIPT_NAV = /(?:\blocation(?:\.href)?\s*=|\blocation\.(?:assign|replace)\s*\(|\bopen\s*\()\s*(['"`])([^'"`]+)\1/;
+
+/** A URL the inline onclick of the element (or of the button / link it is in) sends the page to. */
+function scriptNavOf(el: Element): string | null {
+  let n: Element | null = el;
+  for (let depth = 0; n && depth < 4; depth++, n = composedParent(n)) {
+    const m = SCRIPT_NAV.exec(getAttr(n, 'onclick') ?? '');
+    if (m) return absolute(m[2], n);
+  }
+  return null;
+}
+
+export function navDetails(el: Element): NavDetails {
+  return { formAction: formActionOf(el), navigatesTo: scriptNavOf(el) };
 }

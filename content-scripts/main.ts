@@ -6,9 +6,10 @@
  */
 import type { ContentMessages, ContentName, Reply } from '../src/core/messages';
 import {
-  chooseInSelect, collectFrame, drawMarks, drawOverlay, focusMark, hideMarks, lastSelectPick,
-  listenForFrameToken, prepareFrames, resetMarks, resolveMark, scrollMark, scrollWindow,
+  chooseInSelect, collectFrame, drawMarks, drawOverlay, focusMark, framesMoved, hideMarks, lastSelectPick,
+  listenForLinks, overlayTampered, prepareFrames, resetMarks, resolveMark, scrollMark, scrollWindow,
 } from './labeler';
+import { frameLinks } from './labeler/frames';
 import { markDetails } from './details';
 import { focusedField, focusState, inspectPoint, markPoint } from './point';
 import { hideSelectLists, installSelectRewrite, showSelectLists } from './select-rewrite';
@@ -40,7 +41,7 @@ const g = globalThis as unknown as Record<symbol, unknown>;
 
 if (!g[FLAG]) {
   g[FLAG] = true;
-  listenForFrameToken();
+  listenForLinks();
   // Reached by chrome.scripting.executeScript({ allFrames }) in this same isolated world.
   g[Symbol.for('webagent.api')] = {
     prepareFrames,
@@ -48,6 +49,10 @@ if (!g[FLAG]) {
     collectFrame: () => { installSelectRewrite(); return collectFrame(); },
     resetMarks,
     hideMarks,
+    // After the screenshot (background/observe.ts): did the page scroll, move an iframe or touch our overlay?
+    labelsChanged: () => (framesMoved() ? 'the page scrolled or moved a frame' : overlayTampered()),
+    // Every iframe's id and content-box origin now (background/act/frames.ts).
+    frameLinks,
     // The clean screenshot (background/observe.ts): our overlay and select lists out of the picture.
     hideUi: () => { hideMarks(); hideSelectLists(); return null; },
     showUi: () => { showSelectLists(); return null; },

@@ -14,7 +14,7 @@
  *    details.ts).
  */
 import type { HitElement, PointHit, Rect } from '../src/core/marks';
-import { linkDetails } from './details';
+import { fieldDetails, linkDetails, navDetails, type FieldDetails } from './details';
 import { inputTypeOf, isEditable, tagOf } from './labeler/describe';
 import { composedParent, deepElementFromPoint, OPTION_ATTR, shadowRootOf, UI_ATTR } from './labeler/dom';
 import { OVERLAY, showOnTop } from './labeler/draw';
@@ -112,6 +112,7 @@ export function describeHit(el: Element, hit: Element = el): Omit<HitElement, 'f
     rect: boxOf(el),
     fingerprint: { tag, text: full, path: new PathCache().path(el) },
     ...linkDetails(el),
+    ...navDetails(el),
     editable: isEditable(el),
   };
   const type = inputTypeOf(el);
@@ -151,7 +152,8 @@ function deepActiveElement(): Element | null {
   return el;
 }
 
-export interface Focused { tag: string; text: string; inputType?: string; editable: boolean }
+/** `formAction`: where Enter in it submits its form (content-scripts/details.ts), absent when none */
+export interface Focused extends FieldDetails { tag: string; text: string; inputType?: string; editable: boolean; formAction?: string | null }
 
 /**
  * The "point/focused" message: the focused field when it is editable. A focused cross-origin
@@ -167,7 +169,10 @@ export function focusedField(): Focused | null {
 }
 
 function describeFocused(el: Element): Focused {
-  const out: Focused = { tag: tagOf(el), text: cap(elementText(el), MAX_HIT_TEXT), editable: true };
+  // the field's form and attributes too: a Key Enter there is judged by them (guards)
+  const out: Focused = { tag: tagOf(el), text: cap(elementText(el), MAX_HIT_TEXT), editable: true, ...fieldDetails(el) };
+  const formAction = navDetails(el).formAction;
+  if (formAction) out.formAction = formAction;
   const type = inputTypeOf(el);
   if (type !== undefined) out.inputType = type;
   return out;

@@ -105,11 +105,12 @@ function approvalBlock(run: RunView): string {
   const a = p.approval;
   const at = a?.point ? `  at (${Math.round(a.point.x)}, ${Math.round(a.point.y)})${a.target ? '' : ' (no element found there)'}` : '';
   const lines = [
-    `Step ${p.index + 1} waits for approval  ${oneLine(p.url)}`,
+    a?.after ? `Step ${p.index + 1} ran; keep what it did?  ${oneLine(p.url)}` : `Step ${p.index + 1} waits for approval  ${oneLine(p.url)}`,
     `  Thought: ${oneLine(p.thought || '(none)')}`,
     `  Proposed action: ${oneLine(p.actionText === null ? '(none)' : actionInWords(p.actionText, a?.target ?? p.target))}${at}`,
   ];
   if (a?.reason) lines.push(`  Guard: ${oneLine(a.reason)}${a.rule ? ` (rule "${a.rule}")` : ''}`);
+  if (a?.after) lines.push('  y keeps it; n undoes it (the browser goes back, the download is cancelled)');
   lines.push(APPROVE_PROMPT);
   return lines.join('\n');
 }
@@ -165,8 +166,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     let finish: (r: RunView) => void = () => undefined;
     const ended = new Promise<RunView>((r) => { finish = r; });
     let done = false;
-    /** the step whose approval was asked for last (each is asked once) */
-    let asked = -1;
+    /** the approval asked for last: step index, and whether about what its action did (each is asked once) */
+    let asked = '';
     /** why the runner stopped the run itself (q, stdin closed) */
     let stopNote: string | null = null;
     const onUpdate = (run: RunView) => {
@@ -177,8 +178,9 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
         finish(run);
         return;
       }
-      if (run.pending?.phase === 'approve' && run.pending.index > asked) {
-        asked = run.pending.index;
+      const key = run.pending?.phase === 'approve' ? `${run.pending.index}${run.pending.approval?.after ? ' after' : ''}` : '';
+      if (key && key !== asked) {
+        asked = key;
         void askApproval(run).catch((e: unknown) => err(`Could not answer the approval: ${e instanceof Error ? e.message : String(e)}`));
       }
     };

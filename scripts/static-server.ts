@@ -16,6 +16,23 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
+const DOWNLOAD_BYTES = 256 * 1024;
+
+/**
+ * GET /__download/NAME?hold=MS: a file download (Content-Disposition: attachment) whose first
+ * kilobyte comes at once and the rest after `hold` ms, so it is still going when the browser
+ * starts it (test fixture sites: the download guard).
+ */
+function download(res: http.ServerResponse, name: string, hold: number, events: Record<string, string>[]): void {
+  events.push({ type: 'download', value: name });
+  res.writeHead(200, {
+    'content-type': 'application/octet-stream', 'content-length': String(DOWNLOAD_BYTES),
+    'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`, 'cache-control': 'no-store',
+  });
+  res.write(Buffer.alloc(1024, 97));
+  setTimeout(() => res.end(Buffer.alloc(DOWNLOAD_BYTES - 1024, 98)), Math.min(Math.max(hold, 0), 30_000));
+}
+
 export async function serveDir(root: string, port = 0): Promise<StaticServer> {
   const base = path.resolve(root);
   const events: Record<string, string>[] = [];
@@ -27,6 +44,12 @@ export async function serveDir(root: string, port = 0): Promise<StaticServer> {
       res.writeHead(204);
       return res.end();
     }
+    if (pathname === '/__redirect') {
+      // GET /__redirect?to=URL: a 302 there (test fixture sites: a link whose server sends the page to another site)
+      res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
+      return res.end();
+    }
+    if (pathname.startsWith('/__download/')) return download(res, pathname.slice('/__download/'.length), Number(url.searchParams.get('hold') ?? 0), events);
     const file = path.resolve(base, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`);
     if (!file.startsWith(base)) { res.writeHead(403); return res.end(); }
     try {

@@ -65,8 +65,8 @@
  * 5. De-nest (denest.ts).
  */
 import type { Rect } from '../../src/core/marks';
-import { composedParent, shadowRootOf, UI_ATTR } from './dom';
-import { OVERLAY } from './draw';
+import { composedParent, shadowRootOf } from './dom';
+import { isOurOverlay } from './draw';
 import { denest, type Seen } from './denest';
 import { ATTR_NAMES, classify, editableDocument, isDisabled, pointerKind, TAGS, type Kind } from './rules';
 import type { LabelIndex } from './text';
@@ -170,7 +170,7 @@ class Walker {
     const names = el.hasAttributes() ? el.getAttributeNames() : null;
     if (TAGS.has(tag) || (names !== null && hasAttrOfInterest(names)) || (tag === 'body' && editableDocument(el))) {
       const a = classify(el, tag, names);
-      if (a.inert || (a.ui && el.getAttribute(UI_ATTR) === OVERLAY)) return null;
+      if (a.inert || (a.ui && isOurOverlay(el))) return null;
       attrKind = a.kind;
       // an attribute candidate with a box off screen needs no style at all (most of a long page)
       if (attrKind) {

@@ -1,5 +1,5 @@
 /**
- * The overlay: one host element on <html>, an open shadow root inside, a box and a number per mark.
+ * The overlay: one host element on <html>, a closed shadow root inside, a box and a number per mark.
  * Works from rects measured beforehand; it reads no layout, so drawing never thrashes.
  *
  * 1. Place labels (pure arithmetic, integer px): a label is sized from its digit count; try above
@@ -10,6 +10,11 @@
  * 2. Build every element in a detached shadow tree, then attach the host once.
  * 3. Put the host in the top layer (popover) when possible, so marks also show over modal dialogs;
  *    it stays position:fixed, inset:0, pointer-events:none, z-index max either way.
+ * 4. Watch it (overlayIntact): page scripts cannot reach into the closed root, and its inline
+ *    `all: initial !important` beats any page style rule, but a script can still remove the host,
+ *    change its style attribute, close its popover, open a dialog or popover above it, or paint its
+ *    ::backdrop. Any of these since drawing makes overlayIntact false, and the background takes the
+ *    screenshot again (background/observe.ts).
  *
  * Legibility on light, dark and busy pages: boxes are 2 px solid colour with a 1 px white line
  * outside and a dark one inside; labels are a strong solid colour with white bold digits, a 1 px
@@ -124,7 +129,7 @@ const CSS = `
 `;
 
 const HOST_STYLE = [
-  'position:fixed', 'inset:0', 'width:auto', 'height:auto', 'margin:0', 'padding:0', 'border:0',
+  'all:initial', 'position:fixed', 'inset:0', 'width:auto', 'height:auto', 'margin:0', 'padding:0', 'border:0',
   'background:transparent', 'overflow:hidden', 'display:block', 'pointer-events:none',
   'z-index:2147483647', 'opacity:1', 'visibility:visible', 'transform:none', 'filter:none', 'color-scheme:normal',
 ].map((d) => d + ' !important').join(';');
@@ -137,7 +142,7 @@ export function renderOverlay(items: Array<{ label: number; rect: Rect }>, vw: n
   host.setAttribute(UI_ATTR, OVERLAY);
   host.setAttribute('aria-hidden', 'true');
   host.setAttribute('style', HOST_STYLE);
-  const root = host.attachShadow({ mode: 'open' });
+  const root = host.attachShadow({ mode: 'closed' });
   const style = document.createElement('style');
   style.textContent = CSS;
   root.appendChild(style);
@@ -158,10 +163,12 @@ export function renderOverlay(items: Array<{ label: number; rect: Rect }>, vw: n
   for (const el of Array.from(frag.querySelectorAll('.l'))) frag.appendChild(el);
   root.appendChild(frag);
   showOnTop(host);
+  watch(host, root);
 }
 
 /** Adds our overlay host to the page in the top layer, so it shows over modal dialogs too. */
 export function showOnTop(host: HTMLElement): void {
+  overlays().hosts.add(host);
   document.documentElement.appendChild(host);
   if (typeof host.showPopover === 'function') {
     try {
@@ -175,19 +182,98 @@ export function showOnTop(host: HTMLElement): void {
 
 /** The label tags as drawn (viewport px), in label order. */
 export function drawnLabelBoxes(): Rect[] {
-  const host = document.querySelector(`[${UI_ATTR}="${OVERLAY}"]`);
-  if (!host?.shadowRoot) return [];
-  return Array.from(host.shadowRoot.querySelectorAll('.l')).map((l) => {
+  const root = overlays().drawn?.root;
+  if (!root) return [];
+  return Array.from(root.querySelectorAll('.l')).map((l) => {
     const r = l.getBoundingClientRect();
     return { x: r.x, y: r.y, width: r.width, height: r.height };
   });
 }
 
-/** Remove every overlay (also ones left by an earlier injection). */
+/**
+ * Remove every overlay (also ones left by an earlier injection: our own elements' names start with
+ * `webagent-`). A page element that only copies the attribute stays.
+ */
 export function removeOverlay(): void {
-  for (const el of Array.from(document.querySelectorAll(`[${UI_ATTR}="${OVERLAY}"]`))) el.remove();
+  const st = overlays();
+  st.drawn?.stop();
+  st.drawn = null;
+  for (const el of Array.from(document.querySelectorAll(`[${UI_ATTR}="${OVERLAY}"]`))) {
+    if (isOurOverlay(el) || el.localName.startsWith('webagent-')) el.remove();
+  }
 }
 
 export function overlayPresent(): boolean {
   return !!document.querySelector(`[${UI_ATTR}="${OVERLAY}"]`);
+}
+
+/**
+ * Our overlay hosts (the labels' and the point mark's): a page element that copies the attribute
+ * is not one, so it cannot hide its subtree from the labeler. Kept on globalThis (isolated world),
+ * shared by every copy of this module.
+ */
+interface Overlays {
+  hosts: WeakSet<Element>;
+  drawn: { host: HTMLElement; root: ShadowRoot; touched: () => string | null; stop: () => void } | null;
+}
+const KEY = Symbol.for('webagent.labeler.overlay');
+
+function overlays(): Overlays {
+  const g = globalThis as unknown as Record<symbol, Overlays | undefined>;
+  return (g[KEY] ??= { hosts: new WeakSet(), drawn: null });
+}
+
+export function isOurOverlay(el: Element): boolean {
+  return overlays().hosts.has(el);
+}
+
+/** Step 4: record whatever a page script does to the host from now on. */
+function watch(host: HTMLElement, root: ShadowRoot): void {
+  let why: string | null = null;
+  const note = (records: MutationRecord[]) => {
+    for (const r of records) {
+      if (r.target === host) why ??= `its ${r.attributeName} attribute changed`;
+      else if (Array.from(r.removedNodes).includes(host)) why ??= 'it was removed';
+    }
+  };
+  const observer = new MutationObserver(note);
+  observer.observe(host, { attributes: true });
+  observer.observe(document.documentElement, { childList: true });
+  // a popover or modal dialog opened after ours is drawn above it; ours closed is gone
+  const onToggle = (e: Event) => {
+    const t = e as ToggleEvent;
+    if (t.target === host && t.newState === 'closed') why ??= 'its popover was closed';
+    else if (t.target !== host && t.newState === 'open') why ??= `a ${(t.target as Element).localName} opened above it`;
+  };
+  document.addEventListener('beforetoggle', onToggle, true);
+  const touched = () => {
+    note(observer.takeRecords());
+    return why;
+  };
+  const stop = () => {
+    observer.disconnect();
+    document.removeEventListener('beforetoggle', onToggle, true);
+  };
+  overlays().drawn = { host, root, touched, stop };
+}
+
+/**
+ * Step 4: null when the labels drawn last are on screen as drawn (or none were drawn); else what
+ * a page script did to them.
+ */
+export function overlayTampered(): string | null {
+  const d = overlays().drawn;
+  if (!d) return null;
+  const { host } = d;
+  const why = d.touched();
+  if (why) return why;
+  if (!host.isConnected) return 'it was removed';
+  if (host.getAttribute('style') !== HOST_STYLE) return 'its style changed';
+  if (host.hasAttribute('popover') && !host.matches(':popover-open')) return 'its popover was closed';
+  if (document.fullscreenElement) return 'an element is full screen above it';
+  const b = getComputedStyle(host, '::backdrop');
+  if (b.backgroundImage !== 'none' || !/^(transparent|rgba\(0, 0, 0, 0\))$/.test(b.backgroundColor) || (b.backdropFilter && b.backdropFilter !== 'none')) {
+    return 'its backdrop is painted';
+  }
+  return null;
 }

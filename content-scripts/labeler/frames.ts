@@ -1,145 +1,253 @@
 /**
  * Frames, content-script side (docs/labeling.md; the merge is src/core/frames.ts).
  *
- * A parent cannot see inside a cross-origin iframe and a child cannot see where it sits, so:
- * 1. prepareFrames (every frame): post a fresh random token to each iframe / frame element of
- *    this document (shadow roots included) and remember iframe → token. Tokens are renewed once
- *    this frame has reported them (collectFrame); a second prepare before that re-posts the same
- *    tokens, so children injected late still get the one their parent will report.
- * 2. listenForFrameToken (every frame, once, at load): keep the latest token whose message comes
- *    from our parent window (`event.source === window.parent`).
- * 3. childFrames (collectFrame): for each remembered, rendered iframe: its content box in this
- *    viewport, the part visible (clipped to the viewport, null when it is hidden or fully covered),
- *    and its token.
- * 4. frameToken (collectFrame): this frame's token; a child waits up to TOKEN_WAIT_MS for one it
- *    has not reported yet (the parent's message and the collect request race).
+ * A parent cannot see inside a cross-origin iframe and a child cannot see where it sits, so each
+ * frame has an id of its own and the parent learns which iframe element holds which id. The id
+ * must come from our content script in that child only: a page (or another frame) that could
+ * hand a child an id, or answer for it, could have one frame's labels drawn over another frame.
+ *
+ * 1. prepareFrames (every frame, before a pass): a fresh random id for this frame (`self`),
+ *    made and kept in the content scripts' isolated world, which page scripts cannot read.
+ * 2. linkChildren (the parent, in collectFrame): for each iframe / frame element of this document
+ *    (shadow roots included), ask our content script in it for its id:
+ *    - a same-origin child: read its id straight from its isolated-world state
+ *      (`contentWindow[KEY]`): content scripts of one extension share one isolated world across
+ *      same-origin frames, and page scripts have no way into it;
+ *    - a cross-origin child: post it one end of a fresh MessageChannel; the child's content script
+ *      (listenForLinks) answers on that port with its id, only when the message comes from its
+ *      parent window. The answer goes through the port, so no page script sees it; the parent
+ *      keeps an iframe's answer only when it is the one answer that came (a page script in the
+ *      child that grabbed the port and answered too makes the iframe unplaceable, not misplaced).
+ *    Children are never told an id by anyone: a forged message to a child changes nothing.
+ * 3. childFrames (collectFrame): for each iframe: the id it answered, its content box in this
+ *    viewport, the part visible (clipped to the viewport, null when it is hidden or fully covered).
+ *    The background (src/core/frames.ts) places a frame only under the one iframe whose claim to
+ *    its id counts (the one read directly, else the only one) and whose box has the frame's own
+ *    viewport size.
+ * 4. framesMoved (after the screenshot): whether the window scrolled or any iframe's box changed
+ *    since the pass (watched at every rendering in between).
  */
 import type { ChildFrame, Rect } from '../../src/core/marks';
 import { walkDeep } from './dom';
 import { clipToViewport, hitTest, isRendered, isTransparent } from './visibility';
 
 const KEY = Symbol.for('webagent.labeler.frames');
-const TOKEN_WAIT_MS = 200;
+const LINK = '__webagentFrameLink';
+const LINK_WAIT_MS = 200;
+
+type FrameEl = HTMLIFrameElement | HTMLFrameElement;
+
+interface Child {
+  frame: FrameEl;
+  /** the child's id, once known; '' when two different answers came (never placed) */
+  id: string | null;
+  /** read straight from the child's isolated world */
+  sure: boolean;
+  /** the content box measured by the last pass */
+  box: Rect | null;
+  /** our end of the channel a cross-origin child answers on (open until the pass reads it) */
+  port: MessagePort | null;
+}
 
 interface FrameState {
   listening: boolean;
-  token: string | null;
-  /** the token last returned by frameToken (a new one is awaited next time) */
-  reported: string | null;
-  waiters: Array<() => void>;
-  children: Array<{ frame: HTMLIFrameElement | HTMLFrameElement; token: string }>;
-  /** children's tokens were reported by a collect: the next prepare makes new ones */
-  stale: boolean;
+  /** this frame's id for the current pass (isolated world only) */
+  self: string | null;
+  children: Child[];
+  /** the iframes prepareFrames found, for the pass that follows */
+  found: FrameEl[] | null;
+  /** the window's scroll position at the end of the last pass */
+  scroll: { x: number; y: number } | null;
+  /** something moved since the last pass (seen by the watch of step 4) */
+  moved: boolean;
+  /** the watch's animation frame (0: not watching) */
+  raf: number;
 }
 
 function state(): FrameState {
   const g = globalThis as unknown as Record<symbol, FrameState | undefined>;
-  return (g[KEY] ??= { listening: false, token: null, reported: null, waiters: [], children: [], stale: true });
+  return (g[KEY] ??= { listening: false, self: null, found: null, children: [], scroll: null, moved: false, raf: 0 });
 }
 
-function randomToken(): string {
+function randomId(): string {
   // crypto.randomUUID exists only in secure contexts; getRandomValues everywhere
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Step 2. Safe to call more than once (and from several copies of this module). */
-export function listenForFrameToken(): void {
+/**
+ * The child side of step 2, installed at load (and by prepareFrames). Safe to call more than once
+ * (and from several copies of this module). Answers a link request from the parent window with
+ * this frame's id, on the port that came with it and nowhere else.
+ */
+export function listenForLinks(): void {
   const st = state();
   if (st.listening || window.parent === window) return;
   st.listening = true;
   window.addEventListener('message', (event: MessageEvent) => {
-    if (event.source !== window.parent) return;
-    const token = (event.data as { __webagentFrameToken?: unknown } | null)?.__webagentFrameToken;
-    if (typeof token !== 'string' || !token) return;
-    st.token = token;
-    for (const wake of st.waiters.splice(0)) wake();
+    if (event.source !== window.parent || event.ports.length !== 1) return;
+    if ((event.data as Record<string, unknown> | null)?.[LINK] !== true) return;
+    const port = event.ports[0];
+    port.postMessage({ id: st.self });
+    port.close();
   });
 }
 
-/** Step 1: returns how many frames were sent a token. */
+/** Step 1: a new id for this frame; returns how many iframes this document has. */
 export function prepareFrames(): number {
   const st = state();
-  const frames: Array<HTMLIFrameElement | HTMLFrameElement> = [];
+  listenForLinks();
+  st.self = window.parent === window ? null : randomId();
+  st.found = findFrames();
+  return st.found.length;
+}
+
+function findFrames(): FrameEl[] {
+  const frames: FrameEl[] = [];
   walkDeep((el, tag) => {
-    if (tag === 'iframe' || tag === 'frame') frames.push(el as HTMLIFrameElement | HTMLFrameElement);
+    if (tag === 'iframe' || tag === 'frame') frames.push(el as FrameEl);
     return true;
   });
-  const old = new Map(st.children.map((c) => [c.frame, c.token] as const));
-  st.children = frames.map((frame) => ({ frame, token: (!st.stale && old.get(frame)) || randomToken() }));
-  st.stale = false;
-  let sent = 0;
-  for (const { frame, token } of st.children) {
-    const win = frame.contentWindow;
-    if (!win) continue;
-    win.postMessage({ __webagentFrameToken: token }, '*');
-    sent++;
-  }
-  return sent;
+  return frames;
 }
 
-/** Step 4. */
-export async function frameToken(): Promise<string | null> {
+/** A same-origin child's id from its isolated-world state; undefined when it is cross-origin. */
+function sameOriginId(win: Window): string | null | undefined {
+  try {
+    const st = (win as unknown as Record<symbol, FrameState | undefined>)[KEY];
+    return st ? st.self : null;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Step 2: learns each iframe's id (waits up to LINK_WAIT_MS for cross-origin answers). */
+export async function linkChildren(): Promise<void> {
   const st = state();
-  if (window.parent === window) return null;
-  if (!st.token || st.token === st.reported) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, TOKEN_WAIT_MS);
-      function done() {
+  for (const c of st.children) c.port?.close();
+  // the frames prepareFrames just found (one walk of the page per pass), else a fresh walk
+  const frames = st.found ?? findFrames();
+  st.found = null;
+  st.children = frames.map((frame) => ({ frame, id: null, sure: false, box: null, port: null }));
+  const waits: Array<Promise<void>> = [];
+  for (const child of st.children) {
+    const win = child.frame.contentWindow;
+    if (!win) continue;
+    const direct = sameOriginId(win);
+    if (direct !== undefined) { child.id = direct; child.sure = direct !== null; continue; }
+    const { port1, port2 } = new MessageChannel();
+    child.port = port1;
+    waits.push(new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, LINK_WAIT_MS);
+      let answers = 0;
+      port1.onmessage = (e: MessageEvent) => {
+        const id = (e.data as { id?: unknown } | null)?.id;
+        // one answer, a string: kept; a second one (a page script that took the port) spoils it
+        child.id = ++answers === 1 && typeof id === 'string' && id ? id : '';
         clearTimeout(timer);
         resolve();
-      }
-      st.waiters.push(done);
-    });
+      };
+    }));
+    win.postMessage({ [LINK]: true }, '*', [port2]);
   }
-  if (!st.token || st.token === st.reported) st.token = tokenFromParent() ?? st.token;
-  st.reported = st.token;
-  return st.token;
+  await Promise.all(waits);
 }
 
-/**
- * A same-origin parent's token for us, read from its state directly. Needed when our message
- * listener was erased: document.open() (a parent filling an about:blank frame with
- * document.write) removes every listener of the window
- * (https://html.spec.whatwg.org/multipage/dynamic-markup-insertion.html#document-open-steps).
- * Content scripts of the same extension share one isolated world across frames, so the parent's
- * state object and our frame element are reachable when the origins match.
- */
-function tokenFromParent(): string | null {
-  try {
-    const me = window.frameElement;
-    const parent = (window.parent as unknown as Record<symbol, FrameState | undefined>)[KEY];
-    if (!me || !parent) return null;
-    return parent.children.find((c) => c.frame === me || c.frame.contentWindow === window)?.token ?? null;
-  } catch {
-    return null; // cross-origin parent: only the message can reach us
-  }
+/** An iframe's content box in this viewport; null when it is detached or has no size. */
+function measure(frame: FrameEl, s?: CSSStyleDeclaration): Rect | null {
+  if (!frame.isConnected) return null;
+  const r = frame.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) return null;
+  s ??= getComputedStyle(frame);
+  const px = (v: string) => parseFloat(v) || 0;
+  const left = px(s.borderLeftWidth) + px(s.paddingLeft);
+  const top = px(s.borderTopWidth) + px(s.paddingTop);
+  return {
+    x: r.left + left,
+    y: r.top + top,
+    width: Math.max(0, r.width - left - px(s.borderRightWidth) - px(s.paddingRight)),
+    height: Math.max(0, r.height - top - px(s.borderBottomWidth) - px(s.paddingBottom)),
+  };
 }
 
-/** Step 3 (reads layout only). Marks the children's tokens as reported. */
+/** Step 3 (reads layout only). Answers that come after this are not read. */
 export function childFrames(vw: number, vh: number): ChildFrame[] {
-  const st = state();
-  st.stale = true;
   const out: ChildFrame[] = [];
-  for (const { frame, token } of st.children) {
-    if (!frame.isConnected) continue;
-    const r = frame.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
+  for (const child of state().children) {
+    child.port?.close();
+    child.port = null;
+    const { frame } = child;
     const s = getComputedStyle(frame);
-    const px = (v: string) => parseFloat(v) || 0;
-    const left = px(s.borderLeftWidth) + px(s.paddingLeft);
-    const top = px(s.borderTopWidth) + px(s.paddingTop);
-    const box: Rect = {
-      x: r.left + left,
-      y: r.top + top,
-      width: Math.max(0, r.width - left - px(s.borderRightWidth) - px(s.paddingRight)),
-      height: Math.max(0, r.height - top - px(s.borderBottomWidth) - px(s.paddingBottom)),
-    };
+    const box = (child.box = measure(frame, s));
+    if (!box) continue;
     let visible = clipToViewport({ left: box.x, top: box.y, right: box.x + box.width, bottom: box.y + box.height }, vw, vh);
     if (visible && (!isRendered(frame, s) || isTransparent(frame))) visible = null;
     // pointer-events:none frames let hits through, so only unhittable frames can be tested
     else if (visible && s.pointerEvents !== 'none' && !hitTest(frame, visible, false).point) visible = null;
-    out.push({ token, box, visible });
+    const link: ChildFrame = { token: child.id || null, box, visible };
+    if (child.sure) link.sure = true;
+    out.push(link);
   }
+  watchMoves();
   return out;
+}
+
+/** This frame's id (null in the top frame). */
+export function selfId(): string | null {
+  return state().self;
+}
+
+const WATCH_MS = 5000;
+
+function movedSincePass(st: FrameState): boolean {
+  const far = (a: number, b: number) => Math.abs(a - b) > 1;
+  if (st.scroll && (far(window.scrollX, st.scroll.x) || far(window.scrollY, st.scroll.y))) return true;
+  return st.children.some((c) => {
+    if (!c.box) return false;
+    const b = measure(c.frame);
+    return !b || far(b.x, c.box.x) || far(b.y, c.box.y) || far(b.width, c.box.width) || far(b.height, c.box.height);
+  });
+}
+
+/**
+ * Step 4, from the end of a pass until framesMoved is asked (at most WATCH_MS): before every
+ * rendering, check that the window did not scroll and no iframe moved, so a page that moves a
+ * frame away for the moment of the screenshot and back is caught too.
+ */
+function watchMoves(): void {
+  const st = state();
+  cancelAnimationFrame(st.raf);
+  st.scroll = { x: window.scrollX, y: window.scrollY };
+  st.moved = false;
+  const until = performance.now() + WATCH_MS;
+  const tick = () => {
+    st.raf = 0;
+    if (movedSincePass(st)) st.moved = true;
+    else if (performance.now() < until) st.raf = requestAnimationFrame(tick);
+  };
+  st.raf = requestAnimationFrame(tick);
+}
+
+/**
+ * Step 4 (after the screenshot): the window scrolled, or an iframe of the last pass was moved,
+ * resized or removed, at any rendering since the pass. Ends the watch.
+ */
+export function framesMoved(): boolean {
+  const st = state();
+  cancelAnimationFrame(st.raf);
+  st.raf = 0;
+  // an iframe added since has no labels: nothing drawn is wrong, so only the known ones count
+  return st.moved || movedSincePass(st);
+}
+
+/** Where each linked iframe's content box sits in this viewport now (act/frames.ts). */
+export async function frameLinks(): Promise<{ self: string | null; children: Array<{ token: string; sure: boolean; x: number; y: number }> }> {
+  await linkChildren();
+  const children: Array<{ token: string; sure: boolean; x: number; y: number }> = [];
+  for (const c of state().children) {
+    c.port?.close();
+    const b = c.id ? measure(c.frame) : null;
+    if (b && c.id) children.push({ token: c.id, sure: c.sure, x: b.x, y: b.y });
+  }
+  return { self: selfId(), children };
 }

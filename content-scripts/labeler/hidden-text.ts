@@ -1,11 +1,12 @@
 /**
  * Text a person cannot see (docs/labeling.md, "The text of an element"): the parts of an element's
- * rendered text that are transparent (opacity 0, a colour with alpha 0 not painted by a
+ * rendered text that are transparent (opacity below 0.05, a colour with alpha 0 not painted by a
  * background-clip:text), zero-size (font-size 0), clipped away (clip / clip-path that leave
  * nothing, a box of 1 px or less that hides its overflow), pushed off the page (a positioned or
  * transformed box outside the document, text-indent of -500 px or more). visibility:hidden and
  * display:none text is already missing from innerText; aria-hidden parts are cut by text.ts.
- * Covered text (another element painted over it) is not detected.
+ * Covered text, text the colour of its background and text scrolled out of a clipping box are
+ * unseen-text.ts's.
  *
  * Cheap: one computed style per element above a text node (remembered for one element's text),
  * and a box read only for elements whose style can move or clip them.
@@ -14,6 +15,8 @@
 export type HiddenMemo = Map<Element, boolean>;
 
 const OFF_INDENT = -500;
+/** Below this opacity text is not seen (black at 5 % on white is #f2f2f2). */
+const MIN_OPACITY = 0.05;
 
 function transparentColour(c: string): boolean {
   if (c === 'transparent') return true;
@@ -37,7 +40,7 @@ function clipPathLeavesNothing(cp: string): boolean {
 
 /** Does this element's own style hide the text inside it? */
 export function hidesOwnText(el: Element, s: CSSStyleDeclaration): boolean {
-  if (s.opacity === '0') return true;
+  if (parseFloat(s.opacity) < MIN_OPACITY) return true;
   if (parseFloat(s.fontSize) < 1) return true;
   // transparent text painted by its background (background-clip: text) is seen
   if (transparentColour(s.color) && s.backgroundClip !== 'text' && s.getPropertyValue('-webkit-background-clip') !== 'text') return true;

@@ -11,19 +11,20 @@ import type { FrameMarks, Mark, MarksSnapshot, Rect } from '../../src/core/marks
 import type { ResolvedMark } from '../../src/core/messages';
 import { installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
 import { collectCandidates } from './collect';
-import { drawnLabelBoxes, removeOverlay, renderOverlay } from './draw';
+import { drawnLabelBoxes, overlayTampered, removeOverlay, renderOverlay } from './draw';
 import { PathCache } from './fingerprint';
-import { childFrames, frameToken, listenForFrameToken, prepareFrames } from './frames';
+import { childFrames, framesMoved, linkChildren, listenForLinks, prepareFrames, selfId } from './frames';
 import { rememberingRoots } from './dom';
 import { inputTypeOf, tagOf, textsOf } from './describe';
+import { beginTextPass } from './unseen-text';
 import { state, type Entry } from './state';
 
 export type { ResolvedMark };
-export { listenForFrameToken, prepareFrames, lastSelectPick };
+export { framesMoved, listenForLinks, overlayTampered, prepareFrames, lastSelectPick };
 export { chooseInSelect, focusMark, resolveMark, scrollMark, scrollWindow } from './resolve';
 
-// Every frame listens for its parent's token from the start (frames.ts step 2).
-listenForFrameToken();
+// Every frame answers its parent's link request from the start (frames.ts step 2).
+listenForLinks();
 
 function viewport() {
   return { width: window.innerWidth, height: window.innerHeight, devicePixelRatio: window.devicePixelRatio || 1 };
@@ -39,6 +40,7 @@ function labelPass(): Mark[] {
 }
 
 function readMarks(): Mark[] {
+  beginTextPass();
   const { candidates, labels } = collectCandidates();
   const paths = new PathCache();
   const entries: Entry[] = [];
@@ -71,8 +73,9 @@ export function drawMarks(): MarksSnapshot {
 
 /**
  * All frames: label this frame without drawing. Marks are in this frame's viewport coordinates,
- * labels local (0..n-1); `frames` are the child frames prepareFrames sent tokens to; `token` is
- * the one this frame got from its parent (null in the top frame; a child waits up to 200 ms).
+ * labels local (0..n-1); `frames` are this document's iframes with the id each one's content
+ * script gave (frames.ts; asked while the pass runs, answers awaited up to 200 ms); `token` is
+ * this frame's own id (null in the top frame).
  * The select rewrite is the caller's to install first (content-scripts/main.ts does).
  * An overlay left from the previous round is removed first, as drawMarks does (it is redrawn
  * from the merged marks after the pass anyway): while attached, its two positioned boxes per mark
@@ -81,14 +84,17 @@ export function drawMarks(): MarksSnapshot {
  * style and layout update in the pass instead (~0.1–0.2 ms).
  */
 export async function collectFrame(): Promise<FrameMarks> {
-  const token = await frameToken();
+  const linked = linkChildren();
   removeOverlay();
   const t0 = performance.now();
   const marks = labelPass();
   const view = viewport();
+  let ms = performance.now() - t0;
+  await linked;
+  const t1 = performance.now();
   const frames = childFrames(view.width, view.height);
-  const ms = performance.now() - t0;
-  return { token, url: location.href, title: document.title, viewport: view, marks, frames, ms };
+  ms += performance.now() - t1;
+  return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms };
 }
 
 /** Top frame only: draw the merged marks (top-page coordinates) as the overlay. */

@@ -79,7 +79,9 @@ export function classify(el: Element, tag: string, names: string[] | null | unde
       }
     }
   }
-  if (inert || ui) return { inert, ui, kind: null };
+  // `ui`: the caller skips it when it is really ours (draw.isOurOverlay); a page element that only
+  // copies the attribute is classified like any other
+  if (inert) return { inert, ui, kind: null };
   if (tag === 'body' || tag === 'html') return editableDocument(el) ? { inert, ui, kind: 'semantic' } : NO_ATTRS;
   if (NEVER.has(tag)) return NO_ATTRS;
   let kind: Kind | null = null;

@@ -25,6 +25,7 @@
  */
 import { OPTION_ATTR } from './dom';
 import { hiddenParts, hidesOwnText } from './hidden-text';
+import { leafTextUnseen, unseenTextNodes } from './unseen-text';
 
 export const MAX_TEXT = 1000;
 /** Longest name given to an element that shows no text of its own (its text is not seen). */
@@ -60,15 +61,18 @@ function contentText(el: Element, style?: CSSStyleDeclaration, visibleOnly = tru
   // text only (no element inside): innerText is the text itself, unless CSS transforms its case
   // or hides it; textContent is far cheaper than innerText's walk over the layout
   if (el.firstElementChild === null) {
+    if (visibleOnly && leafTextUnseen(el, s)) return '';
     if (s.textTransform === 'none' && s.visibility === 'visible') return collapse(el.textContent);
   }
-  let t = el.innerText;
+  let t = collapse(el.innerText);
   if (!t) return '';
-  const hidden = [...(visibleOnly ? hiddenParts(el) : []), ...Array.from(el.querySelectorAll('[aria-hidden="true"]'))];
+  const styleHidden = visibleOnly ? hiddenParts(el) : [];
+  const unseen = visibleOnly && el.firstElementChild !== null ? unseenTextNodes(el, s, styleHidden) : [];
+  const hidden: Node[] = [...styleHidden, ...Array.from(el.querySelectorAll('[aria-hidden="true"]')), ...unseen];
   for (const h of hidden) {
     // a hidden part inside another hidden part goes with the outer one
     if (h.parentElement?.closest('[aria-hidden="true"]') !== el.closest('[aria-hidden="true"]')) continue;
-    const cut = h instanceof HTMLElement ? h.innerText : '';
+    const cut = collapse(h instanceof HTMLElement ? h.innerText : h.nodeValue);
     const at = cut ? t.indexOf(cut) : -1;
     if (at >= 0) t = `${t.slice(0, at)} ${t.slice(at + cut.length)}`;
   }

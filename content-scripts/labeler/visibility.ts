@@ -137,9 +137,27 @@ const BLOCKISH = new Set(['block', 'inline-block', 'flow-root', 'flex', 'inline-
  * a rect per clipping one: for a box whose centre probe missed, in place of eight more hit-tests.
  */
 export function visibleRect(el: Element, style: CSSStyleDeclaration, r: Rect, memo?: ClipMemo): Rect | null {
-  let x0 = r.x, y0 = r.y, x1 = r.x + r.width, y1 = r.y + r.height;
-  const out = () => ({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
-  if (document.fullscreenElement || isTopLayer(el)) return out();
+  const box = clipBox(el, style, memo);
+  if (box === null) return r;
+  const x0 = Math.max(r.x, box.x0), y0 = Math.max(r.y, box.y0);
+  const x1 = Math.min(r.x + r.width, box.x1), y1 = Math.min(r.y + r.height, box.y1);
+  if (x1 <= x0 || y1 <= y0) return null;
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** A box in viewport px, edges (may be empty: x1 <= x0 or y1 <= y0). */
+export interface Box { x0: number; y0: number; x1: number; y1: number }
+
+/**
+ * The window through which the ancestors' overflow lets `el`'s box be seen (visibleRect's walk,
+ * without the box): null when no ancestor clips it. Reads no box of `el` itself, so a caller can
+ * skip measuring anything when nothing clips.
+ */
+export function clipBox(el: Element, style: CSSStyleDeclaration, memo?: ClipMemo): Box | null {
+  let x0 = -Infinity, y0 = -Infinity, x1 = Infinity, y1 = Infinity;
+  let clipped = false;
+  const out = () => (clipped ? { x0, y0, x1, y1 } : null);
+  if (document.fullscreenElement || isTopLayer(el)) return null;
   let position = style.position;
   for (let p = composedParent(el); p; p = composedParent(p)) {
     if (position === 'fixed') break;
@@ -150,9 +168,9 @@ export function visibleRect(el: Element, style: CSSStyleDeclaration, r: Rect, me
     if (c.contents) continue;
     // an absolute box is held by the nearest positioned ancestor: the ones below do not clip it
     if (position === 'absolute' && c.position === 'static') continue;
-    if (c.clipX) { x0 = Math.max(x0, c.clipX[0]); x1 = Math.min(x1, c.clipX[1]); }
-    if (c.clipY) { y0 = Math.max(y0, c.clipY[0]); y1 = Math.min(y1, c.clipY[1]); }
-    if (x1 <= x0 || y1 <= y0) return null;
+    if (c.clipX) { x0 = Math.max(x0, c.clipX[0]); x1 = Math.min(x1, c.clipX[1]); clipped = true; }
+    if (c.clipY) { y0 = Math.max(y0, c.clipY[0]); y1 = Math.min(y1, c.clipY[1]); clipped = true; }
+    if (x1 <= x0 || y1 <= y0) return out();
     // nothing above the top layer clips it
     if (c.topLayer) break;
     position = c.position;

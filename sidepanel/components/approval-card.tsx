@@ -1,5 +1,6 @@
 /**
- * The action waiting for the person (step-approval mode, or a guard tripped in auto mode): what it
+ * The action waiting for the person (step-approval mode, or a guard tripped in auto mode; or an
+ * action that ran and left the site or began a download: Keep or Undo, no edit): what it
  * would do in words, the model's thought, why the run stopped, and the target highlighted on the
  * step's labelled screenshot. Approve, Edit (another action in the dialect's syntax; the background
  * parses and checks it), Reject with feedback (the model is told; in a replay it is only kept in
@@ -43,8 +44,10 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
   const [busy, setBusy] = useState(false);
   const feedbackBox = useRef<HTMLInputElement>(null);
   const host = hostKey(run.site);
-  // A replay has no model to tell: the reason is only kept with the run.
-  const rejectHint = run.replay ? t('rejectHintReplay') : t('rejectHint');
+  // A replay has no model to tell: the reason is only kept with the run. An action that already
+  // ran (it left the site, began a download) is kept or undone, not edited.
+  const after = !!approval.after;
+  const rejectHint = after ? t('rejectHintAfter') : run.replay ? t('rejectHintReplay') : t('rejectHint');
 
   /** Esc in the edit box: the edit is dropped, nothing is sent. */
   function cancelEdit() {
@@ -84,7 +87,7 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
 
   return (
     <section class="approval" ref={card} data-testid="approval" aria-label={t('approvalCardLabel')}>
-      <h2>{approval.rule ? t('approvalCheck', pending.index + 1) : t('approvalAsk', pending.index + 1)}</h2>
+      <h2>{after ? t('approvalAfter', pending.index + 1) : approval.rule ? t('approvalCheck', pending.index + 1) : t('approvalAsk', pending.index + 1)}</h2>
       {approval.reason && (
         <p class="reason" data-testid="approval-reason">
           <b>{approval.rule ? t(GUARD_NAME_KEYS[approval.rule]) : t('checkWord')}:</b> {approval.reason}
@@ -105,11 +108,11 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
         </label>
       )}
       <div class="row">
-        <button type="button" class="primary" data-testid="approve" disabled={busy} onClick={() => decide('approve')}>{t('approve')} <kbd>a</kbd></button>
-        <button type="button" ref={editButton} data-testid="edit" aria-expanded={editing} onClick={() => (editing ? cancelEdit() : setEditing(true))}>{t('edit')}</button>
+        <button type="button" class="primary" data-testid="approve" disabled={busy} onClick={() => decide('approve')}>{after ? t('keepIt') : t('approve')} <kbd>a</kbd></button>
+        {!after && <button type="button" ref={editButton} data-testid="edit" aria-expanded={editing} onClick={() => (editing ? cancelEdit() : setEditing(true))}>{t('edit')}</button>}
         <button type="button" class="danger-text" data-testid="approval-stop" onClick={() => command(() => send('run/stop', { runId: run.id }))}>{t('stopRun')}</button>
       </div>
-      {editing && (
+      {editing && !after && (
         <div class="row">
           <input type="text" data-testid="edit-action" aria-label={t('editLabel')} value={edit} placeholder={t('editPlaceholder')}
             ref={editBox} aria-describedby="edit-help"
@@ -129,7 +132,7 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
           onInput={(e) => setFeedback((e.target as HTMLInputElement).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void decide('reject'); } }} />
         <button type="button" data-testid="reject" disabled={busy} onClick={() => decide('reject')} title={t('rejectTitle')}>
-          {t('reject')} <kbd>r</kbd>
+          {after ? t('undoIt') : t('reject')} <kbd>r</kbd>
         </button>
       </div>
     </section>

@@ -13,6 +13,7 @@ import { PRESETS, presetById, type Preset } from '../../src/core/presets';
 import { DIALECTS, dialectOf } from '../../src/core/dialects/registry';
 import { messageOf, onSettingsChange, send } from '../api';
 import { differsFromSaved, savablePart } from '../settings-draft';
+import { SecretsForm } from './secrets-form';
 import { GuardsForm } from './guards-form';
 import { t } from '../i18n';
 import type { LanguageSetting } from '../../src/core/i18n';
@@ -398,6 +399,10 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             <summary>{t('advanced')}</summary>
             {advancedFields().map(field)}
             <PriceTableForm rows={priceRows} onChange={changeRows} problem={prices.problem} />
+          </details>
+          <details class="sub" data-testid="secrets-section">
+            <summary>{t('secrets')}</summary>
+            <SecretsForm secrets={s.secrets} problem={problems.secrets} onChange={(secrets) => change({ ...s, secrets })} />
           </details>
           <details class="sub" data-testid="guards-section">
             <summary>{t('guards')}</summary>

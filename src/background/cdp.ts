@@ -14,6 +14,11 @@ chrome.debugger.onDetach.addListener((source) => {
   if (source.tabId !== undefined) attached.delete(source.tabId);
 });
 
+/** The tabs attached now (a run's tabs). */
+export function attachedTabs(): number[] {
+  return [...attached];
+}
+
 export async function attach(tabId: number): Promise<void> {
   if (attached.has(tabId)) return;
   try {

@@ -7,7 +7,12 @@ import type { ContentMessages, ContentName, Reply } from '../core/messages';
 
 const READY_TIMEOUT_MS = 10_000;
 
-export class PageError extends Error {}
+/** The page is the cause: the run stops (not fails). `person`: a message key of person text (public/_locales) to say it in the run's language. */
+export class PageError extends Error {
+  constructor(message: string, readonly person?: { key: string; args?: (string | number)[] }) {
+    super(message);
+  }
+}
 
 export async function sendContent<K extends ContentName>(tabId: number, type: K, payload: ContentMessages[K]['req'], frameId = 0): Promise<ContentMessages[K]['res']> {
   const reply = (await chrome.tabs.sendMessage(tabId, { type, payload }, { frameId })) as Reply<ContentMessages[K]['res']> | undefined;

@@ -7,6 +7,8 @@ import browser from 'webextension-polyfill';
 import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
 import { toRunView } from '../core/run/view';
 import { toTrace } from '../core/trace';
+import { vaultValues } from '../core/secrets';
+import type { RunState } from '../core/run/state';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
@@ -24,6 +26,15 @@ import { onCommand } from './commands';
 type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
 
 const STARTED_AT = Date.now();
+
+/**
+ * What an export scrubs as a last line of defence: the API keys, the run's typed passwords and the
+ * person's secrets, then and now (the run's text already has them hidden).
+ */
+async function scrubbed(s: RunState): Promise<string[]> {
+  const { apiKey, secrets } = await loadSettings();
+  return [apiKey, ...secretsOf(s.id), ...vaultValues(s.vault), ...secrets.map((x) => x.value)];
+}
 
 const handlers: Handlers = {
   'worker/info': async () => ({ startedAt: STARTED_AT }),
@@ -106,15 +117,13 @@ const handlers: Handlers = {
   'run/trace': async ({ runId, excludeScreenshots }) => {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));
     if (!s) throw new Error(personT(await loadSettings())('noRunWithId', runId));
-    const { apiKey } = await loadSettings();
-    return toTrace(excludeScreenshots ? s : await withScreenshots(s), [apiKey, ...secretsOf(runId)], { excludeScreenshots });
+    return toTrace(excludeScreenshots ? s : await withScreenshots(s), await scrubbed(s), { excludeScreenshots });
   },
   'run/trace-part': async ({ runId, from, count, excludeScreenshots }) => {
     const s = (await currentRun(runId)) ?? (await loadRun(runId));
     if (!s) throw new Error(personT(await loadSettings())('noRunWithId', runId));
-    const { apiKey } = await loadSettings();
     const part = { ...s, steps: s.steps.slice(Math.max(0, from), Math.max(0, from) + Math.max(1, count)) };
-    const trace = toTrace(excludeScreenshots ? part : await withScreenshots(part), [apiKey, ...secretsOf(runId)], { excludeScreenshots });
+    const trace = toTrace(excludeScreenshots ? part : await withScreenshots(part), await scrubbed(s), { excludeScreenshots });
     return { trace, stepCount: s.steps.length };
   },
 };

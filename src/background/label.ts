@@ -1,15 +1,19 @@
 /**
  * Labeling across frames. Every frame's content script labels its own
- * document (cross-origin frames too); the parent posts each iframe a token so
- * the pieces can be put together (core/frames.ts). We reach all frames with
- * chrome.scripting.executeScript({allFrames}), which runs in the content
- * scripts' isolated world and returns each frame's result with its frameId.
+ * document (cross-origin frames too); each frame has a random id that only our
+ * content scripts know, and each parent learns its iframes' ids from our
+ * content script in them, so the pieces can be put together (core/frames.ts).
+ * We reach all frames with chrome.scripting.executeScript({allFrames}), which
+ * runs in the content scripts' isolated world and returns each frame's result
+ * with its frameId.
  *
- * 1. prepare: every frame posts tokens to its iframes (frames without our
- *    content script get it injected first);
- * 2. collect: every frame labels itself (no drawing);
+ * 1. prepare: every frame makes a fresh id (frames without our content script
+ *    get it injected first);
+ * 2. collect: every frame labels itself (no drawing) and links its iframes;
  * 3. merge into one numbered list in top-page coordinates;
- * 4. the top frame draws the merged overlay.
+ * 4. the top frame draws the merged overlay;
+ * 5. after the screenshot, labelsChanged: did the page scroll, move a frame or
+ *    touch the overlay since (background/observe.ts takes it again then)?
  */
 import { mergeFrames, type FrameResult } from '../core/frames';
 import type { FrameMarks, Mark, MarksSnapshot } from '../core/marks';
@@ -47,6 +51,12 @@ export async function labelTab(tabId: number, draw = true): Promise<MarksSnapsho
   if (!snap) throw new PageError('The page did not answer the labeler (top frame missing).');
   await sendContent(tabId, 'marks/overlay', { marks: draw ? snap.marks : [] });
   return snap;
+}
+
+/** Null when the labels still sit where the last pass put them; else what the page did. */
+export async function labelsChanged(tabId: number): Promise<string | null> {
+  const res = await everyFrame<string | null>(tabId, 'labelsChanged');
+  return res.map((r) => r.result).find((why): why is string => typeof why === 'string' && why !== '__missing__') ?? null;
 }
 
 /** Removes our overlay, labels and select lists from every frame (run end). */

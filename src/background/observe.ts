@@ -8,11 +8,14 @@ import type { Observation } from '../core/run';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
 import { KEPT_IMAGE } from '../core/history';
 import * as cdp from './cdp';
-import { ensureContent, sendContent } from './content';
-import { everyFrame, labelTab } from './label';
+import { ensureContent, PageError, sendContent } from './content';
+import { everyFrame, labelsChanged, labelTab } from './label';
 import { tabComplete } from './settle';
 
 const LOAD_CAP_MS = 15_000;
+/** labeling + screenshot attempts while the page keeps moving frames or touching the labels */
+const SHOT_TRIES = 3;
+const RETRY_PAUSE_MS = 150;
 
 /** The PNG data URL as the history keeps it (KEPT_IMAGE; OffscreenCanvas: available in the service worker). */
 async function toKept(pngDataUrl: string): Promise<string> {
@@ -38,6 +41,25 @@ async function cleanShot(tabId: number, snap: { viewport: Observation['viewport'
 }
 
 /**
+ * Label, screenshot, then check that the labels are still where the pass put them: a page that
+ * scrolls, moves or resizes an iframe, or removes, moves, restyles or covers our overlay between
+ * the two would give the model a list that does not match its picture. Then label and shoot again;
+ * a page that keeps doing it ends the run with a message rather than mislead the model.
+ */
+async function labelledShot(tabId: number, labels: boolean) {
+  let why = '';
+  for (let i = 0; i < SHOT_TRIES; i++) {
+    const snap = await labelTab(tabId, labels);
+    const shot = await cdp.screenshot(tabId, snap.viewport);
+    const changed = await labelsChanged(tabId).catch(() => null);
+    if (!changed) return { snap, shot };
+    why = changed;
+    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * (i + 1))); // a transition may be ending
+  }
+  throw new PageError(`The page kept changing under the labels while its screenshot was taken (${why}).`, { key: 'stopLabelsChanged', args: [why] });
+}
+
+/**
  * `labels` false (dialects that act at points): the page is still labelled (the trace's element
  * list, replay's fingerprints, select lists), but no labels are drawn: the model sees the page
  * as the person does, and that one picture is also the clean one.
@@ -45,8 +67,7 @@ async function cleanShot(tabId: number, snap: { viewport: Observation['viewport'
 export async function observe(tabId: number, labels = true): Promise<Observation> {
   await tabComplete(tabId, LOAD_CAP_MS);
   await ensureContent(tabId);
-  const snap = await labelTab(tabId, labels);
-  const shot = await cdp.screenshot(tabId, snap.viewport);
+  const { snap, shot } = await labelledShot(tabId, labels);
   if (!labels) {
     const kept = await toKept(shot.dataUrl).catch(() => '');
     return {

@@ -10,8 +10,8 @@
  * model request in flight at once.
  */
 import {
-  createRun, effectOf, modelText, reduce, shotOf, toRunView, upgradeRun,
-  type ActedElement, type ActResult, type Effect, type RunEvent, type RunState,
+  createRun, effectOf, hideRun, modelText, reduce, shotOf, toRunView, upgradeRun,
+  type ActedElement, type ActResult, type AfterAction, type DownloadNote, type Effect, type RunEvent, type RunState,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, parseApps, type Settings } from '../core/settings';
@@ -20,6 +20,7 @@ import { imagePartsOf, toMessages } from '../core/dialects/request';
 import { isParseError, labelOf, pointOf, type Action } from '../core/action/action';
 import { replayPlan, type ReplayPlan } from '../core/replay';
 import { allowOnSite, guardCheck } from '../core/guards';
+import { fillSecrets, placeholdersIn, secretGuard } from '../core/secrets';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
 import { inspectAt } from './act/point';
@@ -38,6 +39,9 @@ import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, s
 import { loadSettings, saveSettings } from './settings-store';
 import { personLocale, personT } from './person';
 import { translatorFor } from '../core/locales';
+import { awayHost } from '../core/site';
+import { dropDownloads, keepDownloads, takeDownloads, undoDownloads } from './downloads';
+import { settle } from './settle';
 
 /** A live run: its state, the tabs it watches (tabs.ts), and how the person reaches it. */
 interface Active extends TabbedRun {
@@ -46,6 +50,8 @@ interface Active extends TabbedRun {
   request: AbortController | null;
   /** wakes the driver waiting for the person */
   wake: () => void;
+  /** downloads an action began, paused until the person keeps or undoes them (undone if the run ends first) */
+  held?: DownloadNote[];
 }
 const active = new Map<string, Active>();
 /** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
@@ -133,7 +139,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
-    locale: personLocale(settings),
+    locale: personLocale(settings), secrets: settings.secrets,
   });
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
@@ -201,6 +207,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
       let edit: Action | undefined;
       let target: ActedElement | null = null;
       if (c.edit?.trim()) {
+        if (s.pending.after) throw new Error(t('editAfterRan'));
         const parsed = dialectOf(s.dialect).parseAction(c.edit, shotOf(s.pending));
         if (!parsed.ok) throw new Error(t('editUnreadable', parsed.error));
         edit = parsed.action;
@@ -246,7 +253,8 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
 const STREAM_EVERY_MS = 100;
 
 /** The reply as it streams in, and retry notes, to the views (at most every 100 ms, and the last). */
-function streamTo(runId: string, index: number): ModelProgress {
+function streamTo(a: Active, index: number): ModelProgress {
+  const runId = a.state.id;
   let last = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let latest: RunStream | null = null;
@@ -257,7 +265,8 @@ function streamTo(runId: string, index: number): ModelProgress {
   };
   return {
     onDelta: (content, reasoning) => {
-      latest = { event: 'run/stream', runId, index, content, reasoning, note: null };
+      // The run's secrets hidden as in the recorded reply (a password the model repeats, say).
+      latest = { event: 'run/stream', runId, index, content: hideRun(a.state, content), reasoning: hideRun(a.state, reasoning), note: null };
       if (timer) return;
       timer = setTimeout(flush, Math.max(0, STREAM_EVERY_MS - (Date.now() - last)));
     },
@@ -287,11 +296,14 @@ async function probe(state: RunState, action: Action): Promise<ActedElement | nu
   const point = pointOf(action);
   if (point) {
     const hit = await inspectAt(tabId, point, state.pending?.frameOffsets).catch(() => null);
-    return hit ? { tag: hit.tag, text: hit.text, rect: hit.rect, inputType: hit.inputType, frameId: hit.frameId, fingerprint: hit.fingerprint, href: hit.href, download: hit.download } : null;
+    return hit ? {
+      tag: hit.tag, text: hit.text, rect: hit.rect, inputType: hit.inputType, frameId: hit.frameId, fingerprint: hit.fingerprint, href: hit.href, download: hit.download,
+      ...(hit.formAction ? { formAction: hit.formAction } : {}), ...(hit.navigatesTo ? { navigatesTo: hit.navigatesTo } : {}),
+    } : null;
   }
   if ((action.type === 'type' && action.target.kind === 'none') || action.type === 'key') {
     const f = await sendContent(tabId, 'point/focused', {}).catch(() => null);
-    return f ? { tag: f.tag, text: f.text, inputType: f.inputType, rect: { x: 0, y: 0, width: 0, height: 0 } } : null;
+    return f ? { tag: f.tag, text: f.text, inputType: f.inputType, rect: { x: 0, y: 0, width: 0, height: 0 }, ...(f.formAction ? { formAction: f.formAction } : {}) } : null;
   }
   return null;
 }
@@ -315,7 +327,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       try {
         const index = a.state.pending?.index ?? a.state.steps.length;
         const messages = toMessages(eff.request, await imagesFor(a.state, imagePartsOf(eff.request)));
-        const r = await askModel(a.settings, messages, request.signal, streamTo(a.state.id, index));
+        const r = await askModel(a.settings, messages, request.signal, streamTo(a, index));
         // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
         if (request.signal.aborted) return null;
         if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error };
@@ -337,10 +349,18 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const m = eff.mark;
       const details = m ? await sendContent(tabId, 'marks/details', { label: m.localLabel ?? m.label }, m.frameId ?? 0).catch(() => null) : null;
       const t = eff.target;
+      // Typing into the focused field or a Key: that field's form decides what Enter does (guards).
+      const intoFocus = !m && (eff.action.type === 'key' || (eff.action.type === 'type' && eff.action.target.kind === 'none'));
+      const focused = intoFocus ? await sendContent(tabId, 'point/focused', {}).catch(() => null) : null;
+      const fields = { field: (details ?? focused)?.field, form: (details ?? focused)?.form, options: (details ?? focused)?.options };
       const target = m
-        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false }
-        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false } : null;
-      const hit = guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
+        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, formAction: details?.formAction ?? null, navigatesTo: details?.navigatesTo ?? null, ...fields }
+        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false, formAction: t.formAction ?? focused?.formAction ?? null, navigatesTo: t.navigatesTo ?? null, ...fields } : null;
+      const byRules = () => guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
+      const bySecrets = () => secretGuard(eff.action, a.state.site, a.state.guards, translatorFor(a.state.locale), a.state.vault?.typed);
+      // A placeholder's reason names the secret; otherwise the rules' own reason comes first (a
+      // password field says so, rather than "a password typed before": this action put it there).
+      const hit = placeholdersIn(eff.action).length ? bySecrets() ?? byRules() : byRules() ?? bySecrets();
       if (hit || a.state.approveSteps) await highlight(tabId, eff);
       return { type: 'checked', at: Date.now(), hit };
     }
@@ -350,11 +370,16 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       if (started === undefined) {
         started = Date.now();
         await commit(a, { type: 'acting', at: started });
-        let result;
+        let result: ActResult;
+        // The person's secrets are filled in only now, as the text is typed (core/secrets.ts).
+        const kept = a.state.vault?.kept ?? [];
+        const filled = fillSecrets(eff.action, kept);
         try {
-          result = await actInput(tabId, eff.action, {
-            mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
-          });
+          result = filled.missing.length
+            ? { ok: false, error: modelText.noSuchSecret(filled.missing, kept.map((s) => s.name)) }
+            : await actInput(tabId, filled.action, {
+              mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
+            });
         } catch (err) {
           // The page changed or closed under the action: tell the model. A tab the action closed
           // (a popup's "Close") sends the run back to its opener, when there is one.
@@ -365,7 +390,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
             result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
           }
         }
-        await commit(a, { type: 'input', at: Date.now(), result });
+        await commit(a, { type: 'input', at: Date.now(), result: hideRun(a.state, result) });
       }
       // After a restart with the input started but not recorded, nobody knows whether it happened.
       const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
@@ -374,12 +399,58 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const notes = await takeFileNotes(tabId);
       // A tab the action opened or closed: this step records the change.
       await syncTabs(a, (ev) => commit(a, ev));
-      return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started };
+      // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
+      const downloads = await takeDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]);
+      a.held = downloads;
+      const landed = { url: await tabUrl(a.state.tabId), downloads };
+      return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started, landed };
+    }
+    case 'after': {
+      const outcome = await resolveAfter(a, eff.after, eff.before);
+      a.held = [];
+      return { type: 'resolved', at: Date.now(), outcome };
     }
     case 'wait':
     case 'none':
       return null;
   }
+}
+
+const BACK_SETTLE_MS = 8_000;
+
+/**
+ * Keeps what an action did (downloads resumed) or undoes it (downloads cancelled and erased; the
+ * tab back when it is still on the other site), as the person decided; what happened, for the model.
+ */
+async function resolveAfter(a: Active, after: AfterAction, before: string): Promise<string> {
+  const keep = after.decision !== 'rejected';
+  const said: string[] = [];
+  if (after.downloads.length) {
+    const names = after.downloads.map((d) => d.filename);
+    if (keep) await keepDownloads(after.downloads);
+    else await undoDownloads(after.downloads);
+    said.push(keep ? modelText.downloadKept(names) : modelText.downloadUndone(names));
+  }
+  if (after.rule === 'leave-site') {
+    if (keep) said.push(modelText.leftSiteKept(after.url));
+    else {
+      const tabId = a.state.tabId;
+      // Not again after a restart that already went back.
+      if (awayHost(before, await tabUrl(tabId), a.state.apps)) {
+        await chrome.tabs.goBack(tabId).catch(() => undefined);
+        await settle(tabId, BACK_SETTLE_MS);
+      }
+      const now = await tabUrl(tabId);
+      // A tab this action opened has nowhere to go back to: it is closed, and the run goes back to its opener (syncTabs).
+      const opened = !!a.state.tabStack?.length && (a.state.tabChanges ?? []).some((c) => c.change === 'opened');
+      if (awayHost(before, now, a.state.apps) && opened && (await chrome.tabs.remove(tabId).then(() => true, () => false))) {
+        said.push(modelText.leftSiteClosed(after.url));
+        // This step records the way back too.
+        await syncTabs(a, (ev) => commit(a, ev));
+      } else said.push(awayHost(before, now, a.state.apps) ? modelText.leftSiteStuck(after.url) : modelText.leftSiteUndone(after.url, now));
+    }
+  }
+  return said.join(' ');
 }
 
 /** An action's outcome with more for the model to read (file choosers). */
@@ -428,7 +499,7 @@ async function drive(a: Active): Promise<void> {
       try {
         ev = await perform(a, eff);
       } catch (err) {
-        const reason = err instanceof PageError ? err.message : `Unexpected error: ${messageOf(err)}`;
+        const reason = err instanceof PageError ? (err.person ? reasonText(a.state, err.person) : err.message) : `Unexpected error: ${messageOf(err)}`;
         ev = { type: err instanceof PageError ? 'stop' : 'fail', at: Date.now(), reason };
         // The run's tab closed under the step: back to its opener at the top of the loop.
         if (await canGoBack(a.state)) ev = null;
@@ -442,6 +513,9 @@ async function drive(a: Active): Promise<void> {
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
     await dropRunFiles(a.state.id).catch(() => undefined);
+    // Downloads nobody said yes to (the run stopped while asking, or before it could ask) are undone.
+    await undoDownloads(a.held ?? []).catch(() => undefined);
+    await dropDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]).catch(() => undefined);
     for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
       if (!(await chrome.tabs.get(t).catch(() => null))) continue;
       await unwatchFileChoosers(t);

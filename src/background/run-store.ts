@@ -16,13 +16,16 @@
  * action (steps, a pending reply, a replay plan) into the shared Action model (core/action/legacy.ts).
  *
  * Text for a password field never reaches the database: while its action is pending it is kept
- * in chrome.storage.session (memory only, survives worker restarts).
+ * in chrome.storage.session (memory only, survives worker restarts). So is the run's vault (the
+ * person's secrets and the passwords it typed, core/secrets.ts); when a password joins it, the
+ * finished steps (masked by the run core) are written again.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { joinSecret, splitSecret, type RunState, type StepRecord } from '../core/run';
 import { runSummary, type RunSummary } from '../core/history';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
 import { upgradeAction } from '../core/action/legacy';
+import type { Vault } from '../core/secrets';
 
 export type ShotKind = 'labelled' | 'clean';
 
@@ -126,6 +129,9 @@ const stored = new Map<string, number>();
 const secretKey = (id: string) => `secret:${id}`;
 /** runs whose secret is in session storage (to remove it once the action is done) */
 const withSecret = new Set<string>();
+const vaultKey = (id: string) => `vault:${id}`;
+/** the vault last written to session storage, by run (JSON), so it is written only when it changes */
+const vaults = new Map<string, string>();
 
 function isQuota(err: unknown): boolean {
   const name = (err as { name?: string })?.name ?? '';
@@ -133,15 +139,24 @@ function isQuota(err: unknown): boolean {
 }
 
 export function saveRun(state: RunState): Promise<void> {
-  const { state: safe, secret } = splitSecret(state);
+  const { state: safe, secret, vault } = splitSecret(state);
+  const vaultJson = vault ? JSON.stringify(vault) : null;
   const next = chain.then(async () => {
+    let from = stored.get(state.id) ?? 0;
+    const before = vaults.get(state.id);
+    if (vaultJson !== null && vaultJson !== before) {
+      await chrome.storage.session.set({ [vaultKey(state.id)]: vault });
+      vaults.set(state.id, vaultJson);
+      // A password joined the vault: the finished steps, masked again, are written again.
+      const typedBefore = before === undefined ? 0 : (JSON.parse(before) as Vault).typed.length;
+      if (typedBefore !== vault!.typed.length) from = 0;
+    }
     if (secret !== null) {
       await chrome.storage.session.set({ [secretKey(state.id)]: secret });
       withSecret.add(state.id);
     } else if (withSecret.delete(state.id)) {
       await chrome.storage.session.remove(secretKey(state.id));
     }
-    const from = stored.get(state.id) ?? 0;
     const tx = (await db()).transaction(['runs', 'steps', 'shots'], 'readwrite');
     try {
       for (const s of safe.steps.slice(from)) await putStep(tx.objectStore('steps'), tx.objectStore('shots'), state.id, s);
@@ -158,12 +173,24 @@ export function saveRun(state: RunState): Promise<void> {
   return next;
 }
 
+/** Memory-only session storage, or nothing when it cannot be read. */
+async function sessionGet(keys: string[]): Promise<Record<string, unknown>> {
+  try {
+    return await chrome.storage.session.get(keys);
+  } catch {
+    return {};
+  }
+}
+
 async function withSecretRestored(state: RunState | undefined): Promise<RunState | undefined> {
-  if (!state?.pending?.reply?.secret) return state;
-  const got = await chrome.storage.session.get(secretKey(state.id)).catch(() => ({} as Record<string, unknown>));
+  if (!state) return state;
+  const got = await sessionGet([secretKey(state.id), vaultKey(state.id)]);
   const secret = typeof got[secretKey(state.id)] === 'string' ? (got[secretKey(state.id)] as string) : null;
   if (secret !== null) withSecret.add(state.id);
-  return joinSecret(state, secret);
+  const v = got[vaultKey(state.id)] as Vault | undefined;
+  const vault = v && Array.isArray(v.typed) && Array.isArray(v.kept) ? v : null;
+  if (vault) vaults.set(state.id, JSON.stringify(vault));
+  return joinSecret(state, secret, vault);
 }
 
 function stepRange(runId: string): IDBKeyRange {
@@ -227,6 +254,10 @@ export async function deleteRun(id: string): Promise<void> {
     tx.done,
   ]);
   stored.delete(id);
+  vaults.delete(id);
+  try {
+    await chrome.storage.session.remove([secretKey(id), vaultKey(id)]);
+  } catch { /* nothing kept there */ }
 }
 
 /** A step's screenshot as a data URL, or null. */

@@ -1,15 +1,23 @@
 /**
  * Merging per-frame labeling passes into one numbered list (docs/labeling.md):
  *
- * 1. Build the frame tree from tokens: a child reports the token its parent
- *    posted to it; the top frame (frameId 0) is the root.
+ * 1. Build the frame tree from ids: each child frame reports its own random id
+ *    (`token`) and each parent the id our content script in each of its iframes
+ *    gave it (content-scripts/labeler/frames.ts); the top frame (frameId 0) is
+ *    the root. A child is placed under an iframe only when that iframe's claim
+ *    to its id is the one that counts: the only claim read straight from a
+ *    same-origin child (`sure`), else the only claim in the whole page (a page
+ *    that forwards an id to another iframe makes two claims: neither is used);
+ *    and the iframe's content box must have the child's own viewport size
+ *    (within SIZE_SLACK px).
  * 2. Walk the tree depth-first in the parent's order of its iframes.
  * 3. Each frame's offset = parent offset + the iframe's content box origin;
  *    its clip = the parent's clip ∩ the iframe's visible part (in top coords).
  * 4. Each mark's rect is offset into top-page coordinates and clipped; marks
  *    that end up invisible or too small are dropped before numbering.
  * 5. Number 0..n-1 in that order: no gaps.
- * Frames that could not be placed (no token match) are left out, not guessed.
+ * Frames that could not be placed (no id, a disputed id, a size that does not
+ * match) are left out, not guessed: labels of one frame never go over another.
  */
 import type { FrameMarks, Mark, MarksSnapshot, Rect } from './marks';
 
@@ -17,6 +25,8 @@ export interface FrameResult { frameId: number; result: FrameMarks }
 
 const MIN_AREA = 20;
 const MIN_SIDE = 4;
+/** an iframe's content box and its document's viewport may differ by rounding only */
+const SIZE_SLACK = 2;
 
 export function intersect(a: Rect, b: Rect): Rect | null {
   const x = Math.max(a.x, b.x);
@@ -30,11 +40,41 @@ function usable(r: Rect | null): r is Rect {
   return !!r && r.width >= MIN_SIDE && r.height >= MIN_SIDE && r.width * r.height >= MIN_AREA;
 }
 
+export interface Claim { token: string | null; sure?: boolean }
+
+/**
+ * Which iframes' claims to an id count (step 1): per id, the one claim read straight from a
+ * same-origin child when there is one, else the only claim; none when that is disputed.
+ */
+export function claimsThatCount(claims: Claim[]): (c: Claim) => boolean {
+  const n = new Map<string, { all: number; sure: number }>();
+  for (const c of claims) {
+    if (!c.token) continue;
+    const k = n.get(c.token) ?? { all: 0, sure: 0 };
+    k.all++;
+    if (c.sure) k.sure++;
+    n.set(c.token, k);
+  }
+  return (c) => {
+    const k = c.token ? n.get(c.token) : undefined;
+    if (!k) return false;
+    return k.sure ? k.sure === 1 && !!c.sure : k.all === 1;
+  };
+}
+
+function sameSize(box: Rect, view: { width: number; height: number }): boolean {
+  return Math.abs(box.width - view.width) <= SIZE_SLACK && Math.abs(box.height - view.height) <= SIZE_SLACK;
+}
+
 export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   const top = frames.find((f) => f.frameId === 0);
   if (!top) return null;
-  const byToken = new Map<string, FrameResult>();
-  for (const f of frames) if (f.frameId !== 0 && f.result.token) byToken.set(f.result.token, f);
+  const byToken = new Map<string, FrameResult | null>();
+  for (const f of frames) {
+    const t = f.frameId !== 0 ? f.result.token : null;
+    if (t) byToken.set(t, byToken.has(t) ? null : f);
+  }
+  const counts = claimsThatCount(frames.flatMap((f) => f.result.frames));
   const out: Mark[] = [];
   const offsets: Record<number, { x: number; y: number }> = {};
   let labelMs = 0;
@@ -52,8 +92,8 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
       out.push({ ...m, rect, frameId: f.frameId, localLabel: m.label, label: out.length });
     }
     for (const c of f.result.frames) {
-      const child = byToken.get(c.token);
-      if (!child || !c.visible) continue;
+      const child = c.token && counts(c) ? byToken.get(c.token) : null;
+      if (!child || !c.visible || !sameSize(c.box, child.result.viewport)) continue;
       const vis = intersect({ x: c.visible.x + dx, y: c.visible.y + dy, width: c.visible.width, height: c.visible.height }, clip);
       if (!vis) continue;
       visit(child, dx + c.box.x, dy + c.box.y, vis);

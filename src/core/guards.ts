@@ -3,30 +3,53 @@
  * Pure: the background gives the target's details (from the labeled element) and the pages' URLs.
  *
  * Rules (each can be switched off and its words edited in settings):
- * - password: typing into a password field;
- * - payment: clicking something whose text starts with a pay / order word ("Pay now", "Place order");
- * - delete: ... a delete word ("Delete this project", "Remove");
- * - send: ... a send / publish word ("Send", "Post comment"), or typing into a message, comment, reply
- *   or chat field (the Type action presses Enter, which sends in most such boxes);
+ * - password: typing into a password field, a shown password (type=text, but a password by its
+ *   autocomplete, name, id or label), a PIN or a one-time code field (guard-fields.ts);
+ * - payment: clicking something whose text is a pay / order phrase ("Pay now", "Place order",
+ *   "立即购买", "Jetzt kaufen");
+ * - delete: ... a delete phrase ("Delete this project", "Remove", "删除", "メッセージを削除");
+ * - send: ... a send / publish phrase ("Send", "Post comment", "Antworten"), or typing into a
+ *   message, comment, reply or chat field (the Type action presses Enter, which sends in most such boxes);
  * - download: a link with a `download` attribute, to a file with a listed extension, or whose text starts
- *   with "download";
- * - leave-site: a link (or the search action) that goes to another site than the task's.
+ *   with "download" (an early warning: a download the browser really starts is asked about after the
+ *   action, guard-after.ts);
+ * - leave-site: a link, a form's submit button (its form's `action` or its own `formaction`), Enter
+ *   typed into a field of such a form, a button whose click handler sets a URL in its markup, or the
+ *   search / navigate / open-app action, that goes to another site than the task's (sites by the
+ *   public suffix list, site.ts). What the page does after an action (a script's navigation, a
+ *   redirect, a download) is judged after it (guard-after.ts).
  *
- * Text rules match a word or phrase at the start of the element's text, on a word boundary: "Pay £25"
- * and "Delete" match, the look-alikes "Payment methods", "Deleted items", "Sent mail" do not.
+ * Enter submits forms, so a Type that presses Enter, or a Key Enter, in a form counts as clicking
+ * the form's default submit button (payment, delete, send by its text), and in a form with payment
+ * card fields (or into a card field) as paying. Typing into a <select> counts as clicking the
+ * option the text chooses.
+ *
+ * Text rules match per language (guard-words.ts): at the start of the text on a word boundary
+ * (English, French, Spanish), as whole words anywhere (German), anywhere (Chinese, Japanese);
+ * "=phrase" must be the whole text and "-phrase" marks a look-alike that never trips the rule.
+ * "Pay £25" and "Delete" match, the look-alikes "Payment methods", "Deleted items", "Sent mail",
+ * "支付方式", "送信済み" do not.
  * Per-site "always allow" lists rules that never pause on a site (by host, "www." dropped).
  */
 import type { Action } from './action/action';
 import type { Translate } from './i18n';
 import { english } from './locales';
+import { isCardField, isPasswordField, type FieldInfo, type FormInfo } from './guard-fields';
+import { DEFAULT_PHRASES, GUARD_LANGS, matchPhrase, OLD_DEFAULT_WORDS, type Phrases, type TextRuleId } from './guard-words';
+
+export type { FieldInfo, FormInfo } from './guard-fields';
+export { GUARD_LANGS, GUARD_LANG_KEYS, type GuardLang } from './guard-words';
+import { awayHost } from './site';
 
 export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
 
 export interface GuardRule {
   id: GuardId;
   on: boolean;
-  /** phrases (text rules) or file extensions (download); unused by password and leave-site */
+  /** file extensions (download); unused by the others */
   words: string[];
+  /** the text rules' phrases (payment, delete, send), per language (guard-words.ts); empty for the others */
+  phrases: Partial<Phrases>;
 }
 
 export interface GuardSettings {
@@ -52,12 +75,12 @@ export const GUARD_NAMES = Object.fromEntries(GUARD_IDS.map((id) => [id, english
 
 export const DEFAULT_GUARDS: GuardSettings = {
   rules: [
-    { id: 'password', on: true, words: [] },
-    { id: 'payment', on: true, words: ['pay', 'pay now', 'place order', 'place your order', 'buy now', 'buy', 'purchase', 'complete purchase', 'complete order', 'confirm order', 'confirm purchase', 'confirm and pay', 'submit order', 'subscribe', 'donate'] },
-    { id: 'delete', on: true, words: ['delete', 'remove', 'erase', 'destroy', 'discard', 'trash', 'move to trash', 'empty trash', 'permanently delete'] },
-    { id: 'send', on: true, words: ['send', 'post', 'publish', 'tweet', 'reply all', 'submit comment', 'share now'] },
-    { id: 'download', on: true, words: ['zip', 'exe', 'msi', 'dmg', 'pkg', 'apk', 'deb', 'rpm', 'iso', 'tar', 'gz', 'tgz', '7z', 'rar', 'bin', 'jar'] },
-    { id: 'leave-site', on: true, words: [] },
+    { id: 'password', on: true, words: [], phrases: {} },
+    { id: 'payment', on: true, words: [], phrases: DEFAULT_PHRASES.payment },
+    { id: 'delete', on: true, words: [], phrases: DEFAULT_PHRASES.delete },
+    { id: 'send', on: true, words: [], phrases: DEFAULT_PHRASES.send },
+    { id: 'download', on: true, words: ['zip', 'exe', 'msi', 'dmg', 'pkg', 'apk', 'deb', 'rpm', 'iso', 'tar', 'gz', 'tgz', '7z', 'rar', 'bin', 'jar'], phrases: {} },
+    { id: 'leave-site', on: true, words: [], phrases: {} },
   ],
   allow: {},
 };
@@ -71,6 +94,19 @@ export interface GuardTarget {
   href?: string | null;
   /** the link has a download attribute */
   download?: boolean;
+  /** the element's own field attributes, when it is a form field */
+  field?: FieldInfo;
+  /** the form it is in */
+  form?: FormInfo;
+  /** a <select>'s usable options' texts */
+  options?: string[];
+  /**
+   * where a click (a submit button) or Enter (a field of a form) submits the element's form: the
+   * button's `formaction`, else the form's `action` (absolute URL); null: it submits no form
+   */
+  formAction?: string | null;
+  /** a URL the element's inline click handler navigates to (`location.href = '…'`, `window.open('…')`) */
+  navigatesTo?: string | null;
 }
 
 export interface GuardContext {
@@ -92,8 +128,9 @@ export function normalizeGuards(input: unknown): GuardSettings {
   const given = Array.isArray(src.rules) ? src.rules : [];
   const rules = DEFAULT_GUARDS.rules.map((d) => {
     const g = given.find((r) => r && (r as GuardRule).id === d.id) as Partial<GuardRule> | undefined;
-    const words = Array.isArray(g?.words) ? g.words.filter((w): w is string => typeof w === 'string').map((w) => w.trim().toLowerCase()).filter(Boolean) : d.words;
-    return { id: d.id, on: typeof g?.on === 'boolean' ? g.on : d.on, words };
+    const on = typeof g?.on === 'boolean' ? g.on : d.on;
+    if (isTextRule(d.id)) return { id: d.id, on, words: [], phrases: normalizePhrases(d.id, g) };
+    return { id: d.id, on, words: cleanList(g?.words) ?? d.words, phrases: {} };
   });
   const allow: Record<string, GuardId[]> = {};
   if (src.allow && typeof src.allow === 'object') {
@@ -105,6 +142,31 @@ export function normalizeGuards(input: unknown): GuardSettings {
   return { rules, allow };
 }
 
+function cleanList(list: unknown): string[] | null {
+  return Array.isArray(list) ? list.filter((w): w is string => typeof w === 'string').map((w) => w.trim().toLowerCase()).filter(Boolean) : null;
+}
+
+function isTextRule(id: GuardId): id is TextRuleId {
+  return id === 'payment' || id === 'delete' || id === 'send';
+}
+
+/**
+ * A text rule's phrases: each language's saved list, or its default. A flat `words` list saved
+ * before phrases were per language becomes the English list when the person had edited it (a list
+ * equal to the old default takes the new English default).
+ */
+function normalizePhrases(id: TextRuleId, g: Partial<GuardRule> | undefined): Phrases {
+  const out = { ...DEFAULT_PHRASES[id] };
+  const saved = g?.phrases && typeof g.phrases === 'object' ? g.phrases as Record<string, unknown> : null;
+  if (saved) {
+    for (const lang of GUARD_LANGS) out[lang] = cleanList(saved[lang]) ?? out[lang];
+    return out;
+  }
+  const old = cleanList(g?.words);
+  if (old && old.join(',') !== OLD_DEFAULT_WORDS[id].join(',')) out.en = old;
+  return out;
+}
+
 /** "www.shop.example" and "shop.example" are one site for per-site allowing. */
 export function hostKey(urlOrHost: string): string {
   let host = urlOrHost;
@@ -114,23 +176,14 @@ export function hostKey(urlOrHost: string): string {
   return host.toLowerCase().replace(/:\d+$/, '').replace(/^www\./, '');
 }
 
-/**
- * The registrable part of a host, near enough without the public suffix list: the last two labels,
- * or three when the last two look like a country's second level ("co.uk", "com.au").
- */
-export function siteKey(host: string): string {
-  const labels = hostKey(host).split('.').filter(Boolean);
-  if (labels.length <= 2 || /^\d+$/.test(labels[labels.length - 1])) return labels.join('.');
-  const [sld, tld] = labels.slice(-2);
-  const n = tld.length === 2 && (sld.length <= 3 || ['gouv', 'govt'].includes(sld)) ? 3 : 2;
-  return labels.slice(-n).join('.');
-}
+/** The site of a host, by the public suffix list (site.ts). */
+export { siteKey } from './site';
 
 function normalizeText(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-/** The phrase starts the text and ends on a word boundary. */
+/** The phrase starts the text and ends on a word boundary (the download rule's "download"). */
 function startsWithPhrase(text: string, phrase: string): boolean {
   if (!phrase || !text.startsWith(phrase)) return false;
   const next = text.charAt(phrase.length);
@@ -140,6 +193,20 @@ function startsWithPhrase(text: string, phrase: string): boolean {
 function firstPhrase(text: string, words: string[]): string | null {
   const t = normalizeText(text).replace(/^[^\p{L}\p{N}]+/u, '');
   return words.find((w) => startsWithPhrase(t, normalizeText(w))) ?? null;
+}
+
+/** Type with Enter, or a Key whose last key is Enter / Return ("Enter", "Control+Enter"). */
+function pressesEnter(action: Action): boolean {
+  return (action.type === 'type' && action.enter) || (action.type === 'key' && /(^|\+)\s*(enter|return)\s*$/i.test(action.keys));
+}
+
+/** The option typing `text` into a select chooses (as content-scripts/select-pick.ts finds it), or the text itself. */
+function chosenOption(text: string, options: string[] | undefined): string {
+  const want = normalizeText(text);
+  const list = options ?? [];
+  return list.find((o) => normalizeText(o) === want)
+    ?? (want ? list.find((o) => normalizeText(o).startsWith(want)) ?? list.find((o) => normalizeText(o).includes(want)) : undefined)
+    ?? text;
 }
 
 /**
@@ -169,26 +236,49 @@ function fileExtension(url: string): string | null {
   }
 }
 
+/** Each text rule's reasons (message keys): a click, Enter in a form, an option chosen. */
+const WHY: Record<TextRuleId, { click: string; form: string; choose: string }> = {
+  payment: { click: 'whyClickPay', form: 'whyFormPay', choose: 'whyChoosePay' },
+  delete: { click: 'whyClickDelete', form: 'whyFormDelete', choose: 'whyChooseDelete' },
+  send: { click: 'whyClickSend', form: 'whyFormSend', choose: 'whyChooseSend' },
+};
+
 function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx: GuardContext): string | null {
   const siteHost = hostOf(ctx.site);
   const t = ctx.t ?? english;
   const quoted = () => (target?.text ?? '').trim().slice(0, 60);
   switch (rule.id) {
-    case 'password':
-      return action.type === 'type' && target?.inputType === 'password' ? t('whyPassword') : null;
+    case 'password': {
+      if (action.type !== 'type' || !target) return null;
+      if (target.inputType === 'password') return t('whyPassword');
+      const field = target.field ?? { tag: target.tag, type: target.inputType };
+      return isPasswordField(field, field.label ?? target.text) ? t('whyPasswordLike', quoted()) : null;
+    }
     case 'payment':
     case 'delete':
     case 'send': {
-      const entersText = (action.type === 'type' && action.enter) || (action.type === 'key' && action.keys === 'Enter');
-      if (rule.id === 'send' && entersText && target && typesAMessage(target.text)) {
+      if (!target) return null;
+      const enter = pressesEnter(action);
+      if (rule.id === 'send' && enter && typesAMessage(target.text)) {
         return action.type === 'type'
           ? t('whyTypeEnterSend', quoted())
           : t('whyEnterSend', quoted());
       }
-      if (action.type !== 'click' || !target) return null;
-      const hit = firstPhrase(target.text, rule.words);
-      if (!hit) return null;
-      return t(rule.id === 'payment' ? 'whyClickPay' : rule.id === 'delete' ? 'whyClickDelete' : 'whyClickSend', quoted());
+      const why = WHY[rule.id];
+      if (action.type === 'click') return matchPhrase(target.text, rule.phrases) ? t(why.click, quoted()) : null;
+      // Typing into a select chooses an option: judged like clicking it.
+      if (action.type === 'type' && (target.tag === 'select' || target.field?.tag === 'select')) {
+        const option = chosenOption(action.text, target.options);
+        return matchPhrase(option, rule.phrases) ? t(why.choose, option.trim().slice(0, 60)) : null;
+      }
+      if (!enter) return null;
+      // Enter in a form clicks its default button; card fields make it a payment.
+      if (rule.id === 'payment') {
+        const field = target.field ?? { tag: target.tag, type: target.inputType };
+        if (isCardField(field, field.label ?? target.text) || target.form?.fields.some((f) => isCardField(f, f.label))) return t('whyEnterCard');
+      }
+      const submit = target.form?.submit;
+      return submit && matchPhrase(submit, rule.phrases) ? t(why.form, submit.trim().slice(0, 60)) : null;
     }
     case 'download': {
       if (action.type !== 'click' || !target) return null;
@@ -201,14 +291,14 @@ function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx:
     case 'leave-site': {
       if (!siteHost) return null;
       const app = action.type === 'openApp' ? ctx.apps?.find((a) => a.name.toLowerCase() === action.name.toLowerCase()) : undefined;
-      const to = action.type === 'search' ? hostOf(ctx.searchStartPage)
-        : action.type === 'navigate' ? hostOf(action.url)
-          : app ? hostOf(app.url)
-            : action.type === 'click' && target?.href ? hostOf(target.href) : null;
-      if (!to || siteKey(to) === siteKey(siteHost)) return null;
-      // The person's apps are the task's own sites.
-      if ((ctx.apps ?? []).some((a) => { const h = hostOf(a.url); return h !== null && siteKey(h) === siteKey(to); })) return null;
-      return t('whyLeave', hostKey(siteHost), hostKey(to));
+      // Every way the action may go (a link with an inline handler: both).
+      const to = action.type === 'search' ? [ctx.searchStartPage]
+        : action.type === 'navigate' ? [action.url]
+          : app ? [app.url]
+            : action.type === 'click' ? [target?.href, target?.formAction, target?.navigatesTo]
+              : pressesEnter(action) ? [target?.formAction] : [];
+      const away = to.map((u) => (u ? awayHost(ctx.site, u, ctx.apps) : null)).find((h) => h !== null);
+      return away ? t('whyLeave', hostKey(siteHost), hostKey(away)) : null;
     }
   }
 }

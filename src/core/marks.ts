@@ -48,8 +48,10 @@ export interface MarksSnapshot {
 
 /** A child frame as its parent sees it. */
 export interface ChildFrame {
-  /** the token the parent posted to that iframe's window (the child reports it back as its own token) */
-  token: string;
+  /** the id our content script in that iframe gave the parent (its own `token`); null when none or more than one came */
+  token: string | null;
+  /** the id was read straight from the child's isolated world (same origin), not answered over a port a page could have taken */
+  sure?: boolean;
   /** the iframe's content box in the parent's viewport coordinates (unclipped) */
   box: Rect;
   /** the part of the content box visible in the parent's viewport (null when none) */
@@ -58,7 +60,7 @@ export interface ChildFrame {
 
 /** One frame's labeling pass (content script), before merging. */
 export interface FrameMarks {
-  /** the token this frame received from its parent; null in the top frame or when none arrived */
+  /** this frame's own random id for the pass, known only to our content scripts; null in the top frame */
   token: string | null;
   url: string;
   title: string;
@@ -90,6 +92,10 @@ export interface HitElement {
   href: string | null;
   /** that link has a download attribute */
   download: boolean;
+  /** where it submits its form (a submit button; Enter in a field), absolute; null: no form (content-scripts/details.ts) */
+  formAction?: string | null;
+  /** a URL its inline click handler navigates to */
+  navigatesTo?: string | null;
   /** a text field, textarea or contenteditable */
   editable: boolean;
 }

@@ -14,6 +14,10 @@ import type { Settings } from './settings';
 import type { Trace } from './trace';
 import type { RunSummary } from './history';
 import type { FileMeta } from './files';
+import type { FieldInfo, FormInfo } from './guard-fields';
+
+/** A form field's attributes, the form it is in and a select's options (content-scripts/details.ts, for the guards). */
+export interface GuardFieldDetails { field?: FieldInfo; form?: FormInfo; options?: string[] }
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -104,8 +108,8 @@ export interface ContentMessages {
   'marks/overlay': { req: { marks: Mark[] }; res: null };
   'marks/hide': { req: Record<string, never>; res: null };
   'marks/reset': { req: Record<string, never>; res: null };
-  /** what the guards need about a label's element: the link it is or is in (absolute URL), a download attribute */
-  'marks/details': { req: { label: number }; res: { href: string | null; download: boolean } | null };
+  /** what the guards need about a label's element: the link it is or is in (absolute URL), a download attribute; a form field's attributes, form and options; where it submits its form, a URL its click handler goes to */
+  'marks/details': { req: { label: number }; res: ({ href: string | null; download: boolean; formAction?: string | null; navigatesTo?: string | null } & GuardFieldDetails) | null };
   'marks/resolve': { req: { label: number }; res: ResolvedMark };
   'marks/focus': { req: { label: number }; res: boolean };
   'page/scroll': { req: { direction: 'up' | 'down' }; res: { moved: number } };
@@ -119,7 +123,7 @@ export interface ContentMessages {
   /** the element at a point of this frame's viewport (CSS px), deep through shadow roots; an iframe there is reported as such */
   'point/inspect': { req: { x: number; y: number }; res: PointHit };
   /** the focused element of this frame (deep), for typing into the focused field; null when nothing editable has focus */
-  'point/focused': { req: Record<string, never>; res: { tag: string; text: string; inputType?: string; editable: boolean } | null };
+  'point/focused': { req: Record<string, never>; res: ({ tag: string; text: string; inputType?: string; editable: boolean; formAction?: string | null } & GuardFieldDetails) | null };
   /** draw a crosshair at a point (top-frame viewport CSS px) with the hit element's box; null point: remove it */
   'point/mark': { req: { point: { x: number; y: number } | null; box: Rect | null }; res: null };
 }

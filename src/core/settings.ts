@@ -4,6 +4,7 @@ import { isDialect } from './dialects/registry';
 import type { App } from './dialects/types';
 import { isLanguageSetting, type LanguageSetting, type Translate } from './i18n';
 import { english } from './locales';
+import { normalizeSecrets, secretsProblem, type Secret } from './secrets';
 
 /** User settings, kept in the extension's local storage (the API key never leaves it except in the Authorization header). */
 export interface Settings {
@@ -42,6 +43,8 @@ export interface Settings {
   profiles: Record<string, EndpointProfile>;
   /** the interface's language: 'auto' follows the browser; what the model reads is always English */
   language: LanguageSetting;
+  /** named values the model never sees (core/secrets.ts): it writes {{secret:name}}, filled in when typed */
+  secrets: Secret[];
 }
 
 /** One saved endpoint: what a preset fills, plus the key. */
@@ -69,6 +72,7 @@ export const DEFAULT_SETTINGS: Settings = {
   prices: DEFAULT_PRICES,
   profiles: {},
   language: 'auto',
+  secrets: [],
 };
 
 export type SettingsProblems = Partial<Record<keyof Settings, string>>;
@@ -89,6 +93,7 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   out.prices = normalizePrices(out.prices);
   out.profiles = normalizeProfiles(out.profiles);
   if (!isLanguageSetting(out.language)) out.language = 'auto';
+  out.secrets = normalizeSecrets(out.secrets);
   return out;
 }
 
@@ -120,6 +125,8 @@ export function checkSettings(s: Settings, t: Translate = english): SettingsProb
   if (!Number.isInteger(s.maxRunTokens) || s.maxRunTokens < 0) p.maxRunTokens = t('setTokenCap');
   if (!(s.maxRunCost >= 0)) p.maxRunCost = t('setCostCap');
   if (parseExtraBody(s.extraBody) === null) p.extraBody = t('setExtraBody');
+  const secrets = secretsProblem(s.secrets, t);
+  if (secrets) p.secrets = secrets;
   return p;
 }
 

@@ -8,7 +8,7 @@ import { dialectOf } from './dialects/registry';
 import { DEFAULT_GUARDS } from './guards';
 import { INJECTION_KINDS } from './injection';
 import { asPrice } from './costs';
-import { siteOf, type RunState, type StepRecord } from './run/state';
+import { siteOf, type AfterAction, type RunState, type StepRecord } from './run/state';
 import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from './trace';
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -46,6 +46,25 @@ export function upgradeTrace(t: Trace): Trace {
   };
 }
 
+/** A trace's `afterAction`, checked field by field (absent or unreadable: none). */
+function afterActionOf(v: unknown): AfterAction | null {
+  if (!v || typeof v !== 'object') return null;
+  const a = v as Record<string, unknown>;
+  const str = (x: unknown) => (typeof x === 'string' ? x : null);
+  const rule = a.rule === 'leave-site' || a.rule === 'download' ? a.rule : null;
+  const decision = ['approved', 'rejected', 'auto', 'takeover'].includes(a.decision as string) ? a.decision as AfterAction['decision'] : undefined;
+  const downloads = Array.isArray(a.downloads) ? a.downloads.filter((d) => d && typeof d === 'object').map((d) => {
+    const o = d as Record<string, unknown>;
+    return { id: typeof o.id === 'number' ? o.id : -1, url: str(o.url) ?? '', filename: str(o.filename) ?? '' };
+  }) : [];
+  return {
+    rule, reason: str(a.reason), url: str(a.url) ?? '', downloads,
+    ...(decision ? { decision } : {}),
+    ...(a.feedback !== undefined ? { feedback: str(a.feedback) } : {}),
+    ...(typeof a.outcome === 'string' ? { outcome: a.outcome } : {}),
+  };
+}
+
 /** `sameClean`: a missing clean view is the labelled one (dialects whose model sees no labels). */
 function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
   const a = t.action as { type: string };
@@ -65,6 +84,8 @@ function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
     phrase: h.phrase.slice(0, 80), kind: INJECTION_KINDS.includes(h.kind) ? h.kind : 'command' as const, where: typeof h.where === 'number' ? h.where : 'title' as const,
   })) : [];
   if (injection.length) step.injection = injection;
+  const after = afterActionOf(t.afterAction);
+  if (after) step.afterAction = after;
   if (Array.isArray(t.tabs) && t.tabs.length) step.tabs = t.tabs.map((c) => ({ change: c.change === 'closed' ? 'closed' : 'opened', url: String(c.url ?? '') }));
   return step;
 }

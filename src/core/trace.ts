@@ -9,6 +9,7 @@ import type { Fingerprint, Mark, Rect, Viewport } from './marks';
 import type { ActedElement, ActResult, RunState, RunStatus, TabChange, Usage } from './run/state';
 import type { Price } from './costs';
 import type { InjectionHit } from './injection';
+import type { AfterAction } from './run/state';
 
 export const TRACE_FORMAT = 'webagent-trace';
 /** 2: actions in the shared Action model (targets: label, point, window, none), `target`, dialect memory forms. 1 still imports. */
@@ -46,6 +47,8 @@ export interface TraceStep {
   tabs?: TabChange[];
   /** text on the page aimed at the agent (src/core/injection.ts): the action waited for the person; absent when none */
   injection?: InjectionHit[];
+  /** the action left the site or began a download, seen after it (core/guard-after.ts); absent when neither */
+  afterAction?: AfterAction;
 }
 
 export interface Trace {
@@ -116,6 +119,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       cleanScreenshot: opts.excludeScreenshots || s.cleanScreenshot === s.screenshot ? '' : s.cleanScreenshot ?? '',
       ...(s.tabs?.length ? { tabs: s.tabs } : {}),
       ...(s.injection?.length ? { injection: s.injection } : {}),
+      ...(s.afterAction ? { afterAction: s.afterAction } : {}),
     })),
   };
   return scrub(trace, secrets);

@@ -9,7 +9,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { serveFixtures, panelSend } from './support';
+import { overlayLabels, serveFixtures, panelSend } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Settings } from '../../src/core/settings';
@@ -101,10 +101,7 @@ function events(type: string) {
 
 /** The labels drawn on the live page (null: no overlay). */
 function pageLabels(): Promise<string[] | null> {
-  return page.evaluate(() => {
-    const host = document.querySelector('[data-wa-ui="overlay"]');
-    return host && host.shadowRoot ? Array.from(host.shadowRoot.querySelectorAll('.l')).map((l) => l.textContent ?? '') : null;
-  });
+  return overlayLabels(page);
 }
 
 /** Where a shortcut key goes: the page, not a text field. */
@@ -420,7 +417,7 @@ test('a guard in auto mode: typing a password waits with the reason; "Always all
   expect(events('signin').map((e) => e.value)).toEqual([':7', ':7']);
 });
 
-test('guard settings: a rule switched off and edited words are kept after reload; an always-allowed site can be removed', async () => {
+test('guard settings: a rule switched off and edited words (per language) are kept after reload; an always-allowed site can be removed', async () => {
   // A site allowed earlier (as "Always allow" in an approval would store it).
   const stored = await send<Settings>('settings/get', {});
   await send('settings/set', { guards: { rules: stored.guards.rules, allow: { 'shop.example': ['delete', 'payment'] } } });
@@ -429,10 +426,13 @@ test('guard settings: a rule switched off and edited words are kept after reload
   await panel.locator('summary', { hasText: 'Guards' }).click();
   await expect(panel.getByTestId('allow-shop.example-delete')).toBeVisible();
   await expect(panel.getByTestId('guard-payment')).toBeChecked();
-  await expect(panel.getByTestId('guard-words-delete')).toHaveValue(/^delete, remove, /);
-  await expect(panel.getByTestId('guard-words-password')).toHaveCount(0); // a rule without words
+  await expect(panel.getByTestId('guard-words-delete-en')).toHaveValue(/^delete, remove, /);
+  await expect(panel.getByTestId('guard-words-delete-zh')).toHaveValue(/^删除, /);
+  await expect(panel.getByTestId('guard-words-download')).toHaveValue(/^zip, exe, /);
+  await expect(panel.locator('[data-testid^="guard-words-password"]')).toHaveCount(0); // a rule without words
   await panel.getByTestId('guard-payment').uncheck();
-  await panel.getByTestId('guard-words-delete').fill('delete, Wipe out,  purge,');
+  await panel.getByTestId('guard-words-delete-en').fill('delete, Wipe out,  purge,');
+  await panel.getByTestId('guard-words-delete-ja').fill('削除, 抹消');
   await panel.getByTestId('save-settings').click();
   await expect(panel.getByTestId('settings-status')).toHaveText('Saved.');
 
@@ -441,12 +441,14 @@ test('guard settings: a rule switched off and edited words are kept after reload
   await panel.locator('summary', { hasText: 'Guards' }).click();
   await expect(panel.getByTestId('guard-payment')).not.toBeChecked();
   await expect(panel.getByTestId('guard-delete')).toBeChecked();
-  await expect(panel.getByTestId('guard-words-delete')).toHaveValue('delete, wipe out, purge');
+  await expect(panel.getByTestId('guard-words-delete-en')).toHaveValue('delete, wipe out, purge');
+  await expect(panel.getByTestId('guard-words-delete-ja')).toHaveValue('削除, 抹消');
   await expect(panel.getByTestId('allow-shop.example-delete')).toBeVisible();
   await expect(panel.getByTestId('allow-shop.example-payment')).toBeVisible();
   const saved = (await send<Settings>('settings/get', {})).guards;
   expect(saved.rules.find((r) => r.id === 'payment')?.on).toBe(false);
-  expect(saved.rules.find((r) => r.id === 'delete')?.words).toEqual(['delete', 'wipe out', 'purge']);
+  expect(saved.rules.find((r) => r.id === 'delete')?.phrases.en).toEqual(['delete', 'wipe out', 'purge']);
+  expect(saved.rules.find((r) => r.id === 'delete')?.phrases.ja).toEqual(['削除', '抹消']);
   expect(saved.allow).toEqual({ 'shop.example': ['delete', 'payment'] });
 
   await panel.getByTestId('remove-allow-shop.example-delete').click();

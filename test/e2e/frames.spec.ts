@@ -80,3 +80,76 @@ test('Scroll [N] scrolls a scroll container until the target shows, and says whe
   for (const s of scrolls) expect(s.action).toMatchObject({ target: { kind: 'label' } });
   expect(trace.steps.map((s) => s.observation)).toEqual(expect.arrayContaining([expect.stringMatching(/^The element \[\d+\] did not scroll: it is already at the bottom\./)]));
 });
+
+// Hostile frame pages (test/fixtures/pages/hostile/frame-*.html) through the real extension: what
+// the model reads (the trace's element list) keeps every frame's labels over its own iframe.
+const within = (r: { x: number; y: number; width: number; height: number }, left: number, top: number, w: number, h: number) =>
+  r.x >= left - 0.5 && r.y >= top - 0.5 && r.x + r.width <= left + w + 0.5 && r.y + r.height <= top + h + 0.5;
+
+async function firstStep(url: string, name: string) {
+  model = await startFakeModel({ policy: () => ({ content: 'Thought: seen\nAction: ANSWER; <content>done</content>' }) });
+  const traceFile = path.join(out, `${name}.json`);
+  const r = await runAgentCli(['--task', 'Look', '--url', url, '--base-url', model.baseUrl, '--trace', traceFile]);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(readFileSync(traceFile, 'utf8')) as Trace).steps[0].elements;
+}
+
+for (const steal of ['c', 'a'] as const) {
+  test(`a hostile parent and a colluding child: forged ids ignored, frame ${steal}'s stolen id never puts its labels over the thief`, async () => {
+    const cross = b.url.replace('127.0.0.1', 'localhost') + 'hostile';
+    const seen = b.events.length;
+    const els = await firstStep(`${a.url}hostile/frame-forged-links.html?x=${encodeURIComponent(cross)}&steal=${steal}`, `forged-${steal}`);
+    // the colluding child really answered our link request with the stolen id
+    expect(b.events.slice(seen)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'claimed', value: 'b' })]));
+    const texts = els.map((e) => e.text);
+    expect(texts).toEqual(expect.arrayContaining(['Top button', 'Top link', 'a button', 'a other']));
+    expect(texts.filter((t) => t.startsWith('b '))).toEqual([]);
+    // frame a (same origin, read directly) wins its id back; c's id, claimed twice over ports, places nobody
+    expect(texts.filter((t) => t.startsWith('c '))).toEqual(steal === 'a' ? ['c button', 'c other'] : []);
+    for (const e of els) {
+      expect(within(e.rect, 360, 100, 300, 150), `${e.text} is not over frame b`).toBe(false);
+      if (e.text.startsWith('a ')) expect(within(e.rect, 20, 100, 300, 150), e.text).toBe(true);
+      if (e.text.startsWith('c ')) expect(within(e.rect, 700, 100, 300, 150), e.text).toBe(true);
+    }
+  });
+}
+
+test('an iframe moved under its labels: the page is labelled again, so labels sit over the frame where it is now', async () => {
+  const seen = a.events.length;
+  const els = await firstStep(`${a.url}hostile/frame-moving.html?move=once`, 'moving-once');
+  expect(a.events.slice(seen)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'moved', value: 'once' })]));
+  // the frames swapped places when the first labels appeared: a now at x 400, b at x 20
+  const of = (n: string) => els.filter((e) => e.text.startsWith(`${n} `));
+  expect(of('a').map((e) => e.text)).toEqual(['a button', 'a other']);
+  expect(of('b').map((e) => e.text)).toEqual(['b button', 'b other']);
+  for (const e of of('a')) expect(within(e.rect, 400, 120, 300, 120), e.text).toBe(true);
+  for (const e of of('b')) expect(within(e.rect, 20, 120, 300, 120), e.text).toBe(true);
+});
+
+test('a page that keeps moving a frame or tampering with the labels stops the run before the model sees a wrong picture', async () => {
+  const cases = ['frame-moving.html?move=always', 'frame-overlay-tamper.html?do=remove&from=child', 'frame-overlay-tamper.html?do=move',
+    'frame-overlay-tamper.html?do=restyle', 'frame-overlay-tamper.html?do=close', 'frame-overlay-tamper.html?do=cover', 'frame-overlay-tamper.html?do=backdrop'];
+  for (const [i, c] of cases.entries()) {
+    model = await startFakeModel({ policy: () => ({ content: 'Thought: seen\nAction: ANSWER; <content>done</content>' }) });
+    const r = await runAgentCli(['--task', 'Look', '--url', `${a.url}hostile/${c}`, '--base-url', model.baseUrl, '--trace', path.join(out, `tamper-${i}.json`)]);
+    expect(r.stderr, c).toContain('The page kept changing under the labels while its screenshot was taken');
+    expect(model.requests, c).toHaveLength(0);
+    await model.close();
+    model = null;
+  }
+});
+
+test('a page that tampers with the labels once: taken again, the run goes on and clicks the real button', async () => {
+  const policy = scriptedPolicy([{ do: 'click', find: /^Open photo$/ }, { do: 'answer', text: 'done' }], 'glm');
+  model = await startFakeModel({ policy: (q) => policy(q.prompt) });
+  const traceFile = path.join(out, 'tamper-once.json');
+  const seen = a.events.length; // the server is shared by the file's tests
+  const r = await runAgentCli(['--task', 'Open the photo', '--url', `${a.url}hostile/frame-overlay-tamper.html?do=move&times=1`, '--base-url', model.baseUrl, '--trace', traceFile]);
+  expect(r.code, r.stderr).toBe(0);
+  const events = a.events.slice(seen).map((e) => `${e.type}:${e.value}`);
+  expect(events.filter((e) => e.startsWith('tamper:'))).toEqual(['tamper:move']);
+  expect(events).toContain('click:Open photo');
+  const first = (JSON.parse(readFileSync(traceFile, 'utf8')) as Trace).steps[0].elements.map((e) => e.text);
+  // the page's own numbered boxes are not elements; its button with our attribute is one
+  expect(first).toEqual(['Open photo', 'Show details', 'Marked like an overlay', 'Child button', 'Child other']);
+});

@@ -4,9 +4,15 @@
  * and the action does not happen) and not on a harmless look-alike (the step runs with approval
  * 'auto'). The fixture pages report every click and input to the test server (/__event).
  *
- * Two runs keep browser launches down: form.html (password, payment, delete, send) and
- * links.html -> downloads.html -> partners.html (download, leave-site). Each run's model does the
- * look-alike first and then the dangerous control, rule after rule.
+ * Three runs keep browser launches down: form.html (password, payment, delete, send),
+ * links.html -> downloads.html -> partners.html (download, leave-site) and checkout.html (Enter in
+ * a card form by Type and by Key Return, a select's option, a shown password, a one-time code).
+ * Each run's model does the look-alike first and then the dangerous control, rule after rule.
+ *
+ * Issue 12 item 5: away.html leaves the site by a form (its button, Enter in its field), an inline
+ * handler (asked before), a script, a new tab and a server redirect (asked after the action: the
+ * runner's `n` goes back or closes the tab, `y` keeps it); files.html starts real downloads
+ * (Content-Disposition: attachment) that are paused, asked through the panel, kept or cancelled.
  */
 import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -14,7 +20,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import type { PromptParts } from '../fixtures/model/request-shape';
-import { runAgentCli, serveFixtures, type CliResult } from './support';
+import { panelSend, runAgentCli, serveFixtures, waitForRun, type CliResult } from './support';
+import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import type { RunView } from '../../src/core/messages';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 
@@ -22,7 +30,7 @@ const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q
 const SECRET = 'hunter2-secret';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-guards-'));
 
-type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string } | { answer: string };
+type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string; tag?: string } | { key: 'Return' } | { answer: string };
 
 /** Step i does steps[i], whatever became of the earlier ones (a rejected step counts). */
 function sequence(steps: Step[]): Promise<FakeModel> {
@@ -31,6 +39,7 @@ function sequence(steps: Step[]): Promise<FakeModel> {
       const p = req.prompt as PromptParts;
       const s = steps[Math.min(p.history.length, steps.length - 1)];
       if ('answer' in s) return { content: `Thought: Done.\nAction: ANSWER; <content>${s.answer}</content>\nMemory_Updated: {}` };
+      if ('key' in s) return { content: `Thought: I will press ${s.key}.\nAction: Key; [${s.key}]\nMemory_Updated: {}` };
       const find = 'click' in s ? s.click : s.type;
       const el = p.elements.find((e) => find.test(e.text) && (!('tag' in s) || !s.tag || e.tag === s.tag));
       if (!el) return { content: `Thought: No element matches ${find}.\nAction: Wait\nMemory_Updated: {}` };
@@ -188,6 +197,74 @@ test.describe('on links: download, leave-site', () => {
   });
 });
 
+test.describe('on a checkout page: Enter (Type or Key) in a card form, a select, a shown password, a one-time code', () => {
+  let site: StaticServer;
+  let o: Outcome;
+
+  test.beforeAll(async () => {
+    site = await serveFixtures();
+    o = await run(site, 'checkout.html', [
+      { type: /^Search orders$/, text: 'shoes' },
+      { type: /^Card number$/, text: '4111 1111 1111 1111' },
+      { click: /^Name on card$/ }, // focus in the card form
+      { key: 'Return' },
+      { type: /./, tag: 'select', text: 'Keep account' },
+      { type: /./, tag: 'select', text: 'Delete account' },
+      { type: /^Password$/, text: SECRET },
+      { type: /^Verification code$/, text: '123456' },
+      { answer: 'checked' },
+    ], 'n\nn\nn\nn\nn\n', 'checkout');
+  });
+  test.afterAll(async () => { await site.close(); });
+
+  const byAction = (re: RegExp) => {
+    const s = o.trace.steps.find((x) => re.test(x.actionText));
+    if (!s) throw new Error(`no step matches ${re}; steps: ${o.trace.steps.map((x) => x.actionText).join(' | ')}`);
+    return s;
+  };
+
+  test('the run went through every step, pausing five times', () => {
+    expect(o.r.stderr).not.toContain('Error:');
+    expect(o.r.code, o.r.stderr).toBe(0);
+    expect(o.r.stdout).toContain('ANSWER: checked');
+    expect(o.r.stderr.split(PROMPT)).toHaveLength(6);
+    expect(o.trace.steps.map((s) => s.approval?.decision)).toEqual(['auto', 'rejected', 'auto', 'rejected', 'auto', 'rejected', 'rejected', 'rejected', 'auto']);
+  });
+
+  test('Type with Enter in a search form runs (its button says "Search"); into a card field it asks, the form is not sent', () => {
+    expect(stepOn(o, 'Search orders').approval).toEqual({ decision: 'auto', feedback: null });
+    expect(ids(o, 'submit')).toEqual(['search']);
+    expect(stepOn(o, 'Card number').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(o.r.stderr).toContain('Guard: this presses Enter in a payment card form, which may pay');
+    expect(ids(o, 'input')).toContain('q');
+    expect(ids(o, 'input')).not.toContain('cardnumber');
+  });
+
+  test('Key Return with focus in the card form asks too (the focused field\'s form counts), and the form is not sent', () => {
+    expect(byAction(/^Click \[\d+\]/).approval).toEqual({ decision: 'auto', feedback: null });
+    expect(byAction(/^Key; \[Return\]/).approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(o.r.stderr.split('Guard: this presses Enter in a payment card form, which may pay')).toHaveLength(3);
+    expect(ids(o, 'submit')).toEqual(['search']);
+  });
+
+  test('typing an option into a select is judged like clicking it: "Keep account" runs, "Delete account" asks', () => {
+    expect(byAction(/Keep account/).approval).toEqual({ decision: 'auto', feedback: null });
+    expect(byAction(/Delete account/).approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(o.r.stderr).toContain('Guard: this chooses "Delete account", which may delete something');
+    expect(ids(o, 'select')).toEqual(['keep']);
+  });
+
+  test('a password shown as text and a one-time code field ask', () => {
+    expect(stepOn(o, 'Password').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(stepOn(o, 'Verification code').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(o.r.stderr).toContain('Guard: this types into "Password", which looks like a password, PIN or one-time code field');
+    expect(o.r.stderr).toContain('Guard: this types into "Verification code", which looks like a password, PIN or one-time code field');
+    expect(ids(o, 'input')).not.toContain('shown-password');
+    expect(ids(o, 'input')).not.toContain('code');
+    expect(ids(o, 'submit')).not.toContain('signin');
+  });
+});
+
 test('a guard pause with stdin not connected stops the run with the reason', async () => {
   const site = await serveFixtures();
   const model = await sequence([{ click: /^Delete project$/ }, { answer: 'never' }]);
@@ -205,4 +282,146 @@ test('a guard pause with stdin not connected stops the run with the reason', asy
     await model.close();
     await site.close();
   }
+});
+
+test.describe('leaving the site by a form, a script or a redirect: asked before the action, and after it', () => {
+  let site: StaticServer;
+  let o: Outcome;
+
+  test.beforeAll(async () => {
+    site = await serveFixtures();
+    o = await run(site, 'away.html', [
+      { click: /^Find$/ }, // the form's action is on localhost
+      { type: /^Partner search$/, text: 'shoes' }, // Type ends with Enter: submits that form
+      { click: /^Filter$/ }, // a form on the same site
+      { click: /^Visit our partner$/ }, // its inline onclick sets a URL on localhost
+      { click: /^Continue$/ }, // a script takes the page to localhost
+      { click: /^Open the partner page$/ }, // a script opens localhost in a new tab
+      { click: /^Our shop$/ }, // a link on this site, redirected to localhost: kept
+      { answer: 'checked' },
+    ], 'n\nn\nn\nn not there\nn\ny\n', 'away');
+  });
+  test.afterAll(async () => { await site.close(); });
+
+  test('a form posting to another site asks first, by its button and by Enter in its field; a form on the same site does not', () => {
+    expect(o.r.code, o.r.stderr).toBe(0);
+    expect(o.r.stdout).toContain('ANSWER: checked');
+    expect(stepOn(o, 'Find').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(stepOn(o, 'Partner search').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(ids(o, 'click')).not.toContain('find');
+    expect(ids(o, 'input')).not.toContain('q');
+    expect(stepOn(o, 'Filter').approval).toEqual({ decision: 'auto', feedback: null });
+    expect(ids(o, 'click')).toContain('filter');
+    expect(o.events.filter((e) => e.type === 'view' && e.value === 'partner-shop.html')).toHaveLength(3); // only the scripts' visits (same tab, new tab) and the redirect
+  });
+
+  test('a button whose inline handler sets a URL on another site asks first', () => {
+    expect(stepOn(o, 'Visit our partner').approval).toEqual({ decision: 'rejected', feedback: null });
+    expect(ids(o, 'click')).not.toContain('visit');
+    expect(o.r.stderr.match(/Guard: this leaves 127\.0\.0\.1 for localhost/g)).toHaveLength(3);
+  });
+
+  test('a button whose script goes to another site: the run pauses after the action, and a refusal goes back', () => {
+    const step = stepOn(o, 'Continue');
+    // It ran without asking (nothing in the page said where it goes), then the run asked.
+    expect(step.approval).toEqual({ decision: 'auto', feedback: null });
+    expect(ids(o, 'click')).toContain('continue');
+    expect(o.r.stderr).toMatch(/Step \d+ ran; keep what it did\?/);
+    expect(o.r.stderr).toContain('Guard: after this action the page left 127.0.0.1 for localhost (rule "leave-site")');
+    expect(step.afterAction).toMatchObject({ rule: 'leave-site', decision: 'rejected', feedback: 'not there' });
+    expect(step.afterAction?.url).toMatch(/^http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=continue$/);
+    expect(step.result.ok).toBe(false);
+    expect(step.observation).toMatch(/^The page went to http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=continue, another site than the task's; the user did not allow it, so the browser went back to http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html\S* The user said: not there$/);
+    // the next step saw the task's site again
+    const next = o.trace.steps[step.index + 1];
+    expect(next.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html/);
+  });
+
+  test('a link on the site that the server redirects to another site: asked after it, and kept when approved', () => {
+    const step = stepOn(o, 'Our shop');
+    expect(step.approval).toEqual({ decision: 'auto', feedback: null });
+    expect(step.afterAction).toMatchObject({ rule: 'leave-site', decision: 'approved', reason: 'after this action the page left 127.0.0.1 for localhost' });
+    expect(step.result.ok).toBe(true);
+    expect(step.observation).toMatch(/^Success\. The page went to http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=redirect, another site than the task's; the user allowed it\.$/);
+    const last = o.trace.steps[o.trace.steps.length - 1];
+    expect(last.url).toMatch(/^http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=redirect$/);
+    expect(o.r.stderr.split(PROMPT)).toHaveLength(7); // asked six times: four before an action, two after
+  });
+
+  test('a script that opens another site in a new tab: refused, that tab is closed and the run is back in its tab', () => {
+    const step = stepOn(o, 'Open the partner page');
+    expect(step.approval).toEqual({ decision: 'auto', feedback: null });
+    expect(step.afterAction).toMatchObject({ rule: 'leave-site', decision: 'rejected' });
+    expect(step.afterAction?.url).toMatch(/^http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=popup$/);
+    expect(step.observation).toMatch(/^A new tab went to http:\/\/localhost:\d+\/guards\/partner-shop\.html\?from=popup, another site than the task's; the user did not allow it, so that tab was closed\. A new tab opened: http:\/\/localhost:\S+; you are now in it\. The tab closed; back in the previous tab: http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html\S*\.$/);
+    expect(step.tabs?.map((t) => t.change)).toEqual(['opened', 'closed']);
+    const next = o.trace.steps[step.index + 1];
+    expect(next.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/guards\/away\.html/);
+  });
+});
+
+test.describe('downloads the browser starts: paused, asked even in auto mode, kept or undone', () => {
+  let site: StaticServer;
+  let browser: Launched;
+  let model: FakeModel;
+  type Item = { id: number; filename: string; state: string; paused: boolean; exists: boolean; url: string };
+  const seen: { first?: RunView; second?: RunView; whileAsked?: Item[]; secondAsked?: Item[]; kept?: Item[]; end?: RunView; all?: Item[] } = {};
+
+  test.beforeAll(async () => {
+    site = await serveFixtures();
+    browser = await launchWithExtension();
+    const panel = await openPanel(browser);
+    const worker = browser.context.serviceWorkers()[0];
+    const items = () => worker.evaluate(() => chrome.downloads.search({})) as Promise<Item[]>;
+    model = await sequence([{ click: /^Get the report$/ }, { click: /^Get the log$/ }, { answer: 'done' }]);
+    const { runId } = await panelSend<{ runId: string }>(panel, 'run/start', {
+      task: 'Get the files', url: `${site.url}guards/files.html`,
+      config: { baseUrl: model.baseUrl, apiKey: 'sk-guards-downloads', model: 'glm-4.5v', approveSteps: false },
+    });
+    seen.first = await waitForRun(panel, runId, (r) => r.pending?.index === 0 && !!r.pending.approval?.after, 'the report download is asked about');
+    seen.whileAsked = await items();
+    // The panel's card: Keep or Undo, nothing to edit (the action ran).
+    await expect(panel.getByTestId('approval-reason')).toContainText('this action started a download: "report-2024.csv"');
+    await expect(panel.getByTestId('approve')).toContainText('Keep');
+    await expect(panel.getByTestId('edit')).toHaveCount(0);
+    await panel.getByTestId('approve').click();
+    seen.second = await waitForRun(panel, runId, (r) => r.pending?.index === 1 && !!r.pending.approval?.after, 'the log download is asked about');
+    seen.secondAsked = await items();
+    await expect(panel.getByTestId('reject')).toContainText('Undo');
+    await panel.getByTestId('reject-feedback').fill('not the log');
+    await panel.getByTestId('reject').click();
+    seen.end = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
+    await expect.poll(async () => (await items()).find((i) => i.url.includes('report-2024'))?.state, { message: 'the kept download finishes', timeout: 30_000 }).toBe('complete');
+    seen.all = await items();
+  });
+  test.afterAll(async () => {
+    await browser?.close();
+    await model?.close();
+    await site.close();
+  });
+
+  test('a download is paused at once and the run asks, though no guard guessed it before the click', () => {
+    const a = seen.first!.pending!.approval!;
+    expect(a).toMatchObject({ rule: 'download', after: true, reason: 'this action started a download: "report-2024.csv"' });
+    const report = seen.whileAsked!.find((i) => i.url.includes('report-2024'));
+    expect(report).toMatchObject({ state: 'in_progress', paused: true });
+    expect(site.events.filter((e) => e.type === 'click').map((e) => e.value)).toEqual(['report', 'log']);
+  });
+
+  test('kept when approved: it finishes, and the model is told', () => {
+    const step = seen.end!.steps[0];
+    expect(step.approval).toEqual({ decision: 'auto', feedback: null });
+    expect(step.afterAction).toMatchObject({ rule: 'download', decision: 'approved', downloads: [{ filename: 'report-2024.csv' }] });
+    expect(step.observation).toBe('Success. The browser began downloading "report-2024.csv"; the download was kept.');
+    expect(seen.all!.find((i) => i.url.includes('report-2024'))).toMatchObject({ state: 'complete', exists: true });
+  });
+
+  test('cancelled and erased when refused, and the model is told', () => {
+    expect(seen.secondAsked!.find((i) => i.url.includes('server-log'))).toMatchObject({ state: 'in_progress', paused: true });
+    const step = seen.end!.steps[1];
+    expect(step.afterAction).toMatchObject({ rule: 'download', decision: 'rejected', feedback: 'not the log', downloads: [{ filename: 'server-log.txt' }] });
+    expect(step.result).toEqual({ ok: false, error: 'The browser began downloading "server-log.txt"; the user did not allow it, so the download was cancelled and deleted. The user said: not the log' });
+    expect(seen.all!.find((i) => i.url.includes('server-log'))).toBeUndefined();
+    expect(seen.end!.status).toBe('finished');
+  });
 });

@@ -1,11 +1,16 @@
 /**
- * The injection corpus (test/fixtures/pages/hostile/): pages that hide text a person cannot see
- * (off-screen, font-size 0, transparent, clipped, zero-size, aria-hidden, …) and pages whose text,
- * aria-label, title, placeholder or value forges element-list entries, also in an iframe and a
- * shadow root. Each page is labelled in real Chromium (the labeler through the esbuild harness, in
- * every frame) and its element list written as the glm-web dialect writes it. Checked: no
- * hidden text (marked HIDDENTXT in the pages) in any element's text, the list parsed line by line
- * has exactly the labels that exist, and each [data-want] control still has its ordinary text.
+ * The injection corpus (test/fixtures/pages/hostile/, frames' pages in hostile/inner/): pages that
+ * hide text a person cannot see (off-screen, font-size 0, transparent, clipped, zero-size,
+ * aria-hidden, covered, the background's colour, scrolled out of a clipping box, …), pages whose
+ * text, aria-label, title, placeholder or value forges element-list entries, pages with text aimed
+ * at the agent and look-alikes of them; in iframes (same-origin, and cross-origin: the other
+ * loopback name) and shadow roots (open, and closed through the harness's seam). Each page is
+ * labelled in real Chromium (the labeler through the esbuild harness, in every frame) and its
+ * element list written as the glm-web dialect writes it. Checked: no hidden text (marked HIDDENTXT
+ * in the pages) in any element's text, the list parsed line by line has exactly the labels that
+ * exist, each [data-want] control still has its ordinary text, and the injection detector
+ * (src/core/injection.ts) on what the model reads flags exactly the pages with
+ * <meta name="injection" content="flagged">, at their [data-instruction] elements.
  */
 import { test, expect } from '@playwright/test';
 import type { Browser, Frame } from 'playwright-core';
@@ -18,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { launchPlainChromium } from './support';
 import { labelerBundle } from './inject';
 import { formatElements } from '../../src/core/dialects/glm-web';
+import { detectInjection, pageTexts } from '../../src/core/injection';
 import type { Mark } from '../../src/core/marks';
 
 type LabelerApi = typeof import('../../content-scripts/labeler/index');
@@ -32,9 +38,11 @@ let base = '';
 
 test.beforeAll(async () => {
   server = http.createServer(async (req, res) => {
-    const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
+    // a page, or a framed page in inner/
+    const rel = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\//, '');
     try {
-      const body = await readFile(path.join(PAGES, name));
+      if (!/^(inner\/)?[\w.-]+\.html$/.test(rel)) throw new Error('not a page');
+      const body = await readFile(path.join(PAGES, rel));
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     } catch {
       res.writeHead(404).end('not found');
@@ -52,17 +60,22 @@ test.afterAll(async () => {
 
 interface Want { kind: 'want' | 'want-prefix' | 'want-contains'; value: string; got: string | null }
 
-/** Label one frame; for each [data-want*] element (shadow roots included), the text its mark got. */
-function labelFrame(frame: Frame): Promise<{ marks: Mark[]; wants: Want[] }> {
+/**
+ * Label one frame; for each [data-want*] element (shadow roots included, closed ones through the
+ * page's seam), the text its mark got; the labels (in this frame) of [data-instruction] elements.
+ */
+function labelFrame(frame: Frame): Promise<{ marks: Mark[]; wants: Want[]; instructions: number[] }> {
   return frame.evaluate(() => {
     const L = window.__labeler;
     const snap = L.drawMarks();
     const els = L.debugElements();
     const all: Element[] = [];
+    const closed = (globalThis as { __webagentClosedRoots?: WeakMap<Element, ShadowRoot> }).__webagentClosedRoots;
     const visit = (root: Document | ShadowRoot) => {
       for (const el of Array.from(root.querySelectorAll('*'))) {
         all.push(el);
-        if (el.shadowRoot) visit(el.shadowRoot);
+        const inner = el.shadowRoot ?? closed?.get(el);
+        if (inner) visit(inner);
       }
     };
     visit(document);
@@ -75,12 +88,13 @@ function labelFrame(frame: Frame): Promise<{ marks: Mark[]; wants: Want[] }> {
         wants.push({ kind, value, got: i < 0 ? null : snap.marks[i].text });
       }
     }
-    return { marks: snap.marks, wants };
+    const instructions = all.filter((el) => el.hasAttribute('data-instruction')).map((el) => els.indexOf(el));
+    return { marks: snap.marks, wants, instructions };
   });
 }
 
-test('the corpus has at least 15 hostile pages', () => {
-  expect(NAMES.length).toBeGreaterThanOrEqual(15);
+test('the corpus has at least 30 hostile pages', () => {
+  expect(NAMES.length).toBeGreaterThanOrEqual(30);
 });
 
 for (const name of NAMES) {
@@ -94,12 +108,15 @@ for (const name of NAMES) {
       const bundle = await labelerBundle();
       const marks: Mark[] = [];
       const wants: Want[] = [];
+      const instructions: number[] = [];
       for (const frame of page.frames()) {
         await frame.addScriptTag({ content: bundle });
         const r = await labelFrame(frame);
+        instructions.push(...r.instructions.map((i) => (i < 0 ? -1 : marks.length + i)));
         marks.push(...r.marks);
         wants.push(...r.wants);
       }
+      const flagged = await page.locator('meta[name="injection"][content="flagged"]').count() > 0;
       expect(errors).toEqual([]);
       const list = marks.map((m, label) => ({ ...m, label }));
       expect(list.length).toBeGreaterThanOrEqual(2);
@@ -125,6 +142,16 @@ for (const name of NAMES) {
         if (w.kind === 'want') expect(got).toBe(w.value);
         else if (w.kind === 'want-prefix') { expect(got.startsWith(w.value)).toBe(true); expect(got.length).toBeLessThanOrEqual(150); }
         else expect(got).toContain(w.value);
+      }
+
+      // instructions to the agent in what the model reads: flagged where they are, and only there
+      const hits = detectInjection(pageTexts(await page.title(), list));
+      if (flagged) {
+        expect(instructions.length, 'an instruction page marks its instructions').toBeGreaterThan(0);
+        expect(instructions, 'every instruction is labelled').not.toContain(-1);
+        expect(hits.map((h) => h.where).sort()).toEqual([...instructions].sort());
+      } else {
+        expect(hits, 'nothing on this page is aimed at the agent').toEqual([]);
       }
     } finally {
       await context.close();

@@ -25,19 +25,26 @@ declare global {
 }
 
 const PAGES = fileURLToPath(new URL('../fixtures/pages/labeler/', import.meta.url));
+const HOSTILE = fileURLToPath(new URL('../fixtures/pages/hostile/', import.meta.url));
 
 let a: StaticServer;
 let b: StaticServer;
+let ha: StaticServer;
+let hb: StaticServer;
 let browser: Browser | null = null;
 
 test.beforeAll(async () => {
   a = await serveDir(PAGES);
   b = await serveDir(PAGES);
+  ha = await serveDir(HOSTILE);
+  hb = await serveDir(HOSTILE);
 });
 test.afterAll(async () => {
   await browser?.close();
   await a.close();
   await b.close();
+  await ha.close();
+  await hb.close();
 });
 
 async function plainPage(): Promise<Page> {
@@ -104,7 +111,7 @@ test('frames (harness): every frame labelled once, in frame order, rects in top-
   const js = await labelerBundle();
   for (const f of frames) await f.addScriptTag({ content: js });
 
-  // prepare twice (as the background does when it had to inject late): tokens must still match
+  // prepare twice (as the background does when it had to inject late): the ids of the second count
   for (let i = 0; i < 2; i++) {
     const sent = await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.prepareFrames())));
     expect(Object.fromEntries(frames.map((f, j) => [nameOf(f), sent[j]]))).toEqual({ top: 4, same: 1, nested: 0, cross: 0, shadow: 0, covered: 0 });
@@ -114,6 +121,10 @@ test('frames (harness): every frame labelled once, in frame order, rects in top-
   expect(top.token).toBeNull();
   expect(top.frames.map((c) => c.visible === null)).toEqual([false, false, false, true]);
   for (const r of results.slice(1)) expect(typeof r.token).toBe('string');
+  // each iframe's id is the one its own frame reports (same-origin read directly, cross-origin over a port)
+  const linked = (r: FrameMarks) => r.frames.map((c) => c.token);
+  expect(linked(top)).toEqual(['same', 'cross', 'shadow', 'covered'].map((n) => results[frames.findIndex((f) => nameOf(f) === n)].token));
+  expect(linked(results[frames.findIndex((f) => nameOf(f) === 'same')])).toEqual([results[frames.findIndex((f) => nameOf(f) === 'nested')].token]);
   expect(top.viewport).toEqual({ width: 1280, height: 720, devicePixelRatio: 1 });
   for (const r of results) expect(r.marks.map((m) => m.label)).toEqual(r.marks.map((_, i) => i));
 
@@ -152,6 +163,98 @@ test('frames (harness): every frame labelled once, in frame order, rects in top-
   expect(snap.marks.some((m) => m.tag === 'iframe')).toBe(false);
   await page.context().close();
 });
+
+/** Labels every frame as the background does: prepare everywhere, then collect everywhere; frameId = index. */
+async function labelAllFrames(page: Page): Promise<{ frames: Frame[]; results: FrameMarks[] }> {
+  const frames = page.frames();
+  for (const f of frames) await f.waitForLoadState('load');
+  const js = await labelerBundle();
+  for (const f of frames) await f.addScriptTag({ content: js });
+  await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.prepareFrames())));
+  const results: FrameMarks[] = await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.collectFrame())));
+  return { frames, results };
+}
+
+/** An iframe's content box in the top page. */
+async function boxOf(page: Page, id: string): Promise<Rect> {
+  return page.evaluate((sel) => {
+    const r = document.getElementById(sel)!.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  }, id);
+}
+
+const inside = (r: Rect, box: Rect) => r.x >= box.x - 0.5 && r.y >= box.y - 0.5 && r.x + r.width <= box.x + box.width + 0.5 && r.y + r.height <= box.y + box.height + 0.5;
+
+for (const steal of ['c', 'a'] as const) {
+  test(`hostile frames (harness): forged ids ignored; a child claiming frame ${steal}'s stolen id places neither over the other`, async () => {
+    const page = await plainPage();
+    const cross = hb.url.replace('127.0.0.1', 'localhost').replace(/\/$/, '');
+    await page.goto(`${ha.url}frame-forged-links.html?x=${encodeURIComponent(cross)}&steal=${steal}`);
+    await expect.poll(() => page.frames().length).toBe(4);
+    await page.waitForTimeout(300); // the page's forged messages have been arriving meanwhile
+    const { frames, results } = await labelAllFrames(page);
+    const byName = (n: string) => frames.findIndex((f) => nameOf(f) === n);
+    const top = results[0];
+    // what reached the merge: the iframes in page order a, b, c; b answered with the stolen id
+    expect(top.frames.map((c) => c.token)).toEqual([results[byName('a')].token, results[byName(steal)].token, results[byName('c')].token]);
+    expect(top.frames.map((c) => !!c.sure)).toEqual([true, false, false]);
+    for (const r of results) expect(r.token ?? '').not.toMatch(/forged/);
+
+    const snap = mergeFrames(results.map((result, frameId) => ({ frameId, result })))!;
+    const placed = (n: string) => snap.marks.filter((m) => m.frameId === byName(n));
+    const boxes = { a: await boxOf(page, 'a'), b: await boxOf(page, 'b'), c: await boxOf(page, 'c') };
+    expect(placed('b')).toEqual([]);
+    // a was read straight from its isolated world: its claim wins over b's; c's id is disputed
+    expect(placed('a').map((m) => m.text)).toEqual(['a button', 'a other']);
+    for (const m of placed('a')) expect(inside(m.rect, boxes.a)).toBe(true);
+    if (steal === 'c') expect(placed('c')).toEqual([]);
+    else {
+      expect(placed('c').map((m) => m.text)).toEqual(['c button', 'c other']);
+      for (const m of placed('c')) expect(inside(m.rect, boxes.c)).toBe(true);
+    }
+    for (const m of snap.marks) expect(inside(m.rect, boxes.b), `${m.text} is not over frame b`).toBe(false);
+    await page.context().close();
+  });
+}
+
+test('hostile overlay (harness): closed root, page style rules cannot move or hide it, a copied attribute hides nothing', async () => {
+  const page = await plainPage();
+  await page.goto(`${ha.url}frame-overlay-tamper.html?do=sheet`);
+  await page.addScriptTag({ content: await labelerBundle() });
+  const snap: MarksSnapshot = await page.evaluate(() => window.__labeler.drawMarks());
+  expect(snap.marks.map((m) => m.text)).toEqual(['Open photo', 'Show details', 'Marked like an overlay']);
+  const host = await page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(r));
+    const hosts = Array.from(document.querySelectorAll('webagent-marks'));
+    const el = hosts[0] as HTMLElement;
+    const s = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return { n: hosts.length, shadow: el.shadowRoot, translate: s.translate, display: s.display, opacity: s.opacity, rect: [r.x, r.y, r.width, r.height], boxes: window.__labeler.labelBoxes().length, tampered: window.__labeler.overlayTampered() };
+  });
+  // the page's `[data-wa-ui] { translate; opacity: 0; display: none }` rules lose to the host's inline !important
+  expect(host).toEqual({ n: 1, shadow: null, translate: 'none', display: 'block', opacity: '1', rect: [0, 0, 1280, 720], boxes: 3, tampered: null });
+  // the page's button with our attribute is still there after the overlay is removed
+  await page.evaluate(() => window.__labeler.hideMarks());
+  expect(await page.locator('button[data-wa-ui]').count()).toBe(1);
+  await page.context().close();
+});
+
+for (const what of ['remove', 'move', 'restyle', 'close', 'cover', 'backdrop'] as const) {
+  test(`hostile overlay (harness): a page that does "${what}" to the labels is caught`, async () => {
+    const page = await plainPage();
+    await page.goto(`${ha.url}frame-overlay-tamper.html?do=${what}&from=${what === 'remove' ? 'child' : 'top'}`);
+    await page.waitForLoadState('load');
+    await page.addScriptTag({ content: await labelerBundle() });
+    const why = await page.evaluate(async () => {
+      window.__labeler.drawMarks();
+      await new Promise((r) => setTimeout(r, 50));
+      return window.__labeler.overlayTampered();
+    });
+    expect(why).toBeTruthy();
+    // drawn again and left alone (times unlimited: the page does it again; the next one is fresh)
+    await page.context().close();
+  });
+}
 
 test('closed shadow roots (harness, test seam): controls inside nested closed roots are labelled', async () => {
   const page = await plainPage();

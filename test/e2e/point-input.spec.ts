@@ -81,17 +81,17 @@ function installFakeChrome(): void {
   };
 }
 
-/** The content script's point tools (and the labeler's frame tokens) as the fake's message receiver. */
+/** The content script's point tools (and the labeler's frame links) as the fake's message receiver. */
 let bundle: Promise<string> | null = null;
 function pointBundle(): Promise<string> {
   bundle ??= build({
     stdin: {
       contents: `
         import { focusedField, focusState, inspectPoint, markPoint } from './content-scripts/point';
-        import { listenForFrameToken, prepareFrames } from './content-scripts/labeler/frames';
+        import { frameLinks, listenForLinks, prepareFrames } from './content-scripts/labeler/frames';
         import { removeOverlay } from './content-scripts/labeler/draw';
         import { scrollWindow } from './content-scripts/labeler/resolve';
-        listenForFrameToken();
+        listenForLinks();
         const handlers = {
           'point/inspect': ({ x, y }) => inspectPoint(x, y),
           'point/focused': () => focusedField(),
@@ -104,7 +104,7 @@ function pointBundle(): Promise<string> {
           if (!f) return { ok: false, error: 'no handler for ' + type };
           try { return { ok: true, value: f(payload ?? {}) }; } catch (e) { return { ok: false, error: String(e) }; }
         }
-        globalThis[Symbol.for('webagent.api')] = { prepareFrames, focusState };
+        globalThis[Symbol.for('webagent.api')] = { prepareFrames, frameLinks, focusState };
       `,
       resolveDir: ROOT,
       loader: 'ts',
@@ -468,6 +468,27 @@ test('keys: combinations with modifiers, editing commands run once, browser shor
   await page.evaluate(() => { (window as unknown as { marker: number }).marker = 1; });
   expect(await key('F5')).toEqual({ ok: true });
   await expect.poll(() => page.evaluate(() => (window as unknown as { marker?: number }).marker ?? null).catch(() => 'reloading')).toBeNull();
+});
+
+test('point/inspect and point/focused: where a submit button, Enter in a field and an inline handler send the page (leave-site guard)', async () => {
+  const page = await open(`${a.url}forms.html`);
+  const top = page.mainFrame();
+  const recorded = await offsets();
+  const at = async (id: string) => pointApi.inspectAt(TAB, centre(await rectOf(top, byId(id))), recorded);
+  expect(await at('find')).toMatchObject({ tag: 'button', formAction: 'https://other.example/search?src=form', navigatesTo: null });
+  expect(await at('alt')).toMatchObject({ formAction: 'https://alt.example/go' });
+  // Enter submits through the form's first submit button, not the formaction one
+  expect(await at('q')).toMatchObject({ tag: 'input', formAction: 'https://other.example/search?src=form' });
+  expect(await at('note')).toMatchObject({ formAction: null });
+  expect(await at('plain')).toMatchObject({ formAction: null });
+  // fields named getAttribute / elements / action do not hide the form's action
+  expect(await at('shadowsubmit')).toMatchObject({ formAction: 'https://evil.example/steal' });
+  expect(await at('close')).toMatchObject({ formAction: null });
+  expect(await at('stay')).toMatchObject({ formAction: `${a.url}forms.html` });
+  expect(await at('visitspan')).toMatchObject({ tag: 'button', navigatesTo: 'https://partner.example/welcome', formAction: null });
+  await page.focus('#q');
+  const focused = await page.evaluate(() => (globalThis as unknown as { __point: { handle(t: string, p: unknown): { value: unknown } } }).__point.handle('point/focused', {}).value);
+  expect(focused).toMatchObject({ tag: 'input', formAction: 'https://other.example/search?src=form' });
 });
 
 test('type: into the focused field, at a point, and an error when no field has the focus', async () => {

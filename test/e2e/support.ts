@@ -46,6 +46,26 @@ export function launchPlainChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * The numbers of the labels our overlay draws on the page, in order (null: no overlay). The overlay
+ * is a closed shadow root that page scripts cannot read, so this reads it through the DevTools
+ * protocol (DOM.getDocument with pierce, which includes closed roots).
+ */
+export async function overlayLabels(page: Page): Promise<string[] | null> {
+  interface Node { nodeName: string; nodeValue?: string; attributes?: string[]; children?: Node[]; shadowRoots?: Node[] }
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: Node };
+    const all = (n: Node): Node[] => [n, ...[...(n.children ?? []), ...(n.shadowRoots ?? [])].flatMap(all)];
+    const host = all(root).find((n) => n.nodeName === 'WEBAGENT-MARKS');
+    if (!host) return null;
+    const isLabel = (n: Node) => (n.attributes ?? []).some((v, i) => i % 2 === 1 && n.attributes![i - 1] === 'class' && v === 'l');
+    return (host.shadowRoots ?? []).flatMap(all).filter(isLabel).map((n) => (n.children ?? []).map((c) => c.nodeValue ?? '').join(''));
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
 /** Sends a view message through the side panel page, as the panel itself does (window.webagent.send). */
 export function panelSend<T>(panel: Page, type: string, payload: unknown): Promise<T> {
   return panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;

@@ -83,7 +83,10 @@ describe('step approval', () => {
     expect(effectOf(s)).toMatchObject({ kind: 'act', action: { text: 's3cret-pw' } });
     expect(JSON.stringify(splitSecret(s).state)).not.toContain('s3cret-pw');
     s = reduce(s, { type: 'acted', at: 3100, result: { ok: true }, ms: 50 });
-    expect(JSON.stringify(s)).not.toContain('s3cret-pw');
+    // Only the run's vault (memory-only storage) keeps it, to mask it later.
+    expect(JSON.stringify(splitSecret(s).state)).not.toContain('s3cret-pw');
+    expect(splitSecret(s).vault?.typed).toEqual(['s3cret-pw']);
+    expect(JSON.stringify({ ...s, vault: undefined })).not.toContain('s3cret-pw');
   });
 
   it('rejecting records the feedback as the observation the model reads next', () => {
@@ -175,6 +178,19 @@ describe('restart safety', () => {
     expect(lost.phase).toBe('model');
     expect(lost.pending?.reply).toBeUndefined();
     expect(JSON.stringify(effectOf(lost))).not.toContain(PASSWORD_MASK);
+  });
+
+  it('a field the password guard knows by its attributes (a shown password, a one-time code) is masked like a password field', () => {
+    // mark 1 is a button to this reducer: only the guard (guard-fields.ts) knows the field is a password
+    const s = reduce(proposed(fresh(), 'Type [1]; [s3cret-otp]'), { type: 'checked', at: 3001, hit: { id: 'password', reason: 'a one-time code' } });
+    expect(s.pending?.reply?.secret).toBe(true);
+    expect(s.pending?.reply?.actionText).not.toContain('s3cret-otp');
+    const { state: stored, secret } = splitSecret(s);
+    expect(secret).toBe('s3cret-otp');
+    expect(JSON.stringify(stored)).not.toContain('s3cret-otp');
+    // any other guard leaves the text as it is
+    const other = reduce(proposed(fresh(), 'Type [1]; [hello there]'), { type: 'checked', at: 3001, hit: { id: 'send', reason: 'sends' } });
+    expect(other.pending?.reply?.secret).toBe(false);
   });
 
   it('a run saved by an older version gets the new fields', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { intersect, mergeFrames, type FrameResult } from '../../src/core/frames';
-import type { FrameMarks, Mark } from '../../src/core/marks';
+import { claimsThatCount, intersect, mergeFrames, type FrameResult } from '../../src/core/frames';
+import type { FrameMarks, Mark, MarksSnapshot } from '../../src/core/marks';
 
 const vp = { width: 1000, height: 800, devicePixelRatio: 1 };
 const mark = (label: number, x: number, y: number, w = 50, h = 20): Mark => ({ label, tag: 'button', text: `b${label}`, rect: { x, y, width: w, height: h } });
+const small = { ...vp, width: 100, height: 100 };
 const frame = (over: Partial<FrameMarks>): FrameMarks => ({ token: null, url: 'https://a/', title: 't', viewport: vp, marks: [], frames: [], ms: 1, ...over });
 
 describe('mergeFrames', () => {
@@ -18,7 +19,7 @@ describe('mergeFrames', () => {
       { frameId: 3, result: frame({ token: 'A', viewport: { ...vp, width: 400, height: 300 }, marks: [mark(0, 0, 0), mark(1, 390, 10, 50, 20)], frames: [
         { token: 'A1', box: { x: 10, y: 200, width: 100, height: 50 }, visible: { x: 10, y: 200, width: 100, height: 50 } },
       ] }) },
-      { frameId: 9, result: frame({ token: 'A1', marks: [mark(0, 1, 1, 30, 30)] }) },
+      { frameId: 9, result: frame({ token: 'A1', viewport: { ...vp, width: 100, height: 50 }, marks: [mark(0, 1, 1, 30, 30)] }) },
     ];
     const s = mergeFrames(frames)!;
     expect(s.marks.map((m) => [m.label, m.frameId, m.localLabel])).toEqual([[0, 0, 0], [1, 0, 1], [2, 3, 0], [3, 3, 1], [4, 9, 0], [5, 7, 0]]);
@@ -33,11 +34,44 @@ describe('mergeFrames', () => {
   it('drops marks that are clipped away, frames that are not visible, and frames nobody embeds', () => {
     const s = mergeFrames([
       { frameId: 0, result: frame({ frames: [{ token: 'H', box: { x: 0, y: 0, width: 100, height: 100 }, visible: null }, { token: 'C', box: { x: 0, y: 0, width: 100, height: 100 }, visible: { x: 0, y: 0, width: 100, height: 100 } }] }) },
-      { frameId: 1, result: frame({ token: 'H', marks: [mark(0, 1, 1)] }) },
-      { frameId: 2, result: frame({ token: 'C', marks: [mark(0, 98, 98), mark(1, 10, 10)] }) },
+      { frameId: 1, result: frame({ token: 'H', viewport: small, marks: [mark(0, 1, 1)] }) },
+      { frameId: 2, result: frame({ token: 'C', viewport: small, marks: [mark(0, 98, 98), mark(1, 10, 10)] }) },
       { frameId: 5, result: frame({ token: 'nobody', marks: [mark(0, 1, 1)] }) },
     ])!;
     expect(s.marks.map((m) => [m.label, m.frameId, m.localLabel])).toEqual([[0, 2, 1]]);
+  });
+
+  // The ids come from our content scripts only (content-scripts/labeler/frames.ts), but a page can
+  // still make an iframe claim an id that is not its own (a child script that grabs the link port
+  // and answers with a sibling's id, a parent forwarding one): a claim made twice places nobody.
+  const box = (x: number) => ({ x, y: 0, width: 100, height: 100 });
+  const top = (...claims: Array<[string | null, number]>) => ({ frameId: 0, result: frame({ frames: claims.map(([token, x]) => ({ token, box: box(x), visible: box(x) })) }) });
+  const child = (frameId: number, token: string, viewport = small) => ({ frameId, result: frame({ token, viewport, marks: [mark(0, 10, 10)] }) });
+  const placed = (s: MarksSnapshot | null) => s!.marks.map((m) => [m.frameId, m.rect.x]);
+
+  it('an id claimed by two iframes (a replayed or forwarded id) places neither; the others still are', () => {
+    expect(placed(mergeFrames([top(['A', 0], ['B', 200], ['A', 400]), child(1, 'A'), child(2, 'B')]))).toEqual([[2, 210]]);
+    // a nested frame claiming a top-level sibling's id disputes it too
+    expect(placed(mergeFrames([top(['A', 0], ['B', 200]), { ...child(1, 'A'), result: { ...child(1, 'A').result, frames: [{ token: 'B', box: box(0), visible: box(0) }] } }, child(2, 'B')])))
+      .toEqual([[1, 10]]);
+  });
+
+  it('a claim read straight from a same-origin child beats a forwarded one; two sure claims place neither', () => {
+    const sure = (token: string, x: number) => ({ token, sure: true, box: box(x), visible: box(x) });
+    const port = (token: string, x: number) => ({ token, box: box(x), visible: box(x) });
+    const tree = (...fs: ReturnType<typeof port>[]) => ({ frameId: 0, result: frame({ frames: fs }) });
+    expect(placed(mergeFrames([tree(sure('A', 0), port('A', 200)), child(1, 'A')]))).toEqual([[1, 10]]);
+    expect(placed(mergeFrames([tree(port('A', 200), sure('A', 0)), child(1, 'A')]))).toEqual([[1, 10]]);
+    expect(placed(mergeFrames([tree(sure('A', 0), sure('A', 200)), child(1, 'A')]))).toEqual([]);
+    expect(claimsThatCount([{ token: 'A' }, { token: null }])({ token: 'A' })).toBe(true);
+    expect(claimsThatCount([{ token: 'A' }])({ token: null })).toBe(false);
+  });
+
+  it('two frames reporting one id, an iframe with no id, and a box of another size place nothing', () => {
+    expect(placed(mergeFrames([top(['A', 0]), child(1, 'A'), child(2, 'A')]))).toEqual([]);
+    expect(placed(mergeFrames([top([null, 0]), child(1, 'A')]))).toEqual([]);
+    expect(placed(mergeFrames([top(['A', 0]), child(1, 'A', { ...vp, width: 300, height: 100 })]))).toEqual([]);
+    expect(placed(mergeFrames([top(['A', 0]), child(1, 'A', { ...vp, width: 101.5, height: 99 })]))).toEqual([[1, 10]]);
   });
 
   it('needs the top frame', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { allowOnSite, DEFAULT_GUARDS, GUARD_IDS, guardCheck, hostKey, normalizeGuards, siteKey, type GuardSettings, type GuardTarget } from '../../src/core/guards';
 import type { Action } from '../../src/core/action/action';
+import { DEFAULT_PHRASES } from '../../src/core/guard-words';
+import type { FieldInfo, FormInfo } from '../../src/core/guard-fields';
 
 const ctx = { site: 'https://shop.example/', searchStartPage: 'https://www.bing.com/' };
 const click: Action = { type: 'click', target: { kind: 'label', label: 3 }, button: 'left', count: 1 };
@@ -14,8 +16,34 @@ describe('guardCheck: each rule fires, and its look-alikes do not', () => {
   it('password: typing into a password field, not into a text field about passwords, not clicking one', () => {
     expect(hit(typeIn, { tag: 'input', text: 'Password', inputType: 'password' })).toEqual({ id: 'password', reason: 'this types into a password field' });
     expect(idOf(typeIn, { tag: 'input', text: 'Password hint', inputType: 'text' })).toBeNull();
-    expect(idOf(typeIn, { tag: 'input', text: 'New password' })).toBeNull();
+    expect(idOf(typeIn, { tag: 'input', text: 'Forgot password?', inputType: 'text' })).toBeNull();
+    expect(idOf(typeIn, { tag: 'textarea', text: 'New password' })).toBeNull(); // not an input
     expect(idOf(click, { tag: 'input', text: 'Password', inputType: 'password' })).toBeNull();
+  });
+
+  it('password: a shown password, a PIN or a one-time code (autocomplete, name / id, label, numeric code fields)', () => {
+    const text = (label: string, field: Partial<FieldInfo> = {}): GuardTarget => ({ tag: 'input', text: label, inputType: 'text', field: { tag: 'input', type: 'text', label, ...field } });
+    expect(hit(typeIn, text('Secret', { autocomplete: 'current-password' }))).toEqual({ id: 'password', reason: 'this types into "Secret", which looks like a password, PIN or one-time code field' });
+    expect(idOf(typeIn, text('', { autocomplete: 'one-time-code' }))).toBe('password');
+    expect(idOf(typeIn, text('', { name: 'newPassword' }))).toBe('password');
+    expect(idOf(typeIn, text('', { id: 'otp_code' }))).toBe('password');
+    expect(idOf(typeIn, text('', { name: 'user_pin' }))).toBe('password');
+    expect(idOf(typeIn, text('New password'))).toBe('password');
+    expect(idOf(typeIn, text('请输入密码'))).toBe('password');
+    expect(idOf(typeIn, text('パスワード再入力'))).toBe('password');
+    expect(idOf(typeIn, text('Mot de passe'))).toBe('password');
+    expect(idOf(typeIn, text('Contraseña'))).toBe('password');
+    expect(idOf(typeIn, text('Enter the code', { inputmode: 'numeric' }))).toBe('password');
+    expect(idOf(typeIn, text('验证码', { inputmode: 'numeric' }))).toBe('password');
+    // look-alikes
+    expect(idOf(typeIn, text('Enter the code'))).toBeNull(); // not numeric
+    expect(idOf(typeIn, text('ZIP code', { inputmode: 'numeric' }))).toBeNull();
+    expect(idOf(typeIn, text('Promo code', { inputmode: 'numeric' }))).toBeNull();
+    expect(idOf(typeIn, text('PIN code', { name: 'pincode' }))).toBeNull(); // an Indian postal code
+    expect(idOf(typeIn, text('', { name: 'password_hint' }))).toBeNull();
+    expect(idOf(typeIn, text('', { name: 'pin', autocomplete: 'postal-code' }))).toBeNull();
+    expect(idOf(typeIn, text('密码提示'))).toBeNull();
+    expect(idOf(typeIn, text('Username', { name: 'login' }))).toBeNull();
   });
 
   it.each([
@@ -91,19 +119,102 @@ describe('guardCheck: each rule fires, and its look-alikes do not', () => {
   });
 });
 
+describe('per language, Enter in forms, selects', () => {
+  it('each language matches where its words stand: start (en fr es), whole words (de), anywhere (zh ja)', () => {
+    expect(idOf(click, button('Supprimer le courriel'))).toBe('delete');
+    expect(idOf(click, button('Voir les pages supprimées'))).toBeNull();
+    expect(idOf(click, button('Nachricht löschen'))).toBe('delete');
+    expect(idOf(click, button('Gelöschte Beiträge'))).toBeNull();
+    expect(idOf(click, button('立即购买'))).toBe('payment');
+    expect(idOf(click, button('加入购物车'))).toBeNull();
+    expect(idOf(click, button('メッセージを削除'))).toBe('delete');
+    expect(idOf(click, button('送信済み'))).toBeNull(); // "-送信済": a look-alike
+    expect(idOf(click, button('已删除邮件'))).toBeNull();
+    expect(idOf(click, button('移至已删除邮件'))).toBe('delete'); // the phrase holds the look-alike, not the other way round
+    expect(idOf(click, button('如何删除账户？'))).toBeNull(); // a question asks about an action
+    expect(idOf(click, button('Delete account?'))).toBeNull();
+  });
+
+  it('"=phrase" is the whole text only', () => {
+    expect(idOf(click, button('Confirm'))).toBe('payment');
+    expect(idOf(click, button('Confirm →'))).toBe('payment');
+    expect(idOf(click, button('Confirm email address'))).toBeNull();
+    expect(idOf(click, button('PayPal'))).toBe('payment');
+    expect(idOf(click, button('PayPal settings'))).toBeNull();
+  });
+
+  const form = (submit: string | null, fields: FieldInfo[] = [{ tag: 'input', type: 'text', name: 'q' }]): FormInfo => ({ submit, fields });
+  const inForm = (f: FormInfo, field: FieldInfo = f.fields[0]): GuardTarget => ({ tag: 'input', text: field.label ?? '', inputType: field.type, field, form: f });
+  const typeEnter: Action = { type: 'type', target: { kind: 'label', label: 3 }, text: 'x', clear: true, enter: true };
+  const typeNoEnter: Action = { ...typeEnter, enter: false } as Action;
+  const enterKey: Action = { type: 'key', keys: 'Enter' };
+
+  it('Enter in a form counts as clicking its default submit button', () => {
+    expect(hit(typeEnter, inForm(form('Place order')))).toEqual({ id: 'payment', reason: 'this presses Enter in a form, which clicks "Place order" and may pay or place an order' });
+    expect(idOf(enterKey, inForm(form('Delete account')))).toBe('delete');
+    expect(idOf({ type: 'key', keys: 'Control+Return' }, inForm(form('Senden')))).toBe('send');
+    expect(idOf(typeEnter, inForm(form('Search')))).toBeNull();
+    expect(idOf(typeEnter, inForm(form(null)))).toBeNull();
+    expect(idOf(typeNoEnter, inForm(form('Place order')))).toBeNull(); // no Enter, no submit
+    expect(idOf({ type: 'key', keys: 'Tab' }, inForm(form('Place order')))).toBeNull();
+  });
+
+  it('Enter in a payment card form, or into a card field, is a payment whatever the button says', () => {
+    const card: FieldInfo = { tag: 'input', type: 'text', autocomplete: 'cc-number', label: 'Card number' };
+    const name: FieldInfo = { tag: 'input', type: 'text', name: 'holder', label: 'Name' };
+    expect(hit(typeEnter, inForm(form('Continue', [name, card]), name))).toEqual({ id: 'payment', reason: 'this presses Enter in a payment card form, which may pay' });
+    expect(idOf(enterKey, inForm(form(null, [card])))).toBe('payment');
+    for (const f of [{ name: 'cvv' }, { id: 'cardNumber' }, { name: 'exp_month' }, { label: 'Kartennummer' }, { label: '卡号' }, { label: 'セキュリティコード' }, { label: 'Número de tarjeta' }] as Partial<FieldInfo>[]) {
+      expect(idOf(typeEnter, { tag: 'input', text: '', inputType: 'text', field: { tag: 'input', type: 'text', ...f } }), JSON.stringify(f)).toBe('payment');
+    }
+    // look-alikes: a gift card, a card typed without Enter, an address form
+    expect(idOf(typeEnter, { tag: 'input', text: 'Gift card number', inputType: 'text', field: { tag: 'input', type: 'text', name: 'giftcard', label: 'Gift card number' } })).toBeNull();
+    expect(idOf(typeNoEnter, inForm(form('Pay', [card])))).toBeNull();
+    expect(idOf(typeEnter, inForm(form('Save address', [{ tag: 'input', type: 'text', autocomplete: 'postal-code' }])))).toBeNull();
+  });
+
+  it('typing into a select is judged like clicking the option it chooses', () => {
+    const select = (options: string[]): GuardTarget => ({ tag: 'select', text: 'Action', options });
+    const pick = (text: string): Action => ({ type: 'type', target: { kind: 'label', label: 3 }, text, clear: true, enter: false });
+    expect(hit(pick('Delete account'), select(['Keep', 'Delete account']))).toEqual({ id: 'delete', reason: 'this chooses "Delete account", which may delete something' });
+    expect(idOf(pick('account'), select(['Keep', 'Delete account']))).toBe('delete'); // chooses by a part, as select-pick.ts does
+    expect(idOf(pick('Keep'), select(['Keep', 'Delete account']))).toBeNull();
+    expect(idOf(pick('Delete account'), { tag: 'select', text: 'Action' })).toBe('delete'); // options unknown: the typed text
+    expect(idOf(pick('Delete account'), { tag: 'input', text: 'Reason', inputType: 'text' })).toBeNull(); // not a select
+  });
+});
+
 describe('switching rules off and allowing them per site', () => {
   it('a rule that is off never fires; the others still do', () => {
-    const off = normalizeGuards({ rules: [{ id: 'delete', on: false, words: DEFAULT_GUARDS.rules[2].words }] });
+    const off = normalizeGuards({ rules: [{ id: 'delete', on: false, words: [], phrases: DEFAULT_GUARDS.rules[2].phrases }] });
     expect(idOf(click, button('Delete project'), off)).toBeNull();
     expect(idOf(click, button('Place order'), off)).toBe('payment');
   });
 
-  it('edited words replace the defaults', () => {
-    const g = normalizeGuards({ rules: [{ id: 'send', on: true, words: ['  Absenden ', 'SHIP IT'] }] });
-    expect(g.rules.find((r) => r.id === 'send')?.words).toEqual(['absenden', 'ship it']);
-    expect(idOf(click, button('Absenden'), g)).toBe('send');
+  it('edited phrases replace that language\'s defaults; the other languages keep theirs', () => {
+    const g = normalizeGuards({ rules: [{ id: 'send', on: true, words: [], phrases: { en: ['  Ship IT '], de: ['rausschicken'] } }] });
+    const send = g.rules.find((r) => r.id === 'send')!;
+    expect(send.phrases.en).toEqual(['ship it']);
+    expect(send.phrases.de).toEqual(['rausschicken']);
+    expect(send.phrases.zh).toEqual(DEFAULT_PHRASES.send.zh);
     expect(idOf(click, button('Ship it now'), g)).toBe('send');
+    expect(idOf(click, button('Jetzt rausschicken'), g)).toBe('send'); // German: a whole word anywhere
+    expect(idOf(click, button('发送'), g)).toBe('send');
     expect(idOf(click, button('Send'), g)).toBeNull();
+    expect(idOf(click, button('Absenden'), g)).toBeNull();
+  });
+
+  it('an old flat list of words (saved before phrases were per language) becomes the English list when it was edited', () => {
+    const edited = normalizeGuards({ rules: [{ id: 'delete', on: true, words: ['delete', 'Wipe out'] }] });
+    const del = edited.rules.find((r) => r.id === 'delete')!;
+    expect(del).toEqual({ id: 'delete', on: true, words: [], phrases: { ...DEFAULT_PHRASES.delete, en: ['delete', 'wipe out'] } });
+    expect(idOf(click, button('Wipe out'), edited)).toBe('delete');
+    expect(idOf(click, button('Remove'), edited)).toBeNull(); // the person had taken it out
+    expect(idOf(click, button('删除'), edited)).toBe('delete');
+    // a saved list equal to the old default was never edited: the new defaults, with their additions
+    const old = normalizeGuards({ rules: [{ id: 'payment', on: false, words: ['pay', 'pay now', 'place order', 'place your order', 'buy now', 'buy', 'purchase', 'complete purchase', 'complete order', 'confirm order', 'confirm purchase', 'confirm and pay', 'submit order', 'subscribe', 'donate'] }] });
+    expect(old.rules.find((r) => r.id === 'payment')).toEqual({ id: 'payment', on: false, words: [], phrases: DEFAULT_PHRASES.payment });
+    expect(idOf(click, button('Proceed to checkout'), normalizeGuards({}))).toBe('payment');
   });
 
   it('allowOnSite allows one rule on one site (host without www), not elsewhere, not other rules', () => {
@@ -143,7 +254,7 @@ describe('normalizeGuards', () => {
     expect(g.rules.map((r) => r.id)).toEqual(GUARD_IDS);
     expect(g.rules.find((r) => r.id === 'leave-site')?.on).toBe(false);
     expect(g.rules.find((r) => r.id === 'payment')).toEqual(DEFAULT_GUARDS.rules.find((r) => r.id === 'payment'));
-    expect(g.rules.find((r) => r.id === 'delete')).toEqual({ id: 'delete', on: false, words: ['wipe'] });
+    expect(g.rules.find((r) => r.id === 'delete')).toEqual({ id: 'delete', on: false, words: [], phrases: { ...DEFAULT_PHRASES.delete, en: ['wipe'] } });
   });
 
   it('cleans the allow lists: host keys, known rules only, no duplicates, no empty lists', () => {

@@ -8,7 +8,8 @@ import type { RequestPart } from '../dialects/types';
 import type { Mark } from '../marks';
 import { nextReplayed, type ReplayNext } from '../replay';
 import { historyOf, markOf, modelSteps, shotOf } from './reduce';
-import type { ActedElement, FrameOffsets, RunState } from './state';
+import { hideRun, taskForModel } from './secrets';
+import type { ActedElement, AfterAction, FrameOffsets, RunState } from './state';
 
 export type Effect =
   | { kind: 'observe' }
@@ -19,6 +20,11 @@ export type Effect =
   /** let the guards look at the action; `mark`: its label's mark; `target`: what it acts on */
   | { kind: 'check'; action: Action; mark: Mark | null; target: ActedElement | null }
   | { kind: 'act'; action: Action; mark: Mark | null; frameOffsets?: FrameOffsets }
+  /**
+   * keep (resume the downloads) or undo (cancel and erase them; the tab back from `after.url` to
+   * `before`) what the action did, as the person decided -> 'resolved'
+   */
+  | { kind: 'after'; after: AfterAction; before: string }
   /** nothing to do until the person decides (approve, reject, resume) */
   | { kind: 'wait' }
   | { kind: 'none' };
@@ -34,7 +40,7 @@ export function effectOf(state: RunState): Effect {
   if (state.phase === 'model') {
     // Built once when observed; a run saved by an older version builds it now.
     const request = p.request ?? dialectOf(state.dialect).buildRequest({
-      task: state.task, site: state.site, now: new Date(p.startedAt), history: historyOf(state), memory: state.memory,
+      task: taskForModel(state), site: state.site, now: new Date(p.startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
       marks: dialectOf(state.dialect).observes.labels ? p.elements : [], shot: shotOf(p), apps: state.apps ?? [],
     });
     return { kind: 'ask', request };
@@ -42,6 +48,7 @@ export function effectOf(state: RunState): Effect {
   if (state.phase === 'act' && p.reply) {
     const a = p.reply.action;
     const mark = markOf(p.elements, a);
+    if (p.acted) return p.after?.decision && p.after.outcome === undefined ? { kind: 'after', after: p.after, before: p.url } : { kind: 'none' };
     if (!p.checked) return { kind: 'check', action: a, mark, target: p.target ?? null };
     return { kind: 'act', action: a, mark, frameOffsets: p.frameOffsets };
   }

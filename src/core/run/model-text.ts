@@ -5,6 +5,7 @@
 import type { BudgetStop } from './budget';
 import { PASSWORD_MASK } from './state';
 import type { FileMeta, FilePick } from '../files';
+import { placeholderOf } from '../secrets';
 
 export const modelText = {
   success: 'Success',
@@ -46,6 +47,24 @@ export const modelText = {
     return parts.join(' ');
   },
   mask: PASSWORD_MASK,
+  /** a typed placeholder names no secret of the person's */
+  noSuchSecret: (missing: string[], names: string[]) =>
+    `Not typed: there is no secret named ${missing.map((n) => `"${n}"`).join(', ')}; ${names.length ? `the secrets are ${names.map(placeholderOf).join(', ')}` : 'the user keeps no secrets'}.`,
+  /**
+   * Added to the task in every dialect when the person keeps secrets: their names only. The
+   * values are never sent; a placeholder the model types is filled in on the page.
+   */
+  secretsNote: (names: string[]) =>
+    `The user keeps these values secret: ${names.map(placeholderOf).join(', ')}. You never see a secret's value; where the page or this task shows a placeholder, it stands for that value. To type a secret, write its placeholder exactly as the text to type (for example ${placeholderOf(names[0])}): it is filled in when typed.`,
+  /** what an action did that the guards look at after it (guard-after.ts), and what became of it */
+  downloadKept: (names: string[]) => `The browser began downloading ${quoted(names)}; the download was kept.`,
+  downloadUndone: (names: string[]) => `The browser began downloading ${quoted(names)}; the user did not allow it, so the download was cancelled and deleted.`,
+  leftSiteKept: (url: string) => `The page went to ${url}, another site than the task's; the user allowed it.`,
+  leftSiteUndone: (url: string, back: string) => `The page went to ${url}, another site than the task's; the user did not allow it, so the browser went back to ${back}.`,
+  leftSiteClosed: (url: string) => `A new tab went to ${url}, another site than the task's; the user did not allow it, so that tab was closed.`,
+  leftSiteStuck: (url: string) => `The page went to ${url}, another site than the task's; the user did not allow it, but the browser could not go back: do not go on there.`,
+  afterTakeover: 'The user took over the browser before deciding whether to keep what this action did.',
+  userSaid: (feedback: string) => `The user said: ${feedback}`,
 };
 
 function quoted(names: string[]): string {

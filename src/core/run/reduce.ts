@@ -19,6 +19,7 @@ import { endsRun, isParseError, labelOf, type Action, type Memory } from '../act
 import { browserShortcut } from '../action/shortcuts';
 import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
 import { detectInjection, pageTexts, type InjectionHit } from '../injection';
+import { afterActionHit } from '../guard-after';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
 import type { HistoryEntry } from '../dialects/types';
@@ -29,15 +30,19 @@ import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
 import { modelText } from './model-text';
 import { translatorFor } from '../locales';
 import { personTextIn } from './person-text';
+import { hideMarks, hideReply, hideRun, hideTarget, rememberTyped, taskForModel, typesKnownPassword } from './secrets';
+import { placeholdersIn, usableSecrets } from '../secrets';
 import {
   DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, TOOK_OVER_FEEDBACK, siteOf,
-  type ActedElement, type ActResult, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
+  type ActedElement, type ActResult, type AfterAction, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
   type RunEvent, type RunState, type RunStatus, type StepRecord, type TabChange,
 } from './state';
 
 export function createRun(n: NewRun): RunState {
+  const kept = usableSecrets(n.secrets ?? []);
+  const vault = kept.length ? { typed: [], kept } : undefined;
   return {
-    id: n.id, task: n.task, startUrl: n.startUrl, site: siteOf(n.startUrl), tabId: n.tabId,
+    id: n.id, task: hideRun({ vault }, n.task), startUrl: n.startUrl, site: siteOf(n.startUrl), tabId: n.tabId,
     dialect: n.dialect, model: n.model, baseUrl: n.baseUrl, maxSteps: n.maxSteps,
     startedAt: n.at, endedAt: null, status: 'running', phase: 'observe', answer: null, stopReason: null,
     memory: n.memory ?? dialectOf(n.dialect).emptyMemory(), steps: [], pending: null, formatErrorsInARow: 0,
@@ -47,6 +52,7 @@ export function createRun(n: NewRun): RunState {
     ...(n.limits ? { limits: n.limits } : {}),
     ...(n.files?.length ? { files: n.files } : {}),
     ...(n.locale && n.locale !== 'en' ? { locale: n.locale } : {}),
+    ...(vault ? { vault } : {}),
   };
 }
 
@@ -73,10 +79,10 @@ export function shotOf(p: Pick<PendingStep, 'imageWidth' | 'imageHeight' | 'view
 
 /** The past steps as later prompts show them, each text capped (limits.ts) so one huge reply is not re-sent at every step. */
 export function historyOf(state: RunState): HistoryEntry[] {
-  return state.steps.map((s) => ({
+  return hideRun(state, state.steps.map((s) => ({
     index: s.index, thought: capText(s.thought), action: capText(s.actionText), observation: capText(s.observation), hasScreenshot: s.imageBytes > 0,
     memory: typeof s.memory === 'string' ? capText(s.memory) : s.memory,
-  }));
+  })));
 }
 
 /** The mark a label action targets, from the step's element list (null: none, or no such label). */
@@ -110,9 +116,10 @@ function maskMemory(m: Memory, secret: string): Memory {
  * memory and actionText, and the reply is marked secret (the action keeps the text until it runs;
  * storage keeps it out of the database, secrets.ts). Any other reply comes back unchanged.
  */
-export function withSecretMasked(r: PendingReply, target: ActedElement | null, state: RunState, p: PendingStep): PendingReply {
+export function withSecretMasked(reply: PendingReply, target: ActedElement | null, state: RunState, p: PendingStep, password = target?.inputType === 'password'): PendingReply {
+  const r = hideReply(reply, state);
   const a = r.action;
-  if (a.type !== 'type' || target?.inputType !== 'password' || !a.text) return { ...r, secret: false };
+  if (a.type !== 'type' || !a.text || (!password && !typesKnownPassword(state, a.text))) return { ...r, secret: false };
   return {
     ...r,
     raw: maskSecret(r.raw, a.text),
@@ -124,25 +131,31 @@ export function withSecretMasked(r: PendingReply, target: ActedElement | null, s
   };
 }
 
+/** A reply that types a password: it is masked in everything the run keeps from now on. */
+function typedPassword(state: RunState, r: PendingReply): RunState {
+  return r.secret && r.action.type === 'type' ? rememberTyped(state, r.action.text) : state;
+}
+
 function finishStep(state: RunState, at: number, result: ActResult, extra: string[], actMs: number): RunState {
   const p = state.pending!;
   const r = p.reply!;
   // Parser notes (e.g. memory kept) follow the outcome in brackets, so the outcome reads first.
   const outcome = result.ok ? (result.note ? `${modelText.success}. ${result.note}` : modelText.success) : result.error;
   const tabs = state.tabChanges ?? [];
-  const observation = withTabs(outcome, tabs) + (extra.length ? ` (${extra.join(' ')})` : '');
+  const observation = hideRun(state, withTabs(outcome, tabs) + (extra.length ? ` (${extra.join(' ')})` : ''));
   const step: StepRecord = {
     index: p.index, url: p.url, title: p.title, viewport: p.viewport, elements: p.elements,
     promptText: p.promptText, imageBytes: p.imageBytes, imageWidth: p.imageWidth, imageHeight: p.imageHeight,
     screenshot: p.kept?.labelled ?? p.screenshot, cleanScreenshot: p.kept?.clean ?? '', raw: r.raw, reasoning: r.reasoning, thought: r.thought,
     action: r.secret && r.action.type === 'type' ? { ...r.action, text: PASSWORD_MASK } : r.action,
-    actionText: r.actionText, target: p.target ?? null, memory: r.memory, result, observation,
+    actionText: r.actionText, target: p.target ?? null, memory: r.memory, result: hideRun(state, result), observation,
     timings: { observeMs: p.observeMs, modelMs: r.modelMs, modelFirstTokenMs: r.firstTokenMs ?? null, actMs, totalMs: Math.max(0, at - p.startedAt) },
     usage: r.usage,
     pageKey: pageKeyOf(p.url, p.elements),
     approval: p.decision ?? null,
     ...(tabs.length ? { tabs } : {}),
     ...(p.injection?.length ? { injection: p.injection } : {}),
+    ...(p.after ? { afterAction: p.after } : {}),
   };
   const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [] };
   if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText(state).maxSteps(state.maxSteps));
@@ -195,8 +208,13 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     case 'checked': {
       if (state.phase !== 'act' || !p?.reply || p.checked) return state;
       const injected = p.injection?.length ? injectionReason(state, p.injection) : null;
-      if (!ev.hit && !injected && !state.approveSteps) return { ...state, pending: { ...p, checked: true, decision: { decision: 'auto', feedback: null } } };
-      return { ...state, phase: 'approve', pending: { ...p, checked: true, approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected } } };
+      // A field the password guard knows from its attributes or label (a password shown as text, a
+      // PIN, a one-time code): what is typed there is masked from now on, as in a password field.
+      const a = p.reply.action;
+      const masks = ev.hit?.id === 'password' && !p.reply.secret && a.type === 'type' && !placeholdersIn(a).length;
+      const q = masks ? { ...p, reply: withSecretMasked(p.reply, p.target ?? null, state, p, true) } : p;
+      if (!ev.hit && !injected && !state.approveSteps) return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
+      return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected } } };
     }
     case 'tab': return onTab(state, ev);
     case 'files': return { ...state, files: ev.files };
@@ -204,6 +222,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     case 'reject': {
       if (state.phase !== 'approve' || !p?.reply) return state;
       const feedback = ev.feedback?.trim() || null;
+      if (p.after && !p.after.decision) return { ...state, phase: 'act', pending: { ...p, approval: undefined, after: { ...p.after, decision: 'rejected', feedback } } };
       const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback } } };
       return finishStep(withDecision, ev.at, { ok: false, error: modelText.rejected(feedback) }, [], 0);
     }
@@ -217,7 +236,8 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     }
     case 'observed': {
       if (state.phase !== 'observe') return state;
-      const o = ev.obs;
+      // The person's secrets and typed passwords hidden in the page as kept and as the model reads it.
+      const o = { ...ev.obs, url: hideRun(state, ev.obs.url), title: hideRun(state, ev.obs.title), marks: hideMarks(state, ev.obs.marks) };
       const startedAt = ev.at - ev.ms;
       const base = {
         index: state.steps.length, url: o.url, title: o.title, viewport: o.viewport, elements: o.marks,
@@ -228,7 +248,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       const injection = detectInjection(pageTexts(o.title, o.marks));
       const dialect = dialectOf(state.dialect);
       const request = dialect.buildRequest({
-        task: state.task, site: state.site, now: new Date(startedAt), history: historyOf(state), memory: state.memory,
+        task: taskForModel(state), site: state.site, now: new Date(startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
         marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
       });
       return { ...state, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request), ...(injection.length ? { injection } : {}) } };
@@ -236,8 +256,21 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     case 'replied': return onReply(state, ev);
     case 'replayed': return onReplayed(state, ev);
     case 'acted': {
-      if (state.phase !== 'act' || !p?.reply) return state;
+      if (state.phase !== 'act' || !p?.reply || p.acted) return state;
+      if (ev.landed) {
+        const after = afterAction(state, p, ev.landed);
+        if (after) {
+          const pending: PendingStep = { ...p, acted: { result: ev.result, ms: ev.ms }, after };
+          if (after.decision) return { ...state, pending };
+          return { ...state, phase: 'approve', pending: { ...pending, approval: { rule: after.rule, reason: after.reason, after: true } } };
+        }
+      }
       return finishStep({ ...state, formatErrorsInARow: 0 }, ev.at, ev.result, p.reply.notes, ev.ms);
+    }
+    case 'resolved': {
+      if (state.phase !== 'act' || !p?.reply || !p.acted || !p.after?.decision || p.after.outcome !== undefined) return state;
+      const after: AfterAction = { ...p.after, outcome: ev.outcome };
+      return finishStep({ ...state, formatErrorsInARow: 0, pending: { ...p, after } }, ev.at, withOutcome(p.acted.result, after), p.reply.notes, p.acted.ms);
     }
   }
 }
@@ -251,6 +284,12 @@ function takeOver(state: RunState, at: number, url: string): RunState {
   if (state.paused?.kind === 'takeover') return state;
   const paused: Paused = { kind: 'takeover', at, url: state.paused?.url ?? url };
   const p = state.pending;
+  if (p?.reply && p.acted && p.after && !p.after.decision) {
+    // Asked about what the action did: the person now has the browser, and it is left as it is.
+    const after: AfterAction = { ...p.after, decision: 'takeover', outcome: modelText.afterTakeover };
+    const done = finishStep({ ...state, pending: { ...p, approval: undefined, after } }, at, withOutcome(p.acted.result, after), p.reply.notes, p.acted.ms);
+    return done.status === 'running' ? { ...done, paused } : done;
+  }
   if (p?.reply && p.actStartedAt === undefined && (state.phase === 'act' || state.phase === 'approve')) {
     const withDecision: RunState = { ...state, pending: { ...p, approval: undefined, decision: { decision: 'rejected', feedback: TOOK_OVER_FEEDBACK } } };
     const done = finishStep(withDecision, at, { ok: false, error: modelText.tookOverBeforeRun }, [], 0);
@@ -272,11 +311,31 @@ function onTab(state: RunState, ev: Extract<RunEvent, { type: 'tab' }>): RunStat
   const tabStack = ev.change === 'opened' ? [...stack, state.tabId] : stack.slice(0, Math.max(0, stack.lastIndexOf(ev.tabId)));
   const moved: RunState = { ...state, tabId: ev.tabId, tabStack, tabChanges: [...(state.tabChanges ?? []), { change: ev.change, url: ev.url }] };
   const p = state.pending;
-  if (state.phase === 'act' && p?.actStartedAt !== undefined) return moved;
+  if (p?.acted || (state.phase === 'act' && p?.actStartedAt !== undefined)) return moved;
   if (p?.reply && (state.phase === 'act' || state.phase === 'approve')) {
     return finishStep({ ...moved, pending: { ...p, approval: undefined, decision: undefined } }, ev.at, { ok: false, error: modelText.tabChangedBeforeRun }, [], 0);
   }
   return { ...moved, pending: null, phase: 'observe' };
+}
+
+/**
+ * What the action did that the guards look at after it: asked about (no decision yet), or
+ * downloads nobody needs to be asked about (kept: decision 'auto'); null: nothing of the kind.
+ */
+function afterAction(state: RunState, p: PendingStep, landed: { url: string; downloads: AfterAction['downloads'] }): AfterAction | null {
+  const approved = p.decision?.decision === 'approved' ? p.guardRule ?? null : null;
+  const hit = afterActionHit(landed, { site: state.site, before: p.url, apps: state.apps, approved, t: translatorFor(state.locale) }, state.guards);
+  if (hit) return { rule: hit.id, reason: hit.reason, url: landed.url, downloads: landed.downloads };
+  return landed.downloads.length ? { rule: null, reason: null, url: landed.url, downloads: landed.downloads, decision: 'auto' } : null;
+}
+
+/** The action's outcome with what became of what it did (kept: a note; undone: the action counts as not done). */
+function withOutcome(r: ActResult, after: AfterAction): ActResult {
+  const said = [after.outcome ?? '', after.feedback ? modelText.userSaid(after.feedback) : ''].filter(Boolean).join(' ');
+  if (!said) return r;
+  if (after.decision === 'rejected') return { ok: false, error: r.ok ? said : `${r.error} ${said}` };
+  if (!r.ok) return { ok: false, error: `${r.error} ${said}` };
+  return { ok: true, note: r.note ? `${r.note} ${said}` : said };
 }
 
 /** An action that ends the run, once it is let through: finished with the answer, or failed with the reason. */
@@ -300,6 +359,11 @@ function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>):
     const now = guards.allow[key] ?? [];
     if (!now.includes(p.approval.rule)) guards = { ...guards, allow: { ...guards.allow, [key]: [...now, p.approval.rule] } };
   }
+  // What the action did is kept (an edit has nothing to change: the action ran).
+  if (p.after && !p.after.decision) {
+    if (ev.edit) return state;
+    return { ...state, guards, phase: 'act', pending: { ...p, approval: undefined, after: { ...p.after, decision: 'approved' } } };
+  }
   if (ev.edit) {
     const label = labelOf(ev.edit);
     if (label !== null && !p.elements.some((m) => m.label === label)) return state; // validated by the caller
@@ -307,8 +371,9 @@ function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>):
     const actionText = dialectOf(state.dialect).formatAction(ev.edit, shotOf(p));
     reply = withSecretMasked({ ...reply, action: ev.edit, actionText }, target, state, p);
   }
+  state = typedPassword(state, reply);
   const decision: Approval = { decision: ev.edit ? 'edited' : 'approved', feedback: null };
-  const next: RunState = { ...state, guards, pending: { ...p, reply, target, approval: undefined, decision, checked: true }, phase: 'act' };
+  const next: RunState = { ...state, guards, pending: { ...state.pending!, reply, target, approval: undefined, decision, checked: true }, phase: 'act' };
   return endsRun(reply.action) ? endWith(next, ev.at, reply.action) : next;
 }
 
@@ -376,10 +441,13 @@ function injectionReason(state: RunState, hits: InjectionHit[]): string {
 /** A readable proposed action: budget and loop guards, the end of the run, or on to the check. */
 function proposed(state: RunState, at: number, r: PendingReply, found: ActedElement | null | undefined): RunState {
   const p = state.pending!;
-  const { action } = r;
-  const target = actedOn(p.elements, action, found);
+  // what a point or the focused field holds can show a secret (marks are hidden when observed)
+  const target = hideTarget(state, actedOn(p.elements, r.action, found));
   const reply = withSecretMasked(r, target, state, p);
-  const withReply: RunState = { ...state, pending: { ...p, reply, target }, formatErrorsInARow: 0 };
+  state = typedPassword(state, reply);
+  // the action with the run's secrets hidden (an answer that repeats a password, say)
+  const { action } = reply;
+  const withReply: RunState = { ...state, pending: { ...state.pending!, reply, target }, formatErrorsInARow: 0 };
   if (!endsRun(action)) {
     // Budget and loop guards: the action is recorded as not run and the run stops with the reason.
     const stop = overCap(state, r.usage) ?? repeatStop(state, p, reply.actionText, action);

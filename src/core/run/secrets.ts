@@ -1,30 +1,138 @@
 /**
- * Storage of a run that types a password: the text never reaches the database (run-store.ts keeps
- * it in memory-only session storage while its action is pending). Pure.
+ * Secrets of a run (core/secrets.ts): what the database never gets, and hiding them in what is
+ * kept and sent. Pure.
+ *
+ * - A pending action that types a password keeps its text out of what is written to the database
+ *   (splitSecret); the text waits in memory-only storage (run-store.ts) until it is typed.
+ * - The run's vault (the person's secrets, the passwords it typed) is kept there too.
+ * - Once a password is typed, it is masked in everything the run keeps, earlier steps included
+ *   (rememberTyped), and in everything later (hideRun: replies, prompts).
  */
-import { PASSWORD_MASK, type PendingReply, type RunState } from './state';
+import type { Action } from '../action/action';
+import type { Mark } from '../marks';
+import { hideIn, MIN_SECRET_CHARS, type Vault } from '../secrets';
+import { modelText } from './model-text';
+import { PASSWORD_MASK, type ActedElement, type PendingReply, type PendingStep, type RunState, type StepRecord } from './state';
 
 /**
- * Storage split: a pending action that types into a password field keeps its text out of what is
- * written to the database (`state` has it masked); `secret` is the text, kept in memory-only storage.
+ * Secrets hidden in `value` (every string in it): the person's as placeholders, typed passwords
+ * as the mask. For text and free-form data (memory); structured records go through the helpers
+ * below, which hide only their text fields (a password "password" must not rename an input type).
  */
-export function splitSecret(state: RunState): { state: RunState; secret: string | null } {
-  const r = state.pending?.reply;
-  if (!r?.secret || r.action.type !== 'type' || r.action.text === PASSWORD_MASK) return { state, secret: null };
+export function hideRun<T>(state: Pick<RunState, 'vault'>, value: T): T {
+  return hideIn(value, state.vault, PASSWORD_MASK);
+}
+
+type Hide = (text: string) => string;
+
+/** An action's free text (typed text, answer, address) hidden; its kind, target and keys kept. */
+function hideAction<A extends Action | null>(h: Hide, a: A): A {
+  if (!a) return a;
+  const out = { ...a } as Record<string, unknown>;
+  if (typeof out.text === 'string') out.text = h(out.text);
+  if (typeof out.url === 'string') out.url = h(out.url);
+  return out as A;
+}
+
+/** Element texts hidden (the list the model reads, and the fingerprints replay uses). */
+export function hideMarks(state: Pick<RunState, 'vault'>, marks: Mark[]): Mark[] {
+  if (!state.vault) return marks;
+  const h: Hide = (t) => hideRun(state, t);
+  return marks.map((m) => ({ ...m, text: h(m.text), ...(m.fingerprint ? { fingerprint: { ...m.fingerprint, text: h(m.fingerprint.text) } } : {}) }));
+}
+
+/** What an action acts on, its text hidden. */
+export function hideTarget<T extends ActedElement | null | undefined>(state: Pick<RunState, 'vault'>, t: T): T {
+  return t && state.vault ? { ...t, text: hideRun(state, t.text), ...(t.href ? { href: hideRun(state, t.href) } : {}) } : t;
+}
+
+function hideStep(state: RunState, s: StepRecord): StepRecord {
+  const h: Hide = (t) => hideRun(state, t);
+  return {
+    ...s, url: h(s.url), title: h(s.title), elements: hideMarks(state, s.elements), promptText: h(s.promptText),
+    raw: h(s.raw), reasoning: s.reasoning === null ? null : h(s.reasoning), thought: h(s.thought), action: hideAction(h, s.action),
+    actionText: h(s.actionText), target: hideTarget(state, s.target), memory: hideRun(state, s.memory), result: hideRun(state, s.result),
+    observation: h(s.observation),
+  };
+}
+
+/** The step being asked or acted: what it saw and asked (its reply keeps the text it is about to type). */
+function hidePending(state: RunState, p: PendingStep): PendingStep {
+  const h: Hide = (t) => hideRun(state, t);
+  return {
+    ...p, url: h(p.url), title: h(p.title), elements: hideMarks(state, p.elements), promptText: h(p.promptText),
+    target: hideTarget(state, p.target),
+    ...(p.request ? { request: p.request.map((part) => (part.type === 'text' ? { ...part, text: h(part.text) } : part)) } : {}),
+  };
+}
+
+/** The task as the model reads it: secrets hidden, and the names of the person's secrets. */
+export function taskForModel(state: RunState): string {
+  const task = hideRun(state, state.task);
+  const names = state.vault?.kept.map((s) => s.name) ?? [];
+  return names.length ? `${task}\n\n${modelText.secretsNote(names)}` : task;
+}
+
+/**
+ * A reply with the run's secrets hidden in everything it keeps. An action's typed text keeps the
+ * passwords it types (masked in storage: splitSecret) but gets placeholders for the person's
+ * secrets (filled in again when typed); any other action is hidden fully (an answer, say).
+ */
+export function hideReply(r: PendingReply, state: RunState): PendingReply {
+  const v = state.vault;
+  if (!v) return r;
+  const a = r.action;
+  const action = a.type === 'type' ? { ...a, text: hideIn(a.text, { typed: [], kept: v.kept }, PASSWORD_MASK) } : hideAction((t) => hideRun(state, t), a);
+  return {
+    ...r, action, raw: hideRun(state, r.raw), reasoning: hideRun(state, r.reasoning), thought: hideRun(state, r.thought),
+    memory: hideRun(state, r.memory), actionText: hideRun(state, r.actionText),
+  };
+}
+
+/** The text types a password the run typed before (it is masked like one). */
+export function typesKnownPassword(state: RunState, text: string): boolean {
+  return !!state.vault?.typed.some((p) => text.includes(p));
+}
+
+/**
+ * A password the run types from now on is masked in everything it keeps: the task, its answer,
+ * its memory and every finished step (run-store.ts writes them again). Too short a password
+ * (MIN_SECRET_CHARS) is masked only in its own step.
+ */
+export function rememberTyped(state: RunState, password: string): RunState {
+  const v = state.vault ?? { typed: [], kept: [] };
+  if (password.length < MIN_SECRET_CHARS || v.typed.includes(password)) return state;
+  const next: RunState = { ...state, vault: { ...v, typed: [...v.typed, password] } };
+  return {
+    ...next, task: hideRun(next, state.task), answer: hideRun(next, state.answer), memory: hideRun(next, state.memory),
+    steps: state.steps.map((s) => hideStep(next, s)), pending: state.pending && hidePending(next, state.pending),
+  };
+}
+
+/**
+ * Storage split: what is written to the database (`state`: the pending password masked, no vault),
+ * the pending password text, and the vault, both for memory-only storage.
+ */
+export function splitSecret(state: RunState): { state: RunState; secret: string | null; vault: Vault | null } {
+  const { vault, ...rest } = state;
+  const safe: RunState = rest;
+  const r = safe.pending?.reply;
+  if (!r?.secret || r.action.type !== 'type' || r.action.text === PASSWORD_MASK) return { state: safe, secret: null, vault: vault ?? null };
   const reply: PendingReply = { ...r, action: { ...r.action, text: PASSWORD_MASK } };
-  return { state: { ...state, pending: { ...state.pending!, reply } }, secret: r.action.text };
+  return { state: { ...safe, pending: { ...safe.pending!, reply } }, secret: r.action.text, vault: vault ?? null };
 }
 
 /**
  * The inverse of splitSecret after a restart. When the secret is gone (the browser restarted), a
  * password action that has not started is dropped and the step asked again, so "••••" is never typed.
  */
-export function joinSecret(state: RunState, secret: string | null): RunState {
-  const p = state.pending;
+export function joinSecret(state: RunState, secret: string | null, vault: Vault | null = null): RunState {
+  const withVault: RunState = vault ? { ...state, vault } : state;
+  const p = withVault.pending;
   const r = p?.reply;
-  if (!p || !r?.secret || r.action.type !== 'type' || r.action.text !== PASSWORD_MASK) return state;
-  if (secret !== null) return { ...state, pending: { ...p, reply: { ...r, action: { ...r.action, text: secret } } } };
-  if (p.actStartedAt !== undefined) return state; // the input already ran (or may have): it is not repeated
+  if (!p || !r?.secret || r.action.type !== 'type' || r.action.text !== PASSWORD_MASK) return withVault;
+  if (secret !== null) return { ...withVault, pending: { ...p, reply: { ...r, action: { ...r.action, text: secret } } } };
+  if (p.actStartedAt !== undefined) return withVault; // the input already ran (or may have): it is not repeated
   const { reply: _r, approval: _a, checked: _c, decision: _d, ...observed } = p;
-  return { ...state, phase: 'model', pending: observed };
+  return { ...withVault, phase: 'model', pending: observed };
 }

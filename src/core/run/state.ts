@@ -10,6 +10,7 @@ import type { Fingerprint, HitElement, Mark, Rect, Viewport } from '../marks';
 import type { App, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
 import type { FileMeta } from '../files';
+import type { Secret, Vault } from '../secrets';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
@@ -38,8 +39,38 @@ export interface Approval { decision: 'approved' | 'edited' | 'rejected' | 'auto
 export interface ApprovalRequest {
   /** the guard that tripped, or null: step-approval mode */
   rule: GuardId | null;
+  /** the action already ran and did this (left the site, started a download): approve keeps it, reject undoes it */
+  after?: boolean;
   /** e.g. "this types into a password field"; null in step-approval mode without a guard */
   reason: string | null;
+}
+
+/** A download the browser started from the run's tab (background/downloads.ts): the browser's id. */
+export interface DownloadNote { id: number; url: string; filename: string }
+
+/**
+ * What an action did that a guard would have asked about, seen after it (guard-after.ts): the page
+ * went to another site, or a download began. Trace `afterAction`.
+ */
+export interface AfterAction {
+  /** the guard that asked; null: nobody was asked (the rule is off or allowed on the site) */
+  rule: 'leave-site' | 'download' | null;
+  /** why it asked, for the person; null when nobody was asked */
+  reason: string | null;
+  /** the tab's URL after the action */
+  url: string;
+  /** downloads the action started (empty: none) */
+  downloads: DownloadNote[];
+  /**
+   * approved: kept; rejected: undone (the tab went back, downloads cancelled and erased); auto:
+   * nobody was asked, kept; takeover: the person took over before deciding, left as it was.
+   * Absent while the person decides.
+   */
+  decision?: 'approved' | 'rejected' | 'auto' | 'takeover';
+  /** the person's words with a refusal */
+  feedback?: string | null;
+  /** what undoing or keeping did, in the model's words (set when done) */
+  outcome?: string;
 }
 
 export interface Paused {
@@ -60,6 +91,9 @@ export interface ActedElement {
   /** for the guards: the link it is or is in, its download attribute */
   href?: string | null;
   download?: boolean;
+  /** for the leave-site guard: where it submits its form, a URL its inline click handler opens (absent: none known) */
+  formAction?: string | null;
+  navigatesTo?: string | null;
 }
 
 export interface StepRecord {
@@ -108,6 +142,8 @@ export interface StepRecord {
    * the person (absent: none found)
    */
   injection?: InjectionHit[];
+  /** the action left the site or started a download, seen after it (absent: neither) */
+  afterAction?: AfterAction;
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -120,7 +156,7 @@ export interface PendingReply {
 }
 
 /** What has been gathered for the step in progress. */
-export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings' | 'approval' | 'kind' | 'cleanScreenshot' | 'target' | 'tabs'> & {
+export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'action' | 'actionText' | 'memory' | 'result' | 'observation' | 'usage' | 'timings' | 'approval' | 'kind' | 'cleanScreenshot' | 'target' | 'tabs' | 'afterAction'> & {
   /** the PNG data URL the model gets in `screenshot`; these are the JPEGs kept once the step is done */
   kept?: { labelled: string; clean: string };
   observeMs: number;
@@ -143,6 +179,12 @@ export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'ac
   inputResult?: ActResult;
   /** text on the page aimed at the agent (injection.ts): the action waits for the person */
   injection?: InjectionHit[];
+  /** the guard that looked at the action before it ran asked about this (kept after approval) */
+  guardRule?: GuardId;
+  /** the action ran, with this outcome, and what it did waits for the person or to be kept or undone */
+  acted?: { result: ActResult; ms: number };
+  /** what the action did that a guard looks at after it (see AfterAction) */
+  after?: AfterAction;
 };
 
 /** A recorded run's action to do again (replay.ts), with what it touched. */
@@ -218,6 +260,12 @@ export interface RunState {
   limits?: RunLimits;
   /** files the person attached for the page's file inputs: names, sizes, types (never the bytes) */
   files?: FileMeta[];
+  /**
+   * The person's secrets and the passwords this run typed, to hide them in everything kept and
+   * sent (core/secrets.ts). Memory only: storage keeps it out of the database (secrets.ts), views
+   * and traces leave it out.
+   */
+  vault?: Vault;
 }
 
 export interface Observation {
@@ -248,7 +296,13 @@ export type RunEvent =
   | { type: 'reject'; at: number; feedback: string | null }
   | { type: 'acting'; at: number }
   | { type: 'input'; at: number; result: ActResult }
-  | { type: 'acted'; at: number; result: ActResult; ms: number }
+  /**
+   * `landed`: where the tab is after the action and the downloads it started (paused), for the
+   * guards that look after an action (guard-after.ts); absent: not looked at (older worker)
+   */
+  | { type: 'acted'; at: number; result: ActResult; ms: number; landed?: { url: string; downloads: DownloadNote[] } }
+  /** what the action did was kept or undone (after 'approve' / 'reject' of an AfterAction): `outcome` in the model's words */
+  | { type: 'resolved'; at: number; outcome: string }
   | { type: 'pause'; at: number; url: string }
   | { type: 'takeover'; at: number; url: string }
   | { type: 'resume'; at: number; url: string }
@@ -276,6 +330,8 @@ export interface NewRun {
   memory?: Memory;
   /** the language of what the run says to the person (stop reasons); English when absent */
   locale?: Locale;
+  /** the person's secrets (Settings): hidden from the model as placeholders */
+  secrets?: Secret[];
 }
 
 /** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */

@@ -17,7 +17,7 @@ export interface PendingView {
   approval: (ApprovalRequest & { target: ActedElement | null; point: Point | null; viewport: Viewport }) | null;
 }
 
-export type RunView = Omit<RunState, 'steps' | 'pending'> & {
+export type RunView = Omit<RunState, 'steps' | 'pending' | 'vault'> & {
   steps: StepView[];
   /** the step in progress: what the view can show before it completes */
   pending: PendingView | null;
@@ -26,7 +26,7 @@ export type RunView = Omit<RunState, 'steps' | 'pending'> & {
 };
 
 export function toRunView(s: RunState): RunView {
-  const { steps, pending, ...rest } = s;
+  const { steps, pending, vault: _v, ...rest } = s;
   // A reply waiting for approval (or for its action) has been paid for: count it now.
   const { tokens, cost } = runTotals(s, pending?.reply?.usage ?? null);
   return {

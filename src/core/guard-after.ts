@@ -1,0 +1,52 @@
+/**
+ * The guards that look after an action: what the page did that a guard would have asked about
+ * before, had it been known (a button's script or a redirect took the tab to another site, the
+ * browser began a download). The run then waits for the person: keep it, or undo it (the tab goes
+ * back, the download is cancelled). Pure: the background says where the tab is and which
+ * downloads began (background/downloads.ts).
+ */
+import { hostKey, type GuardHit, type GuardId, type GuardSettings } from './guards';
+import type { Translate } from './i18n';
+import { english } from './locales';
+import { awayHost, httpHost, sameSite } from './site';
+
+export interface Landed {
+  /** the tab's URL after the action */
+  url: string;
+  /** downloads the action started: suggested file names */
+  downloads: { filename: string }[];
+}
+
+export interface AfterContext {
+  /** the task's site */
+  site: string;
+  /** the page's URL before the action */
+  before: string;
+  apps?: { url: string }[];
+  /** the guard the person approved before the action ran (its question was this one already) */
+  approved?: GuardId | null;
+  t?: Translate;
+}
+
+function ruleOn(guards: GuardSettings, site: string, id: GuardId): boolean {
+  const allowed = guards.allow[hostKey(site)] ?? [];
+  return guards.rules.some((r) => r.id === id && r.on) && !allowed.includes(id);
+}
+
+/**
+ * The guard to ask after the action, or null. A download asks (the download rule), unless the person
+ * approved the action as a download before it ran; the tab on
+ * another site than the task's asks (the leave-site rule) when the action moved it there from
+ * another site, unless the person approved leaving before the action ran.
+ */
+export function afterActionHit(landed: Landed, ctx: AfterContext, guards: GuardSettings): GuardHit & { id: 'download' | 'leave-site' } | null {
+  const t = ctx.t ?? english;
+  // A download the person approved before the click (the download guard's guess) is not asked again.
+  if (landed.downloads.length && ctx.approved !== 'download' && ruleOn(guards, ctx.site, 'download')) {
+    return { id: 'download', reason: t('whyDownloadBegan', landed.downloads.map((d) => `"${d.filename}"`).join(', ')) };
+  }
+  const away = awayHost(ctx.site, landed.url, ctx.apps);
+  const from = httpHost(ctx.before);
+  if (!away || (from && sameSite(from, away)) || ctx.approved === 'leave-site' || !ruleOn(guards, ctx.site, 'leave-site')) return null;
+  return { id: 'leave-site', reason: t('whyLeftSite', hostKey(ctx.site), hostKey(away)) };
+}

@@ -1,0 +1,115 @@
+/**
+ * The text rules' phrases (payment, delete, send), per language, and how a phrase matches a text.
+ * Every language's list applies to every page (a page does not say reliably what language its
+ * buttons are in); the language decides where in the text its phrases may stand:
+ * - English, French, Spanish ("start"): at the start of the text, ending on a word boundary
+ *   ("Delete project", "Supprimer le courriel"; not "Deleted items", "Do not delete");
+ * - German ("word"): anywhere as whole words, since the verb comes last ("Nachricht löschen",
+ *   "Jetzt kaufen"; not "Gelöscht", "Zahlungsarten");
+ * - Chinese, Japanese ("anywhere"): anywhere in the text, there are no spaces between words
+ *   ("立即购买", "メッセージを削除").
+ * A text ending in a question mark never matches: it asks about an action, it does not do it.
+ * An entry "=phrase" must be the whole text ("=confirm": "Confirm", not "Confirm email address").
+ * An entry "-phrase" is a look-alike: a phrase standing inside it does not count ("-支付方式" keeps
+ * "支付方式" (payment methods) out of 支付, "-送信済" keeps "送信済み" (sent) out of 送信).
+ * Lists were tuned against test/fixtures/guards/ (real pages' buttons; see its README).
+ */
+
+export type GuardLang = 'en' | 'zh' | 'de' | 'fr' | 'es' | 'ja';
+export const GUARD_LANGS: GuardLang[] = ['en', 'zh', 'de', 'fr', 'es', 'ja'];
+/** Each language's name for the person: a message key (public/_locales). */
+export const GUARD_LANG_KEYS: Record<GuardLang, string> = { en: 'langEn', zh: 'langZh', de: 'langDe', fr: 'langFr', es: 'langEs', ja: 'langJa' };
+
+type Mode = 'start' | 'word' | 'anywhere';
+const MODES: Record<GuardLang, Mode> = { en: 'start', fr: 'start', es: 'start', de: 'word', zh: 'anywhere', ja: 'anywhere' };
+
+export type Phrases = Record<GuardLang, string[]>;
+export type TextRuleId = 'payment' | 'delete' | 'send';
+
+export const DEFAULT_PHRASES: Record<TextRuleId, Phrases> = {
+  payment: {
+    en: ['pay', 'pay now', 'place order', 'place your order', 'buy now', 'buy', 'purchase', 'complete purchase', 'complete order', 'confirm order', 'confirm purchase', 'confirm and pay', 'submit order', 'subscribe', 'donate',
+      'checkout', 'check out', 'proceed to checkout', 'go to checkout', 'continue to checkout', 'order now', 'complete checkout', 'continue to payment', 'proceed to payment', '=confirm', '=paypal', 'paypal checkout', '=apple pay', '=google pay', 'start subscription', 'upgrade now'],
+    zh: ['购买', '立即购买', '支付', '立即支付', '确认支付', '付款', '立即付款', '确认付款', '提交订单', '下单', '结算', '结账', '订阅', '捐赠', '充值', '-支付方式', '-付款方式', '-购买记录', '-已购买', '-已支付', '-已付款', '-支付宝账', '-结算方式'],
+    de: ['bezahlen', 'zahlen', 'kaufen', 'bestellen', 'bestellung abschicken', 'bestellung aufgeben', 'zur kasse', 'abonnieren', 'spenden'],
+    fr: ['payer', 'acheter', 'commander', 'passer la commande', 'passer commande', 'valider la commande', 'valider ma commande', 'confirmer la commande', 'finaliser la commande', 'procéder au paiement', 'continuer vers le paiement', "s'abonner", 'faire un don'],
+    es: ['pagar', 'comprar', 'realizar pedido', 'realizar el pedido', 'finalizar compra', 'finalizar pedido', 'confirmar pedido', 'confirmar compra', 'tramitar pedido', 'ir a pagar', 'proceder al pago', 'continuar al pago', 'suscribirse', 'donar'],
+    ja: ['購入', '注文する', '注文を確定', '注文確定', '支払う', 'お支払い', '支払いへ', 'レジに進む', '決済する', '購読', '寄付', '-購入履歴', '-注文履歴', '-購入済', '-支払い方法', '-お支払い方法', '-決済方法'],
+  },
+  delete: {
+    en: ['delete', 'remove', 'erase', 'destroy', 'discard', 'move to trash', 'move message to trash', 'move messages to trash', 'empty trash', 'permanently delete', 'close account', 'close my account', 'clear all', 'clear history', 'deactivate account', 'purge', 'wipe', '=empty'],
+    zh: ['删除', '永久删除', '彻底删除', '移除', '清空', '注销账号', '注销账户', '移至回收站', '移到回收站', '移至已删除', '丢弃', '-已删除', '-被删除', '-删除记录'],
+    de: ['löschen', 'entfernen', 'leeren', 'verwerfen', 'konto schließen', 'in den papierkorb'],
+    fr: ['supprimer', 'effacer', 'retirer', 'vider', 'fermer le compte', 'fermer mon compte', 'mettre à la corbeille', 'placer dans la corbeille', 'déplacer vers la corbeille', 'déplacer dans la corbeille', 'déplacer le courriel vers la corbeille', 'déplacer les courriels vers la corbeille'],
+    es: ['eliminar', 'borrar', 'quitar', 'vaciar', 'descartar', 'cerrar cuenta', 'cerrar mi cuenta', 'mover a la papelera', 'mover mensaje a la papelera', 'mover mensajes a la papelera'],
+    ja: ['削除', '消去', 'ごみ箱に移動', 'ゴミ箱に移動', 'ごみ箱へ移動', 'ゴミ箱へ移動', '空にする', '=空', '破棄', '退会', '-削除済', '-削除された'],
+  },
+  send: {
+    en: ['send', 'post', 'publish', 'tweet', 'reply all', 'submit comment', 'share now', 'submit', 'reply', 'comment', 'share', 'add comment', 'resend', '-reply-to'],
+    zh: ['发送', '重发', '发布', '发表', '提交', '回复', '发表评论', '提交评论', '发布评论', '分享', '提请', '-已发送', '-已提交', '-已发布', '-已回复', '-发送日期', '-发送时间'],
+    de: ['senden', 'absenden', 'abschicken', 'veröffentlichen', 'posten', 'antworten', 'kommentieren', 'teilen', 'einreichen', 'vorlegen'],
+    fr: ['envoyer', 'renvoyer', 'publier', 'répondre', 'commenter', 'laisser un commentaire', 'partager', 'soumettre', 'poster'],
+    es: ['enviar', 'publicar', 'responder', 'comentar', 'compartir'],
+    ja: ['送信', '再送', '投稿する', '=投稿', 'を投稿', '公開', '返信', 'コメントする', '共有', 'シェア', '-送信済', '-送信日', '-予約投稿', '-公開済', '-返信済', '-投稿日', '-公開日', '-非公開'],
+  },
+};
+
+/** The English lists saved before phrases were per language: a saved list equal to one is not an edit. */
+export const OLD_DEFAULT_WORDS: Record<TextRuleId, string[]> = {
+  payment: ['pay', 'pay now', 'place order', 'place your order', 'buy now', 'buy', 'purchase', 'complete purchase', 'complete order', 'confirm order', 'confirm purchase', 'confirm and pay', 'submit order', 'subscribe', 'donate'],
+  delete: ['delete', 'remove', 'erase', 'destroy', 'discard', 'trash', 'move to trash', 'empty trash', 'permanently delete'],
+  send: ['send', 'post', 'publish', 'tweet', 'reply all', 'submit comment', 'share now'],
+};
+
+export function normalizeText(s: string): string {
+  return s.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+const LETTER = /[\p{L}\p{N}_]/u;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** `phrase` stands in `text` at `at` with a word boundary before and after. */
+function boundedAt(text: string, phrase: string, at: number): boolean {
+  return (at === 0 || !LETTER.test(text.charAt(at - 1))) && (at + phrase.length === text.length || !LETTER.test(text.charAt(at + phrase.length)));
+}
+
+/** Where `phrase` stands in `text` by `mode`: [start, end) of each place. */
+function places(text: string, phrase: string, mode: Mode): [number, number][] {
+  if (!phrase) return [];
+  const cjk = mode === 'anywhere' || CJK.test(phrase);
+  if (!cjk && mode === 'start') return text.startsWith(phrase) && boundedAt(text, phrase, 0) ? [[0, phrase.length]] : [];
+  const out: [number, number][] = [];
+  for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
+    if (cjk || boundedAt(text, phrase, at)) out.push([at, at + phrase.length]);
+  }
+  return out;
+}
+
+/** The text as matched: lower case, spaces collapsed, leading and trailing symbols dropped ("🗑 Delete", "Checkout →"). */
+function bare(text: string): string {
+  return normalizeText(text).replace(/^[^\p{L}\p{N}]+/u, '').replace(/[^\p{L}\p{N}]+$/u, '');
+}
+
+/**
+ * The first phrase of `phrases` that `text` trips, or null. A place inside a look-alike ("-phrase",
+ * any language) does not count: "已删除邮件" holds 删除 only inside 已删除, "移至已删除" is a hit.
+ */
+export function matchPhrase(text: string, phrases: Partial<Phrases>): string | null {
+  // A question is a help link or a heading, not an action ("如何删除学生？", "How do I delete…?").
+  if (/[?？]\s*$/.test(text)) return null;
+  const t = bare(text);
+  if (!t) return null;
+  const lists = GUARD_LANGS.map((lang) => ({ mode: MODES[lang], words: (phrases[lang] ?? []).map(normalizeText) }));
+  const looks = lists.flatMap(({ words }) => words.filter((w) => w.startsWith('-')).flatMap((w) => places(t, w.slice(1).trim(), 'word')));
+  for (const { mode, words } of lists) {
+    for (const w of words) {
+      if (w.startsWith('-')) continue;
+      if (w.startsWith('=')) {
+        if (t === w.slice(1).trim()) return w;
+        continue;
+      }
+      if (places(t, w, mode).some(([a, b]) => !looks.some(([x, y]) => x <= a && b <= y))) return w;
+    }
+  }
+  return null;
+}
