@@ -12,7 +12,7 @@ import {
 import { frameLinks } from './labeler/frames';
 import { markDetails } from './details';
 import { focusedField, focusState, inspectPoint, markPoint } from './point';
-import { hideSelectLists, installSelectRewrite, showSelectLists } from './select-rewrite';
+import { hideSelectLists, showSelectLists } from './select-rewrite';
 import { waitForQuiet } from './settle';
 
 type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => ContentMessages[K]['res'] | Promise<ContentMessages[K]['res']> };
@@ -45,8 +45,8 @@ if (!g[FLAG]) {
   // Reached by chrome.scripting.executeScript({ allFrames }) in this same isolated world.
   g[Symbol.for('webagent.api')] = {
     prepareFrames,
-    // Native selects get their in-page lists before the page is labelled (every frame has its own).
-    collectFrame: () => { installSelectRewrite(); return collectFrame(); },
+    // Native selects get their in-page lists as the page is labelled (every frame has its own).
+    collectFrame,
     resetMarks,
     hideMarks,
     // After the screenshot (background/observe.ts): did the page scroll, move an iframe or touch our overlay?

@@ -6,7 +6,8 @@
  *
  * 1. install (idempotent; state under a global symbol; the copy that owns the page is named in
  *    <html data-wa-select-rewrite>, a stale copy detaches itself): tag each <select> with
- *    data-wa-select="list", in the document and in every open shadow root; add window capture
+ *    data-wa-select="list", in the document and in every open shadow root (found by a scan, or
+ *    handed over by the labeling pass's walk: adoptWalkedRoots); add window capture
  *    listeners; one MutationObserver watches the document and each open shadow root found, to
  *    tag selects added later and keep an open list in sync with its select.
  * 2. mousedown on a select (or one of its options): preventDefault (no native popup, no native
@@ -45,13 +46,28 @@ function tag(sel: HTMLSelectElement): void {
   if (sel.getAttribute(SELECT_ATTR) !== 'list') sel.setAttribute(SELECT_ATTR, 'list');
 }
 
-/** Observe a shadow root (mutations inside it never reach the document's observer) and tag its selects. */
-function watchRoot(root: ShadowRoot): void {
+/**
+ * Observe a shadow root (mutations inside it never reach the document's observer) and tag its
+ * selects; `deep`: also the open roots below it (a labeling walk that found every root says no).
+ */
+function watchRoot(root: ShadowRoot, deep = true): void {
   const st = state();
   if (st.roots.has(root)) return;
   st.roots.add(root);
   st.observer?.observe(root, OBSERVE);
-  scan(root);
+  if (deep) scan(root);
+  else for (const s of Array.from(root.querySelectorAll('select'))) tag(s);
+}
+
+/**
+ * Step 1 from a labeling pass's walk (labeler/collect.ts), instead of a scan of every element:
+ * the document's own selects (one tag query) and the open shadow roots the walk entered.
+ * Roots in subtrees the walk skipped (display:none, [inert]) are watched once a pass reaches them.
+ */
+export function adoptWalkedRoots(roots: ShadowRoot[]): void {
+  if (!owns(state())) return;
+  for (const s of Array.from(document.getElementsByTagName('select'))) tag(s);
+  for (const root of roots) if (root.mode === 'open' && !root.host.hasAttribute(UI_ATTR)) watchRoot(root, false);
 }
 
 /** Step 4: open the list for a select (its shadow root observed, so changes to its options are seen). */
@@ -192,10 +208,12 @@ function detach(st: State): void {
  * Step 1. Idempotent: when already installed it only rescans (a shadow root attached after
  * install produces no mutation record). Every listener first checks that this copy still owns
  * the page; a stale copy (orphaned content script after an extension reload) detaches itself.
+ * `scanPage` false: no scan of the page here; a labeling pass follows and hands its walk's
+ * roots to adoptWalkedRoots (one walk of the page per pass).
  */
-export function installSelectRewrite(): void {
+export function installSelectRewrite(scanPage = true): void {
   const st = state();
-  if (owns(st)) { scan(document); return; }
+  if (owns(st)) { if (scanPage) scan(document); return; }
   if (st.installed) detach(st);
   st.installed = true;
   st.id = Math.random().toString(36).slice(2);
@@ -213,7 +231,7 @@ export function installSelectRewrite(): void {
   add('resize', onReflow);
   st.observer = new MutationObserver((records) => (owns(st) ? onMutations(records) : detach(st)));
   st.observer.observe(document.documentElement, OBSERVE);
-  scan(document);
+  if (scanPage) scan(document);
 }
 
 /** Step 7. Close the list, remove listeners, observer and our attributes: the page is as before. */

@@ -87,7 +87,14 @@ export interface Candidate {
   style: CSSStyleDeclaration;
 }
 
-export interface Collected { candidates: Candidate[]; labels: LabelIndex }
+/**
+ * What the walk met on the way, for the rest of the pass to use instead of walking again
+ * (step 1): iframes (frames.ts links them), shadow roots (the select rewrite watches the open
+ * ones). Elements in skipped subtrees (display:none, [inert], …) are not in it.
+ */
+export interface Walked { frames: Element[]; roots: ShadowRoot[] }
+
+export interface Collected { candidates: Candidate[]; labels: LabelIndex; walked: Walked }
 
 const SKIP_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 'link', 'meta', 'title', 'base']);
 const FORM_CONTROLS = new Set(['input', 'select', 'textarea']);
@@ -127,6 +134,7 @@ class Walker {
   labels: LabelIndex = new Map();
   /** open modal dialogs (step 4: the rest of the document is inert) */
   modals: Element[] = [];
+  walked: Walked = { frames: [], roots: [] };
   private order = 0;
   private readonly culling = !document.fullscreenElement;
 
@@ -145,6 +153,7 @@ class Walker {
       nodes.push(el.nextElementSibling);
       ctxs.push(ctx);
       const tag = el.localName;
+      if (tag === 'iframe' || tag === 'frame') this.walked.frames.push(el);
       const first = el.firstElementChild;
       const inner = ctx.region ? this.visitCulled(el, tag, first, ctx) : this.visit(el, tag, first, ctx);
       if (!inner) continue;
@@ -154,6 +163,7 @@ class Walker {
       }
       const root = shadowRootOf(el, tag);
       if (root) {
+        this.walked.roots.push(root);
         for (const label of root.querySelectorAll('label')) indexLabel(label, this.labels);
         nodes.push(root.firstElementChild);
         ctxs.push(inner);
@@ -387,10 +397,10 @@ function chainHasVisible(el: Element, visible: Set<Element>, pointer: Set<Elemen
 export function collectCandidates(): Collected {
   const vw = window.innerWidth, vh = window.innerHeight;
   // a frame with no viewport (a display:none iframe) shows nothing: every rect would clip to null
-  if (!vw || !vh) return { candidates: [], labels: new Map() };
+  if (!vw || !vh) return { candidates: [], labels: new Map(), walked: { frames: [], roots: [] } };
   const w = new Walker(vw, vh);
   w.run();
   const seen = measure(w, vw, vh);
   const candidates = denest(seen, w.pointer).map((s) => ({ el: s.el, owner: s.owner, rect: s.rect, scrollable: s.scrollable, scrollOnly: s.kind === 'scroll', style: s.style }));
-  return { candidates, labels: w.labels };
+  return { candidates, labels: w.labels, walked: w.walked };
 }

@@ -8,8 +8,9 @@
  *
  * 1. prepareFrames (every frame, before a pass): a fresh random id for this frame (`self`),
  *    made and kept in the content scripts' isolated world, which page scripts cannot read.
- * 2. linkChildren (the parent, in collectFrame): for each iframe / frame element of this document
- *    (shadow roots included), ask our content script in it for its id:
+ * 2. beginLinking (the parent, in collectFrame): for each iframe / frame element of this document
+ *    (its own tree at once, those in shadow roots as the pass's walk finds them: no walk of its
+ *    own), ask our content script in it for its id:
  *    - a same-origin child: read its id straight from its isolated-world state
  *      (`contentWindow[KEY]`): content scripts of one extension share one isolated world across
  *      same-origin frames, and page scripts have no way into it;
@@ -54,8 +55,6 @@ interface FrameState {
   /** this frame's id for the current pass (isolated world only) */
   self: string | null;
   children: Child[];
-  /** the iframes prepareFrames found, for the pass that follows */
-  found: FrameEl[] | null;
   /** the window's scroll position at the end of the last pass */
   scroll: { x: number; y: number } | null;
   /** something moved since the last pass (seen by the watch of step 4) */
@@ -66,7 +65,7 @@ interface FrameState {
 
 function state(): FrameState {
   const g = globalThis as unknown as Record<symbol, FrameState | undefined>;
-  return (g[KEY] ??= { listening: false, self: null, found: null, children: [], scroll: null, moved: false, raf: 0 });
+  return (g[KEY] ??= { listening: false, self: null, children: [], scroll: null, moved: false, raf: 0 });
 }
 
 function randomId(): string {
@@ -93,15 +92,23 @@ export function listenForLinks(): void {
   });
 }
 
-/** Step 1: a new id for this frame; returns how many iframes this document has. */
+/**
+ * Step 1: a new id for this frame. Returns how many iframes this document has in its own tree (a
+ * tag query, no walk: the pass's walk finds those in shadow roots, see beginLinking).
+ */
 export function prepareFrames(): number {
   const st = state();
   listenForLinks();
   st.self = window.parent === window ? null : randomId();
-  st.found = findFrames();
-  return st.found.length;
+  return lightFrames().length;
 }
 
+/** The iframes of this document's own tree (shadow roots not entered), from two tag queries. */
+function lightFrames(): FrameEl[] {
+  return [...document.getElementsByTagName('iframe'), ...document.getElementsByTagName('frame')];
+}
+
+/** Every iframe, shadow roots included, in document order (one walk: frameLinks only). */
 function findFrames(): FrameEl[] {
   const frames: FrameEl[] = [];
   walkDeep((el, tag) => {
@@ -121,36 +128,83 @@ function sameOriginId(win: Window): string | null | undefined {
   }
 }
 
-/** Step 2: learns each iframe's id (waits up to LINK_WAIT_MS for cross-origin answers). */
-export async function linkChildren(): Promise<void> {
-  const st = state();
-  for (const c of st.children) c.port?.close();
-  // the frames prepareFrames just found (one walk of the page per pass), else a fresh walk
-  const frames = st.found ?? findFrames();
-  st.found = null;
-  st.children = frames.map((frame) => ({ frame, id: null, sure: false, box: null, port: null }));
-  const waits: Array<Promise<void>> = [];
-  for (const child of st.children) {
-    const win = child.frame.contentWindow;
-    if (!win) continue;
-    const direct = sameOriginId(win);
-    if (direct !== undefined) { child.id = direct; child.sure = direct !== null; continue; }
-    const { port1, port2 } = new MessageChannel();
-    child.port = port1;
-    waits.push(new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, LINK_WAIT_MS);
-      let answers = 0;
-      port1.onmessage = (e: MessageEvent) => {
-        const id = (e.data as { id?: unknown } | null)?.id;
-        // one answer, a string: kept; a second one (a page script that took the port) spoils it
-        child.id = ++answers === 1 && typeof id === 'string' && id ? id : '';
-        clearTimeout(timer);
-        resolve();
-      };
-    }));
-    win.postMessage({ [LINK]: true }, '*', [port2]);
+interface Link { child: Child; answered: Promise<void> }
+
+/** Step 2 for one iframe: its id read or asked for; `answered` settles within LINK_WAIT_MS. */
+function link(frame: FrameEl): Link {
+  const child: Child = { frame, id: null, sure: false, box: null, port: null };
+  const win = frame.contentWindow;
+  if (!win) return { child, answered: Promise.resolve() };
+  const direct = sameOriginId(win);
+  if (direct !== undefined) {
+    child.id = direct;
+    child.sure = direct !== null;
+    return { child, answered: Promise.resolve() };
   }
-  await Promise.all(waits);
+  const { port1, port2 } = new MessageChannel();
+  child.port = port1;
+  const answered = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, LINK_WAIT_MS);
+    let answers = 0;
+    port1.onmessage = (e: MessageEvent) => {
+      const id = (e.data as { id?: unknown } | null)?.id;
+      // one answer, a string: kept; a second one (a page script that took the port) spoils it
+      child.id = ++answers === 1 && typeof id === 'string' && id ? id : '';
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  win.postMessage({ [LINK]: true }, '*', [port2]);
+  return { child, answered };
+}
+
+function closePorts(st: FrameState): void {
+  for (const c of st.children) c.port?.close();
+}
+
+/** Step 2 outside a pass (frameLinks): learns each iframe's id (waits up to LINK_WAIT_MS for cross-origin answers). */
+async function linkChildren(frames: FrameEl[]): Promise<void> {
+  const st = state();
+  closePorts(st);
+  const links = frames.map(link);
+  st.children = links.map((l) => l.child);
+  await Promise.all(links.map((l) => l.answered));
+}
+
+/**
+ * Step 2 within a labeling pass (collectFrame), without a walk of its own: the document's own
+ * iframes are asked at once (tag queries), so cross-origin answers arrive while the pass runs;
+ * the returned `finish` takes the iframes the pass's walk found, asks those not asked yet (inside
+ * shadow roots) and lists the children in the walk's order (document order, shadow trees
+ * included; iframes the walk skipped, in display:none or [inert] subtrees, last: they have no
+ * visible part). Resolves when every answer is in or LINK_WAIT_MS passed.
+ */
+export function beginLinking(): (walked: Element[]) => Promise<void> {
+  const st = state();
+  closePorts(st);
+  st.children = [];
+  const early = new Map<Element, Link>(lightFrames().map((f) => [f, link(f)]));
+  return async (walked) => {
+    const links: Link[] = [];
+    for (const f of walked) {
+      links.push(early.get(f) ?? link(f as FrameEl));
+      early.delete(f);
+    }
+    links.push(...early.values());
+    st.children = links.map((l) => l.child);
+    await Promise.all(links.map((l) => l.answered));
+  };
+}
+
+/** Forgets the iframes of the last pass (run end): no element is held after it. */
+export function forgetFrames(): void {
+  const st = state();
+  closePorts(st);
+  cancelAnimationFrame(st.raf);
+  st.raf = 0;
+  st.children = [];
+  st.scroll = null;
+  st.moved = false;
 }
 
 /** An iframe's content box in this viewport; null when it is detached or has no size. */
@@ -242,7 +296,7 @@ export function framesMoved(): boolean {
 
 /** Where each linked iframe's content box sits in this viewport now (act/frames.ts). */
 export async function frameLinks(): Promise<{ self: string | null; children: Array<{ token: string; sure: boolean; x: number; y: number }> }> {
-  await linkChildren();
+  await linkChildren(findFrames());
   const children: Array<{ token: string; sure: boolean; x: number; y: number }> = [];
   for (const c of state().children) {
     c.port?.close();

@@ -9,11 +9,11 @@
  */
 import type { FrameMarks, Mark, MarksSnapshot, Rect } from '../../src/core/marks';
 import type { ResolvedMark } from '../../src/core/messages';
-import { installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
-import { collectCandidates } from './collect';
+import { adoptWalkedRoots, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
+import { collectCandidates, type Walked } from './collect';
 import { drawnLabelBoxes, overlayTampered, removeOverlay, renderOverlay } from './draw';
 import { PathCache } from './fingerprint';
-import { childFrames, framesMoved, linkChildren, listenForLinks, prepareFrames, selfId } from './frames';
+import { beginLinking, childFrames, forgetFrames, framesMoved, listenForLinks, prepareFrames, selfId } from './frames';
 import { rememberingRoots } from './dom';
 import { inputTypeOf, tagOf, textsOf } from './describe';
 import { beginTextPass } from './unseen-text';
@@ -35,13 +35,13 @@ function viewport() {
  * fingerprints; 3. number them 0..n-1 in document order; 4. remember label → element.
  * Synchronous, so closed shadow roots found once are remembered for the pass (dom.rememberingRoots).
  */
-function labelPass(): Mark[] {
+function labelPass(): { marks: Mark[]; walked: Walked } {
   return rememberingRoots(readMarks);
 }
 
-function readMarks(): Mark[] {
+function readMarks(): { marks: Mark[]; walked: Walked } {
   beginTextPass();
-  const { candidates, labels } = collectCandidates();
+  const { candidates, labels, walked } = collectCandidates();
   const paths = new PathCache();
   const entries: Entry[] = [];
   const marks = candidates.map((c, label) => {
@@ -56,15 +56,16 @@ function readMarks(): Mark[] {
     return mark;
   });
   state().entries = entries;
-  return marks;
+  return { marks, walked };
 }
 
 /** Single frame: label this document and draw the overlay (replacing any earlier one). */
 export function drawMarks(): MarksSnapshot {
-  installSelectRewrite();
+  installSelectRewrite(false);
   removeOverlay();
   const t0 = performance.now();
-  const marks = labelPass();
+  const { marks, walked } = labelPass();
+  adoptWalkedRoots(walked.roots);
   const labelMs = performance.now() - t0;
   const view = viewport();
   renderOverlay(marks, view.width, view.height);
@@ -76,7 +77,8 @@ export function drawMarks(): MarksSnapshot {
  * labels local (0..n-1); `frames` are this document's iframes with the id each one's content
  * script gave (frames.ts; asked while the pass runs, answers awaited up to 200 ms); `token` is
  * this frame's own id (null in the top frame).
- * The select rewrite is the caller's to install first (content-scripts/main.ts does).
+ * The select rewrite is installed first and handed the shadow roots the pass's walk found (one
+ * walk of the page per pass: the iframes for the links come from it too, frames.ts beginLinking).
  * An overlay left from the previous round is removed first, as drawMarks does (it is redrawn
  * from the merged marks after the pass anyway): while attached, its two positioned boxes per mark
  * sit in the top layer and every hit-test of the pass walks them, a cost that grows with marks ×
@@ -84,13 +86,15 @@ export function drawMarks(): MarksSnapshot {
  * style and layout update in the pass instead (~0.1–0.2 ms).
  */
 export async function collectFrame(): Promise<FrameMarks> {
-  const linked = linkChildren();
+  installSelectRewrite(false);
+  const finishLinks = beginLinking();
   removeOverlay();
   const t0 = performance.now();
-  const marks = labelPass();
+  const { marks, walked } = labelPass();
+  adoptWalkedRoots(walked.roots);
   const view = viewport();
   let ms = performance.now() - t0;
-  await linked;
+  await finishLinks(walked.frames);
   const t1 = performance.now();
   const frames = childFrames(view.width, view.height);
   ms += performance.now() - t1;
@@ -117,6 +121,7 @@ export function hideMarks(): void {
 export function resetMarks(): void {
   removeOverlay();
   state().entries = [];
+  forgetFrames();
   removeSelectRewrite();
 }
 
