@@ -37,16 +37,24 @@ interface Layer { bg: Rgba | null }
 /** What one labeling pass (a synchronous task) remembers; dropped at its end. */
 interface PassMemo { styles: Map<Element, CSSStyleDeclaration>; clips: ClipMemo; layers: Map<Element, Layer>; behind: Map<Element, Rgba | null>; colours: Map<string, Rgba | null>; flows: Map<Element, Flow> }
 let memo: PassMemo | null = null;
+/** the Range text nodes are measured with (largestSeen), made once per pass */
+let range: Range | null = null;
 
 /** Forget what the last pass read (a labeling pass starts with it: the page may have changed in the same task). */
 export function beginTextPass(): void {
+  endTextPass();
+}
+
+/** Drops the pass's memo and the Range it measured with (which holds the last text node). */
+function endTextPass(): void {
   memo = null;
+  range = null;
 }
 
 function pass(): PassMemo {
   if (!memo) {
     memo = { styles: new Map(), clips: new Map(), layers: new Map(), behind: new Map(), colours: new Map(), flows: new Map() };
-    queueMicrotask(() => { memo = null; });
+    queueMicrotask(endTextPass);
   }
   return memo;
 }
@@ -195,7 +203,6 @@ function textWindow(p: Element, s: CSSStyleDeclaration): Box | null {
   return box;
 }
 
-let range: Range | null = null;
 
 /** The text node's line boxes cut to `win` and to the viewport: the largest one left, or null. */
 function largestSeen(n: Text, win: Box | null): { seen: boolean; probe: { x: number; y: number } | null } {

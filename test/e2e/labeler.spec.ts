@@ -560,3 +560,59 @@ test('heavy page (~20k elements, ~3k candidates): median pass time (printed, not
   console.log(`heavy page: ${r.nodes} elements, ${r.marks} marks; collectFrame median ${r.ours.toFixed(1)} ms, naive pass median ${r.naive.toFixed(1)} ms (20 passes each)`);
   expect(r.marks).toBeGreaterThan(50);
 });
+
+test('state between passes: a pass after a DOM change sees it; removed elements are let go by the next pass and by resetMarks', async () => {
+  await open('basic.html');
+  const cdp = await page.context().newCDPSession(page);
+  /** after a full garbage collection: which of the weakly held elements are still alive */
+  const alive = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    return page.evaluate(() => Object.fromEntries(Object.entries((window as unknown as { refs: Record<string, WeakRef<Element>> }).refs).map(([k, r]) => [k, r.deref() !== undefined])));
+  };
+  const texts = async () => (await page.evaluate(() => window.__labeler.collectFrame())).marks.map((m) => m.text);
+
+  // 1. added after a pass: the next pass labels it (nothing is cached between passes)
+  expect(await texts()).not.toContain('Added later');
+  await page.evaluate(() => {
+    const b = document.createElement('button');
+    b.id = 'added';
+    b.textContent = 'Added later';
+    document.body.prepend(b);
+    const f = document.createElement('iframe');
+    f.id = 'frame';
+    f.srcdoc = '<p>child</p>';
+    document.body.prepend(f);
+  });
+  expect(await texts()).toContain('Added later');
+
+  // 2. removed: held by the labels (actions resolve them) until the next pass replaces them
+  await page.evaluate(() => {
+    const b = document.getElementById('added')!;
+    const f = document.getElementById('frame')!;
+    (window as unknown as { refs: Record<string, WeakRef<Element>> }).refs = { button: new WeakRef(b), frame: new WeakRef(f) };
+    b.remove();
+    f.remove();
+  });
+  expect(await alive()).toEqual({ button: true, frame: true });
+  expect(await texts()).not.toContain('Added later');
+  expect(await alive()).toEqual({ button: false, frame: false });
+
+  // 3. run end (marks/reset): the labels of the last pass and its iframes are let go too
+  await page.evaluate(() => {
+    const b = document.createElement('button');
+    b.textContent = 'Another';
+    document.body.prepend(b);
+    const f = document.createElement('iframe');
+    document.body.prepend(f);
+    (window as unknown as { refs: Record<string, WeakRef<Element>> }).refs = { button: new WeakRef(b), frame: new WeakRef(f) };
+  });
+  expect(await texts()).toContain('Another');
+  await page.evaluate(() => {
+    for (const r of Object.values((window as unknown as { refs: Record<string, WeakRef<Element>> }).refs)) r.deref()!.remove();
+  });
+  expect(await alive()).toEqual({ button: true, frame: true });
+  await page.evaluate(() => window.__labeler.resetMarks());
+  expect(await alive()).toEqual({ button: false, frame: false });
+  expect(await page.evaluate(() => window.__labeler.debugElements().length)).toBe(0);
+});
