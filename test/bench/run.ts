@@ -1,5 +1,5 @@
 /**
- * npm run bench, six parts (numbers are reported, never asserted):
+ * npm run bench, seven parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -29,7 +29,10 @@
  *    Debian's packages (Node.js API, PostgreSQL manual), end to end and in the page, ours beside the
  *    baseline (real-pages.ts).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 7. Heap ("heap"): detached DOM nodes still reachable after 10 and BENCH_HEAP_STEPS (default 50)
+ *    labeling steps on a changing page, and after the run's end (heap-bench.ts).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -44,6 +47,7 @@ import { exportBench } from './export-bench';
 import { exportRealBench } from './export-real';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
+import { heapBench } from './heap-bench';
 import { baselineUnderTest, benchLabeler, oursUnderTest } from './marks-bench';
 import { plainSession } from './marks-browser';
 import { listPages, serveCorpus, VIEWPORT } from './marks-corpus';
@@ -140,6 +144,7 @@ async function main() {
   if (PART === 'all' || PART === 'background') out.background = await backgroundBench();
   if (PART === 'all' || PART === 'parse') out.parse = await parseBench();
   if (PART === 'all' || PART === 'real') out.realPages = await realPagesBench();
+  if (PART === 'all' || PART === 'heap') out.heap = await heapBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }
