@@ -12,7 +12,9 @@
  * 1. Walk the document in order (pre-order, a host's shadow root, open or closed, before its light
  *    children), carrying the parent's context down (cursor:pointer, display:contents owner,
  *    culled region) instead of looking parents up. Skip our overlay, [inert] subtrees,
- *    display:none subtrees and non-rendered tags (head, script, style, template, …).
+ *    display:none subtrees and non-rendered tags (head, script, style, template, …). The walk is
+ *    the pass's only one: it also notes the iframes (frames.ts links them) and the shadow roots
+ *    (the select rewrite watches the open ones), as `walked`.
  * 2. Per element, cheapest first:
  *    a. attributes: names only (one getAttributeNames, only when hasAttributes); the tag
  *       (rules.TAGS) or a name in rules.ATTR_NAMES sends it to rules.classify;
@@ -26,7 +28,12 @@
  *       measured only when no ancestor of that chain is visible (denest rule c would drop it
  *       anyway), which spares the many spans inside clickable cards.
  * 3. Culling, and why it is safe. A subtree is never skipped because its root's rect is off
- *    screen: fixed, absolute and overflowing descendants can be drawn anywhere. It is culled only
+ *    screen: fixed, absolute and overflowing descendants can be drawn anywhere (and relative
+ *    offsets, transforms, negative margins, flex/grid alignment overflow: the labeling corpus's
+ *    offscreen-escapes page draws controls from boxes 5000 px below the fold). No cheap test
+ *    rules those out for a box that does not clip without reading every descendant's style, which
+ *    is what the walk costs anyway; an IntersectionObserver's answers are only as fresh as the
+ *    last rendering (a pass runs right after a scroll or a change). It is culled only
  *    where CSS guarantees that what is inside cannot be seen:
  *    a. a region starts at a box that clips both axes (computed overflow-x and overflow-y each
  *       hidden / auto / scroll / overlay: content is clipped to its padding box, inside its
