@@ -91,10 +91,19 @@ function slottedText(el: HTMLElement, visibleOnly: boolean): string {
   for (const slot of slots) {
     for (const n of slot.assignedNodes({ flatten: true })) {
       if (n instanceof Element) parts.push(contentText(n, undefined, visibleOnly));
-      else if (n.nodeType === Node.TEXT_NODE) parts.push(n.nodeValue ?? '');
+      else if (n instanceof Text && !(visibleOnly && textUnseen(n))) parts.push(n.nodeValue ?? '');
     }
   }
   return collapse(parts.join(' '));
+}
+
+/** A slotted text node a person cannot see: its parent hides its text, or it is unseen there (unseen-text.ts). */
+function textUnseen(n: Text): boolean {
+  const parent = n.parentElement;
+  if (!parent) return true;
+  const s = getComputedStyle(parent);
+  if (hidesOwnText(parent, s) || parent.closest('[aria-hidden="true"]')) return true;
+  return unseenTextNodes(parent, s, hiddenParts(parent)).includes(n);
 }
 
 /** Text of `root` without the text inside `skip` (a label wrapping its own control). */
