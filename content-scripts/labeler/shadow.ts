@@ -24,6 +24,14 @@ export function takesText(el: Element): boolean {
   return TEXT_ROLES.has(roleOf(el));
 }
 
+/** el holds the default <slot> of host's shadow root: it shows the host's own content. */
+function showsHostContent(el: Element, host: Element): boolean {
+  for (const slot of Array.from(el.querySelectorAll('slot:not([name])'))) {
+    if (slot.getRootNode() === el.getRootNode() && (el.getRootNode() as ShadowRoot).host === host) return true;
+  }
+  return false;
+}
+
 /** The shadow hosts above el through shadow roots only, nearest first. */
 function hostsAbove(el: Element): Element[] {
   const out: Element[] = [];
@@ -54,7 +62,7 @@ export function oneMarkPerComponent<T extends Part>(kept: T[]): T[] {
   }
   const drop = new Set<T>();
   for (const [host, parts] of inside) {
-    const d = componentDrops(host.rect, parts.map((p) => ({ rect: p.rect, takesText: takesText(p.el) })));
+    const d = componentDrops(host.rect, parts.map((p) => ({ rect: p.rect, takesText: takesText(p.el), showsHostContent: showsHostContent(p.el, host.el) })));
     if (d === 'host') drop.add(host);
     else for (const i of d) drop.add(parts[i]);
   }
