@@ -15,7 +15,8 @@ import { plainSession, type Session } from '../bench/marks-browser';
 import { listPages, serveCorpus, type Corpus } from '../bench/marks-corpus';
 import { scorePage, type TruthItem } from '../bench/marks-score';
 import { collectTruth } from '../bench/marks-truth';
-import { runAgentCli } from './support';
+import { runAgentCli, serveFixtures } from './support';
+import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 
 const KEY = 'sk-test-wc-5e8d1c';
@@ -24,15 +25,18 @@ const keyFile = path.join(out, 'key.txt');
 writeFileSync(keyFile, `${KEY}\n`);
 
 let corpus: Corpus;
+let site: StaticServer;
 let plain: Session;
 let model: FakeModel | null = null;
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   corpus = await serveCorpus();
+  site = await serveFixtures();
   plain = await plainSession();
 });
 test.afterAll(async () => {
+  await site?.close();
   await plain?.close();
   await corpus?.close();
 });
@@ -48,11 +52,11 @@ async function truthOf(name: string): Promise<TruthItem[]> {
   }
 }
 
-async function run(name: string, goals: Goal[]): Promise<Trace> {
+async function run(name: string, goals: Goal[], url = corpus.url(name)): Promise<Trace> {
   const policy = scriptedPolicy(goals, 'glm');
   model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req.prompt) });
   const traceFile = path.join(out, `${name}.json`);
-  const r = await runAgentCli(['--task', 'Look at the page', '--url', corpus.url(name), '--base-url', model.baseUrl, '--api-key-file', keyFile,
+  const r = await runAgentCli(['--task', 'Look at the page', '--url', url, '--base-url', model.baseUrl, '--api-key-file', keyFile,
     '--model', 'glm-4.5v', '--trace', traceFile, '--max-steps', '4']);
   expect(r.stderr).not.toContain('Error:');
   expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -108,4 +112,10 @@ test('a click on a Material list item (its inner <a> in the shadow root) and on 
   const [first, second] = fluent.steps.map((s) => s.timings.observeMs);
   expect(first, 'the first observation waited for the undefined tag up to the cap').toBeGreaterThanOrEqual(3900);
   expect(second, 'the next observation did not wait for it again').toBeLessThan(first - 2000);
+});
+
+test('an undefined component inside a defined one\'s shadow root is waited for too (the document itself has none)', async () => {
+  test.setTimeout(120_000);
+  const trace = await run('nested-late', [{ do: 'answer', text: 'seen' }], `${site.url}wc/nested-late.html`);
+  expect(trace.steps[0].elements.map((e) => e.text)).toEqual(['Invite a member']);
 });
