@@ -1,6 +1,7 @@
 /**
- * Observe: label the page in all frames (content scripts), then screenshot it by CDP at CSS-pixel
- * size: a PNG for the model, and for the history two images as KEPT_IMAGE says (WebP): the same
+ * Observe: wait for the page a person would see (settle.ts settlePage: loaded, custom elements
+ * defined, fonts, network quiet; capped, reported as the observation's `settle`), label the page
+ * in all frames (content scripts), then screenshot it by CDP at CSS-pixel size: a PNG for the model, and for the history two images as KEPT_IMAGE says (WebP): the same
  * labelled view (converted, so it is exactly what the model saw) and a clean one with our overlay
  * and select lists hidden.
  */
