@@ -13,7 +13,7 @@ import { frameLinks } from './labeler/frames';
 import { markDetails } from './details';
 import { focusedField, focusState, inspectPoint, markPoint } from './point';
 import { hideSelectLists, showSelectLists } from './select-rewrite';
-import { waitForQuiet } from './settle';
+import { pageReady, waitForQuiet } from './settle';
 
 type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => ContentMessages[K]['res'] | Promise<ContentMessages[K]['res']> };
 
@@ -29,6 +29,7 @@ const handlers: Handlers = {
   'page/scroll': ({ direction }) => scrollWindow(direction),
   'marks/scroll': ({ label, direction }) => scrollMark(label, direction),
   'page/settle': ({ quietMs, capMs }) => waitForQuiet(quietMs, capMs),
+  'page/ready': ({ capMs }) => pageReady(capMs),
   'select/last-pick': () => lastSelectPick(),
   'select/choose': ({ label, text }) => chooseInSelect(label, text),
   'point/inspect': ({ x, y }) => inspectPoint(x, y),

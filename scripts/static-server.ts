@@ -33,8 +33,30 @@ function download(res: http.ServerResponse, name: string, hold: number, events: 
   setTimeout(() => res.end(Buffer.alloc(DOWNLOAD_BYTES - 1024, 98)), Math.min(Math.max(hold, 0), 30_000));
 }
 
-export async function serveDir(root: string, port = 0): Promise<StaticServer> {
+export interface ServeOptions {
+  /** URL prefix ("/lib/shoelace/") → folder served under it (test fixtures: libraries from node_modules) */
+  mounts?: Record<string, string>;
+}
+
+/** The folder and file a path maps to (a mount's prefix first, else the root), or null outside them. */
+function fileFor(pathname: string, base: string, mounts: Record<string, string>): string | null {
+  for (const [prefix, dir] of Object.entries(mounts)) {
+    if (!pathname.startsWith(prefix)) continue;
+    const folder = path.resolve(dir);
+    const file = path.resolve(folder, `./${pathname.slice(prefix.length)}`);
+    return file.startsWith(folder) ? file : null;
+  }
+  const file = path.resolve(base, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`);
+  return file.startsWith(base) ? file : null;
+}
+
+/**
+ * Any file with `?delay=MS` is answered after MS ms (at most 30 s): a slow network for one
+ * script, e.g. a component library that defines its elements late.
+ */
+export async function serveDir(root: string, port = 0, options: ServeOptions = {}): Promise<StaticServer> {
   const base = path.resolve(root);
+  const mounts = options.mounts ?? {};
   const events: Record<string, string>[] = [];
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -50,8 +72,10 @@ export async function serveDir(root: string, port = 0): Promise<StaticServer> {
       return res.end();
     }
     if (pathname.startsWith('/__download/')) return download(res, pathname.slice('/__download/'.length), Number(url.searchParams.get('hold') ?? 0), events);
-    const file = path.resolve(base, `.${pathname.endsWith('/') ? `${pathname}index.html` : pathname}`);
-    if (!file.startsWith(base)) { res.writeHead(403); return res.end(); }
+    const file = fileFor(pathname, base, mounts);
+    if (!file) { res.writeHead(403); return res.end(); }
+    const delay = Math.min(Math.max(Number(url.searchParams.get('delay') ?? 0) || 0, 0), 30_000);
+    if (delay) await new Promise((r) => setTimeout(r, delay));
     try {
       const data = await readFile(file);
       res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });

@@ -8,11 +8,15 @@
  *    ancestor in that unbroken chain is kept or is a label, or when the chain reaches
  *    <body>/<html> (a page-wide cursor:pointer marks nothing);
  * d. innermost wins: a generic / pointer wrapper whose kept descendant covers >= 80% of its area
- *    is dropped (both are the same target; the inner one says more).
+ *    is dropped (both are the same target; the inner one says more);
+ * e. one mark per web component (shadow.ts): a kept host and the kept candidates inside its
+ *    shadow tree are one control when they are the same target; rule a counts a control whose
+ *    host is not a candidate but whose shadow tree holds one as marked.
  */
 import type { Rect } from '../../src/core/marks';
 import { composedParent } from './dom';
 import { isContainer, isDistinct, type Kind } from './rules';
+import { innerCandidates, oneMarkPerComponent } from './shadow';
 
 export interface Seen {
   el: Element;
@@ -46,10 +50,11 @@ export function denest(seen: Seen[], pointer: Set<Element>): Seen[] {
   }
   const labelled = new Set<Element>();
   const kept = new Map<Element, Seen>();
+  const inner = innerCandidates(seen);
   for (const s of seen) {
     if (s.kind === 'label') {
       const control = (s.el as HTMLLabelElement).control;
-      const own = control ? visible.get(control) : undefined;
+      const own = control ? visible.get(control) ?? inner.get(control)?.find((c) => !c.transparent) : undefined;
       if (own && !own.transparent) continue;
       if (control) labelled.add(control);
     } else if (s.transparent && labelled.has(s.el)) {
@@ -62,7 +67,7 @@ export function denest(seen: Seen[], pointer: Set<Element>): Seen[] {
   }
   // rule a for a transparent control that comes before its label (label[for] after the input)
   for (const el of labelled) kept.delete(el);
-  return dropWrappers(kept, above);
+  return oneMarkPerComponent(dropWrappers(kept, above));
 }
 
 /** Rule b; `ancestors`: the visible ones, nearest first (kept ones are among them). */

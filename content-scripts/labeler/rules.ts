@@ -9,7 +9,8 @@
  *   contenteditable, our select-list options;
  * - "label": a <label> with a control (marked only when its control cannot be, e.g. a styled
  *   checkbox that is visually hidden);
- * - "generic": tabindex >= 0 or an on* handler attribute (onclick, onmousedown, …);
+ * - "generic": tabindex >= 0 or an on* handler attribute (onclick, onmousedown, …), or a custom
+ *   element in a roving-tabindex group (rovingItem);
  * - "pointer": only computed cursor:pointer (not on html/body);
  * - "scroll": only a scrollable container (decided later from its overflow and sizes).
  */
@@ -94,8 +95,21 @@ export function classify(el: Element, tag: string, names: string[] | null | unde
   else if (tag === 'label') kind = (el as HTMLLabelElement).control ? 'label' : null;
   if (!kind && role && INTERACTIVE_ROLES.has(roleOf(el))) kind = 'semantic';
   if (!kind && editable && el.getAttribute('contenteditable') !== 'false') kind = 'semantic';
-  if (!kind && (handler || (tabindex && (el as HTMLElement).tabIndex >= 0))) kind = 'generic';
+  if (!kind && (handler || (tabindex && ((el as HTMLElement).tabIndex >= 0 || rovingItem(el, tag))))) kind = 'generic';
   return kind ? { inert, ui, kind } : NO_ATTRS;
+}
+
+/**
+ * A custom element out of the tab order (tabindex -1) beside a same-tag sibling in it: the other
+ * items of a roving-tabindex widget (tabs, toolbar buttons) whose role lives in ElementInternals,
+ * unseen from outside (Material's md-primary-tab: only the selected tab has tabindex 0).
+ */
+function rovingItem(el: Element, tag: string): boolean {
+  if (!tag.includes('-') || !el.parentElement) return false;
+  for (let sib = el.parentElement.firstElementChild; sib; sib = sib.nextElementSibling) {
+    if (sib !== el && sib.localName === tag && (sib as HTMLElement).tabIndex >= 0 && sib.hasAttribute('tabindex')) return true;
+  }
+  return false;
 }
 
 /**

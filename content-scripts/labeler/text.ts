@@ -65,7 +65,7 @@ function contentText(el: Element, style?: CSSStyleDeclaration, visibleOnly = tru
     if (s.textTransform === 'none' && s.visibility === 'visible') return collapse(el.textContent);
   }
   let t = collapse(el.innerText);
-  if (!t) return '';
+  if (!t) return slottedText(el, visibleOnly);
   const styleHidden = visibleOnly ? hiddenParts(el) : [];
   const unseen = visibleOnly && el.firstElementChild !== null ? unseenTextNodes(el, s, styleHidden) : [];
   const hidden: Node[] = [...styleHidden, ...Array.from(el.querySelectorAll('[aria-hidden="true"]')), ...unseen];
@@ -77,6 +77,33 @@ function contentText(el: Element, style?: CSSStyleDeclaration, visibleOnly = tru
     if (at >= 0) t = `${t.slice(0, at)} ${t.slice(at + cut.length)}`;
   }
   return collapse(t);
+}
+
+/**
+ * Inside a shadow root, the text a person sees in a control often comes through its <slot>s
+ * (a component's inner <button> holding `<slot></slot>`), which innerText does not follow: the
+ * text of the nodes assigned to its slots, in order.
+ */
+function slottedText(el: HTMLElement, visibleOnly: boolean): string {
+  if (!(el.getRootNode() instanceof ShadowRoot)) return '';
+  const slots = el.localName === 'slot' ? [el as HTMLSlotElement] : Array.from(el.querySelectorAll('slot'));
+  const parts: string[] = [];
+  for (const slot of slots) {
+    for (const n of slot.assignedNodes({ flatten: true })) {
+      if (n instanceof Element) parts.push(contentText(n, undefined, visibleOnly));
+      else if (n instanceof Text && !(visibleOnly && textUnseen(n))) parts.push(n.nodeValue ?? '');
+    }
+  }
+  return collapse(parts.join(' '));
+}
+
+/** A slotted text node a person cannot see: its parent hides its text, or it is unseen there (unseen-text.ts). */
+function textUnseen(n: Text): boolean {
+  const parent = n.parentElement;
+  if (!parent) return true;
+  const s = getComputedStyle(parent);
+  if (hidesOwnText(parent, s) || parent.closest('[aria-hidden="true"]')) return true;
+  return unseenTextNodes(parent, s, hiddenParts(parent)).includes(n);
 }
 
 /** Text of `root` without the text inside `skip` (a label wrapping its own control). */
@@ -140,7 +167,23 @@ function accessibleName(el: Element, index?: LabelIndex): string {
   let name = labelledBy ? byIds(el, labelledBy) : '';
   if (!name) name = collapse(el.getAttribute('aria-label'));
   if (!name) name = labelsText(el, index);
+  if (!name && holdsValue(el)) name = hostName(el, index);
   return name;
+}
+
+/**
+ * A field inside a component's shadow root with no name of its own: the component's (its host's
+ * aria-label or labels: `<label for="title">` names `<fluent-text-input id="title">`, whose
+ * inner <input> is what gets the mark).
+ */
+function hostName(el: Element, index?: LabelIndex): string {
+  const root = el.getRootNode();
+  if (!(root instanceof ShadowRoot) || !root.host.localName.includes('-')) return '';
+  const host = root.host;
+  const name = collapse(host.getAttribute('aria-label'));
+  if (name) return name;
+  const labels = index?.get(host) ?? (host.id ? Array.from(host.ownerDocument.querySelectorAll(`label[for="${CSS.escape(host.id)}"]`)) : []);
+  return collapse(labels.map((l) => textWithout(l, host)).join(' '));
 }
 
 function attrText(el: Element): string {

@@ -1,6 +1,7 @@
 /**
- * Observe: label the page in all frames (content scripts), then screenshot it by CDP at CSS-pixel
- * size: a PNG for the model, and for the history two images as KEPT_IMAGE says (WebP): the same
+ * Observe: wait for the page a person would see (settle.ts settlePage: loaded, custom elements
+ * defined, fonts, network quiet; capped, reported as the observation's `settle`), label the page
+ * in all frames (content scripts), then screenshot it by CDP at CSS-pixel size: a PNG for the model, and for the history two images as KEPT_IMAGE says (WebP): the same
  * labelled view (converted, so it is exactly what the model saw) and a clean one with our overlay
  * and select lists hidden.
  */
@@ -8,9 +9,9 @@ import type { Observation } from '../core/run';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
 import { KEPT_IMAGE } from '../core/history';
 import * as cdp from './cdp';
-import { ensureContent, PageError, sendContent } from './content';
+import { PageError, sendContent } from './content';
 import { everyFrame, labelsChanged, labelTab } from './label';
-import { tabComplete } from './settle';
+import { settlePage } from './settle';
 
 const LOAD_CAP_MS = 15_000;
 /** labeling + screenshot attempts while the page keeps moving frames or touching the labels */
@@ -65,20 +66,19 @@ async function labelledShot(tabId: number, labels: boolean) {
  * as the person does, and that one picture is also the clean one.
  */
 export async function observe(tabId: number, labels = true): Promise<Observation> {
-  await tabComplete(tabId, LOAD_CAP_MS);
-  await ensureContent(tabId);
+  const settle = await settlePage(tabId, LOAD_CAP_MS);
   const { snap, shot } = await labelledShot(tabId, labels);
   if (!labels) {
     const kept = await toKept(shot.dataUrl).catch(() => '');
     return {
       url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
-      screenshot: shot, kept: { labelled: kept, clean: kept },
+      screenshot: shot, kept: { labelled: kept, clean: kept }, settle,
     };
   }
   const labelled = await toKept(shot.dataUrl).catch(() => '');
   const clean = await cleanShot(tabId, snap).catch(() => '');
   return {
     url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
-    screenshot: shot, kept: { labelled, clean },
+    screenshot: shot, kept: { labelled, clean }, settle,
   };
 }

@@ -9,6 +9,7 @@
  *   `{ event: 'run/stream', … }` while a reply streams in.
  */
 import type { Mark, MarksSnapshot, PointHit, Rect } from './marks';
+import type { SettleReport } from './settle';
 import type { RunView } from './run/view';
 import type { Settings } from './settings';
 import type { Trace } from './trace';
@@ -116,6 +117,8 @@ export interface ContentMessages {
   /** Scroll [N] on a scrollable container: scroll that element itself (null: N is gone) */
   'marks/scroll': { req: { label: number; direction: 'up' | 'down' }; res: { moved: number } | null };
   'page/settle': { req: { quietMs: number; capMs: number }; res: { quiet: boolean; ms: number } };
+  /** before an observation: custom elements defined, fonts ready, network quiet (core/settle.ts), at most capMs; `load` is 0 here */
+  'page/ready': { req: { capMs: number }; res: SettleReport };
   /** the outcome of the last option chosen in a rewritten select */
   'select/last-pick': { req: Record<string, never>; res: SelectPick | null };
   /** Type [N]; [text] on a <select>: choose the option the text names (null: N is not a select) */

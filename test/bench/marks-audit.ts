@@ -21,6 +21,7 @@ function report(name: string, truth: TruthItem[], res: LabelResult, scoped: (t: 
   console.log(`  ${name}: gold ${s.found}/${s.gold}, decoys labelled ${s.decoysLabelled.length}/${s.decoys}, text ${s.textOk}/${s.textChecked}, overlaps ${s.overlaps}, gaps ${s.gaps}, marks ${s.marks}, ${res.ms.toFixed(1)} ms`);
   for (const m of s.missed) console.log(`    missed: ${m}`);
   for (const d of s.decoysLabelled) console.log(`    DECOY labelled: ${d}`);
+  for (const d of s.duplicates) console.log(`    labelled twice: ${d}`);
   for (const t of s.textWrong) console.log(`    text: ${t.desc}: want "${t.want}" got "${t.got}"`);
   for (const m of res.marks) {
     const hit = truth.some((t) => { const r = t.rect ?? t.box; return r && iou(r, m.rect) >= IOU_MIN; });

@@ -2,6 +2,9 @@
  * Browsers for the labeling bench: a plain headless Chromium (baseline, and ours through the
  * single-frame harness) and Chromium with the built extension loaded (ours, the real path).
  * Both give pages a 1280x800 CSS viewport and the device pixel ratio the corpus page asks for.
+ * A page with <meta name="bench-wait" content="ATTR"> (the web-component pages, wc-load.js) is
+ * opened once <html> has that attribute: its components are defined late, and the truth is what
+ * a person sees after they are.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { findChromium } from '../../scripts/chromium';
@@ -16,6 +19,12 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** After load: wait for the page's bench-wait attribute, if it names one (at most 20 s). */
+async function pageReady(page: Page): Promise<void> {
+  const attr = await page.evaluate(() => document.querySelector('meta[name="bench-wait"]')?.getAttribute('content') ?? '');
+  if (attr) await page.waitForFunction((a) => document.documentElement.hasAttribute(a), attr, { timeout: 20_000 });
+}
+
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 
 export async function plainSession(): Promise<Session> {
@@ -27,6 +36,7 @@ export async function plainSession(): Promise<Session> {
       const page = await context.newPage();
       contexts.set(page, context);
       await page.goto(url, { waitUntil: 'load' });
+      await pageReady(page);
       return page;
     },
     done: async (page) => {
@@ -59,6 +69,7 @@ export async function extensionSession(): Promise<ExtensionSession> {
         await cdp.send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: dpr, mobile: false });
       }
       await page.goto(url, { waitUntil: 'load' });
+      await pageReady(page);
       return page;
     },
     tabId: async (page) => {

@@ -5,10 +5,12 @@
  * 2. The folder is served twice: http://127.0.0.1:P1/ (the page) and http://localhost:P2/ (a
  *    second origin for cross-origin iframes, passed to the page as ?x=http://localhost:P2).
  * 3. A page may ask for a device pixel ratio with <meta name="bench-dpr" content="2">.
+ * 4. /lib/ serves the web-component libraries (wc-libs.ts) on both origins.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveDir, type StaticServer } from '../../scripts/static-server';
+import { libMounts } from './wc-libs';
 
 export const CORPUS_DIR = path.resolve(import.meta.dirname, '..', 'fixtures', 'pages', 'marks');
 export const VIEWPORT = { width: 1280, height: 800 };
@@ -39,8 +41,9 @@ export interface Corpus {
 }
 
 export async function serveCorpus(): Promise<Corpus> {
-  const a: StaticServer = await serveDir(CORPUS_DIR);
-  const b: StaticServer = await serveDir(CORPUS_DIR);
+  const mounts = await libMounts();
+  const a: StaticServer = await serveDir(CORPUS_DIR, 0, { mounts });
+  const b: StaticServer = await serveDir(CORPUS_DIR, 0, { mounts });
   const second = b.url.replace('127.0.0.1', 'localhost').replace(/\/$/, '');
   return {
     url: (name) => `${a.url}${name}?x=${second}`,

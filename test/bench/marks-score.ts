@@ -53,6 +53,8 @@ export interface PageScore {
   overlaps: number;
   gaps: number;
   marks: number;
+  /** a second mark on a gold element (a control labelled twice, e.g. a component's host and its inner button) */
+  duplicates: string[];
 }
 
 export const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -133,7 +135,14 @@ export function scorePage(truth: TruthItem[], res: LabelResult): PageScore {
       return !!r && res.marks.some((m) => iou(r, m.rect) >= IOU_MIN);
     })
     .map((d) => d.desc);
+  const assigned = new Set(byGold.values());
+  const duplicates = res.marks.flatMap((mk, m) => {
+    if (assigned.has(m)) return [];
+    const twin = Array.from(byGold.keys()).find((g) => iou(gold[g].rect!, mk.rect) >= IOU_MIN);
+    return twin === undefined ? [] : [`${gold[twin].desc}: [${mk.label}] <${mk.tag}> "${collapse(mk.text).slice(0, 40)}"`];
+  });
   return {
+    duplicates,
     gold: gold.length,
     found: byGold.size,
     missed: gold.filter((_, i) => !byGold.has(i)).map((g) => g.desc),
@@ -163,12 +172,13 @@ export function corpusProblems(truth: TruthItem[]): string[] {
 
 /** Sum of page scores (lists concatenated with the page name in front). */
 export function addScores(pages: Array<{ page: string; score: PageScore }>): PageScore {
-  const total: PageScore = { gold: 0, found: 0, missed: [], decoys: 0, decoysLabelled: [], textChecked: 0, textOk: 0, textWrong: [], overlaps: 0, gaps: 0, marks: 0 };
+  const total: PageScore = { gold: 0, found: 0, missed: [], decoys: 0, decoysLabelled: [], textChecked: 0, textOk: 0, textWrong: [], overlaps: 0, gaps: 0, marks: 0, duplicates: [] };
   for (const { page, score: s } of pages) {
     total.gold += s.gold; total.found += s.found; total.decoys += s.decoys; total.textChecked += s.textChecked;
     total.textOk += s.textOk; total.overlaps += s.overlaps; total.gaps += s.gaps; total.marks += s.marks;
     total.missed.push(...s.missed.map((d) => `${page}: ${d}`));
     total.decoysLabelled.push(...s.decoysLabelled.map((d) => `${page}: ${d}`));
+    total.duplicates.push(...s.duplicates.map((d) => `${page}: ${d}`));
     total.textWrong.push(...s.textWrong.map((t) => ({ ...t, desc: `${page}: ${t.desc}` })));
   }
   return total;

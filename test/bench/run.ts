@@ -32,7 +32,10 @@
  * 7. Heap ("heap"): detached DOM nodes still reachable after 10 and BENCH_HEAP_STEPS (default 50)
  *    labeling steps on a changing page, and after the run's end (heap-bench.ts).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 8. Settling ("settle"): the wait before an observation on the corpus's web-component pages (their
+ *    library served late) and its cost on the heavy real pages when nothing is pending (settle-bench.ts).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -45,6 +48,7 @@ import type { Trace } from '../../src/core/trace';
 import { backgroundBench } from './background-bench';
 import { exportBench } from './export-bench';
 import { exportRealBench } from './export-real';
+import { settleBench } from './settle-bench';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
 import { heapBench } from './heap-bench';
@@ -145,6 +149,7 @@ async function main() {
   if (PART === 'all' || PART === 'parse') out.parse = await parseBench();
   if (PART === 'all' || PART === 'real') out.realPages = await realPagesBench();
   if (PART === 'all' || PART === 'heap') out.heap = await heapBench();
+  if (PART === 'all' || PART === 'settle') out.settle = await settleBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }

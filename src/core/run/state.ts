@@ -11,6 +11,7 @@ import type { App, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
 import type { FileMeta } from '../files';
 import type { Secret, Vault } from '../secrets';
+import type { SettleReport } from '../settle';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
@@ -278,6 +279,8 @@ export interface Observation {
   screenshot: { dataUrl: string; bytes: number; width: number; height: number };
   /** JPEG data URLs kept for the history: the view the model saw and the clean one ('' when not taken) */
   kept?: { labelled: string; clean: string };
+  /** what the page was waited for before it was labelled, and how long (core/settle.ts) */
+  settle?: SettleReport;
 }
 
 export type RunEvent =
