@@ -75,7 +75,7 @@ export async function send<T = unknown>(tabId: number, method: string, params?: 
 
 /**
  * The visible page at CSS-pixel size (device pixels scaled down when devicePixelRatio != 1):
- * PNG (what the model gets), or `kept.mime` (JPEG or WebP) at `kept.quality` (what the history keeps).
+ * PNG, or `kept.mime` (JPEG or WebP) at `kept.quality`, encoded by the browser.
  *
  * A page wider than a phone's screen (act/device.ts) is shown zoomed out (visual viewport scale
  * < 1, e.g. 0.25: innerWidth 1648 CSS px on a 412 px screen); it is captured at the screen's
