@@ -1,5 +1,5 @@
 /**
- * npm run bench, six parts (numbers are reported, never asserted):
+ * npm run bench, seven parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -29,7 +29,11 @@
  *    Debian's packages (Node.js API, PostgreSQL manual), end to end and in the page, ours beside the
  *    baseline (real-pages.ts).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 7. Observe ("observe"): the observe step's stages (settle wait apart, label, capture, request out)
+ *    of the built extension through the runner on the same real pages, median and p95 per page
+ *    (observe-bench.ts). BENCH_OBSERVE_STEPS steps a page (default 16).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|observe runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -42,6 +46,7 @@ import type { Trace } from '../../src/core/trace';
 import { backgroundBench } from './background-bench';
 import { exportBench } from './export-bench';
 import { exportRealBench } from './export-real';
+import { observeBench } from './observe-bench';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
 import { baselineUnderTest, benchLabeler, oursUnderTest } from './marks-bench';
@@ -140,6 +145,7 @@ async function main() {
   if (PART === 'all' || PART === 'background') out.background = await backgroundBench();
   if (PART === 'all' || PART === 'parse') out.parse = await parseBench();
   if (PART === 'all' || PART === 'real') out.realPages = await realPagesBench();
+  if (PART === 'all' || PART === 'observe') out.observe = await observeBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }
