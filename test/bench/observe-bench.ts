@@ -134,11 +134,11 @@ export async function observeBench(log: (s: string) => void = console.log) {
   } finally {
     await docs.close();
   }
-  const f = (s: Stat | null) => (s ? `${s.median}/${s.p95}` : '-').padStart(9);
+  const f = (s: Stat | null) => (s ? `${s.median}/${s.p95}` : '-').padStart(10);
   log('\nobserve step on real pages at 1280x800, median/p95 ms (settle apart; observe = label + capture + list + request out)');
-  log('page               nodes  steps   settle    label  capture   encode  observe     wait observeMs  image kB');
+  log(`page               nodes  steps${['settle', 'label', 'capture', 'encode', 'observe', 'wait', 'observeMs', 'image kB'].map((h) => h.padStart(10)).join('')}`);
   for (const r of rows) {
-    log(`${r.page.padEnd(17)} ${String(r.nodes).padStart(6)} ${String(r.steps).padStart(6)} ${f(r.settle)}${f(r.label)}${f(r.capture)}${f(r.encode)}${f(r.observe)}${f(r.wait)}${f(r.observeMs)} ${f(r.imageKB)}`);
+    log(`${r.page.padEnd(17)} ${String(r.nodes).padStart(6)} ${String(r.steps).padStart(6)}${f(r.settle)}${f(r.label)}${f(r.capture)}${f(r.encode)}${f(r.observe)}${f(r.wait)}${f(r.observeMs)}${f(r.imageKB)}`);
   }
   return { date: new Date().toISOString(), steps: STEPS, viewport: { width: 1280, height: 800 }, pages: rows };
 }
