@@ -45,6 +45,11 @@ export function formatTimings(tm: { observeMs: number; modelMs: number; modelFir
   return t('timingsLine', formatDuration(tm.observeMs), formatDuration(tm.modelMs) + first, formatDuration(tm.actMs));
 }
 
+/** An observe step's stages: "waiting for the page 20 ms · labels 60 ms · screenshot 35 ms · request sent after 100 ms". */
+export function formatStages(o: { settleMs: number; labelMs: number; captureMs: number; requestMs?: number }): string {
+  return t('observeStagesLine', formatDuration(o.settleMs), formatDuration(o.labelMs), formatDuration(o.captureMs), o.requestMs === undefined ? '—' : formatDuration(o.requestMs));
+}
+
 const EXPORT_NAMES = { json: 'exportJson', html: 'exportHtml', zip: 'exportZipWord' } as const;
 
 /** "Preparing the zip… converting screenshot 12 of 100": what an export is doing. */

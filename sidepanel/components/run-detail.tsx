@@ -17,7 +17,7 @@ import { messageOf, onRunUpdate, send } from '../api';
 import { download, exportRun, fetchTrace, type ExportKind, type ExportProgress } from '../export';
 import { tookOver } from '../../src/core/run/view';
 import { Lightbox } from './lightbox';
-import { formatDate, formatDuration, formatTimings, formatTokens, progressText, savedText } from '../format';
+import { formatDate, formatDuration, formatStages, formatTimings, formatTokens, progressText, savedText } from '../format';
 import { t } from '../i18n';
 
 /** The labelled elements, one `[i]: <tag> "text"` per line (the prompt, if the dialect sends them, is shown apart). */
@@ -237,6 +237,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
           <p class="field" data-testid="timings">
             <b>{t('detailTimings')}</b> {formatTimings(times)} · {t('detailTotal', formatDuration(times.totalMs))}
           </p>
+          {times.observeStages && <p class="field" data-testid="observe-stages"><b>{t('detailObserveStages')}</b> {formatStages(times.observeStages)}</p>}
           <p class="field"><b>{t('detailTokens')}</b> <span data-testid="step-tokens">{step.usage ? formatTokens(step.usage.promptTokens, step.usage.completionTokens) : t('detailNotReported')}</span></p>
           <Section title={t('detailElements', step.elements.length)} testid="elements-section">
             {() => <pre class="scroll" data-testid="elements">{step.elements.length ? elementLines(step.elements) : t('detailNoElements')}</pre>}

@@ -75,16 +75,16 @@ export async function send<T = unknown>(tabId: number, method: string, params?: 
 
 /**
  * The visible page at CSS-pixel size (device pixels scaled down when devicePixelRatio != 1):
- * PNG (what the model gets), or `kept.mime` (JPEG or WebP) at `kept.quality` (what the history keeps).
+ * PNG, or `format.mime` (JPEG or WebP) at `format.quality`, encoded by the browser.
  *
  * A page wider than a phone's screen (act/device.ts) is shown zoomed out (visual viewport scale
  * < 1, e.g. 0.25: innerWidth 1648 CSS px on a 412 px screen); it is captured at the screen's
  * size, not its CSS size: `width`/`height` are the image's (CSS px = image px / pageScale).
  */
-export async function screenshot(tabId: number, css: { width: number; height: number; devicePixelRatio: number }, kept?: { mime: 'image/jpeg' | 'image/webp'; quality: number }) {
-  const params: Record<string, unknown> = kept === undefined
+export async function screenshot(tabId: number, css: { width: number; height: number; devicePixelRatio: number }, format?: { mime: 'image/jpeg' | 'image/webp'; quality: number }) {
+  const params: Record<string, unknown> = format === undefined
     ? { format: 'png', captureBeyondViewport: false }
-    : { format: kept.mime.slice('image/'.length), quality: kept.quality, captureBeyondViewport: false };
+    : { format: format.mime.slice('image/'.length), quality: format.quality, captureBeyondViewport: false };
   type Metrics = { cssVisualViewport?: { scale?: number; pageX?: number; pageY?: number } };
   // At DPR 1 (a desktop at 100 %) the page is captured as it is: no metrics needed (no pinch zoom).
   const metrics = css.devicePixelRatio === 1 ? null : await send<Metrics>(tabId, 'Page.getLayoutMetrics').catch(() => null);
@@ -104,8 +104,8 @@ export async function screenshot(tabId: number, css: { width: number; height: nu
   }
   const { data } = await captureFrame(tabId, params);
   const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-  const mime = kept === undefined ? 'image/png' : kept.mime;
-  // The PNG's own size, so the model's coordinates are mapped against what it really saw (the
+  const mime = format === undefined ? 'image/png' : format.mime;
+  // A PNG's own size, so the model's coordinates are mapped against what it really saw (the
   // phone at a page zoom other than 100 % comes out larger than its CSS size).
   const size = pngSize(data) ?? { width: Math.round(css.width * pageScale), height: Math.round(css.height * pageScale) };
   return { dataUrl: `data:${mime};base64,${data}`, bytes, ...size };

@@ -20,13 +20,17 @@ export type ModelResult =
 export interface ModelProgress {
   onDelta?(content: string, reasoning: string): void;
   onRetry?(note: string): void;
+  /** the request left (fetch was called; each attempt) */
+  onSent?(): void;
 }
 
 /** Longest wait before a retry, whatever Retry-After says. */
 const MAX_RETRY_WAIT_MS = 60_000;
 
-function client(s: Settings): OpenAI {
+function client(s: Settings, onSent?: () => void): OpenAI {
   return new OpenAI({
+    // Only to say when the request left (the run does its store writes and clean screenshot then).
+    ...(onSent ? { fetch: (url: string | URL | Request, init?: RequestInit) => { const sent = fetch(url, init); onSent(); return sent; } } : {}),
     baseURL: s.baseUrl,
     // The openai package insists on a key; with none set, send no Authorization header at all.
     apiKey: s.apiKey || 'none',
@@ -156,7 +160,7 @@ async function request(s: Settings, messages: ChatMessage[], extra: Extra, signa
     max_tokens: s.maxTokens,
     ...extra,
   };
-  const api = client(s);
+  const api = client(s, progress.onSent);
   // Our own controller, so a reply can be stopped when it goes silent or grows past the cap.
   const ctl = new AbortController();
   const onAbort = () => ctl.abort();

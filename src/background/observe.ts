@@ -1,9 +1,11 @@
 /**
  * Observe: wait for the page a person would see (settle.ts settlePage: loaded, custom elements
- * defined, fonts, network quiet; capped, reported as the observation's `settle`), label the page
- * in all frames (content scripts), then screenshot it by CDP at CSS-pixel size: a PNG for the model, and for the history two images as KEPT_IMAGE says (WebP): the same
- * labelled view (converted, so it is exactly what the model saw) and a clean one with our overlay
- * and select lists hidden.
+ * defined, fonts, network quiet; capped, reported as the observation's `settle`), label the page in
+ * all frames (content scripts), then screenshot it by CDP at CSS-pixel size in the format the
+ * dialect sends (PNG, or JPEG straight from the browser: no re-encoding before the model is asked),
+ * and for the history two images as KEPT_IMAGE says (WebP): the same labelled view (converted from
+ * what the model saw) and a clean one with our overlay and select lists hidden. Those two are made
+ * while the model thinks (run-loop.ts).
  */
 import type { Observation } from '../core/run';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
@@ -18,9 +20,9 @@ const LOAD_CAP_MS = 15_000;
 const SHOT_TRIES = 3;
 const RETRY_PAUSE_MS = 150;
 
-/** The PNG data URL as the history keeps it (KEPT_IMAGE; OffscreenCanvas: available in the service worker). */
-async function toKept(pngDataUrl: string): Promise<string> {
-  const png = dataUrlToBytes(pngDataUrl);
+/** The model's screenshot (PNG or JPEG data URL) as the history keeps it (KEPT_IMAGE; OffscreenCanvas: available in the service worker). */
+async function toKept(dataUrl: string): Promise<string> {
+  const png = dataUrlToBytes(dataUrl);
   if (!png) return '';
   const bitmap = await createImageBitmap(new Blob([png.bytes as Uint8Array<ArrayBuffer>], { type: png.mime }));
   const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
@@ -41,44 +43,66 @@ async function cleanShot(tabId: number, snap: { viewport: Observation['viewport'
   }
 }
 
+/** The model's screenshot format (a dialect's observes.image; absent: PNG). */
+export type ShotFormat = { mime: 'image/jpeg'; quality: number } | undefined;
+
 /**
  * Label, screenshot, then check that the labels are still where the pass put them: a page that
  * scrolls, moves or resizes an iframe, or removes, moves, restyles or covers our overlay between
  * the two would give the model a list that does not match its picture. Then label and shoot again;
  * a page that keeps doing it ends the run with a message rather than mislead the model.
  */
-async function labelledShot(tabId: number, labels: boolean) {
+async function labelledShot(tabId: number, labels: boolean, format: ShotFormat) {
   let why = '';
+  const ms = { labelMs: 0, captureMs: 0 };
   for (let i = 0; i < SHOT_TRIES; i++) {
+    let t = performance.now();
     const snap = await labelTab(tabId, labels);
-    const shot = await cdp.screenshot(tabId, snap.viewport);
+    ms.labelMs += performance.now() - t;
+    t = performance.now();
+    const shot = await cdp.screenshot(tabId, snap.viewport, format);
+    ms.captureMs += performance.now() - t;
+    t = performance.now();
     const changed = await labelsChanged(tabId).catch(() => null);
-    if (!changed) return { snap, shot };
+    ms.labelMs += performance.now() - t;
+    if (!changed) return { snap, shot, ms };
     why = changed;
     await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * (i + 1))); // a transition may be ending
   }
   throw new PageError(`The page kept changing under the labels while its screenshot was taken (${why}).`, { key: 'stopLabelsChanged', args: [why] });
 }
 
+/** An observation, and the history's images still to make (after the request left, before the action). */
+export interface Observed {
+  obs: Observation;
+  /** when the settle wait ended (performance.now()) */
+  settledAt: number;
+  /** the labelled view as kept and the clean one: the clean one hides our overlay for a moment */
+  keep: () => Promise<{ labelled: string; clean: string }>;
+}
+
 /**
  * `labels` false (dialects that act at points): the page is still labelled (the trace's element
  * list, replay's fingerprints, select lists), but no labels are drawn: the model sees the page
  * as the person does, and that one picture is also the clean one.
+ *
+ * Only what the model needs is done before this returns; the history's images (`keep`) are made
+ * by the run while the model thinks (run-loop.ts).
  */
-export async function observe(tabId: number, labels = true): Promise<Observation> {
+export async function observe(tabId: number, labels = true, format?: ShotFormat): Promise<Observed> {
+  const t0 = performance.now();
   const settle = await settlePage(tabId, LOAD_CAP_MS);
-  const { snap, shot } = await labelledShot(tabId, labels);
-  if (!labels) {
-    const kept = await toKept(shot.dataUrl).catch(() => '');
-    return {
-      url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
-      screenshot: shot, kept: { labelled: kept, clean: kept }, settle,
-    };
-  }
-  const labelled = await toKept(shot.dataUrl).catch(() => '');
-  const clean = await cleanShot(tabId, snap).catch(() => '');
-  return {
-    url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
-    screenshot: shot, kept: { labelled, clean }, settle,
+  const settledAt = performance.now();
+  const { snap, shot, ms } = await labelledShot(tabId, labels, format);
+  const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), captureMs: Math.round(ms.captureMs) };
+  const obs: Observation = {
+    url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets, screenshot: shot, stages, settle,
   };
+  const keep = async () => {
+    // The clean capture first (the page as close as can be to the labelled shot), the conversion beside it.
+    const clean = labels ? cleanShot(tabId, snap).catch(() => '') : null;
+    const labelled = await toKept(shot.dataUrl).catch(() => '');
+    return { labelled, clean: clean ? await clean : labelled };
+  };
+  return { obs, settledAt, keep };
 }

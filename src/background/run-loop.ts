@@ -52,6 +52,19 @@ interface Active extends TabbedRun {
   wake: () => void;
   /** downloads an action began, paused until the person keeps or undoes them (undone if the run ends first) */
   held?: DownloadNote[];
+  /** the observed step's history images still to make: started when its request left (startKeeping) */
+  keep?: KeepJob | null;
+  /** those images being made and stored ('kept'); joined before the action */
+  keeping?: Promise<void> | null;
+}
+
+interface KeepJob {
+  index: number;
+  /** the model's screenshot of the step it is for (a step dropped and observed again is another) */
+  shot: string;
+  /** when the observe's settle wait ended (performance.now()) */
+  settledAt: number;
+  run: () => Promise<{ labelled: string; clean: string }>;
 }
 const active = new Map<string, Active>();
 /** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
@@ -68,6 +81,26 @@ export function broadcast(state: RunState): void {
   chrome.runtime.sendMessage({ event: 'run/update', run: toRunView(state) }).catch(() => undefined);
 }
 
+/**
+ * The step's history images (the clean view, the labelled one as kept) and the store write of the
+ * observed step, once: started when the model request left (or, without one, when the run needs
+ * them), while the model thinks. Resolves when they are committed. A job whose step was dropped
+ * (a tab change, a take-over, a stop) is dropped too: its clean view would hide and redraw an
+ * overlay that is no longer the run's.
+ */
+function startKeeping(a: Active, sent?: { encodeMs: number; requestMs: number }): Promise<void> {
+  const job = a.keep;
+  if (job) {
+    a.keep = null;
+    if (a.state.status === 'running' && a.state.pending?.index === job.index && a.state.pending.screenshot === job.shot) {
+      a.keeping = job.run()
+        .catch(() => ({ labelled: '', clean: '' }))
+        .then((kept) => commit(a, { type: 'kept', at: Date.now(), index: job.index, kept, ...(sent ? { sent } : {}) }));
+    }
+  }
+  return a.keeping ?? Promise.resolve();
+}
+
 async function commit(a: Active, ev: RunEvent): Promise<void> {
   const before = a.state;
   a.state = reduce(a.state, ev);
@@ -82,6 +115,16 @@ async function commit(a: Active, ev: RunEvent): Promise<void> {
     await markEnded(a.state).catch(() => undefined);
   }
   broadcast(a.state);
+}
+
+/**
+ * A transition kept in memory only, for the observed step on its way to the model: the request
+ * does not wait for the store. A worker stopped before the step is stored ('kept') observes again.
+ */
+function advance(a: Active, ev: RunEvent): void {
+  const before = a.state;
+  a.state = reduce(a.state, ev);
+  if (a.state === before) a.keep = null;
 }
 
 function messageOf(err: unknown): string {
@@ -236,6 +279,8 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
     case 'takeover':
       await commit(a, { type: 'takeover', at, url: await tabUrl(s.tabId) });
       a.request?.abort();
+      // A clean capture in flight restores our overlay: the person gets the page after it.
+      await a.keeping?.catch(() => undefined);
       await resetTab(s.tabId);
       break;
     case 'resume':
@@ -318,16 +363,25 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const why = url ? whyNotAllowed(url) : t.status === 'complete' ? UNSEEN_PAGE : null;
       if (why) throw new PageError(`The run stopped because ${why}.`);
       const started = Date.now();
-      const obs = await observe(tabId, dialectOf(a.state.dialect).observes.labels);
-      return { type: 'observed', at: Date.now(), obs, ms: Date.now() - started };
+      const { observes } = dialectOf(a.state.dialect);
+      const o = await observe(tabId, observes.labels, observes.image);
+      a.keep = { index: a.state.steps.length, shot: o.obs.screenshot.dataUrl, settledAt: o.settledAt, run: o.keep };
+      return { type: 'observed', at: Date.now(), obs: o.obs, ms: Date.now() - started };
     }
     case 'ask': {
       const request = new AbortController();
       a.request = request;
       try {
         const index = a.state.pending?.index ?? a.state.steps.length;
+        const t = performance.now();
         const messages = toMessages(eff.request, await imagesFor(a.state, imagePartsOf(eff.request)));
-        const r = await askModel(a.settings, messages, request.signal, streamTo(a, index));
+        const encodeMs = Math.round(performance.now() - t);
+        const settledAt = a.keep?.settledAt;
+        // The history's images and the store write start once the request has left (not before it).
+        const onSent = () => void startKeeping(a, settledAt === undefined ? undefined : { encodeMs, requestMs: Math.round(performance.now() - settledAt) });
+        const r = await askModel(a.settings, messages, request.signal, { ...streamTo(a, index), onSent });
+        // Made while the model thought: joined before anything else touches the page or the step.
+        await startKeeping(a);
         // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
         if (request.signal.aborted) return null;
         if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error };
@@ -491,6 +545,8 @@ async function drive(a: Active): Promise<void> {
       await syncTabs(a, (ev) => commit(a, ev));
       if (a.state.status !== 'running') break;
       const eff = effectOf(a.state);
+      // Any effect but the request waits for the observed step's images (a replay, a pause, a dropped step).
+      if (eff.kind !== 'ask') await startKeeping(a);
       if (eff.kind === 'wait') {
         await changed(a);
         continue;
@@ -504,12 +560,16 @@ async function drive(a: Active): Promise<void> {
         // The run's tab closed under the step: back to its opener at the top of the loop.
         if (await canGoBack(a.state)) ev = null;
       }
-      if (ev) await commit(a, ev);
+      // The observed step goes to the model at once; it is stored with its images ('kept', startKeeping).
+      if (ev?.type === 'observed') advance(a, ev);
+      else if (ev) await commit(a, ev);
     }
   } catch (err) {
     await commit(a, { type: 'fail', at: Date.now(), reason: `Could not control the tab: ${messageOf(err)}` });
   } finally {
     clearInterval(keepAlive);
+    // A clean capture in flight restores our overlay: let it end before the tabs are reset.
+    await a.keeping?.catch(() => undefined);
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
     await dropRunFiles(a.state.id).catch(() => undefined);

@@ -6,7 +6,7 @@
 import type { Action, Memory } from './action/action';
 import type { FileMeta } from './files';
 import type { Fingerprint, Mark, Rect, Viewport } from './marks';
-import type { ActedElement, ActResult, RunState, RunStatus, TabChange, Usage } from './run/state';
+import type { ActedElement, ActResult, ObserveStages, RunState, RunStatus, TabChange, Usage } from './run/state';
 import type { Price } from './costs';
 import type { InjectionHit } from './injection';
 import type { AfterAction } from './run/state';
@@ -36,8 +36,8 @@ export interface TraceStep {
   approval: null | { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null };
   result: ActResult;
   observation: string;
-  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed) */
-  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number };
+  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed); observeStages: absent in older traces */
+  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number; observeStages?: ObserveStages };
   usage: Usage | null;
   /** the labelled screenshot: a data URL (WebP; JPEG in older traces), a file name inside a zip export, or '' when excluded */
   screenshot: string;

@@ -35,7 +35,11 @@
  * 8. Settling ("settle"): the wait before an observation on the corpus's web-component pages (their
  *    library served late) and its cost on the heavy real pages when nothing is pending (settle-bench.ts).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 9. Observe ("observe"): the observe step's stages (settle wait apart, label, capture, request out)
+ *    of the built extension through the runner on the same real pages, median and p95 per page
+ *    (observe-bench.ts). BENCH_OBSERVE_STEPS steps a page (default 16).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -49,6 +53,7 @@ import { backgroundBench } from './background-bench';
 import { exportBench } from './export-bench';
 import { exportRealBench } from './export-real';
 import { settleBench } from './settle-bench';
+import { observeBench } from './observe-bench';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
 import { heapBench } from './heap-bench';
@@ -150,6 +155,7 @@ async function main() {
   if (PART === 'all' || PART === 'real') out.realPages = await realPagesBench();
   if (PART === 'all' || PART === 'heap') out.heap = await heapBench();
   if (PART === 'all' || PART === 'settle') out.settle = await settleBench();
+  if (PART === 'all' || PART === 'observe') out.observe = await observeBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }

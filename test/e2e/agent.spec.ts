@@ -79,6 +79,21 @@ test('multi-step: search box, results below the fold, detail page, answer', asyn
   }
   // The history the model saw grows by one line a step.
   expect(m.requests.map((q) => q.prompt?.history.length)).toEqual(trace.steps.map((_, i) => i));
+  // glm-web's model gets the JPEG the browser captured (no PNG, no re-encoding), as the trace's size says.
+  for (const [i, q] of m.requests.entries()) {
+    const url = (q.body.messages as { content: { image_url?: { url: string } }[] }[])[0].content[0].image_url?.url ?? '';
+    expect(url.slice(0, 23)).toBe('data:image/jpeg;base64,');
+    expect(Math.abs(trace.steps[i].request.imageBytes - Buffer.from(url.slice(23), 'base64').length)).toBeLessThanOrEqual(2);
+  }
+  // Where each observe step's time went: the settle wait apart, then label, capture, the request out.
+  for (const s of trace.steps) {
+    const o = s.timings.observeStages!;
+    for (const k of ['settleMs', 'labelMs', 'captureMs', 'encodeMs', 'requestMs'] as const) expect(o[k], k).toBeGreaterThanOrEqual(0);
+    expect(o.labelMs).toBeGreaterThan(0);
+    expect(o.captureMs).toBeGreaterThan(0);
+    expect(o.requestMs!).toBeGreaterThanOrEqual(o.labelMs + o.captureMs - 2);
+    expect(o.settleMs + o.labelMs + o.captureMs).toBeLessThanOrEqual(s.timings.observeMs + 2);
+  }
 });
 
 test('native select: the option list is labelled, choosing sets the value and fires input and change', async () => {

@@ -139,6 +139,12 @@ async function expectEveryStep(t: Trace): Promise<void> {
       expect(await step.getByTestId('reasoning').textContent()).toBe(s.reply.reasoning);
     }
     await expect(step.getByTestId('timings')).toContainText('observe');
+    // the observe step's stages, as the trace has them (a step of the model's was observed)
+    if (s.action.type === 'takeover') continue;
+    const o = s.timings.observeStages;
+    expect(o, `step ${i + 1} has its observe stages`).toBeTruthy();
+    const d = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+    await expect(step.getByTestId('observe-stages')).toContainText(`labels ${d(o!.labelMs)} · screenshot ${d(o!.captureMs)}`);
   }
 }
 

@@ -120,6 +120,64 @@ test('the worker stopped while the model is answering: the question is asked aga
   expect(model.violations()).toEqual([]);
 });
 
+/** The run's record in the extension's database as it stands: its pending step, if any. */
+function storedPending(runId: string) {
+  return panel.evaluate((id) => new Promise<{ index: number; labelled: string; clean: string } | null>((resolve, reject) => {
+    const open = indexedDB.open('webagent');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const get = open.result.transaction('runs').objectStore('runs').get(id);
+      get.onsuccess = () => {
+        const p = get.result?.pending;
+        open.result.close();
+        resolve(p ? { index: p.index, labelled: (p.kept?.labelled ?? '').slice(0, 23), clean: (p.kept?.clean ?? '').slice(0, 23) } : null);
+      };
+      get.onerror = () => reject(get.error);
+    };
+  }), runId);
+}
+
+test('the observed step is stored with its clean view while the model thinks; a restart then asks again', async () => {
+  let release: () => void = () => undefined;
+  let reached: () => void = () => undefined;
+  const held = new Promise<void>((r) => { release = r; });
+  const atHold = new Promise<void>((r) => { reached = r; });
+  let holding = true;
+  let runId = '';
+  let atArrival: unknown = 'not read';
+  model = await startFakeModel({
+    apiKey: KEY,
+    policy: async (req): Promise<ModelReply> => {
+      if (holding && (req.prompt as PromptParts | null)?.history.length === 1) {
+        holding = false;
+        // Read as the request arrives: the step's images and its write come after the request
+        // left (a clean capture, a conversion and the write: tens of ms against this read's few).
+        atArrival = await storedPending(runId);
+        reached();
+        await held;
+      }
+      return GOALS(req.prompt);
+    },
+  });
+  runId = await start(model);
+  await atHold;
+  expect(atArrival, 'nothing of step 2 stored before its request left').toBeNull();
+  // The request is out and unanswered: the step, its labelled view as kept and its clean view reach the database.
+  await expect.poll(() => storedPending(runId), { message: 'step 2 stored while its request waits', timeout: 20_000, intervals: [50] })
+    .toEqual({ index: 1, labelled: 'data:image/webp;base64,', clean: 'data:image/webp;base64,' });
+  const before = model.requests.length;
+  await stopWorker();
+  release();
+  await until(runId, (r) => r.status !== 'running', 'the run ends after the restart');
+  const t = await traceOf(runId);
+  expectCompleteTrace(t);
+  // picked up where the database had it: the step asked again with the same history
+  expect(model.requests.length).toBe(before + 2);
+  expect(model.requests[before].prompt?.history).toEqual(model.requests[before - 1].prompt?.history);
+  expect(t.steps[1].cleanScreenshot.slice(0, 23)).toBe('data:image/webp;base64,');
+  expect(t.steps[1].timings.observeStages?.requestMs).toBeGreaterThan(0);
+});
+
 test('the worker stopped while an action runs: the click is not repeated and its step is kept', async () => {
   model = await startFakeModel({ apiKey: KEY, policy: (req) => GOALS(req.prompt) });
   const runId = await start(model);

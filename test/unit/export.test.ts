@@ -114,6 +114,14 @@ describe('HTML report', () => {
     steps: Array<{ thought: string; words: string; shot: number; clean: number; memory: string }>; images: string[]; cleanLeftOut: number; text: typeof REPORT_TEXT;
   };
 
+  it('shows a step\'s observe stages beside its timings when the trace has them', () => {
+    const stages = { settleMs: 12, labelMs: 63, captureMs: 40, encodeMs: 0, requestMs: 116 };
+    const t = trace([step(0, { timings: { observeMs: 120, modelMs: 2, actMs: 3, totalMs: 130, observeStages: stages } }), step(1)]);
+    const words = (dataOf(buildHtmlReport(t)).steps as unknown as Array<{ timings: string }>).map((s) => s.timings);
+    expect(words[0]).toBe('observe 120 ms · model 2 ms · act 3 ms · total 130 ms (waiting for the page 12 ms · labels 63 ms · screenshot 40 ms · request sent after 116 ms)');
+    expect(words[1]).toBe('observe 1 ms · model 2 ms · act 3 ms · total 6 ms');
+  });
+
   it('embeds hostile trace text inertly: escaped in the page, intact in the player\'s data', () => {
     expect(html.match(/<\/script/gi)).toHaveLength(2); // our own two closing tags only
     expect(html).not.toContain('<img src=x');

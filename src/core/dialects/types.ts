@@ -67,6 +67,11 @@ export interface Observes {
   pastScreenshots: number;
   /** 'phone': the run's tab is emulated as a phone for the run */
   device: 'desktop' | 'phone';
+  /**
+   * the screenshot's format as the model gets it, captured so by the browser (no re-encoding);
+   * absent: PNG (exact pixels, for dialects that point at them)
+   */
+  image?: { mime: 'image/jpeg'; quality: number };
 }
 
 /** The request fields the model was tuned with (filled into the settings when the dialect is chosen). */

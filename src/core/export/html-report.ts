@@ -101,7 +101,11 @@ function playerStep(s: TraceStep, shot: number, clean: number, text: ReportText)
     url: s.url, title: s.title, thought: s.thought, words: stepWords(s, text), ok: s.result.ok,
     outcome: s.observation || (s.result.ok ? text.ok : text.failed),
     approval: approvalText(s, text),
-    timings: fill(text.timingsValue, { observe: durationText(t.observeMs, text), model: durationText(t.modelMs, text), act: durationText(t.actMs, text), total: durationText(t.totalMs, text) }),
+    timings: fill(text.timingsValue, { observe: durationText(t.observeMs, text), model: durationText(t.modelMs, text), act: durationText(t.actMs, text), total: durationText(t.totalMs, text) })
+      + (t.observeStages ? ` (${fill(text.stagesValue, {
+        settle: durationText(t.observeStages.settleMs, text), label: durationText(t.observeStages.labelMs, text), capture: durationText(t.observeStages.captureMs, text),
+        request: t.observeStages.requestMs === undefined ? text.empty : durationText(t.observeStages.requestMs, text),
+      })})` : ''),
     tokens: s.usage ? fill(text.tokensValue, { total: group(s.usage.promptTokens + s.usage.completionTokens), prompt: group(s.usage.promptTokens), completion: group(s.usage.completionTokens) }) : text.notReported,
     memory: typeof s.memory === 'string' ? s.memory : JSON.stringify(s.memory, null, 2),
     reasoning: s.reply.reasoning ?? '', raw: s.reply.raw,

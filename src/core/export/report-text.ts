@@ -63,6 +63,7 @@ export function reportText(t: Translate) {
       edited: t('detailApprovalEdited'), rejected: t('detailApprovalRejected'),
     } as Record<string, string>,
     timingsValue: t('reportTimingsValue', '{observe}', '{model}', '{act}', '{total}'),
+    stagesValue: t('observeStagesLine', '{settle}', '{label}', '{capture}', '{request}'),
     noSteps: t('detailNoSteps'),
     cleanLeftOutNote: t('reportCleanLeftOutNote', '{n}', '{total}'),
     empty: '—',

@@ -149,7 +149,10 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     screenshot: p.kept?.labelled ?? p.screenshot, cleanScreenshot: p.kept?.clean ?? '', raw: r.raw, reasoning: r.reasoning, thought: r.thought,
     action: r.secret && r.action.type === 'type' ? { ...r.action, text: PASSWORD_MASK } : r.action,
     actionText: r.actionText, target: p.target ?? null, memory: r.memory, result: hideRun(state, result), observation,
-    timings: { observeMs: p.observeMs, modelMs: r.modelMs, modelFirstTokenMs: r.firstTokenMs ?? null, actMs, totalMs: Math.max(0, at - p.startedAt) },
+    timings: {
+      observeMs: p.observeMs, modelMs: r.modelMs, modelFirstTokenMs: r.firstTokenMs ?? null, actMs, totalMs: Math.max(0, at - p.startedAt),
+      ...(p.observeStages ? { observeStages: p.observeStages } : {}),
+    },
     usage: r.usage,
     pageKey: pageKeyOf(p.url, p.elements),
     approval: p.decision ?? null,
@@ -243,6 +246,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
         index: state.steps.length, url: o.url, title: o.title, viewport: o.viewport, elements: o.marks,
         imageBytes: o.screenshot.bytes, imageWidth: o.screenshot.width, imageHeight: o.screenshot.height,
         screenshot: o.screenshot.dataUrl, kept: o.kept, observeMs: ev.ms, startedAt, frameOffsets: o.frameOffsets,
+        ...(o.stages ? { observeStages: o.stages } : {}),
       };
       // Text aimed at the agent: the next action waits for the person (the model is not told).
       const injection = detectInjection(pageTexts(o.title, o.marks));
@@ -252,6 +256,12 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
         marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
       });
       return { ...state, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request), ...(injection.length ? { injection } : {}) } };
+    }
+    case 'kept': {
+      // Made while the model thought; joined before the action, so any phase of the same step takes it.
+      if (!p || p.index !== ev.index) return state;
+      const stages = p.observeStages && ev.sent ? { ...p.observeStages, ...ev.sent } : p.observeStages;
+      return { ...state, pending: { ...p, kept: ev.kept, ...(stages ? { observeStages: stages } : {}) } };
     }
     case 'replied': return onReply(state, ev);
     case 'replayed': return onReplayed(state, ev);

@@ -127,8 +127,8 @@ export interface StepRecord {
   result: ActResult;
   /** what the model is told about this step next time (model text, never translated) */
   observation: string;
-  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed) */
-  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number };
+  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed); observeStages: the observe step's parts */
+  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number; observeStages?: ObserveStages };
   usage: Usage | null;
   /** the page as the model saw it (URL and element list), to tell an unchanged page (loop guard) */
   pageKey?: string;
@@ -149,6 +149,24 @@ export interface StepRecord {
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
 
+/**
+ * Where an observe step's time went (ms). The settle wait is apart: the rest is what the model
+ * waits for once the page is there. `encodeMs` and `requestMs` are known once the request left
+ * (absent for a replay, or when no request left).
+ */
+export interface ObserveStages {
+  /** waiting for the page: its load, our content scripts in it */
+  settleMs: number;
+  /** labeling passes (and the check that the labels did not move under the screenshot), retries included */
+  labelMs: number;
+  /** the screenshot(s) the model gets */
+  captureMs: number;
+  /** the request's images made ready (this step's as captured; earlier steps' scaled) */
+  encodeMs?: number;
+  /** from the end of the settle wait until the request left: label, capture, the list, the request built and sent */
+  requestMs?: number;
+}
+
 export interface PendingReply {
   raw: string; reasoning: string | null; thought: string; action: Action; actionText: string;
   memory: Memory; notes: string[]; usage: Usage | null; modelMs: number; firstTokenMs?: number | null;
@@ -161,6 +179,8 @@ export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'ac
   /** the PNG data URL the model gets in `screenshot`; these are the JPEGs kept once the step is done */
   kept?: { labelled: string; clean: string };
   observeMs: number;
+  /** absent in runs saved by older versions */
+  observeStages?: ObserveStages;
   startedAt: number;
   frameOffsets?: FrameOffsets;
   reply?: PendingReply;
@@ -277,14 +297,22 @@ export interface Observation {
   /** where each labelled frame sits in the top page */
   frameOffsets?: FrameOffsets;
   screenshot: { dataUrl: string; bytes: number; width: number; height: number };
-  /** JPEG data URLs kept for the history: the view the model saw and the clean one ('' when not taken) */
+  /** data URLs kept for the history: the view the model saw and the clean one ('' when not taken) */
   kept?: { labelled: string; clean: string };
   /** what the page was waited for before it was labelled, and how long (core/settle.ts) */
   settle?: SettleReport;
+  /** where the time went (the request's part is added by the 'kept' event) */
+  stages?: ObserveStages;
 }
 
 export type RunEvent =
   | { type: 'observed'; at: number; obs: Observation; ms: number }
+  /**
+   * step `index`'s images for the history (the clean view, the labelled one as kept), made while
+   * the model thinks: after the request left (`sent`: its encode and request times), before the
+   * action
+   */
+  | { type: 'kept'; at: number; index: number; kept: { labelled: string; clean: string }; sent?: { encodeMs: number; requestMs: number } }
   /**
    * `target`: what the reply's action would act on when it is not a label (a point, the focused
    * field), looked up before the reply is recorded so a password typed there is masked at once

@@ -110,7 +110,9 @@ export function parseAction(text: string): ActionParse {
 export const glmWeb: Dialect = {
   id: 'glm-web',
   model: 'GLM-4.5V',
-  observes: { labels: true, pastScreenshots: 0, device: 'desktop' },
+  // JPEG at 90: captured ~30 % faster than PNG at 1280x800 on heavy documentation pages, about as
+  // large, text and label numbers as legible (npm run bench, part observe; docs/dialects.md).
+  observes: { labels: true, pastScreenshots: 0, device: 'desktop', image: { mime: 'image/jpeg', quality: 90 } },
   // The web grammar acts on labels; the model is told coordinates are thousandths, so they are.
   coords: THOUSANDTHS,
   request: { temperature: 0.001, maxTokens: 8192, extraBody: '{"skip_special_tokens": false}' },

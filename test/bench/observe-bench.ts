@@ -1,0 +1,144 @@
+/**
+ * The observe step on real heavy pages ("observe" in bench-results.json): the built extension
+ * through the headless runner (scripts/run-agent.ts) at 1280x800, one run per page of
+ * real-pages.ts (Debian's Node.js API and PostgreSQL documentation, debian-docs.ts), with a
+ * scripted glm-web model that scrolls, opens a link and goes back. Numbers are reported, never
+ * asserted.
+ *
+ * Per page (with its DOM node count, counted in a plain browser) over the steps that observed it:
+ * - the stages the trace records (timings.observeStages, docs/trace-format.md): the settle wait
+ *   apart, then labeling, the model's screenshot, the request's images, and the time from the end
+ *   of the settle wait until the request left ("observe": what the model waits for);
+ * - "wait": seen from the model's side, from the end of the previous action (its reply sent,
+ *   minus the trace's actMs) until this request arrived; this one needs no stages, so it also
+ *   measures a build that records none (a run of the bench from an older checkout);
+ * - the model's image size.
+ * Each: median and p95. BENCH_OBSERVE_STEPS steps a page (default 16).
+ */
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { runAgent } from '../../scripts/run-agent';
+import { serveDir } from '../../scripts/static-server';
+import type { Trace } from '../../src/core/trace';
+import { startFakeModel, type ModelReply } from '../fixtures/model/server';
+import type { Element } from '../fixtures/model/request-shape';
+import { DOC, ensureDocs } from './debian-docs';
+import { plainSession } from './marks-browser';
+import { REAL_PAGES } from './real-pages';
+
+const STEPS = Number(process.env.BENCH_OBSERVE_STEPS ?? 16);
+
+export interface Stat { n: number; median: number; p95: number }
+
+function stat(xs: number[]): Stat | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { n: s.length, median: Math.round(at(0.5)), p95: Math.round(at(0.95)) };
+}
+
+const glm = (thought: string, action: string): ModelReply => ({
+  content: `<think>${thought}</think><answer>Thought: ${thought}\nAction: <|begin_of_box|>${action}<|end_of_box|>\nMemory_Updated: {}</answer>`,
+});
+
+/** Scroll, scroll, open a link, go back; the last step answers. */
+function policy(els: Element[], n: number): ModelReply {
+  if (n >= STEPS - 1) return glm('I have seen enough.', 'ANSWER; <content>done</content>');
+  switch (n % 4) {
+    case 2: {
+      const links = els.filter((e) => e.tag === 'a' && e.text.trim().length >= 4);
+      const link = links[(n * 7 + 3) % Math.max(1, links.length)];
+      if (link) return glm(`I open "${link.text.trim().slice(0, 40)}".`, `Click [${link.label}]`);
+      return glm('I read on down the page.', 'Scroll [WINDOW]; [down]');
+    }
+    case 3: return glm('Back to the page before.', 'GoBack');
+    default: return glm('I read on down the page.', 'Scroll [WINDOW]; [down]');
+  }
+}
+
+async function countNodes(urls: string[]): Promise<number[]> {
+  const plain = await plainSession();
+  try {
+    const out: number[] = [];
+    for (const url of urls) {
+      const page = await plain.open(url, 1);
+      out.push(await page.evaluate(() => {
+        const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+        let n = 0;
+        while (w.nextNode()) n++;
+        return n;
+      }));
+      await plain.done(page);
+    }
+    return out;
+  } finally {
+    await plain.close();
+  }
+}
+
+export interface ObserveRow {
+  page: string;
+  nodes: number;
+  steps: number;
+  settle: Stat | null; label: Stat | null; capture: Stat | null; encode: Stat | null; observe: Stat | null;
+  wait: Stat | null; observeMs: Stat | null; imageKB: Stat | null;
+}
+
+export async function observeBench(log: (s: string) => void = console.log) {
+  if (!ensureDocs(REAL_PAGES, 'observe', log)) return { skipped: true };
+  const docs = await serveDir(DOC);
+  const dir = mkdtempSync(path.join(tmpdir(), 'webagent-observe-'));
+  const rows: ObserveRow[] = [];
+  try {
+    const nodes = await countNodes(REAL_PAGES.map((p) => `${docs.url}${p.file}`));
+    for (const [k, p] of REAL_PAGES.entries()) {
+      const url = `${docs.url}${p.file}`;
+      /** when each request arrived, and when its reply went out (ms, this process) */
+      const arrived: number[] = [], replied: number[] = [];
+      const model = await startFakeModel({
+        models: ['glm-4.5v'],
+        policy: (req, n) => {
+          arrived[n] = performance.now();
+          const r = policy(req.prompt?.elements ?? [], n);
+          replied[n] = performance.now();
+          return r;
+        },
+      });
+      const traceFile = path.join(dir, `observe-${k}.json`);
+      try {
+        await runAgent({
+          task: 'Read the page.', url,
+          config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: STEPS, dialect: 'glm-web' },
+          traceFile, width: 1280, height: 800, headed: false, out: () => undefined, err: () => undefined,
+          // a guard (a download, another site) is answered "no"; the walk goes on
+          input: Readable.from(Array.from({ length: STEPS }, () => 'n\n')),
+        });
+      } finally {
+        await model.close();
+      }
+      const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+      const on = trace.steps.filter((s) => s.url.replace(/#.*$/, '') === url);
+      const st = on.map((s) => s.timings.observeStages).filter((o) => !!o);
+      const wait = on.filter((s) => s.index > 0 && arrived[s.index] !== undefined && replied[s.index - 1] !== undefined)
+        .map((s) => arrived[s.index] - replied[s.index - 1] - trace.steps[s.index - 1].timings.actMs);
+      rows.push({
+        page: p.name, nodes: nodes[k], steps: on.length,
+        settle: stat(st.map((o) => o.settleMs)), label: stat(st.map((o) => o.labelMs)), capture: stat(st.map((o) => o.captureMs)),
+        encode: stat(st.flatMap((o) => o.encodeMs ?? [])), observe: stat(st.flatMap((o) => o.requestMs ?? [])),
+        wait: stat(wait), observeMs: stat(on.map((s) => s.timings.observeMs)), imageKB: stat(on.map((s) => s.request.imageBytes / 1000)),
+      });
+      log(`observe: ${p.name} done (${on.length} of ${trace.steps.length} steps on the page)`);
+    }
+  } finally {
+    await docs.close();
+  }
+  const f = (s: Stat | null) => (s ? `${s.median}/${s.p95}` : '-').padStart(10);
+  log('\nobserve step on real pages at 1280x800, median/p95 ms (settle apart; observe = label + capture + list + request out)');
+  log(`page               nodes  steps${['settle', 'label', 'capture', 'encode', 'observe', 'wait', 'observeMs', 'image kB'].map((h) => h.padStart(10)).join('')}`);
+  for (const r of rows) {
+    log(`${r.page.padEnd(17)} ${String(r.nodes).padStart(6)} ${String(r.steps).padStart(6)}${f(r.settle)}${f(r.label)}${f(r.capture)}${f(r.encode)}${f(r.observe)}${f(r.wait)}${f(r.observeMs)}${f(r.imageKB)}`);
+  }
+  return { date: new Date().toISOString(), steps: STEPS, viewport: { width: 1280, height: 800 }, pages: rows };
+}
