@@ -123,7 +123,7 @@ test('a popup window: followed, and when it closes itself the run goes back to t
   const reached = gate();
   const m = await scripted([
     { do: 'click', find: /^Open the popup$/ },
-    { do: 'click', find: /^Confirm$/ },
+    { do: 'click', find: /^Got it$/ },
     { do: 'click', find: /^Mark done$/ },
     { do: 'answer', text: 'confirmed' },
   ], async (_req, n) => {
@@ -131,7 +131,7 @@ test('a popup window: followed, and when it closes itself the run goes back to t
     reached.open();
     await held.wait;
   });
-  const runId = await start(m, 'Confirm in the popup, then mark it done', 'tabs/index.html');
+  const runId = await start(m, 'Say "Got it" in the popup, then mark it done', 'tabs/index.html');
   await reached.wait;
   // The run is in the popup, a window of its own.
   const now = await panelSend<RunView>(panel, 'run/get', { runId });
