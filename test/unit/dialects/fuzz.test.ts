@@ -63,7 +63,7 @@ for (const [id, d] of Object.entries(DIALECTS)) {
       // the mutations keep many replies readable (a fuzzer whose every reply fails tests only errors)
       expect(parsed).toBeGreaterThan(PER_DIALECT / 10);
       expect(slowest).toBeLessThan(2000); // one reply of ≤ 40 kB; generous for a loaded machine
-    });
+    }, 60_000); // 10,000 replies: a few seconds, more on a loaded 2-core machine
 
     it('hostile replies of 20 kB parse in linear time (generous bound; the bench measures 100 kB and 1 MB)', () => {
       for (const [pattern, build] of Object.entries(HOSTILE)) {
