@@ -14,6 +14,7 @@ import { markDetails } from './details';
 import { focusedField, focusState, inspectPoint, markPoint } from './point';
 import { hideSelectLists, showSelectLists } from './select-rewrite';
 import { pageReady, waitForQuiet } from './settle';
+import { FRAME_MOVED } from '../src/core/frames';
 
 type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => ContentMessages[K]['res'] | Promise<ContentMessages[K]['res']> };
 
@@ -51,7 +52,12 @@ if (!g[FLAG]) {
     resetMarks,
     hideMarks,
     // After the screenshot (background/observe.ts): did the page scroll, move an iframe or touch our overlay?
-    labelsChanged: () => (framesMoved() ? 'the page scrolled or moved a frame' : overlayTampered()),
+    // what the page did since the pass (src/background/observe.ts): FRAME_MOVED is told apart
+    labelsChanged: () => {
+      const tampered = overlayTampered();
+      const moved = framesMoved();
+      return tampered ?? (moved === 'scroll' ? 'the page scrolled' : moved === 'frame' ? FRAME_MOVED : null);
+    },
     // Every iframe's id and content-box origin now (background/act/frames.ts).
     frameLinks,
     // The clean screenshot (background/observe.ts): our overlay and select lists out of the picture.

@@ -57,15 +57,15 @@ interface FrameState {
   children: Child[];
   /** the window's scroll position at the end of the last pass */
   scroll: { x: number; y: number } | null;
-  /** something moved since the last pass (seen by the watch of step 4) */
-  moved: boolean;
+  /** what moved since the last pass (seen by the watch of step 4): the window scrolled, or an iframe */
+  moved: Moved;
   /** the watch's animation frame (0: not watching) */
   raf: number;
 }
 
 function state(): FrameState {
   const g = globalThis as unknown as Record<symbol, FrameState | undefined>;
-  return (g[KEY] ??= { listening: false, self: null, children: [], scroll: null, moved: false, raf: 0 });
+  return (g[KEY] ??= { listening: false, self: null, children: [], scroll: null, moved: null, raf: 0 });
 }
 
 function randomId(): string {
@@ -204,7 +204,7 @@ export function forgetFrames(): void {
   st.raf = 0;
   st.children = [];
   st.scroll = null;
-  st.moved = false;
+  st.moved = null;
 }
 
 /** An iframe's content box in this viewport; null when it is detached or has no size. */
@@ -253,14 +253,17 @@ export function selfId(): string | null {
 
 const WATCH_MS = 5000;
 
-function movedSincePass(st: FrameState): boolean {
+/** 'scroll': this frame's window scrolled (all its labels are off); 'frame': one of its iframes moved (their labels are). */
+export type Moved = 'scroll' | 'frame' | null;
+
+function movedSincePass(st: FrameState): Moved {
   const far = (a: number, b: number) => Math.abs(a - b) > 1;
-  if (st.scroll && (far(window.scrollX, st.scroll.x) || far(window.scrollY, st.scroll.y))) return true;
+  if (st.scroll && (far(window.scrollX, st.scroll.x) || far(window.scrollY, st.scroll.y))) return 'scroll';
   return st.children.some((c) => {
     if (!c.box) return false;
     const b = measure(c.frame);
     return !b || far(b.x, c.box.x) || far(b.y, c.box.y) || far(b.width, c.box.width) || far(b.height, c.box.height);
-  });
+  }) ? 'frame' : null;
 }
 
 /**
@@ -272,11 +275,13 @@ function watchMoves(): void {
   const st = state();
   cancelAnimationFrame(st.raf);
   st.scroll = { x: window.scrollX, y: window.scrollY };
-  st.moved = false;
+  st.moved = null;
   const until = performance.now() + WATCH_MS;
   const tick = () => {
     st.raf = 0;
-    if (movedSincePass(st)) st.moved = true;
+    const m = movedSincePass(st);
+    // a scroll outranks a moved iframe (it moves every label); the watch ends at the first change
+    if (m) st.moved = m;
     else if (performance.now() < until) st.raf = requestAnimationFrame(tick);
   };
   st.raf = requestAnimationFrame(tick);
@@ -286,12 +291,13 @@ function watchMoves(): void {
  * Step 4 (after the screenshot): the window scrolled, or an iframe of the last pass was moved,
  * resized or removed, at any rendering since the pass. Ends the watch.
  */
-export function framesMoved(): boolean {
+export function framesMoved(): Moved {
   const st = state();
   cancelAnimationFrame(st.raf);
   st.raf = 0;
   // an iframe added since has no labels: nothing drawn is wrong, so only the known ones count
-  return st.moved || movedSincePass(st);
+  const now = movedSincePass(st);
+  return st.moved === 'scroll' || now === 'scroll' ? 'scroll' : st.moved ?? now;
 }
 
 /** Where each linked iframe's content box sits in this viewport now (act/frames.ts). */

@@ -53,10 +53,10 @@ export async function labelTab(tabId: number, draw = true): Promise<MarksSnapsho
   return snap;
 }
 
-/** Null when the labels still sit where the last pass put them; else what the page did. */
-export async function labelsChanged(tabId: number): Promise<string | null> {
+/** What each frame's page did since the last pass (nothing listed: the labels still sit where it put them). */
+export async function labelsChanged(tabId: number): Promise<Array<{ frameId: number; why: string }>> {
   const res = await everyFrame<string | null>(tabId, 'labelsChanged');
-  return res.map((r) => r.result).find((why): why is string => typeof why === 'string' && why !== '__missing__') ?? null;
+  return res.flatMap((r) => (typeof r.result === 'string' && r.result !== '__missing__' ? [{ frameId: r.frameId, why: r.result }] : []));
 }
 
 /** Removes our overlay, labels and select lists from every frame (run end). */

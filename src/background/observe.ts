@@ -13,6 +13,8 @@ import { KEPT_IMAGE } from '../core/history';
 import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
 import { everyFrame, labelsChanged, labelTab } from './label';
+import { FRAME_MOVED, topFrameMarks } from '../core/frames';
+import type { MarksSnapshot } from '../core/marks';
 import { settlePage } from './settle';
 
 const LOAD_CAP_MS = 15_000;
@@ -49,12 +51,15 @@ export type ShotFormat = { mime: 'image/jpeg'; quality: number } | undefined;
 /**
  * Label, screenshot, then check that the labels are still where the pass put them: a page that
  * scrolls, moves or resizes an iframe, or removes, moves, restyles or covers our overlay between
- * the two would give the model a list that does not match its picture. Then label and shoot again;
- * a page that keeps doing it ends the run with a message rather than mislead the model.
+ * the two would give the model a list that does not match its picture. Then label and shoot again.
+ * A page that keeps moving its iframes only (an animated banner, a carousel) while its own document
+ * holds still goes on without the frames' labels; any other page that keeps doing it ends the run
+ * with a message rather than mislead the model.
  */
 async function labelledShot(tabId: number, labels: boolean, format: ShotFormat) {
   let why = '';
   const ms = { labelMs: 0, captureMs: 0 };
+  let last: { snap: MarksSnapshot; changes: Array<{ frameId: number; why: string }> } | null = null;
   for (let i = 0; i < SHOT_TRIES; i++) {
     let t = performance.now();
     const snap = await labelTab(tabId, labels);
@@ -63,11 +68,22 @@ async function labelledShot(tabId: number, labels: boolean, format: ShotFormat) 
     const shot = await cdp.screenshot(tabId, snap.viewport, format);
     ms.captureMs += performance.now() - t;
     t = performance.now();
-    const changed = await labelsChanged(tabId).catch(() => null);
+    const changes = await labelsChanged(tabId).catch(() => []);
     ms.labelMs += performance.now() - t;
-    if (!changed) return { snap, shot, ms };
-    why = changed;
+    if (!changes.length) return { snap, shot, ms };
+    why = changes[0].why;
+    last = { snap, changes };
     await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * (i + 1))); // a transition may be ending
+  }
+  // Only frames moved (or scrolled inside): the top document's own marks are right where they are.
+  const framesOnly = (c: { frameId: number; why: string }) => c.why === FRAME_MOVED || (c.frameId !== 0 && c.why === 'the page scrolled');
+  if (last && last.changes.every(framesOnly)) {
+    const marks = topFrameMarks(last.snap.marks);
+    await sendContent(tabId, 'marks/overlay', { marks: labels ? marks : [] });
+    const shot = await cdp.screenshot(tabId, last.snap.viewport, format);
+    const changes = await labelsChanged(tabId).catch(() => []);
+    if (changes.every(framesOnly)) return { snap: { ...last.snap, marks }, shot, ms };
+    why = changes.find((c) => !framesOnly(c))!.why;
   }
   throw new PageError(`The page kept changing under the labels while its screenshot was taken (${why}).`, { key: 'stopLabelsChanged', args: [why] });
 }

@@ -103,3 +103,14 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   return { url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets };
 }
 
+/** What a frame's content script says when one of its iframes moved since the labeling pass. */
+export const FRAME_MOVED = 'a frame moved';
+
+/**
+ * The marks of the top document alone, numbered again from 0 (each keeps its label inside its
+ * frame as localLabel, which acting uses): for a page whose iframes keep moving under their
+ * labels, the frames' marks are left out rather than drawn where the frames no longer are.
+ */
+export function topFrameMarks(marks: Mark[]): Mark[] {
+  return marks.filter((m) => (m.frameId ?? 0) === 0).map((m, i) => ({ ...m, label: i, localLabel: m.localLabel ?? m.label }));
+}

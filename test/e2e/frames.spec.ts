@@ -126,8 +126,17 @@ test('an iframe moved under its labels: the page is labelled again, so labels si
   for (const e of of('b')) expect(within(e.rect, 20, 120, 300, 120), e.text).toBe(true);
 });
 
-test('a page that keeps moving a frame or tampering with the labels stops the run before the model sees a wrong picture', async () => {
-  const cases = ['frame-moving.html?move=always', 'frame-overlay-tamper.html?do=remove&from=child', 'frame-overlay-tamper.html?do=move',
+test('a page that keeps moving its iframes (a carousel, an animated banner): the run goes on with the top document\'s labels only, numbered without gaps', async () => {
+  const seen = a.events.length;
+  const els = await firstStep(`${a.url}hostile/frame-moving.html?move=always`, 'moving-always');
+  // the page really moved its frames at every drawing of our labels
+  expect(a.events.slice(seen).filter((e) => e.type === 'moved' && e.value === 'always').length).toBeGreaterThanOrEqual(3);
+  expect(els.map((e) => e.text)).toEqual(['Top button', 'Top other']);
+  expect(els.map((e) => e.label)).toEqual([0, 1]);
+});
+
+test('a page that keeps tampering with the labels stops the run before the model sees a wrong picture', async () => {
+  const cases = ['frame-overlay-tamper.html?do=remove&from=child', 'frame-overlay-tamper.html?do=move',
     'frame-overlay-tamper.html?do=restyle', 'frame-overlay-tamper.html?do=close', 'frame-overlay-tamper.html?do=cover', 'frame-overlay-tamper.html?do=backdrop'];
   for (const [i, c] of cases.entries()) {
     model = await startFakeModel({ policy: () => ({ content: 'Thought: seen\nAction: ANSWER; <content>done</content>' }) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimsThatCount, intersect, mergeFrames, type FrameResult } from '../../src/core/frames';
+import { claimsThatCount, intersect, mergeFrames, type FrameResult, topFrameMarks } from '../../src/core/frames';
 import type { FrameMarks, Mark, MarksSnapshot } from '../../src/core/marks';
 
 const vp = { width: 1000, height: 800, devicePixelRatio: 1 };
@@ -77,5 +77,17 @@ describe('mergeFrames', () => {
   it('needs the top frame', () => {
     expect(mergeFrames([{ frameId: 2, result: frame({}) }])).toBeNull();
     expect(intersect({ x: 0, y: 0, width: 1, height: 1 }, { x: 2, y: 2, width: 1, height: 1 })).toBeNull();
+  });
+});
+
+describe('topFrameMarks (a page whose iframes keep moving)', () => {
+  it('keeps the top document\'s marks, numbered again without gaps, each with its label in its frame', () => {
+    const r = { x: 0, y: 0, width: 10, height: 10 };
+    const marks = [
+      { label: 0, tag: 'a', text: 'x', rect: r, frameId: 0 },
+      { label: 1, tag: 'button', text: 'in a frame', rect: r, frameId: 7, localLabel: 0 },
+      { label: 2, tag: 'a', text: 'y', rect: r },
+    ];
+    expect(topFrameMarks(marks).map((m) => [m.label, m.localLabel, m.text])).toEqual([[0, 0, 'x'], [1, 2, 'y']]);
   });
 });
