@@ -8,13 +8,6 @@ describe('settling before an observation (core/settle.ts)', () => {
     expect(partCaps(-5)).toEqual({ defined: 0, fonts: 0, network: 0 });
   });
 
-  it('the whole wait stays within a few seconds', () => {
-    expect(READY_CAP_MS).toBeGreaterThanOrEqual(3000);
-    expect(READY_CAP_MS).toBeLessThanOrEqual(5000);
-    expect(FONTS_CAP_MS).toBeLessThan(READY_CAP_MS);
-    expect(NETWORK_CAP_MS).toBeLessThan(READY_CAP_MS);
-  });
-
   it('lists each undefined tag once, sorted, without the given-up ones', () => {
     expect(pendingTags(['sl-tab', 'sl-input', 'sl-tab', 'md-list'], new Set())).toEqual(['md-list', 'sl-input', 'sl-tab']);
     expect(pendingTags(['fluent-buton', 'fluent-button'], new Set(['fluent-buton']))).toEqual(['fluent-button']);
