@@ -59,15 +59,19 @@ const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
 const NOT_FIELDS = new Set(['hidden', 'submit', 'button', 'reset', 'image']);
 
 /** The button Enter clicks (implicit submission: the form's first submit button in tree order). */
-function defaultButton(form: HTMLFormElement): Element | null {
-  return Array.from(formElements.call(form) as HTMLFormControlsCollection).find((b) =>
-    (b instanceof HTMLButtonElement && b.type === 'submit') || (b instanceof HTMLInputElement && (b.type === 'submit' || b.type === 'image'))) ?? null;
+function defaultButton(form: HTMLFormElement): HTMLButtonElement | HTMLInputElement | null {
+  return controlsOf(form).find(isSubmitButton) ?? null;
+}
+
+/** The form's controls, read through the prototype (a field named "elements" cannot shadow them). */
+function controlsOf(form: HTMLFormElement): Element[] {
+  return Array.from(formElements.call(form) as HTMLFormControlsCollection);
 }
 
 function formInfo(form: HTMLFormElement): FormInfo {
   const button = defaultButton(form);
   const text = button ? short(elementText(button) || (button as HTMLInputElement).value || button.getAttribute('aria-label'), 80) : undefined;
-  const fields = Array.from(formElements.call(form) as HTMLFormControlsCollection)
+  const fields = controlsOf(form)
     .filter((f) => FIELD_TAGS.has(f.localName) && !(f instanceof HTMLInputElement && NOT_FIELDS.has(f.type)))
     .slice(0, MAX_FIELDS)
     .map(fieldInfo);
@@ -137,8 +141,7 @@ function formActionOf(el: Element): string | null {
     if (submitsOnEnter(n)) {
       const form = n.form;
       if (!form) return null;
-      const fields = Array.from(formElements.call(form) as HTMLFormControlsCollection);
-      return submitUrl(form, fields.find(isSubmitButton) ?? null);
+      return submitUrl(form, defaultButton(form));
     }
     if (n instanceof HTMLTextAreaElement || n instanceof HTMLSelectElement || n.localName === 'a') return null;
   }

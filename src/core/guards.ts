@@ -177,7 +177,6 @@ export function hostKey(urlOrHost: string): string {
 }
 
 /** The site of a host, by the public suffix list (site.ts). */
-export { siteKey } from './site';
 
 function normalizeText(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();

@@ -5,10 +5,9 @@
  * JSON export (fetched from the worker in pieces) succeeds.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions } from '../fixtures/model/server';
 import { scriptedPolicy } from '../fixtures/model/scripted';
-import { serveFixtures, panelSend } from './support';
+import { shareExtension, panelSend } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -17,20 +16,10 @@ import { MAX_REPLY_CHARS } from '../../src/core/limits';
 
 const KEY = 'sk-hostile-3c1d5e7f9a';
 let site: StaticServer;
-let browser: Launched;
 let panel: Page;
 const models: FakeModel[] = [];
 
-test.beforeAll(async () => {
-  site = await serveFixtures();
-  browser = await launchWithExtension();
-  panel = await openPanel(browser);
-});
-test.afterAll(async () => {
-  await browser.close();
-  for (const m of models) await m.close();
-  await site.close();
-});
+shareExtension((e) => { ({ site, panel } = e); }, models);
 
 async function fake(policy: FakeModelOptions['policy']): Promise<FakeModel> {
   const m = await startFakeModel({ apiKey: KEY, policy });

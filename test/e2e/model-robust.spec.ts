@@ -5,10 +5,9 @@
  * and cost totals that match the server's usage, the loop guard nudging then stopping, caps.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelFault, type ModelReply } from '../fixtures/model/server';
 import { scriptedPolicy } from '../fixtures/model/scripted';
-import { serveFixtures, panelSend } from './support';
+import { shareExtension, panelSend } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -17,20 +16,10 @@ import type { Settings } from '../../src/core/settings';
 const KEY = 'sk-robust-9f8e7d6c5b';
 const GOALS = scriptedPolicy([{ do: 'click', find: /^Step one$/ }, { do: 'answer', text: 'done' }], 'plain');
 let site: StaticServer;
-let browser: Launched;
 let panel: Page;
 const models: FakeModel[] = [];
 
-test.beforeAll(async () => {
-  site = await serveFixtures();
-  browser = await launchWithExtension();
-  panel = await openPanel(browser);
-});
-test.afterAll(async () => {
-  await browser.close();
-  for (const m of models) await m.close();
-  await site.close();
-});
+shareExtension((e) => { ({ site, panel } = e); }, models);
 
 function send<T>(type: string, payload: unknown): Promise<T> {
   return panelSend<T>(panel, type, payload);

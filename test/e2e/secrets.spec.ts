@@ -7,9 +7,8 @@
  * for the file; the page is control/login.html (it reports the user field and the password's length).
  */
 import { test, expect, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { serveFixtures, panelSend, waitForRun } from './support';
+import { shareExtension, panelSend, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Settings } from '../../src/core/settings';
@@ -18,20 +17,10 @@ const KEY = 'sk-secrets-5e6f7a8b';
 const PW = 'hunter22-secret-pw';
 const CARD = '4111 1111 1111 1111';
 let site: StaticServer;
-let browser: Launched;
 let panel: Page;
 const models: FakeModel[] = [];
 
-test.beforeAll(async () => {
-  site = await serveFixtures();
-  browser = await launchWithExtension();
-  panel = await openPanel(browser);
-});
-test.afterAll(async () => {
-  await browser.close();
-  for (const m of models) await m.close();
-  await site.close();
-});
+shareExtension((e) => { ({ site, panel } = e); }, models);
 
 function reply(thought: string, action: string, memory = '{}'): ModelReply {
   return { content: `Thought: ${thought}\nAction: ${action}\nMemory_Updated: ${memory}` };

@@ -1,7 +1,9 @@
 /** Shared pieces of the end-to-end tests: fixture sites, the agent CLI, trace checks. */
 import { spawn } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import type { FakeModel } from '../fixtures/model/server';
 import type { RunView } from '../../src/core/messages';
 import path from 'node:path';
 import { serveDir, type StaticServer } from '../../scripts/static-server';
@@ -11,6 +13,29 @@ export const PAGES = path.join(ROOT, 'test', 'fixtures', 'pages');
 
 export function serveFixtures(): Promise<StaticServer> {
   return serveDir(PAGES);
+}
+
+/** One extension browser, its side panel and the fixture server for a whole spec file. */
+export interface SharedExtension { site: StaticServer; browser: Launched; panel: Page }
+
+/**
+ * Registers the spec file's beforeAll / afterAll: the fixture server, the built extension in one
+ * browser and its side panel, handed to `ready`; at the end the browser, the fake models the file
+ * started (`models`) and the server are closed.
+ */
+export function shareExtension(ready: (e: SharedExtension) => void | Promise<void>, models: FakeModel[] = []): void {
+  let e: SharedExtension | null = null;
+  test.beforeAll(async () => {
+    const site = await serveFixtures();
+    const browser = await launchWithExtension();
+    e = { site, browser, panel: await openPanel(browser) };
+    await ready(e);
+  });
+  test.afterAll(async () => {
+    await e?.browser.close();
+    for (const m of models.splice(0)) await m.close();
+    await e?.site.close();
+  });
 }
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }

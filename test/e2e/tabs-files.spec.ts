@@ -14,13 +14,13 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import type { Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
 import { scriptedPolicy, type Goal } from '../fixtures/model/scripted';
 import { mobilePlayer } from '../fixtures/model/player-mobile';
 import { pcPlayer } from '../fixtures/model/player-pc';
 import { COLOURS } from '../fixtures/model/locate';
-import { panelSend, runAgentCli, serveFixtures, stopWorker, waitForRun } from './support';
+import { panelSend, runAgentCli, shareExtension, stopWorker, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -31,16 +31,10 @@ let browser: Launched;
 let panel: Page;
 const models: FakeModel[] = [];
 
-test.beforeAll(async () => {
-  site = await serveFixtures();
-  browser = await launchWithExtension();
-  panel = await openPanel(browser);
+shareExtension(async (e) => {
+  ({ site, browser, panel } = e);
   await panelSend(panel, 'settings/set', { apiKey: KEY });
-});
-test.afterAll(async () => {
-  await browser.close();
-  await site.close();
-});
+}, models);
 test.afterEach(async () => {
   await panelSend(panel, 'files/remove', {});
   for (const m of models.splice(0)) await m.close();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allowOnSite, DEFAULT_GUARDS, GUARD_IDS, guardCheck, hostKey, normalizeGuards, siteKey, type GuardSettings, type GuardTarget } from '../../src/core/guards';
+import { allowOnSite, DEFAULT_GUARDS, GUARD_IDS, guardCheck, hostKey, normalizeGuards, type GuardSettings, type GuardTarget } from '../../src/core/guards';
+import { siteKey } from '../../src/core/site';
 import type { Action } from '../../src/core/action/action';
 import { DEFAULT_PHRASES } from '../../src/core/guard-words';
 import type { FieldInfo, FormInfo } from '../../src/core/guard-fields';
