@@ -72,13 +72,14 @@
  * 5. De-nest (denest.ts).
  */
 import type { Rect } from '../../src/core/marks';
-import { composedParent, shadowRootOf } from './dom';
+import { composedParent, describeElement, shadowRootOf } from './dom';
 import { isOurOverlay } from './draw';
 import { denest, type Seen } from './denest';
 import { ATTR_NAMES, classify, editableDocument, isDisabled, pointerKind, TAGS, type Kind } from './rules';
 import type { LabelIndex } from './text';
 import { Covers, presentAt } from './cover';
 import { bigEnough, clipToViewport, hitTest, renderedOpacity, visibleRect, type ClipMemo, type OnMiss, type Point } from './visibility';
+import { BUILD_DELAY, Changes, composedContains, Entries, movesWithViewport, sameBox, tooBig, type Box, type Entry } from './page-index';
 
 export interface Candidate {
   /** the element with the box: what is hit-tested, resolved and clicked */
@@ -134,7 +135,17 @@ interface Ctx {
 const PLAIN: Ctx = { pointer: false, contents: null, region: null, absContained: false };
 const POINTER: Ctx = { pointer: true, contents: null, region: null, absContained: false };
 
-class Walker {
+/** What steps 1–3 hand to step 4: a walk's findings, or the page index's (page-index.ts). */
+interface Walk {
+  found: Found[];
+  deferred: Found[];
+  pointer: Set<Element>;
+  labels: LabelIndex;
+  modals: Element[];
+  walked: Walked;
+}
+
+class Walker implements Walk {
   found: Found[] = [];
   deferred: Found[] = [];
   pointer = new Set<Element>();
@@ -145,20 +156,40 @@ class Walker {
   private order = 0;
   private readonly culling = !document.fullscreenElement;
 
-  constructor(private readonly vw: number, private readonly vh: number) {}
+  /**
+   * `view`: what counts as on screen, in viewport coordinates: the viewport, or for the page
+   * index the whole document ("world": every candidate, page-index.ts step 1).
+   */
+  constructor(private readonly view: Box) {}
 
-  /** Steps 1–3 (with the rect check of step 4 for candidates that are not deferred). */
-  run(): void {
+  private clip(r: Box): Rect | null {
+    const v = this.view;
+    const x = Math.max(v.left, r.left);
+    const y = Math.max(v.top, r.top);
+    const right = Math.min(v.right, r.right);
+    const bottom = Math.min(v.bottom, r.bottom);
+    if (right <= x || bottom <= y) return null;
+    return { x, y, width: right - x, height: bottom - y };
+  }
+
+  /**
+   * Steps 1–3 (with the rect check of step 4 for candidates that are not deferred), over the
+   * document, or over one subtree (`root`, its parent's context `ctx`: page-index.ts step 3).
+   */
+  run(root: Element = document.documentElement, ctx0: Ctx = PLAIN): void {
     // labels are indexed from a query, hidden ones included, exactly as `el.labels` would list them
-    for (const label of document.getElementsByTagName('label')) indexLabel(label, this.labels);
-    const nodes: Array<Element | null> = [document.documentElement];
-    const ctxs: Ctx[] = [PLAIN];
+    const whole = root === document.documentElement;
+    if (whole) for (const label of document.getElementsByTagName('label')) indexLabel(label, this.labels);
+    const nodes: Array<Element | null> = [root];
+    const ctxs: Ctx[] = [ctx0];
     while (nodes.length) {
       const el = nodes.pop();
       const ctx = ctxs.pop()!;
       if (!el) continue;
-      nodes.push(el.nextElementSibling);
-      ctxs.push(ctx);
+      if (el !== root) {
+        nodes.push(el.nextElementSibling);
+        ctxs.push(ctx);
+      }
       const tag = el.localName;
       if (tag === 'iframe' || tag === 'frame') this.walked.frames.push(el);
       const first = el.firstElementChild;
@@ -168,11 +199,11 @@ class Walker {
         nodes.push(first);
         ctxs.push(inner);
       }
-      const root = shadowRootOf(el, tag);
-      if (root) {
-        this.walked.roots.push(root);
-        for (const label of root.querySelectorAll('label')) indexLabel(label, this.labels);
-        nodes.push(root.firstElementChild);
+      const shadow = shadowRootOf(el, tag);
+      if (shadow) {
+        this.walked.roots.push(shadow);
+        if (whole) for (const label of shadow.querySelectorAll('label')) indexLabel(label, this.labels);
+        nodes.push(shadow.firstElementChild);
         ctxs.push(inner);
       }
     }
@@ -193,7 +224,7 @@ class Walker {
       if (attrKind) {
         box = el.getBoundingClientRect();
         if (box.width || box.height) {
-          const r = clipToViewport(box, this.vw, this.vh);
+          const r = this.clip(box);
           if (!r || !bigEnough(r)) return PLAIN;
         }
       }
@@ -224,7 +255,7 @@ class Walker {
         // step 3a: a clipping box entirely off screen starts a culled region
         if (this.culling && first && CLIPPING.has(y) && CLIPPING.has(x) && CLIP_DISPLAY.has(display)) {
           box ??= el.getBoundingClientRect();
-          if (!clipToViewport(box, this.vw, this.vh)) {
+          if (!this.clip(box)) {
             return { pointer: false, contents: null, region: el, absContained: style.position !== 'static' };
           }
         }
@@ -238,7 +269,7 @@ class Walker {
       return next;
     }
     // most candidates of a long page are off screen: measure now and keep only those on screen
-    f.rect = clipToViewport(box ?? el.getBoundingClientRect(), this.vw, this.vh);
+    f.rect = this.clip(box ?? el.getBoundingClientRect());
     if (f.rect && bigEnough(f.rect)) this.found.push(f);
     return next;
   }
@@ -376,7 +407,7 @@ function scrollsNow(el: Element, style: CSSStyleDeclaration): boolean {
 }
 
 /** Step 4, then the deferred pointer children whose chain has nothing visible. */
-function measure(w: Walker, vw: number, vh: number): Seen[] {
+function measure(w: Walk, vw: number, vh: number): Seen[] {
   const m: Measuring = { vw, vh, scroller: document.scrollingElement, modals: w.modals, covers: new Covers(vw, vh), clips: new Map() };
   const seen: Seen[] = [];
   const visible = new Set<Element>();
@@ -401,13 +432,168 @@ function chainHasVisible(el: Element, visible: Set<Element>, pointer: Set<Elemen
   return false;
 }
 
-export function collectCandidates(): Collected {
+/** How the last pass read the page (bench and tests): walked in full, or from the page index. */
+export type PassKind = 'walk' | 'index';
+
+export function collectCandidates(): Collected & { kind: PassKind } {
   const vw = window.innerWidth, vh = window.innerHeight;
   // a frame with no viewport (a display:none iframe) shows nothing: every rect would clip to null
-  if (!vw || !vh) return { candidates: [], labels: new Map(), walked: { frames: [], roots: [] } };
-  const w = new Walker(vw, vh);
-  w.run();
+  if (!vw || !vh) return { candidates: [], labels: new Map(), walked: { frames: [], roots: [] }, kind: 'walk' };
+  let w: Walk | null = fromIndex(vw, vh);
+  const kind: PassKind = w ? 'index' : 'walk';
+  if (!w) {
+    const walker = new Walker({ left: 0, top: 0, right: vw, bottom: vh });
+    walker.run();
+    w = walker;
+    scheduleIndex();
+  }
   const seen = measure(w, vw, vh);
   const candidates = denest(seen, w.pointer).map((s) => ({ el: s.el, owner: s.owner, rect: s.rect, scrollable: s.scrollable, scrollOnly: s.kind === 'scroll', style: s.style }));
-  return { candidates, labels: w.labels, walked: w.walked };
+  return { candidates, labels: w.labels, walked: w.walked, kind };
+}
+
+// ---- the page index (page-index.ts) ----
+
+interface Indexed {
+  entries: Entries<Found & { deferred: boolean }>;
+  changes: Changes;
+  pointer: Set<Element>;
+  walked: Walked;
+  /** viewport and document size when built */
+  size: string;
+}
+
+interface IndexState { index: Indexed | null; timer: number | null; dropped: string | null }
+const INDEX_KEY = Symbol.for('webagent.labeler.index');
+
+function indexState(): IndexState {
+  const g = globalThis as unknown as Record<symbol, IndexState | undefined>;
+  return (g[INDEX_KEY] ??= { index: null, timer: null, dropped: null });
+}
+
+/** Why the last index was dropped (bench and tests). */
+export function indexDropped(): string | null {
+  return indexState().dropped;
+}
+
+/** Forget the index and stop watching the page (run end, or anything that makes it wrong). */
+export function dropIndex(): void {
+  const st = indexState();
+  if (st.timer !== null) clearTimeout(st.timer);
+  st.timer = null;
+  st.index?.changes.stop();
+  st.index = null;
+}
+
+function sizeKey(): string {
+  const s = document.scrollingElement;
+  return `${innerWidth}x${innerHeight}@${devicePixelRatio} ${s?.scrollWidth}x${s?.scrollHeight}`;
+}
+
+/** The whole document, in viewport coordinates (the world walk's `view`). */
+function worldBox(): Box {
+  const s = document.scrollingElement;
+  const w = Math.max(s?.scrollWidth ?? 0, innerWidth), h = Math.max(s?.scrollHeight ?? 0, innerHeight);
+  return { left: -scrollX, top: -scrollY, right: w - scrollX, bottom: h - scrollY };
+}
+
+function isOurs(n: Node): boolean {
+  const el = n instanceof Element ? n : n.parentElement;
+  return !!el?.closest('[data-wa-ui]');
+}
+
+/** Page index step 1, BUILD_DELAY ms after a full pass. */
+function scheduleIndex(): void {
+  dropIndex();
+  const st = indexState();
+  st.timer = window.setTimeout(() => {
+    st.timer = null;
+    if (document.fullscreenElement || !innerWidth || !innerHeight || tooBig()) return;
+    const w = new Walker(worldBox());
+    w.run();
+    st.index = {
+      entries: new Entries(entriesOf(w, null)),
+      changes: new Changes(w.walked.roots, isOurs),
+      pointer: w.pointer,
+      walked: w.walked,
+      size: sizeKey(),
+    };
+  }, BUILD_DELAY);
+}
+
+/** A walk's candidates as index entries (document coordinates); `range` renumbers a sub-walk's orders. */
+function entriesOf(w: Walker, range: { from: number; to: number } | null): Array<Entry<Found & { deferred: boolean }>> {
+  const sx = scrollX, sy = scrollY;
+  const memo = new Map<Element, boolean>();
+  const all = [...w.found.map((f) => ({ ...f, rect: null, deferred: false })), ...w.deferred.map((f) => ({ ...f, rect: null, deferred: true }))];
+  all.sort((a, b) => a.order - b.order);
+  const out: Array<Entry<Found & { deferred: boolean }>> = [];
+  const step = range ? (range.to - range.from) / (all.length + 1) : 0;
+  all.forEach((f, i) => {
+    const r = f.el.getBoundingClientRect();
+    if (!r.width && !r.height) return;
+    if (range) f.order = range.from + (i + 1) * step;
+    out.push({ f, doc: { left: r.left + sx, top: r.top + sy, right: r.right + sx, bottom: r.bottom + sy }, moving: movesWithViewport(f.el, memo) });
+  });
+  return out;
+}
+
+/** The context a sub-walk of `el` starts with (its parent's), or null when it cannot be rebuilt. */
+function contextAt(el: Element): Ctx | null {
+  const parent = composedParent(el);
+  if (!parent) return null;
+  const style = getComputedStyle(parent);
+  // a display:contents parent may hand its kind down (step 2d): walk the page instead
+  if (style.display === 'contents') return null;
+  return style.cursor === 'pointer' ? POINTER : PLAIN;
+}
+
+/** The outermost of the dirty roots (one sub-walk covers those inside it). */
+function outermost(roots: Element[]): Element[] {
+  return roots.filter((r) => r.isConnected && !roots.some((o) => o !== r && composedContains(o, r)));
+}
+
+/** Page index step 3: this pass's candidates from the index, or null to walk the page. */
+function fromIndex(vw: number, vh: number): Walk | null {
+  const st = indexState();
+  const idx = st.index;
+  if (!idx) return null;
+  const give = (why: string) => { dropIndex(); st.dropped = why; return null; };
+  if (document.fullscreenElement) return give('fullscreen');
+  const { all, roots } = idx.changes.take();
+  if (all) return give(idx.changes.why);
+  for (const root of outermost(roots)) {
+    if (root.closest('[inert]')) { idx.entries.splice(root, []); continue; }
+    const ctx = contextAt(root);
+    if (!ctx) return give('a changed element in a display:contents parent');
+    const range = idx.entries.orderAt(root);
+    const w = new Walker(worldBox());
+    w.run(root, ctx);
+    idx.entries.splice(root, entriesOf(w, range));
+    for (const p of [...idx.pointer]) if (!p.isConnected || composedContains(root, p)) idx.pointer.delete(p);
+    for (const p of w.pointer) idx.pointer.add(p);
+    idx.walked.frames = idx.walked.frames.filter((f) => f.isConnected && !composedContains(root, f)).concat(w.walked.frames);
+    idx.walked.roots = idx.walked.roots.filter((r) => r.host.isConnected && !composedContains(root, r.host)).concat(w.walked.roots);
+  }
+  if (sizeKey() !== idx.size) return give(`the viewport or the document changed size: ${idx.size} → ${sizeKey()}`);
+  const sx = scrollX, sy = scrollY;
+  const found: Found[] = [];
+  const deferred: Found[] = [];
+  for (const e of idx.entries.query({ left: sx, top: sy, right: sx + vw, bottom: sy + vh })) {
+    const r = e.f.el.getBoundingClientRect();
+    // a box that is not where the index put it: the layout moved without telling us
+    if (!e.moving && !sameBox(e.doc, r, sx, sy)) return give(`a box moved: ${describeElement(e.f.el)}`);
+    const f: Found = { ...e.f, rect: clipToViewport(r, vw, vh) };
+    if (e.f.deferred) deferred.push(f);
+    else if (f.rect) found.push(f);
+  }
+  const labels: LabelIndex = new Map();
+  for (const label of document.getElementsByTagName('label')) indexLabel(label, labels);
+  const modals: Element[] = [];
+  for (const d of document.getElementsByTagName('dialog')) if (d.matches(':modal')) modals.push(d);
+  for (const root of idx.walked.roots) {
+    for (const label of root.querySelectorAll('label')) indexLabel(label, labels);
+    for (const d of root.querySelectorAll('dialog')) if (d.matches(':modal')) modals.push(d);
+  }
+  return { found, deferred, pointer: idx.pointer, labels, modals, walked: { frames: [...idx.walked.frames], roots: [...idx.walked.roots] } };
 }

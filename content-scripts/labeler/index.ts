@@ -10,7 +10,7 @@
 import type { FrameMarks, Mark, MarksSnapshot, Rect } from '../../src/core/marks';
 import type { ResolvedMark } from '../../src/core/messages';
 import { adoptWalkedRoots, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
-import { collectCandidates, type Walked } from './collect';
+import { collectCandidates, dropIndex, indexDropped, type Walked } from './collect';
 import { drawnLabelBoxes, overlayTampered, removeOverlay, renderOverlay } from './draw';
 import { PathCache } from './fingerprint';
 import { beginLinking, childFrames, forgetFrames, framesMoved, listenForLinks, prepareFrames, selfId } from './frames';
@@ -35,13 +35,13 @@ function viewport() {
  * fingerprints; 3. number them 0..n-1 in document order; 4. remember label → element.
  * Synchronous, so closed shadow roots found once are remembered for the pass (dom.rememberingRoots).
  */
-function labelPass(): { marks: Mark[]; walked: Walked } {
+function labelPass(): { marks: Mark[]; walked: Walked; indexed: boolean } {
   return rememberingRoots(readMarks);
 }
 
-function readMarks(): { marks: Mark[]; walked: Walked } {
+function readMarks(): { marks: Mark[]; walked: Walked; indexed: boolean } {
   beginTextPass();
-  const { candidates, labels, walked } = collectCandidates();
+  const { candidates, labels, walked, kind } = collectCandidates();
   const paths = new PathCache();
   const entries: Entry[] = [];
   const marks = candidates.map((c, label) => {
@@ -56,7 +56,7 @@ function readMarks(): { marks: Mark[]; walked: Walked } {
     return mark;
   });
   state().entries = entries;
-  return { marks, walked };
+  return { marks, walked, indexed: kind === 'index' };
 }
 
 /** Single frame: label this document and draw the overlay (replacing any earlier one). */
@@ -64,12 +64,12 @@ export function drawMarks(): MarksSnapshot {
   installSelectRewrite(false);
   removeOverlay();
   const t0 = performance.now();
-  const { marks, walked } = labelPass();
+  const { marks, walked, indexed } = labelPass();
   adoptWalkedRoots(walked.roots);
   const labelMs = performance.now() - t0;
   const view = viewport();
   renderOverlay(marks, view.width, view.height);
-  return { url: location.href, title: document.title, viewport: view, marks, labelMs };
+  return { url: location.href, title: document.title, viewport: view, marks, labelMs, indexed };
 }
 
 /**
@@ -90,7 +90,7 @@ export async function collectFrame(): Promise<FrameMarks> {
   const finishLinks = beginLinking();
   removeOverlay();
   const t0 = performance.now();
-  const { marks, walked } = labelPass();
+  const { marks, walked, indexed } = labelPass();
   adoptWalkedRoots(walked.roots);
   const view = viewport();
   let ms = performance.now() - t0;
@@ -98,7 +98,7 @@ export async function collectFrame(): Promise<FrameMarks> {
   const t1 = performance.now();
   const frames = childFrames(view.width, view.height);
   ms += performance.now() - t1;
-  return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms };
+  return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed };
 }
 
 /** Top frame only: draw the merged marks (top-page coordinates) as the overlay. */
@@ -120,10 +120,19 @@ export function hideMarks(): void {
 /** Remove the overlay, forget the labels and undo the select rewrite (page restored). */
 export function resetMarks(): void {
   removeOverlay();
+  dropIndex();
   state().entries = [];
   forgetFrames();
   removeSelectRewrite();
 }
+
+/** Test-only: walk the page in full on the next pass (the page index is built again after it). */
+export function forgetIndex(): void {
+  dropIndex();
+}
+
+/** Test-only: why the page index was last dropped. */
+export { indexDropped };
 
 /** Test-only: the elements behind labels 0..n-1 of the last pass. */
 export function debugElements(): Element[] {

@@ -100,7 +100,7 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
     }
   };
   visit(top, 0, 0, topView);
-  return { url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets };
+  return { url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true) };
 }
 
 /** What a frame's content script says when one of its iframes moved since the labeling pass. */

@@ -44,6 +44,8 @@ export interface MarksSnapshot {
   labelMs?: number;
   /** where each labelled frame's viewport origin sits in the top page (frame-local + offset = top coords) */
   frameOffsets?: Record<number, { x: number; y: number }>;
+  /** every frame read its candidates from its page index (docs/labeling.md, "Between passes") instead of walking its page */
+  indexed?: boolean;
 }
 
 /** A child frame as its parent sees it. */
@@ -70,6 +72,8 @@ export interface FrameMarks {
   frames: ChildFrame[];
   /** how long the pass took in the page (performance.now), ms */
   ms: number;
+  /** the candidates came from the frame's page index, not a walk */
+  indexed?: boolean;
 }
 
 /**
