@@ -6,7 +6,9 @@
  * Per page: the node count (every DOM node, text nodes included, shadow roots not entered), then
  * a first pass on the freshly loaded page ("first", what a run's first look at a page costs), then
  * BENCH_REAL_RUNS (default 15) passes, each after scrolling to the next of five places down the
- * page (top, ¼, ½, ¾, bottom; the scroll is not timed), as a run reading the page does:
+ * page (top, ¼, ½, ¾, bottom) and a pause of PAUSE ms (neither timed), as a run reading the page
+ * does (it settles after a scroll, and the model thinks between passes: our page index is built
+ * in that time, content-scripts/labeler/page-index.ts; "indexed" counts the passes that read it):
  * - ours, through the built extension, `marks/label` sent from the side panel: "end to end" is
  *   message in → overlay drawn → list out as the panel sees it; "in page" is the labeler's own
  *   time (labelMs, slowest frame);
@@ -33,8 +35,9 @@ export const REAL_PAGES: Array<DocPage & { name: string }> = [
 ];
 
 const RUNS = Number(process.env.BENCH_REAL_RUNS ?? 15);
+const PAUSE = 500;
 
-interface Measured { marks: number; first: { endToEnd: number; inPage: number }; endToEnd: Timing | null; inPage: Timing | null }
+interface Measured { marks: number; first: { endToEnd: number; inPage: number }; endToEnd: Timing | null; inPage: Timing | null; indexed?: number }
 
 export interface RealPageRow {
   page: string;
@@ -53,12 +56,13 @@ function countNodes(page: Page): Promise<number> {
   });
 }
 
-/** Scroll the page's window to the i-th of five places, top to bottom. */
-function scrollTo(page: Page, i: number): Promise<void> {
-  return page.evaluate((k) => {
+/** Scroll the page's window to the i-th of five places, top to bottom, then pause. */
+async function scrollTo(page: Page, i: number): Promise<void> {
+  await page.evaluate((k) => {
     const max = document.scrollingElement!.scrollHeight - innerHeight;
     window.scrollTo(0, Math.round((max * (k % 5)) / 4));
   }, i);
+  await page.waitForTimeout(PAUSE);
 }
 
 type Api = { webagent: { send(t: string, p: unknown): Promise<unknown> } };
@@ -75,7 +79,7 @@ async function ours(urls: string[]): Promise<Array<{ nodes: number; row: RealPag
         const pass = () => s.panel.evaluate(async (id) => {
           const t0 = performance.now();
           const snap = await (window as unknown as Api).webagent.send('marks/label', { tabId: id }) as MarksSnapshot;
-          return { e2e: performance.now() - t0, inPage: snap.labelMs ?? NaN, marks: snap.marks.length };
+          return { e2e: performance.now() - t0, inPage: snap.labelMs ?? NaN, marks: snap.marks.length, indexed: snap.indexed === true };
         }, tabId);
         const first = await pass();
         const passes = [];
@@ -84,7 +88,7 @@ async function ours(urls: string[]): Promise<Array<{ nodes: number; row: RealPag
           passes.push(await pass());
         }
         await s.panel.evaluate((id) => (window as unknown as Api).webagent.send('marks/clear', { tabId: id }), tabId);
-        out.push({ nodes, row: { marks: first.marks, first: { endToEnd: first.e2e, inPage: first.inPage }, endToEnd: timing(passes.map((p) => p.e2e)), inPage: timing(passes.map((p) => p.inPage)) } });
+        out.push({ nodes, row: { marks: first.marks, first: { endToEnd: first.e2e, inPage: first.inPage }, endToEnd: timing(passes.map((p) => p.e2e)), inPage: timing(passes.map((p) => p.inPage)), indexed: passes.filter((p) => p.indexed).length } });
       } catch (e) {
         out.push({ nodes: 0, row: { error: e instanceof Error ? e.message.split('\n')[0] : String(e) } });
       } finally {
@@ -147,6 +151,11 @@ export async function realPagesBench(log: (s: string) => void = console.log) {
     log(`                         | ours: ${head}| baseline: ${head}`);
     log('page              nodes  |');
     for (const r of rows) log(`${r.page.padEnd(16)} ${String(r.nodes).padStart(6)}   |  ${cell(r.ours)}  |  ${cell(r.baseline)}`);
+    log(`ours: passes read from the page index: ${rows.map((r) => ('error' in r.ours ? '-' : `${r.ours.indexed}/${RUNS}`)).join(', ')}`);
+    for (const r of rows) {
+      if ('error' in r.ours || 'error' in r.baseline || !r.ours.endToEnd || !r.baseline.endToEnd) continue;
+      log(`  ${r.page.padEnd(16)} baseline / ours, median end to end: ${(r.baseline.endToEnd.median / r.ours.endToEnd.median).toFixed(2)}x, in page: ${(r.baseline.inPage!.median / r.ours.inPage!.median).toFixed(2)}x`);
+    }
     return { date: new Date().toISOString(), runs: RUNS, viewport: { width: 1280, height: 800 }, pages: rows };
   } finally {
     await docs.close();
