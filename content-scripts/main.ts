@@ -14,7 +14,7 @@ import { markDetails } from './details';
 import { focusedField, focusState, inspectPoint, markPoint } from './point';
 import { hideSelectLists, showSelectLists } from './select-rewrite';
 import { pageReady, waitForQuiet } from './settle';
-import { FRAME_MOVED } from '../src/core/frames';
+import { FRAME_MOVED, mergeFrames } from '../src/core/frames';
 
 type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => ContentMessages[K]['res'] | Promise<ContentMessages[K]['res']> };
 
@@ -49,6 +49,15 @@ if (!g[FLAG]) {
     prepareFrames,
     // Native selects get their in-page lists as the page is labelled (every frame has its own).
     collectFrame,
+    // A page with no iframes (background/label.ts, one round trip): prepare, label, draw; or 'frames'.
+    labelAlone: async (draw: unknown) => {
+      prepareFrames();
+      const marks = await collectFrame();
+      if (marks.frames.length) return 'frames';
+      // drawn as the background will list them: the same merge of the one frame
+      drawOverlay(draw === true ? mergeFrames([{ frameId: 0, result: marks }])?.marks ?? [] : []);
+      return marks;
+    },
     resetMarks,
     hideMarks,
     // After the screenshot (background/observe.ts): did the page scroll, move an iframe or touch our overlay?

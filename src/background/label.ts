@@ -14,6 +14,9 @@
  * 4. the top frame draws the merged overlay;
  * 5. after the screenshot, labelsChanged: did the page scroll, move a frame or
  *    touch the overlay since (background/observe.ts takes it again then)?
+ * A tab whose last pass found no iframe is labelled in one round trip instead of three
+ * (labelAlone: steps 1, 2 and 4 in the top frame); when its page now has iframes, it says so
+ * and the steps above run.
  */
 import { mergeFrames, type FrameResult } from '../core/frames';
 import type { FrameMarks, Mark, MarksSnapshot } from '../core/marks';
@@ -35,8 +38,20 @@ async function injectInto(tabId: number, frameIds: number[]): Promise<void> {
   await chrome.scripting.executeScript({ target: { tabId, frameIds }, files }).catch(() => undefined);
 }
 
+/** Tabs whose last pass found no iframe (labelled with labelAlone). */
+const alone = new Set<number>();
+
 /** `draw` false: label without drawing (dialects whose model sees the clean page). */
 export async function labelTab(tabId: number, draw = true): Promise<MarksSnapshot> {
+  if (alone.has(tabId)) {
+    alone.delete(tabId);
+    const [top] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: callApi, args: ['labelAlone', draw] });
+    const result = top?.result as FrameMarks | 'frames' | '__missing__' | null | undefined;
+    if (result && typeof result === 'object') {
+      const snap = mergeFrames([{ frameId: 0, result }]);
+      if (snap) { alone.add(tabId); return snap; }
+    }
+  }
   let prepared = await everyFrame<number>(tabId, 'prepareFrames');
   const missing = prepared.filter((p) => p.result === '__missing__').map((p) => p.frameId);
   if (missing.length) {
@@ -50,6 +65,7 @@ export async function labelTab(tabId: number, draw = true): Promise<MarksSnapsho
   const snap = mergeFrames(frames);
   if (!snap) throw new PageError('The page did not answer the labeler (top frame missing).');
   await sendContent(tabId, 'marks/overlay', { marks: draw ? snap.marks : [] });
+  if (frames.length === 1 && !frames[0].result.frames.length) alone.add(tabId);
   return snap;
 }
 
