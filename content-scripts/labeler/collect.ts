@@ -560,8 +560,14 @@ function fromIndex(vw: number, vh: number): Walk | null {
   if (!idx) return null;
   const give = (why: string) => { dropIndex(); st.dropped = why; return null; };
   if (document.fullscreenElement) return give('fullscreen');
-  const { all, roots } = idx.changes.take();
+  const { all, roots, removed } = idx.changes.take();
   if (all) return give(idx.changes.why);
+  if (removed) {
+    idx.entries.prune();
+    for (const p of [...idx.pointer]) if (!p.isConnected) idx.pointer.delete(p);
+    idx.walked.frames = idx.walked.frames.filter((f) => f.isConnected);
+    idx.walked.roots = idx.walked.roots.filter((r) => r.host.isConnected);
+  }
   for (const root of outermost(roots)) {
     if (root.closest('[inert]')) { idx.entries.splice(root, []); continue; }
     const ctx = contextAt(root);

@@ -66,6 +66,8 @@ export class Changes {
   /** what made `all` true */
   why = '';
   roots = new Set<Element>();
+  /** nodes were removed: entries and references to them are let go at the next pass */
+  removed = false;
   private observer: MutationObserver;
   private listeners: Array<[EventTarget, string, (e: Event) => void]> = [];
 
@@ -127,6 +129,7 @@ export class Changes {
         // a removed node leaves entries that are no longer connected (dropped when queried);
         // a removed style sheet changes everything
         for (const n of r.removedNodes) {
+          if (!this.ours(n)) this.removed = true;
           if (n instanceof Element && (n.localName === 'style' || n.localName === 'link')) this.drop('a style sheet was removed');
         }
       }
@@ -134,15 +137,16 @@ export class Changes {
   }
 
   /** What changed since the last call (records not yet delivered included). */
-  take(): { all: boolean; roots: Element[] } {
+  take(): { all: boolean; roots: Element[]; removed: boolean } {
     this.note(this.observer.takeRecords());
     for (const a of document.getAnimations()) {
       if (a.playState !== 'running') continue;
       const t = (a.effect as KeyframeEffect | null)?.target;
       if (t) this.add(t);
     }
-    const out = { all: this.all, roots: [...this.roots] };
+    const out = { all: this.all, roots: [...this.roots], removed: this.removed };
     this.roots.clear();
+    this.removed = false;
     return out;
   }
 
@@ -178,6 +182,12 @@ export class Entries<F extends { el: Element; order: number }> {
       this.list.push(...fresh);
       this.list.sort((a, b) => a.f.order - b.f.order);
     }
+    this.bands = null;
+  }
+
+  /** Let go of entries whose element left the document. */
+  prune(): void {
+    this.list = this.list.filter((e) => e.f.el.isConnected);
     this.bands = null;
   }
 
