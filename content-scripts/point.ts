@@ -16,7 +16,7 @@
 import type { HitElement, PointHit, Rect } from '../src/core/marks';
 import { fieldDetails, linkDetails, navDetails, type FieldDetails } from './details';
 import { inputTypeOf, isEditable, tagOf } from './labeler/describe';
-import { composedParent, deepElementFromPoint, OPTION_ATTR, shadowRootOf, UI_ATTR } from './labeler/dom';
+import { composedParent, contentBox, deepElementFromPoint, OPTION_ATTR, shadowRootOf, UI_ATTR } from './labeler/dom';
 import { OVERLAY, showOnTop } from './labeler/draw';
 import { PathCache } from './labeler/fingerprint';
 import { INTERACTIVE_ROLES, roleOf } from './labeler/rules';
@@ -57,21 +57,6 @@ export function usedElement(hit: Element): Element {
     owner = n;
   }
   return owner ?? hit;
-}
-
-/** The content box of a frame element in this viewport (border and padding excluded). */
-function contentBox(frame: Element): Rect {
-  const r = frame.getBoundingClientRect();
-  const s = getComputedStyle(frame);
-  const px = (v: string) => parseFloat(v) || 0;
-  const left = px(s.borderLeftWidth) + px(s.paddingLeft);
-  const top = px(s.borderTopWidth) + px(s.paddingTop);
-  return {
-    x: r.left + left,
-    y: r.top + top,
-    width: Math.max(0, r.width - left - px(s.borderRightWidth) - px(s.paddingRight)),
-    height: Math.max(0, r.height - top - px(s.borderBottomWidth) - px(s.paddingBottom)),
-  };
 }
 
 function inside(r: Rect, x: number, y: number): boolean {

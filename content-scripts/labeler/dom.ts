@@ -171,3 +171,16 @@ export function describeElement(el: Element | null): string {
   if (role) s += ` role="${role}"`;
   return s + '>';
 }
+
+/** A frame element's content box in this viewport (border and padding excluded). */
+export function contentBox(frame: Element, r = frame.getBoundingClientRect(), s = getComputedStyle(frame)): { x: number; y: number; width: number; height: number } {
+  const px = (v: string) => parseFloat(v) || 0;
+  const left = px(s.borderLeftWidth) + px(s.paddingLeft);
+  const top = px(s.borderTopWidth) + px(s.paddingTop);
+  return {
+    x: r.left + left,
+    y: r.top + top,
+    width: Math.max(0, r.width - left - px(s.borderRightWidth) - px(s.paddingRight)),
+    height: Math.max(0, r.height - top - px(s.borderBottomWidth) - px(s.paddingBottom)),
+  };
+}

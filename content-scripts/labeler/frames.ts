@@ -29,7 +29,7 @@
  *    since the pass (watched at every rendering in between).
  */
 import type { ChildFrame, Rect } from '../../src/core/marks';
-import { walkDeep } from './dom';
+import { contentBox, walkDeep } from './dom';
 import { clipToViewport, hitTest, isRendered, isTransparent } from './visibility';
 
 const KEY = Symbol.for('webagent.labeler.frames');
@@ -212,16 +212,7 @@ function measure(frame: FrameEl, s?: CSSStyleDeclaration): Rect | null {
   if (!frame.isConnected) return null;
   const r = frame.getBoundingClientRect();
   if (r.width === 0 && r.height === 0) return null;
-  s ??= getComputedStyle(frame);
-  const px = (v: string) => parseFloat(v) || 0;
-  const left = px(s.borderLeftWidth) + px(s.paddingLeft);
-  const top = px(s.borderTopWidth) + px(s.paddingTop);
-  return {
-    x: r.left + left,
-    y: r.top + top,
-    width: Math.max(0, r.width - left - px(s.borderRightWidth) - px(s.paddingRight)),
-    height: Math.max(0, r.height - top - px(s.borderBottomWidth) - px(s.paddingBottom)),
-  };
+  return contentBox(frame, r, s);
 }
 
 /** Step 3 (reads layout only). Answers that come after this are not read. */
