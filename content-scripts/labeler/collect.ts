@@ -78,7 +78,7 @@ import { denest, type Seen } from './denest';
 import { ATTR_NAMES, classify, editableDocument, isDisabled, pointerKind, TAGS, type Kind } from './rules';
 import type { LabelIndex } from './text';
 import { Covers, presentAt } from './cover';
-import { bigEnough, clipToViewport, hitTest, renderedOpacity, visibleRect, type ClipMemo, type OnMiss, type Point } from './visibility';
+import { bigEnough, clipTo, clipToViewport, hitTest, renderedOpacity, visibleRect, type ClipMemo, type OnMiss, type Point } from './visibility';
 import { BUILD_DELAY, Changes, composedContains, Entries, movesWithViewport, sameBox, tooBig, type Box, type Entry } from './page-index';
 
 export interface Candidate {
@@ -163,13 +163,7 @@ class Walker implements Walk {
   constructor(private readonly view: Box) {}
 
   private clip(r: Box): Rect | null {
-    const v = this.view;
-    const x = Math.max(v.left, r.left);
-    const y = Math.max(v.top, r.top);
-    const right = Math.min(v.right, r.right);
-    const bottom = Math.min(v.bottom, r.bottom);
-    if (right <= x || bottom <= y) return null;
-    return { x, y, width: right - x, height: bottom - y };
+    return clipTo(r, this.view);
   }
 
   /**

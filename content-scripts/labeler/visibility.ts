@@ -21,11 +21,18 @@ export const MIN_AREA = 20;
 export const MIN_SIDE = 4;
 
 /** The rect intersected with the viewport, or null when nothing is left. */
-export function clipToViewport(r: { left: number; top: number; right: number; bottom: number }, vw: number, vh: number): Rect | null {
-  const x = Math.max(0, r.left);
-  const y = Math.max(0, r.top);
-  const right = Math.min(vw, r.right);
-  const bottom = Math.min(vh, r.bottom);
+export function clipToViewport(r: Edges, vw: number, vh: number): Rect | null {
+  return clipTo(r, { left: 0, top: 0, right: vw, bottom: vh });
+}
+
+export interface Edges { left: number; top: number; right: number; bottom: number }
+
+/** The part of `r` inside `view` (both in viewport coordinates), or null. */
+export function clipTo(r: Edges, view: Edges): Rect | null {
+  const x = Math.max(view.left, r.left);
+  const y = Math.max(view.top, r.top);
+  const right = Math.min(view.right, r.right);
+  const bottom = Math.min(view.bottom, r.bottom);
   if (right <= x || bottom <= y) return null;
   return { x, y, width: right - x, height: bottom - y };
 }
