@@ -72,8 +72,8 @@
  * 5. De-nest (denest.ts).
  */
 import type { Rect } from '../../src/core/marks';
-import { composedParent, describeElement, shadowRootOf } from './dom';
-import { isOurOverlay } from './draw';
+import { composedParent, describeElement, shadowRootOf, UI_ATTR } from './dom';
+import { isOurOverlay, OVERLAY } from './draw';
 import { denest, type Seen } from './denest';
 import { ATTR_NAMES, classify, editableDocument, isDisabled, pointerKind, TAGS, type Kind } from './rules';
 import type { LabelIndex } from './text';
@@ -491,9 +491,10 @@ function worldBox(): Box {
   return { left: -scrollX, top: -scrollY, right: w - scrollX, bottom: h - scrollY };
 }
 
+/** Our label overlay (never labelled); our select lists are labelled, so their changes count. */
 function isOurs(n: Node): boolean {
   const el = n instanceof Element ? n : n.parentElement;
-  return !!el?.closest('[data-wa-ui]');
+  return !!el?.closest(`[${UI_ATTR}="${OVERLAY}"]`);
 }
 
 /** Page index step 1, BUILD_DELAY ms after a full pass. */

@@ -2,8 +2,8 @@
  * The page index (content-scripts/labeler/page-index.ts, docs/labeling.md "Between passes"): a
  * pass after the index is built reads the page from it, and lists exactly what a full walk of
  * the page lists at the same moment, after scrolls and after changes made between passes
- * (a popover, a hover menu, an inner scroller, a text, a removal, a class that pins a far box,
- * added nodes). Labeler harness (esbuild bundle), plain headless Chromium.
+ * (a popover, a hover menu, an inner scroller, a text, a removal, a native select's in-page list
+ * opened, a class that pins a far box, added nodes). Labeler harness (esbuild bundle), plain headless Chromium.
  */
 import { test, expect } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
@@ -78,6 +78,7 @@ test('changes between passes: what a full walk lists, from the index where the l
     { what: 'an inner scroller scrolled', make: () => page.evaluate(() => window.change.scrollInner()), keeps: true, sees: /"inner 9"/ },
     { what: 'a text changed', make: () => page.evaluate(() => window.change.text()), keeps: true, sees: /"Saved"/ },
     { what: 'a control removed', make: () => page.evaluate(() => window.change.remove()), keeps: true, sees: /"Save/, gone: /"Remove me"/ },
+    { what: 'a native select opened (our in-page list)', make: () => page.click('#format'), keeps: true, sees: /"Hardcover"/ },
     { what: 'a far box pinned into view', make: () => page.evaluate(() => window.change.pin()), keeps: false, sees: /"Far away help"/ },
     { what: 'a control added', make: () => page.evaluate(() => window.change.add()), keeps: false, sees: /"Added later"/ },
   ];
