@@ -11,6 +11,7 @@ import type { Mark } from '../../src/core/marks';
 import { diffMemory, isEmptyDiff } from '../../src/core/memory-diff';
 import type { Memory } from '../../src/core/action/action';
 import { hostKey } from '../../src/core/guards';
+import { injectionPlace } from '../../src/core/injection';
 import { formatCost } from '../../src/core/costs';
 import { stepActionInWords } from '../../src/core/run/person-text';
 import { messageOf, onRunUpdate, send } from '../api';
@@ -230,7 +231,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
           </div>
           <p class="field"><b>{t('detailApproval')}</b> <span data-testid="detail-approval" data-decision={step.approval?.decision ?? 'none'}>{approvalText(step)}</span></p>
           {step.injection?.length ? (
-            <p class="field" data-testid="detail-injection"><b>{t('injFlagged')}</b> {step.injection.map((h) => `${h.where === 'title' ? t('injWhereTitle') : t('injWhereElement', h.where)}: “${h.phrase}”`).join(' · ')}</p>
+            <p class="field" data-testid="detail-injection"><b>{t('injFlagged')}</b> {step.injection.map((h) => `${injectionPlace(h.where, t)}: “${h.phrase}”`).join(' · ')}</p>
           ) : null}
           <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>{t('detailObservation')}</b> <span data-testid="detail-observation">{step.observation}</span></p>
           <MemoryField before={before} after={step.memory} />

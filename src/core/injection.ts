@@ -16,13 +16,17 @@
  * "Forget password?", "You are now signed in", "« Previous", "Instructions").
  */
 
+import type { Translate } from './i18n';
+
 export const INJECTION_KINDS = ['override', 'role', 'address', 'command', 'format', 'marker', 'secrecy'] as const;
 export type InjectionKind = typeof INJECTION_KINDS[number];
 
+/** where a text is: an element's label, "title", or the name of a run variable (a language-model prompt's part) */
+export type InjectionPlace = number | 'title' | string;
+
 export interface InjectionText {
   text: string;
-  /** where it is: an element's label, or "title" */
-  where: number | 'title';
+  where: InjectionPlace;
   /** the text is code (in <code> / <pre>): never an instruction */
   code?: boolean;
 }
@@ -32,7 +36,13 @@ export interface InjectionHit {
   phrase: string;
   /** which kind of pattern matched */
   kind: InjectionKind;
-  where: number | 'title';
+  where: InjectionPlace;
+}
+
+/** Where a hit is, in the person's words. */
+export function injectionPlace(where: InjectionPlace, t: Translate): string {
+  if (where === 'title') return t('injWhereTitle');
+  return typeof where === 'string' ? t('injWhereVariable', where) : t('injWhereElement', where);
 }
 
 /** Look-alike letters from other scripts, mapped to the Latin letter they pass for. */

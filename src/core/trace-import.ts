@@ -81,7 +81,7 @@ function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
   };
   if (a.type === 'takeover') step.kind = 'person';
   const injection = Array.isArray(t.injection) ? t.injection.filter((h) => h && typeof h.phrase === 'string').map((h) => ({
-    phrase: h.phrase.slice(0, 80), kind: INJECTION_KINDS.includes(h.kind) ? h.kind : 'command' as const, where: typeof h.where === 'number' ? h.where : 'title' as const,
+    phrase: h.phrase.slice(0, 80), kind: INJECTION_KINDS.includes(h.kind) ? h.kind : 'command' as const, where: typeof h.where === 'number' || typeof h.where === 'string' ? h.where : 'title' as const,
   })) : [];
   if (injection.length) step.injection = injection;
   const after = afterActionOf(t.afterAction);

@@ -9,7 +9,9 @@ import type { Fingerprint, Mark, Rect, Viewport } from './marks';
 import type { ActedElement, ActResult, ObserveStages, RunState, RunStatus, TabChange, Usage } from './run/state';
 import type { Price } from './costs';
 import type { InjectionHit } from './injection';
-import type { AfterAction } from './run/state';
+import { PASSWORD_MASK, type AfterAction, type Variables } from './run/state';
+import { hideRun } from './run/secrets';
+import { shownVariables } from './run/variables';
 
 export const TRACE_FORMAT = 'webagent-trace';
 /** 2: actions in the shared Action model (targets: label, point, window, none), `target`, dialect memory forms. 1 still imports. */
@@ -49,6 +51,10 @@ export interface TraceStep {
   injection?: InjectionHit[];
   /** the action left the site or began a download, seen after it (core/guard-after.ts); absent when neither */
   afterAction?: AfterAction;
+  /** the model marked the action as sensitive, so the person was asked first (CogAgent); absent: not marked */
+  sensitive?: boolean;
+  /** what the model reported as wrong (Midscene's `error`); absent: nothing */
+  warning?: string;
 }
 
 export interface Trace {
@@ -62,6 +68,8 @@ export interface Trace {
     files?: FileMeta[];
     /** the model's price per million tokens when the run was made (settings), for its cost; null or absent: unknown */
     price?: Price | null;
+    /** run variables actions stored (CogAgent's quotes, LLM answers, clipboard), by name; password values masked; absent when none */
+    variables?: Variables;
   };
   steps: TraceStep[];
 }
@@ -99,6 +107,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       status: state.status, answer: state.answer, stopReason: state.stopReason,
       ...(state.files?.length ? { files: state.files.map((f) => ({ name: f.name, size: f.size, type: f.type })) } : {}),
       price: state.limits?.price ?? null,
+      ...(state.variables && Object.keys(state.variables).length ? { variables: hideRun(state, shownVariables(state.variables, PASSWORD_MASK)) } : {}),
     },
     steps: state.steps.map((s) => ({
       index: s.index, url: s.url, title: s.title, viewport: s.viewport, elements: s.elements.map(markOut),
@@ -120,6 +129,8 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       ...(s.tabs?.length ? { tabs: s.tabs } : {}),
       ...(s.injection?.length ? { injection: s.injection } : {}),
       ...(s.afterAction ? { afterAction: s.afterAction } : {}),
+      ...(s.sensitive ? { sensitive: true } : {}),
+      ...(s.warning ? { warning: s.warning } : {}),
     })),
   };
   return scrub(trace, secrets);

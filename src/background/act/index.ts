@@ -124,6 +124,10 @@ async function perform(tabId: number, a: Action, ctx: ActContext): Promise<ActRe
       return openUrl(tabId, a.url);
     case 'openApp':
       return openApp(tabId, a.name, ctx.apps);
+    case 'quote':
+    case 'llm':
+    case 'clipboard':
+      return { ok: false, error: `This browser cannot do ${a.type} yet.` };
     case 'answer':
     case 'reply':
     case 'finish':

@@ -15,6 +15,9 @@ export type Target =
   | { kind: 'window' }
   | { kind: 'none' };
 
+/** A rectangle in CSS px of the top page's viewport. */
+export interface Box { x: number; y: number; width: number; height: number }
+
 export type MouseButton = 'left' | 'right' | 'middle';
 export type Direction = 'up' | 'down' | 'left' | 'right';
 
@@ -31,8 +34,11 @@ export type Action =
    * press Enter after typing (the GLM web grammar does both).
    */
   | { type: 'type'; target: Target; text: string; clear: boolean; enter: boolean }
-  /** scroll the content (not the finger) in `direction`; `ticks`: wheel notches (absent: about 2/3 of a view) */
-  | { type: 'scroll'; target: Target; direction: Direction; ticks?: number }
+  /**
+   * scroll the content (not the finger) in `direction`; `ticks`: wheel notches, or `pixels`
+   * (absent both: about 2/3 of a view); `until`: on to the end (bottom, top, left or right edge)
+   */
+  | { type: 'scroll'; target: Target; direction: Direction; ticks?: number; pixels?: number; until?: boolean }
   /** a key or a key combination, keys joined by "+" with our names: "Enter", "Control+a" */
   | { type: 'key'; keys: string }
   | { type: 'wait' }
@@ -44,6 +50,16 @@ export type Action =
   | { type: 'navigate'; url: string }
   /** a site the person listed as an app in settings */
   | { type: 'openApp'; name: string }
+  /**
+   * The page's visible text inside `box` into the run variable `output` (CogAgent QUOTE_TEXT).
+   * `target`: the box's centre. `all`: scroll the box's scroll container to its end, collecting
+   * every line once (a long list).
+   */
+  | { type: 'quote'; target: Target; box: Box; all: boolean; output: string }
+  /** a text-only model call with the run's variables filled into `prompt`; its reply into `output` (CogAgent LLM) */
+  | { type: 'llm'; prompt: string; output: string }
+  /** what the page last put on the clipboard, into `output` (CogAgent QUOTE_CLIPBOARD) */
+  | { type: 'clipboard'; output: string }
   /** answer and end the run as finished */
   | { type: 'answer'; text: string }
   /** tell the person the answer; the run goes on (GLM mobile's answer, then status) */
@@ -77,6 +93,11 @@ export function withTarget(a: Action, target: Target): Action {
   return 'target' in a ? { ...a, target } : a;
 }
 
+/** Actions that only read (the page, the clipboard) or think, and store the result in a run variable. */
+export function storesVariable(a: Action): a is Extract<Action, { output: string }> {
+  return a.type === 'quote' || a.type === 'llm' || a.type === 'clipboard';
+}
+
 /** Actions that end the run when they are taken. */
 export function endsRun(a: Action): boolean {
   return a.type === 'answer' || a.type === 'finish';
@@ -102,6 +123,14 @@ export interface ParsedStep {
   notes: string[];
   /** reasoning (think block or reasoning_content), for display only */
   reasoning: string | null;
+  /** the model marked the action as sensitive (CogAgent's <<敏感操作>>): the person is asked first, in any mode */
+  sensitive?: boolean;
+  /** wait this long after the action (ms; the run caps it) */
+  sleepMs?: number;
+  /** the run ends after this action has run (successfully), finished with this answer (Midscene's last action) */
+  endsAfter?: string;
+  /** something the model reports as wrong, shown to the person (Midscene's `error`) */
+  warning?: string;
 }
 
 export interface ParseError {

@@ -20,7 +20,7 @@ export function describeOther(a: Action): string {
     case 'press': return `(long press at ${place(a.target)})`;
     case 'drag': return `(drag from ${place(a.target)} to (${Math.round(a.to.x)}, ${Math.round(a.to.y)}))`;
     case 'type': return `(type "${a.text}" into ${place(a.target)})`;
-    case 'scroll': return `(scroll ${a.direction} at ${place(a.target)}${a.ticks ? ` by ${a.ticks}` : ''})`;
+    case 'scroll': return `(scroll ${a.direction} at ${place(a.target)}${a.until ? ' to the end' : a.ticks ? ` by ${a.ticks}` : a.pixels ? ` by ${a.pixels} px` : ''})`;
     case 'key': return `(press ${a.keys})`;
     case 'wait': return '(wait)';
     case 'goBack': return '(go back)';
@@ -28,6 +28,9 @@ export function describeOther(a: Action): string {
     case 'search': return '(open the search page)';
     case 'navigate': return `(go to ${a.url})`;
     case 'openApp': return `(open ${a.name})`;
+    case 'quote': return `(quote the text in (${Math.round(a.box.x)}, ${Math.round(a.box.y)}, ${Math.round(a.box.x + a.box.width)}, ${Math.round(a.box.y + a.box.height)})${a.all ? ', scrolling to the end' : ''} into ${a.output})`;
+    case 'llm': return `(ask the language model "${a.prompt}" into ${a.output})`;
+    case 'clipboard': return `(quote the clipboard into ${a.output})`;
     case 'answer': return `(answer: ${a.text})`;
     case 'reply': return `(tell the user: ${a.text})`;
     case 'finish': return `(${a.outcome === 'done' ? 'task done' : 'task impossible'}: ${a.text})`;

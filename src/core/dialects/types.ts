@@ -105,4 +105,10 @@ export interface Dialect {
   preview(partial: string): Preview;
   /** the observation that tells the model its last reply could not be read */
   formatErrorObservation(error: string): string;
+  /**
+   * The run variables a text refers to, as written (CogAgent's `__CogName_Price__`): the run fills
+   * them in before typing or asking the language model (run/variables.ts). Absent: the grammar has
+   * no variables.
+   */
+  variableRefs?(text: string): string[];
 }

@@ -10,6 +10,7 @@ import { nextReplayed, type ReplayNext } from '../replay';
 import { historyOf, markOf, modelSteps, shotOf } from './reduce';
 import { hideRun, taskForModel } from './secrets';
 import type { ActedElement, AfterAction, FrameOffsets, RunState } from './state';
+import { fillVariables } from './variables';
 
 export type Effect =
   | { kind: 'observe' }
@@ -19,7 +20,8 @@ export type Effect =
   | { kind: 'replay'; next: ReplayNext }
   /** let the guards look at the action; `mark`: its label's mark; `target`: what it acts on */
   | { kind: 'check'; action: Action; mark: Mark | null; target: ActedElement | null }
-  | { kind: 'act'; action: Action; mark: Mark | null; frameOffsets?: FrameOffsets }
+  /** `action`: with the run variables filled in (variables.ts); `sleepMs`: wait this long after it (the model asked) */
+  | { kind: 'act'; action: Action; mark: Mark | null; frameOffsets?: FrameOffsets; sleepMs?: number }
   /**
    * keep (resume the downloads) or undo (cancel and erase them; the tab back from `after.url` to
    * `before`) what the action did, as the person decided -> 'resolved'
@@ -28,6 +30,9 @@ export type Effect =
   /** nothing to do until the person decides (approve, reject, resume) */
   | { kind: 'wait' }
   | { kind: 'none' };
+
+/** The longest wait after an action a model may ask for (ms). */
+export const MAX_SLEEP_MS = 10_000;
 
 export function effectOf(state: RunState): Effect {
   if (state.status !== 'running') return { kind: 'none' };
@@ -46,11 +51,12 @@ export function effectOf(state: RunState): Effect {
     return { kind: 'ask', request };
   }
   if (state.phase === 'act' && p.reply) {
-    const a = p.reply.action;
+    const a = fillVariables(p.reply.action, dialectOf(state.dialect), state.variables).action;
     const mark = markOf(p.elements, a);
     if (p.acted) return p.after?.decision && p.after.outcome === undefined ? { kind: 'after', after: p.after, before: p.url } : { kind: 'none' };
     if (!p.checked) return { kind: 'check', action: a, mark, target: p.target ?? null };
-    return { kind: 'act', action: a, mark, frameOffsets: p.frameOffsets };
+    const sleepMs = p.reply.sleepMs ? Math.min(Math.max(0, p.reply.sleepMs), MAX_SLEEP_MS) : 0;
+    return { kind: 'act', action: a, mark, frameOffsets: p.frameOffsets, ...(sleepMs ? { sleepMs } : {}) };
   }
   return { kind: 'none' };
 }

@@ -56,6 +56,13 @@ export const modelText = {
    */
   secretsNote: (names: string[]) =>
     `The user keeps these values secret: ${names.map(placeholderOf).join(', ')}. You never see a secret's value; where the page or this task shows a placeholder, it stands for that value. To type a secret, write its placeholder exactly as the text to type (for example ${placeholderOf(names[0])}): it is filled in when typed.`,
+  /** an action refers to run variables nothing stored */
+  noSuchVariable: (missing: string[], names: string[]) =>
+    `Not run: no earlier action stored ${quoted(missing)}; ${names.length ? `the variables are ${quoted(names)}` : 'no variables are stored yet'}.`,
+  /** an action stored a variable */
+  stored: (name: string, chars: number, preview: string) => `Stored ${chars} characters in ${name}: "${preview}"`,
+  /** an action stored a variable that holds a typed password */
+  storedSecret: (name: string) => `Stored in ${name} (a password: not shown).`,
   /** what an action did that the guards look at after it (guard-after.ts), and what became of it */
   downloadKept: (names: string[]) => `The browser began downloading ${quoted(names)}; the download was kept.`,
   downloadUndone: (names: string[]) => `The browser began downloading ${quoted(names)}; the user did not allow it, so the download was cancelled and deleted.`,

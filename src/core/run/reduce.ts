@@ -18,7 +18,7 @@
 import { endsRun, isParseError, labelOf, type Action, type Memory } from '../action/action';
 import { browserShortcut } from '../action/shortcuts';
 import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
-import { detectInjection, pageTexts, type InjectionHit } from '../injection';
+import { detectInjection, injectionPlace, pageTexts, type InjectionHit } from '../injection';
 import { afterActionHit } from '../guard-after';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
@@ -32,6 +32,7 @@ import { translatorFor } from '../locales';
 import { personTextIn } from './person-text';
 import { hideMarks, hideReply, hideRun, hideTarget, rememberTyped, taskForModel, typesKnownPassword } from './secrets';
 import { placeholdersIn, usableSecrets } from '../secrets';
+import { keptValue, previewValue, variablesUsed } from './variables';
 import {
   DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, TOOK_OVER_FEEDBACK, siteOf,
   type ActedElement, type ActResult, type AfterAction, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
@@ -140,7 +141,19 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   const p = state.pending!;
   const r = p.reply!;
   // Parser notes (e.g. memory kept) follow the outcome in brackets, so the outcome reads first.
-  const outcome = result.ok ? (result.note ? `${modelText.success}. ${result.note}` : modelText.success) : result.error;
+  // a value the action stored (quote, llm, clipboard): kept by name; the step records what was stored
+  const set = result.ok ? result.set : undefined;
+  let variables = state.variables;
+  let note = result.ok ? result.note : undefined;
+  if (set) {
+    const secret = typesKnownPassword(state, set.value);
+    const value = keptValue(set.value);
+    variables = { ...variables, [set.name]: { value, step: p.index, ...(secret ? { secret } : {}) } };
+    const said = secret ? modelText.storedSecret(set.name) : modelText.stored(set.name, value.length, previewValue(value));
+    note = note ? `${said} ${note}` : said;
+    result = { ok: true, ...(note ? { note } : {}) };
+  }
+  const outcome = result.ok ? (note ? `${modelText.success}. ${note}` : modelText.success) : result.error;
   const tabs = state.tabChanges ?? [];
   const observation = hideRun(state, withTabs(outcome, tabs) + (extra.length ? ` (${extra.join(' ')})` : ''));
   const step: StepRecord = {
@@ -159,8 +172,12 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     ...(tabs.length ? { tabs } : {}),
     ...(p.injection?.length ? { injection: p.injection } : {}),
     ...(p.after ? { afterAction: p.after } : {}),
+    ...(r.sensitive ? { sensitive: true } : {}),
+    ...(r.warning ? { warning: r.warning } : {}),
   };
-  const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [] };
+  const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [], ...(variables ? { variables } : {}) };
+  // the model's last action (Midscene's more_actions_needed_by_instruction: false) ran: the run is finished
+  if (r.endsAfter !== undefined && result.ok && step.approval?.decision !== 'rejected') return end(next, at, 'finished', null, hideRun(state, r.endsAfter) || state.answer);
   if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText(state).maxSteps(state.maxSteps));
   return next;
 }
@@ -216,8 +233,10 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       const a = p.reply.action;
       const masks = ev.hit?.id === 'password' && !p.reply.secret && a.type === 'type' && !placeholdersIn(a).length;
       const q = masks ? { ...p, reply: withSecretMasked(p.reply, p.target ?? null, state, p, true) } : p;
-      if (!ev.hit && !injected && !state.approveSteps) return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
-      return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected } } };
+      // the model marked the action sensitive (CogAgent): the person is asked, whatever the guard lists say
+      const sensitive = p.reply.sensitive ? translatorFor(state.locale)('whySensitive') : null;
+      if (!ev.hit && !injected && !sensitive && !state.approveSteps) return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
+      return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected ?? sensitive } } };
     }
     case 'tab': return onTab(state, ev);
     case 'files': return { ...state, files: ev.files };
@@ -427,6 +446,10 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
   return proposed(state, ev.at, {
     raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: parsed.thought, action, actionText,
     memory: parsed.memory ?? state.memory, notes, usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null,
+    ...(parsed.sensitive ? { sensitive: true } : {}),
+    ...(parsed.sleepMs !== undefined ? { sleepMs: parsed.sleepMs } : {}),
+    ...(parsed.endsAfter !== undefined ? { endsAfter: parsed.endsAfter } : {}),
+    ...(parsed.warning ? { warning: parsed.warning } : {}),
   }, ev.target);
 }
 
@@ -440,11 +463,21 @@ function onReplayed(state: RunState, ev: Extract<RunEvent, { type: 'replayed' }>
   }, ev.target);
 }
 
+/** Variables typed into a password field: masked from now on, like the password itself. */
+function secretVariables(state: RunState, names: string[]): RunState {
+  const variables = { ...state.variables };
+  for (const n of names) {
+    variables[n] = { ...variables[n], secret: true };
+    state = rememberTyped(state, variables[n].value);
+  }
+  return { ...state, variables };
+}
+
 /** Why the run asks: the page's text aimed at the agent, where it was, in the person's language. */
 function injectionReason(state: RunState, hits: InjectionHit[]): string {
   const t = translatorFor(state.locale);
   const h = hits[0];
-  const where = h.where === 'title' ? t('injWhereTitle') : t('injWhereElement', h.where);
+  const where = injectionPlace(h.where, t);
   return t(hits.length > 1 ? 'injReasonMore' : 'injReason', where, h.phrase, hits.length - 1);
 }
 
@@ -457,7 +490,15 @@ function proposed(state: RunState, at: number, r: PendingReply, found: ActedElem
   state = typedPassword(state, reply);
   // the action with the run's secrets hidden (an answer that repeats a password, say)
   const { action } = reply;
-  const withReply: RunState = { ...state, pending: { ...state.pending!, reply, target }, formatErrorsInARow: 0 };
+  // run variables it uses (variables.ts): all must exist; typed into a password field they become secret
+  const used = variablesUsed(action, dialectOf(state.dialect));
+  const missing = used.filter((n) => !state.variables?.[n]);
+  if (!missing.length && used.length && action.type === 'type' && target?.inputType === 'password') state = secretVariables(state, used);
+  // page text a language-model prompt carries is checked like the page itself (injection.ts)
+  const fromVars = action.type === 'llm' && !missing.length ? detectInjection(used.map((n) => ({ text: state.variables![n].value, where: n }))) : [];
+  const injection = [...(p.injection ?? []), ...fromVars];
+  const withReply: RunState = { ...state, pending: { ...state.pending!, reply, target, ...(injection.length ? { injection } : {}) }, formatErrorsInARow: 0 };
+  if (missing.length) return finishStep(withReply, at, { ok: false, error: modelText.noSuchVariable(missing, Object.keys(state.variables ?? {})) }, [], 0);
   if (!endsRun(action)) {
     // Budget and loop guards: the action is recorded as not run and the run stops with the reason.
     const stop = overCap(state, r.usage) ?? repeatStop(state, p, reply.actionText, action);
@@ -466,7 +507,7 @@ function proposed(state: RunState, at: number, r: PendingReply, found: ActedElem
     if (n !== null) reply.notes.push(modelText.repeatNudge(n));
   }
   if (action.type === 'reply') withReply.answer = action.text; // told to the person; the run goes on
-  const injected = p.injection?.length ? injectionReason(state, p.injection) : null;
+  const injected = injection.length ? injectionReason(state, injection) : null;
   if (endsRun(action) && (state.approveSteps || injected)) {
     // The person may still send the model back to work ("that is not the cheapest one").
     return { ...withReply, phase: 'approve', pending: { ...withReply.pending!, checked: true, approval: { rule: null, reason: injected } } };

@@ -16,9 +16,21 @@ import type { SettleReport } from '../settle';
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
 /** `note`: what the model is told besides "Success" (e.g. a browser shortcut's meaning) */
-export type ActResult = { ok: true; note?: string } | { ok: false; error: string };
+/** `set`: the value an action stored in a run variable (quote, llm, clipboard) */
+export type ActResult = { ok: true; note?: string; set?: { name: string; value: string } } | { ok: false; error: string };
 
 export const PASSWORD_MASK = '••••';
+
+/** A run variable (variables.ts): a value an action stored for later actions. */
+export interface Variable {
+  value: string;
+  /** the step that stored it */
+  step: number;
+  /** typed into a password field: masked in every view and trace (the value stays in the run's memory only) */
+  secret?: boolean;
+}
+
+export type Variables = Record<string, Variable>;
 /** Unreadable replies in a row before the run stops. */
 export const MAX_FORMAT_ERRORS = 3;
 export const DEFAULT_SEARCH = 'https://www.bing.com/';
@@ -145,6 +157,10 @@ export interface StepRecord {
   injection?: InjectionHit[];
   /** the action left the site or started a download, seen after it (absent: neither) */
   afterAction?: AfterAction;
+  /** the model marked the action as sensitive (the person was asked first) */
+  sensitive?: boolean;
+  /** what the model reported as wrong, shown to the person (Midscene's `error`) */
+  warning?: string;
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -172,6 +188,11 @@ export interface PendingReply {
   memory: Memory; notes: string[]; usage: Usage | null; modelMs: number; firstTokenMs?: number | null;
   /** the action types into a password field: its text is masked everywhere it is kept */
   secret?: boolean;
+  /** from the parsed reply (ParsedStep) */
+  sensitive?: boolean;
+  sleepMs?: number;
+  endsAfter?: string;
+  warning?: string;
 }
 
 /** What has been gathered for the step in progress. */
@@ -281,6 +302,8 @@ export interface RunState {
   limits?: RunLimits;
   /** files the person attached for the page's file inputs: names, sizes, types (never the bytes) */
   files?: FileMeta[];
+  /** values actions stored for later actions, by the name the grammar uses (variables.ts; absent: none) */
+  variables?: Variables;
   /**
    * The person's secrets and the passwords this run typed, to hide them in everything kept and
    * sent (core/secrets.ts). Memory only: storage keeps it out of the database (secrets.ts), views

@@ -5,7 +5,9 @@
 import { pointOf, type Point } from '../action/action';
 import type { Viewport } from '../marks';
 import { runTotals } from './budget';
-import { TOOK_OVER_FEEDBACK, type ActedElement, type ApprovalRequest, type RunState, type StepRecord } from './state';
+import { hideRun } from './secrets';
+import { shownVariables } from './variables';
+import { PASSWORD_MASK, TOOK_OVER_FEEDBACK, type ActedElement, type ApprovalRequest, type RunState, type StepRecord } from './state';
 
 export type StepView = Omit<StepRecord, 'screenshot' | 'promptText'>;
 
@@ -31,6 +33,7 @@ export function toRunView(s: RunState): RunView {
   const { tokens, cost } = runTotals(s, pending?.reply?.usage ?? null);
   return {
     ...rest,
+    ...(rest.variables ? { variables: hideRun(s, shownVariables(rest.variables, PASSWORD_MASK)) } : {}),
     totals: { ...tokens, cost },
     steps: steps.map(({ screenshot: _s, promptText: _p, ...step }) => step),
     pending: pending
