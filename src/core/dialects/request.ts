@@ -21,9 +21,17 @@ export type ImagePart = Extract<RequestPart, { type: 'image' }>;
  * parts shows as "<image: step N>" / "<image: current>" so a reader sees where it was sent.
  */
 export function promptTextOf(parts: RequestPart[]): string {
+  const system = parts.flatMap((p) => (p.type === 'system' ? [p.text] : []));
+  const user = userPromptTextOf(parts.filter((p) => p.type !== 'system'));
+  // A system message (midscene) is kept first, a blank line before the user message's text.
+  return system.length ? [...system, user].join('\n\n') : user;
+}
+
+function userPromptTextOf(parts: RequestPart[]): string {
   let out = '';
   let seenText = false;
   parts.forEach((p, i) => {
+    if (p.type === 'system') return;
     if (p.type === 'text') {
       out += p.text;
       seenText = true;
@@ -35,20 +43,24 @@ export function promptTextOf(parts: RequestPart[]): string {
 }
 
 /**
- * The single user message, the image parts filled in from `images` (data URLs, in the order of
- * the image parts). An image that could not be had ('') is left out rather than sent empty.
+ * The system message, if the parts have one (its texts joined), then the single user message,
+ * the image parts filled in from `images` (data URLs, in the order of the image parts). An image
+ * that could not be had ('') is left out rather than sent empty.
  */
 export function toMessages(parts: RequestPart[], images: string[]): ChatMessage[] {
   let i = 0;
   const content: ContentPart[] = [];
+  const system: string[] = [];
   for (const p of parts) {
-    if (p.type === 'text') content.push({ type: 'text', text: p.text });
+    if (p.type === 'system') system.push(p.text);
+    else if (p.type === 'text') content.push({ type: 'text', text: p.text });
     else {
       const url = images[i++] ?? '';
       if (url) content.push({ type: 'image_url', image_url: { url } });
     }
   }
-  return [{ role: 'user', content }];
+  const user: ChatMessage = { role: 'user', content };
+  return system.length ? [{ role: 'system', content: system.join('\n\n') }, user] : [user];
 }
 
 export function imagePartsOf(parts: RequestPart[]): ImagePart[] {

@@ -9,10 +9,11 @@
  * reads; it is never translated.
  */
 import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
+import type { BboxConvention } from '../action/bbox';
 import type { CoordinateSpace, ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 
-export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile';
+export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile' | 'midscene';
 
 /** One past step as the dialect may show it. */
 export interface HistoryEntry {
@@ -55,6 +56,8 @@ export interface DialectContext {
  * scaled by `scale` (so the run state never holds a second copy of any image).
  */
 export type RequestPart =
+  /** the system message (sent before the user message; dialects whose seed has one: midscene) */
+  | { type: 'system'; text: string }
   | { type: 'text'; text: string }
   | { type: 'image'; of: 'current' }
   | { type: 'image'; of: number; scale: number };
@@ -80,6 +83,12 @@ export interface RequestDefaults { temperature: number; maxTokens: number; extra
 /** The live preview of a reply still streaming in. */
 export interface Preview { thought: string | null; action: string | null }
 
+/**
+ * What the run knows that changes how a reply is read and an action written: the endpoint's
+ * bounding-box convention (action/bbox.ts), for dialects with `bboxSetting`. Absent: the default.
+ */
+export interface ParseOptions { bbox?: BboxConvention }
+
 export type ActionParse = { ok: true; action: Action; notes: string[] } | { ok: false; error: string };
 
 export interface Dialect {
@@ -96,15 +105,21 @@ export interface Dialect {
   /** the parts of this step's single user message */
   buildRequest(ctx: DialectContext): RequestPart[];
   /** Parse a model reply. `reasoning`: the separate reasoning field some servers fill. Never throws. */
-  parseReply(content: string, reasoning: string | null, shot: ShotGeometry): ParsedStep | ParseError;
+  parseReply(content: string, reasoning: string | null, shot: ShotGeometry, options?: ParseOptions): ParsedStep | ParseError;
   /** Parse one action as a person writes it in this grammar (Edit, the runner's `e ACTION`). Never throws. */
-  parseAction(text: string, shot: ShotGeometry): ActionParse;
+  parseAction(text: string, shot: ShotGeometry, options?: ParseOptions): ActionParse;
   /** Write an action in this grammar (history, approval card, runner prompt, replay's history). */
-  formatAction(action: Action, shot: ShotGeometry): string;
+  formatAction(action: Action, shot: ShotGeometry, options?: ParseOptions): string;
   /** what is readable of a reply still streaming in */
   preview(partial: string): Preview;
   /** the observation that tells the model its last reply could not be read */
   formatErrorObservation(error: string): string;
+  /**
+   * Its boxes are read in the endpoint's bounding-box convention (Settings, the runner's --bbox),
+   * carried into the run and passed as ParseOptions; with 'pixels' the screenshot is padded to
+   * multiples of 28 (background/images.ts). Absent: the dialect has one fixed space (`coords`).
+   */
+  bboxSetting?: boolean;
   /**
    * The run variables a text refers to, as written (CogAgent's `__CogName_Price__`): the run fills
    * them in before typing or asking the language model (run/variables.ts). Absent: the grammar has

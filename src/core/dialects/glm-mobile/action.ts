@@ -46,7 +46,7 @@ function isObject(x: unknown): x is Record<string, unknown> {
 }
 
 /** Quote bare keys (`{action_type: "click"}`) in repaired JSON, whose strings are all double-quoted. */
-function quoteBareKeys(s: string): string {
+export function quoteBareKeys(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; ) {
     const c = s[i];
