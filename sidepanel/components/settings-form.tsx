@@ -61,7 +61,7 @@ const FRACTIONAL = new Set<keyof Settings>(['temperature', 'requestTimeoutSec', 
 
 /** The endpoint fields a profile keeps (the key included). */
 function endpointOf(s: Settings): EndpointProfile {
-  return { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
+  return { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, bbox: s.bbox, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
 }
 
 /** The form still holds what the preset filled in (its hint applies only then). */

@@ -8,6 +8,7 @@ import { JPEG_QUALITY } from '../core/history';
 import type { ImagePart } from '../core/dialects/request';
 import type { RunState } from '../core/run';
 import { loadShot } from './run-store';
+import { paddedSize } from '../core/action/bbox';
 
 /** A data URL scaled by `scale` as a JPEG ('' when it cannot be read). */
 export async function scaled(dataUrl: string, scale: number): Promise<string> {
@@ -23,12 +24,37 @@ export async function scaled(dataUrl: string, scale: number): Promise<string> {
   return bytesToDataUrl('image/jpeg', new Uint8Array(await out.arrayBuffer()));
 }
 
+/**
+ * A PNG data URL padded on the right and bottom to multiples of 28 (black), for models that point
+ * in pixels of an image whose sides are such multiples (Qwen2.5-VL, as Midscene sends it): a pixel
+ * of the padded image is the same pixel of the screenshot, so the mapping back is unchanged.
+ */
+export async function padded(dataUrl: string): Promise<string> {
+  const img = dataUrlToBytes(dataUrl);
+  if (!img) return '';
+  const bitmap = await createImageBitmap(new Blob([img.bytes as Uint8Array<ArrayBuffer>], { type: img.mime }));
+  const size = paddedSize(bitmap.width, bitmap.height);
+  if (size.width === bitmap.width && size.height === bitmap.height) {
+    bitmap.close();
+    return dataUrl;
+  }
+  const canvas = new OffscreenCanvas(size.width, size.height);
+  const ctx = canvas.getContext('2d')!;
+  ctx.fillStyle = '#000';
+  ctx.fillRect(0, 0, size.width, size.height);
+  ctx.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  const out = await canvas.convertToBlob({ type: 'image/png' });
+  return bytesToDataUrl('image/png', new Uint8Array(await out.arrayBuffer()));
+}
+
 /** Every image part of a request as a data URL, in order (by the part's position). */
 export async function imagesFor(state: RunState, parts: ImagePart[]): Promise<string[]> {
   const out: string[] = [];
   for (const p of parts) {
     if (p.of === 'current') {
-      out.push(state.pending?.screenshot ?? '');
+      const shot = state.pending?.screenshot ?? '';
+      out.push(shot && state.bbox === 'pixels' ? await padded(shot).catch(() => '') : shot);
       continue;
     }
     const step = state.steps.find((s) => s.index === p.of);

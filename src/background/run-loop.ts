@@ -182,7 +182,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
-    locale: personLocale(settings), secrets: settings.secrets,
+    locale: personLocale(settings), secrets: settings.secrets, bbox: settings.bbox,
   });
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
@@ -251,7 +251,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
       let target: ActedElement | null = null;
       if (c.edit?.trim()) {
         if (s.pending.after) throw new Error(t('editAfterRan'));
-        const parsed = dialectOf(s.dialect).parseAction(c.edit, shotOf(s.pending));
+        const parsed = dialectOf(s.dialect).parseAction(c.edit, shotOf(s.pending), s);
         if (!parsed.ok) throw new Error(t('editUnreadable', parsed.error));
         edit = parsed.action;
         const label = labelOf(edit);
@@ -387,7 +387,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error };
         // What an action at a point (or into the focused field) would act on, before the reply is recorded.
         const p = a.state.pending;
-        const parsed = p ? dialectOf(a.state.dialect).parseReply(r.content, r.reasoning, shotOf(p)) : null;
+        const parsed = p ? dialectOf(a.state.dialect).parseReply(r.content, r.reasoning, shotOf(p), a.state) : null;
         const target = parsed && !isParseError(parsed) ? await probe(a.state, parsed.action) : null;
         return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs, truncated: r.truncated, target };
       } finally {

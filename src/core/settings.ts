@@ -1,5 +1,6 @@
 import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
 import { DEFAULT_PRICES, normalizePrices, type PriceTable } from './costs';
+import { DEFAULT_BBOX, isBboxConvention, type BboxConvention } from './action/bbox';
 import { isDialect } from './dialects/registry';
 import type { App } from './dialects/types';
 import { isLanguageSetting, type LanguageSetting, type Translate } from './i18n';
@@ -14,6 +15,12 @@ export interface Settings {
   model: string;
   /** the model dialect (prompt, action grammar, coordinates): dialects/registry.ts */
   dialect: string;
+  /**
+   * how the model writes a bounding box (action/bbox.ts), for dialects that read boxes in their
+   * model family's convention (midscene): thousandths x-y, thousandths y-x (Gemini), or pixels of
+   * the image sent (Qwen2.5-VL)
+   */
+  bbox: BboxConvention;
   /** sites the model may open as "apps" (glm-mobile's open_app), one "Name = https://…" a line */
   apps: string;
   maxSteps: number;
@@ -48,7 +55,7 @@ export interface Settings {
 }
 
 /** One saved endpoint: what a preset fills, plus the key. */
-export type EndpointProfile = Pick<Settings, 'baseUrl' | 'apiKey' | 'model' | 'dialect' | 'temperature' | 'maxTokens' | 'stream' | 'extraBody'>;
+export type EndpointProfile = Pick<Settings, 'baseUrl' | 'apiKey' | 'model' | 'dialect' | 'bbox' | 'temperature' | 'maxTokens' | 'stream' | 'extraBody'>;
 
 /** Values of the reference GLM-4.5V WebVoyager client (seed 003): temperature 0.001, max_tokens 8192, skip_special_tokens false. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -56,6 +63,7 @@ export const DEFAULT_SETTINGS: Settings = {
   apiKey: '',
   model: 'glm-4.5v',
   dialect: 'glm-web',
+  bbox: DEFAULT_BBOX,
   apps: '',
   maxSteps: 15,
   searchStartPage: 'https://www.bing.com/',
@@ -93,6 +101,7 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   out.prices = normalizePrices(out.prices);
   out.profiles = normalizeProfiles(out.profiles);
   if (!isLanguageSetting(out.language)) out.language = 'auto';
+  if (!isBboxConvention(out.bbox)) out.bbox = DEFAULT_BBOX;
   out.secrets = normalizeSecrets(out.secrets);
   return out;
 }
@@ -103,7 +112,7 @@ function normalizeProfiles(input: unknown): Record<string, EndpointProfile> {
   for (const [name, p] of Object.entries(input as Record<string, Partial<EndpointProfile>>)) {
     if (!name.trim() || !p || typeof p !== 'object' || typeof p.baseUrl !== 'string') continue;
     const s = normalizeSettings(p as Partial<Settings>);
-    out[name.trim()] = { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
+    out[name.trim()] = { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, bbox: s.bbox, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
   }
   return out;
 }
@@ -113,6 +122,7 @@ export function checkSettings(s: Settings, t: Translate = english): SettingsProb
   const p: SettingsProblems = {};
   if (!/^https?:\/\/[^\s/]+/i.test(s.baseUrl)) p.baseUrl = t('setBaseUrl');
   if (!isDialect(s.dialect)) p.dialect = t('setDialect', s.dialect);
+  if (!isBboxConvention(s.bbox)) p.bbox = t('setBbox');
   const apps = readApps(s.apps);
   if (apps.bad.length) p.apps = t('setApps', apps.bad.slice(0, 3).join('; '));
   if (!s.model) p.model = t('setModel');

@@ -54,6 +54,7 @@ export function createRun(n: NewRun): RunState {
     ...(n.files?.length ? { files: n.files } : {}),
     ...(n.locale && n.locale !== 'en' ? { locale: n.locale } : {}),
     ...(vault ? { vault } : {}),
+    ...(n.bbox && dialectOf(n.dialect).bboxSetting ? { bbox: n.bbox } : {}),
   };
 }
 
@@ -127,7 +128,7 @@ export function withSecretMasked(reply: PendingReply, target: ActedElement | nul
     reasoning: r.reasoning === null ? null : maskSecret(r.reasoning, a.text),
     thought: maskSecret(r.thought, a.text),
     memory: maskMemory(r.memory, a.text),
-    actionText: dialectOf(state.dialect).formatAction({ ...a, text: PASSWORD_MASK }, shotOf(p)),
+    actionText: dialectOf(state.dialect).formatAction({ ...a, text: PASSWORD_MASK }, shotOf(p), state),
     secret: true,
   };
 }
@@ -397,7 +398,7 @@ function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approve' }>):
     const label = labelOf(ev.edit);
     if (label !== null && !p.elements.some((m) => m.label === label)) return state; // validated by the caller
     target = actedOn(p.elements, ev.edit, ev.target);
-    const actionText = dialectOf(state.dialect).formatAction(ev.edit, shotOf(p));
+    const actionText = dialectOf(state.dialect).formatAction(ev.edit, shotOf(p), state);
     reply = withSecretMasked({ ...reply, action: ev.edit, actionText }, target, state, p);
   }
   state = typedPassword(state, reply);
@@ -420,7 +421,7 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
   if (state.phase !== 'model' || !state.pending) return state;
   const dialect = dialectOf(state.dialect);
   const p = state.pending;
-  const parsed = dialect.parseReply(ev.raw, ev.reasoning, shotOf(p));
+  const parsed = dialect.parseReply(ev.raw, ev.reasoning, shotOf(p), state);
   if (isParseError(parsed)) {
     const reply: PendingReply = { raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: '', action: { type: 'wait' },
       actionText: '(unreadable reply)', memory: state.memory, notes: [], usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null };
@@ -441,7 +442,7 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
     return done;
   }
   const action = asAddress(state, parsed.action);
-  const actionText = action === parsed.action ? parsed.actionText : dialect.formatAction(action, shotOf(p));
+  const actionText = action === parsed.action ? parsed.actionText : dialect.formatAction(action, shotOf(p), state);
   const notes = action === parsed.action ? [...parsed.notes] : [...parsed.notes, modelText.openedAddress((action as { url: string }).url)];
   return proposed(state, ev.at, {
     raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: parsed.thought, action, actionText,
@@ -456,7 +457,7 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
 /** A replay's recorded action stands in for a reply (written in the run's grammar for the history). */
 function onReplayed(state: RunState, ev: Extract<RunEvent, { type: 'replayed' }>): RunState {
   if (state.phase !== 'model' || !state.pending) return state;
-  const actionText = dialectOf(state.dialect).formatAction(ev.action, shotOf(state.pending));
+  const actionText = dialectOf(state.dialect).formatAction(ev.action, shotOf(state.pending), state);
   return proposed(state, ev.at, {
     raw: '', reasoning: null, thought: `Replaying step ${ev.from + 1} of the recorded run.`, action: ev.action, actionText,
     memory: ev.memory, notes: [], usage: null, modelMs: 0, firstTokenMs: null,

@@ -3,6 +3,7 @@ import type { Locale } from '../i18n';
  * The run's state and the events and effects of its state machine (reduce.ts, effects.ts).
  * Types and their constructors only: this file imports nothing from the rest of the run.
  */
+import type { BboxConvention } from '../action/bbox';
 import type { Action, Memory } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { InjectionHit } from '../injection';
@@ -270,6 +271,8 @@ export interface RunState {
   /** tab changes not yet recorded in a step: the next finished step records them and tells the model */
   tabChanges?: TabChange[];
   dialect: string;
+  /** how the dialect reads its model's boxes (dialects with bboxSetting; absent: the default) */
+  bbox?: BboxConvention;
   model: string;
   baseUrl: string;
   maxSteps: number;
@@ -386,6 +389,8 @@ export interface NewRun {
   locale?: Locale;
   /** the person's secrets (Settings): hidden from the model as placeholders */
   secrets?: Secret[];
+  /** the endpoint's bounding-box convention (kept only for a dialect with bboxSetting) */
+  bbox?: BboxConvention;
 }
 
 /** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */
