@@ -11,6 +11,8 @@ import { checkSettings, DEFAULT_SETTINGS, type EndpointProfile, type Settings } 
 import type { GuardId, GuardSettings } from '../../src/core/guards';
 import { PRESETS, presetById, type Preset } from '../../src/core/presets';
 import { DIALECTS, dialectOf } from '../../src/core/dialects/registry';
+import { BBOX_CONVENTIONS, type BboxConvention } from '../../src/core/action/bbox';
+import type { CalibrationResult } from '../../src/core/calibrate';
 import { messageOf, onSettingsChange, send } from '../api';
 import { differsFromSaved, savablePart } from '../settings-draft';
 import { SecretsForm } from './secrets-form';
@@ -46,7 +48,17 @@ export function dialectNote(id: string): string {
     case 'glm-web': return t('dialectNoteWeb');
     case 'glm-pc': return t('dialectNotePc');
     case 'glm-mobile': return t('dialectNoteMobile');
+    case 'midscene': return t('dialectNoteMidscene');
     default: return '';
+  }
+}
+
+/** A bounding-box convention's name, in the person's words. */
+export function bboxName(c: BboxConvention): string {
+  switch (c) {
+    case 'norm-xy': return t('bboxNormXy');
+    case 'norm-yx': return t('bboxNormYx');
+    case 'pixels': return t('bboxPixels');
   }
 }
 
@@ -86,6 +98,9 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   const [saved, setSaved] = useState<Settings>(DEFAULT_SETTINGS);
   const [ready, setReady] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  // The coordinate check's last result (null: not run, or being run when `checking`).
+  const [calibration, setCalibration] = useState<CalibrationResult | null>(null);
+  const [checking, setChecking] = useState(false);
   const [open, setOpen] = useState(false);
   const [advancedOpen, setAdvancedOpen] = useState(false);
   // Bumped when the guards come fresh from storage, so the word boxes drop what was typed before.
@@ -295,6 +310,22 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     }
   }
 
+  /** The coordinate check for what the form shows (saved or not). */
+  async function checkCoordinates() {
+    setCalibration(null);
+    setChecking(true);
+    setStatus({ ok: true, text: t('calibrating') });
+    try {
+      const r = await send('model/calibrate', { config: s });
+      setCalibration(r);
+      setStatus(null);
+    } catch (err) {
+      setStatus({ ok: false, text: t('calibrateFailed', messageOf(err)) });
+    } finally {
+      setChecking(false);
+    }
+  }
+
   /** A dialect brings the request options its model was tuned with; every field stays editable. */
   function chooseDialect(id: string) {
     const r = dialectOf(id).request;
@@ -383,6 +414,28 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             </select>
             <small id="dialect-note" class="help" data-testid="dialect-note">{problems.dialect ?? dialectNote(s.dialect)}</small>
           </div>
+          {dialectOf(s.dialect).bboxSetting && (
+            <div class="field" data-testid="bbox-field">
+              <label for="setting-bbox">{t('fieldBbox')}</label>
+              <select id="setting-bbox" data-testid="setting-bbox" value={s.bbox} aria-describedby="setting-bbox-help"
+                onChange={(e) => set('bbox', (e.target as HTMLSelectElement).value)}>
+                {BBOX_CONVENTIONS.map((c) => <option key={c} value={c}>{bboxName(c)}</option>)}
+              </select>
+              <small id="setting-bbox-help" class={problems.bbox ? 'help bad' : 'help'}>{problems.bbox ?? t('fieldBboxHelp')}</small>
+              <div class="row">
+                <button type="button" data-testid="check-coordinates" disabled={checking} onClick={checkCoordinates} title={t('checkCoordsTitle')}>{t('checkCoords')}</button>
+              </div>
+              {calibration && (
+                <p class={calibration.fits ? 'note' : 'error'} data-testid="calibration-result" data-fits={calibration.fits ?? ''} role="status">
+                  {calibration.fits ? t('calibrateFits', bboxName(calibration.fits)) : t('calibrateNone', calibration.reply || '—')}
+                  {calibration.fits && calibration.fits === s.bbox && <> {t('calibrateIsSet')}</>}
+                  {calibration.fits && calibration.fits !== s.bbox && (
+                    <> <button type="button" data-testid="apply-calibration" onClick={() => set('bbox', calibration.fits!)}>{t('calibrateApply')}</button></>
+                  )}
+                </p>
+              )}
+            </div>
+          )}
           {dialectOf(s.dialect).observes.device === 'phone' && (
             <div class="field">
               <label for="setting-apps">{t('apps')}</label>

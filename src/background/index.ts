@@ -12,6 +12,7 @@ import type { RunState } from '../core/run/state';
 import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
+import { calibrate } from './calibrate';
 import { control, currentRun, isActive, isRunTab, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved } from './run-loop';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
@@ -46,6 +47,7 @@ const handlers: Handlers = {
     if (!r.ok) throw new Error(r.error);
     return { ms: r.ms, models: r.models, message: r.message };
   },
+  'model/calibrate': async ({ config }) => calibrate(normalizeSettings({ ...(await loadSettings()), ...(config ?? {}) })),
   'run/start': async (req) => ({ runId: await startRun(req) }),
   'run/stop': async ({ runId, reason }) => ({ stopped: await stopRun(runId, reason?.trim() ? `Stopped: ${reason.trim().slice(0, 200)}` : undefined) }),
   'run/approve': ({ runId, edit, alwaysAllow }) => control(runId, { kind: 'approve', edit, alwaysAllow }),

@@ -16,6 +16,7 @@ import type { Trace } from './trace';
 import type { RunSummary } from './history';
 import type { FileMeta } from './files';
 import type { FieldInfo, FormInfo } from './guard-fields';
+import type { CalibrationResult } from './calibrate';
 
 /** A form field's attributes, the form it is in and a select's options (content-scripts/details.ts, for the guards). */
 export interface GuardFieldDetails { field?: FieldInfo; form?: FormInfo; options?: string[] }
@@ -44,6 +45,8 @@ export interface ViewMessages {
   'worker/info': { req: Record<string, never>; res: { startedAt: number } };
   'settings/set': { req: Partial<Settings>; res: Settings };
   'model/test': { req: { config?: Partial<Settings> }; res: ModelCheck };
+  /** the coordinate check (core/calibrate.ts): which bounding-box convention the model's answers fit */
+  'model/calibrate': { req: { config?: Partial<Settings> }; res: CalibrationResult };
   'run/start': { req: StartRun; res: { runId: string } };
   /** `reason`: why, in the person's or the runner's words (default "Stopped by the user.") */
   'run/stop': { req: { runId?: string; reason?: string }; res: { stopped: boolean } };
