@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runAgent } from './run-agent';
 import { isDialect, DEFAULT_DIALECT, DIALECTS, dialectOf } from '../src/core/dialects/registry';
+import { BBOX_CONVENTIONS, DEFAULT_BBOX, isBboxConvention } from '../src/core/action/bbox';
 
 const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
 
@@ -17,6 +18,10 @@ const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
   --api-key KEY        the key on the command line (shown by ps and echoed by npm: prefer the two above)
   --model NAME         model name (env VLM_MODEL), default glm-4.5v
   --dialect NAME       model dialect, default ${DEFAULT_DIALECT} (known: ${Object.keys(DIALECTS).join(', ')})
+  --bbox CONVENTION    how the model writes bounding boxes, for dialects that read their model
+                       family's (midscene): norm-xy (default; GLM, Qwen3-VL, UI-TARS, Doubao),
+                       norm-yx (Gemini) or pixels (Qwen2.5-VL: the screenshot is padded to
+                       multiples of 28)
   --app NAME=URL       a site the model may open as an app (glm-mobile's open_app); repeatable
   --file PATH          a file for the page's file fields (what a click on one chooses, as the side
                        panel's "Files for the task"); repeatable; up to 20 MB in all
@@ -78,7 +83,7 @@ async function main() {
     ({ values } = parseArgs({
       options: {
         task: { type: 'string' }, url: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' },
-        model: { type: 'string' }, dialect: { type: 'string' }, app: { type: 'string', multiple: true }, file: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
+        model: { type: 'string' }, dialect: { type: 'string' }, bbox: { type: 'string' }, app: { type: 'string', multiple: true }, file: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
         trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, viewport: { type: 'string' },
         headed: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
@@ -102,6 +107,8 @@ async function main() {
   const model = values.model ?? process.env.VLM_MODEL ?? 'glm-4.5v';
   const dialect = values.dialect ?? DEFAULT_DIALECT;
   if (!isDialect(dialect)) usage(`Unknown dialect "${dialect}"; known: ${Object.keys(DIALECTS).join(', ')}.`);
+  const bbox = values.bbox ?? DEFAULT_BBOX;
+  if (!isBboxConvention(bbox)) usage(`--bbox must be one of ${BBOX_CONVENTIONS.join(', ')}, got "${bbox}".`);
   const apps = (values.app ?? []).map((a) => {
     const m = /^([^=]+)=(https?:\/\/\S+)$/.exec(a.trim());
     if (!m) usage(`--app must look like Shop=https://shop.example/, got "${a}".`);
@@ -123,7 +130,7 @@ async function main() {
   const result = await runAgent({
     task: values.task!, url: values.url!, files, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
     // the request options the dialect's model was tuned with, as choosing it in Settings does
-    config: { baseUrl, apiKey, model, dialect, ...dialectOf(dialect).request, apps: apps.join('\n'), maxSteps, approveSteps: approve === 'step' },
+    config: { baseUrl, apiKey, model, dialect, bbox, ...dialectOf(dialect).request, apps: apps.join('\n'), maxSteps, approveSteps: approve === 'step' },
     width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,
   });
   process.exit(result.status === 'finished' ? 0 : 1);
