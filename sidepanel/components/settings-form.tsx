@@ -46,6 +46,7 @@ export function dialectNote(id: string): string {
     case 'glm-web': return t('dialectNoteWeb');
     case 'glm-pc': return t('dialectNotePc');
     case 'glm-mobile': return t('dialectNoteMobile');
+    case 'cogagent': return t('dialectNoteCogagent');
     default: return '';
   }
 }

@@ -6,12 +6,14 @@
 import { glmWeb } from './glm-web';
 import { glmMobile } from './glm-mobile';
 import { glmPc } from './glm-pc';
+import { cogagent } from './cogagent';
 import type { Dialect, DialectId } from './types';
 
 const REGISTRY = {
   'glm-web': glmWeb,
   'glm-pc': glmPc,
   'glm-mobile': glmMobile,
+  cogagent,
 } satisfies Record<DialectId, Dialect>;
 
 export const DIALECTS: Readonly<Record<string, Dialect>> = REGISTRY;

@@ -12,7 +12,7 @@ import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
 import type { CoordinateSpace, ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 
-export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile';
+export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile' | 'cogagent';
 
 /** One past step as the dialect may show it. */
 export interface HistoryEntry {
