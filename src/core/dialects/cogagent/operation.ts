@@ -78,7 +78,8 @@ export function lineOperation(text: string): Operation | null {
 /** The numbers of a box value: "[[387,248,727,317]]", "[000,086,999,932]", "［1，2，3，4］". */
 export function numbersOf(value: string): number[] {
   const s = normalizeWidth(value).slice(0, 200);
-  return (s.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number).filter(Number.isFinite);
+  // a digit inside a word ("x1") is not a number
+  return (s.match(/(?<![A-Za-z_\d.])-?\d+(?:\.\d+)?/g) ?? []).map(Number).filter(Number.isFinite);
 }
 
 /** Python's None (or nothing) as a value: absent. */
