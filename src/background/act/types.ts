@@ -2,7 +2,8 @@
 import type { Mark } from '../../core/marks';
 
 /** `note`: text for the model's next observation (English, never translated). */
-export type ActResult = { ok: true; note?: string } | { ok: false; error: string };
+/** `set`: a value the action stored in a run variable (quote, llm, clipboard) */
+export type ActResult = { ok: true; note?: string; set?: { name: string; value: string } } | { ok: false; error: string };
 
 /** Where each labelled frame's viewport origin sits in the top page (MarksSnapshot.frameOffsets). */
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -16,4 +17,8 @@ export interface ActContext {
   startUrl: string;
   /** sites the person listed as apps (openApp) */
   apps: { name: string; url: string }[];
+  /** a text-only call to the language model (the llm action): its answer, or what went wrong */
+  ask: (prompt: string) => Promise<{ ok: true; text: string } | { ok: false; error: string }>;
+  /** the run's tab and the tabs it came from, newest first (the clipboard action looks in them) */
+  tabIds: number[];
 }
