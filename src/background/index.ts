@@ -33,8 +33,8 @@ const STARTED_AT = Date.now();
  * person's secrets, then and now (the run's text already has them hidden).
  */
 async function scrubbed(s: RunState): Promise<string[]> {
-  const { apiKey, secrets } = await loadSettings();
-  return [apiKey, ...secretsOf(s.id), ...vaultValues(s.vault), ...secrets.map((x) => x.value)];
+  const { apiKey, textApiKey, secrets } = await loadSettings();
+  return [apiKey, textApiKey, ...secretsOf(s.id), ...vaultValues(s.vault), ...secrets.map((x) => x.value)];
 }
 
 const handlers: Handlers = {

@@ -71,12 +71,12 @@ interface KeepJob {
 const active = new Map<string, Active>();
 /** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
 const runKeys = new Map<string, string>();
+const textKeys = new Map<string, string>();
 const ALARM = 'webagent-resume';
 const KEEPALIVE_MS = 20_000;
 
 export function secretsOf(runId: string): string[] {
-  const k = runKeys.get(runId);
-  return k ? [k] : [];
+  return [runKeys.get(runId), textKeys.get(runId)].filter((k): k is string => !!k);
 }
 
 export function broadcast(state: RunState): void {
@@ -190,6 +190,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
   await saveRun(state);
   broadcast(state);
   if (settings.apiKey) runKeys.set(state.id, settings.apiKey);
+  if (settings.textApiKey) textKeys.set(state.id, settings.textApiKey);
   void drive(newActive(state, settings));
   return state.id;
 }
