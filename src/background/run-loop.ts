@@ -16,6 +16,7 @@ import {
 import type { RunStream, RunView, StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, parseApps, textModelSettings, type Settings } from '../core/settings';
 import { peelReasoning } from '../core/dialects/reply-text';
+import type { Usage } from '../core/costs';
 import { armClipboard } from './clipboard';
 import { DEFAULT_DIALECT, dialectOf, isDialect } from '../core/dialects/registry';
 import { imagePartsOf, toMessages, type ChatMessage } from '../core/dialects/request';
@@ -485,9 +486,9 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * The llm action: one text-only request to the text model (Settings: empty fields use the run's
- * endpoint), stopped with the run. Its usage is not counted in the run's totals.
+ * endpoint), stopped with the run. Its tokens are added to the step's (the run's totals and caps count them).
  */
-async function askText(a: Active, prompt: string): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+async function askText(a: Active, prompt: string): Promise<{ ok: true; text: string; usage: Usage | null } | { ok: false; error: string }> {
   const request = new AbortController();
   a.request = request;
   try {
@@ -495,7 +496,7 @@ async function askText(a: Active, prompt: string): Promise<{ ok: true; text: str
     const r = await askModel(textModelSettings(a.settings), messages, request.signal);
     if (!r.ok) return { ok: false, error: r.error };
     const { body } = peelReasoning(r.content, r.reasoning);
-    return { ok: true, text: body.trim() };
+    return { ok: true, text: body.trim(), usage: r.usage };
   } finally {
     if (a.request === request) a.request = null;
   }

@@ -146,7 +146,7 @@ async function perform(tabId: number, a: Action, ctx: ActContext): Promise<ActRe
       return quote(tabId, a);
     case 'llm': {
       const r = await ctx.ask(a.prompt);
-      return r.ok ? { ok: true, set: { name: a.output, value: r.text } } : { ok: false, error: `The language model call failed: ${r.error}` };
+      return r.ok ? { ok: true, set: { name: a.output, value: r.text }, usage: r.usage } : { ok: false, error: `The language model call failed: ${r.error}` };
     }
     case 'clipboard': {
       const copied = await lastCopied(ctx.tabIds);
