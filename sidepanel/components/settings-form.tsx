@@ -38,6 +38,9 @@ const advancedFields = (): Field[] => [
   { key: 'maxRetries', label: t('fieldRetries'), help: t('fieldRetriesHelp'), type: 'number' },
   { key: 'maxRunTokens', label: t('fieldTokenCap'), help: t('fieldTokenCapHelp'), type: 'number' },
   { key: 'maxRunCost', label: t('fieldCostCap'), help: t('fieldCostCapHelp'), type: 'number' },
+  { key: 'textBaseUrl', label: t('fieldTextBaseUrl'), help: t('fieldTextBaseUrlHelp'), type: 'text' },
+  { key: 'textApiKey', label: t('fieldTextApiKey'), help: t('fieldTextApiKeyHelp'), type: 'password' },
+  { key: 'textModel', label: t('fieldTextModel'), help: t('fieldTextModelHelp'), type: 'text' },
 ];
 
 /** What each dialect is for, in the person's words (one line each; the model never reads these). */

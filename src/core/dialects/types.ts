@@ -72,6 +72,8 @@ export interface Observes {
    * absent: PNG (exact pixels, for dialects that point at them)
    */
   image?: { mime: 'image/jpeg'; quality: number };
+  /** what the page copies is recorded for the grammar's clipboard action (never the system clipboard) */
+  clipboard?: boolean;
 }
 
 /** The request fields the model was tuned with (filled into the settings when the dialect is chosen). */
