@@ -75,7 +75,8 @@ export function variableRefs(text: string): string[] {
 export const cogagent: Dialect = {
   id: 'cogagent',
   model: 'CogAgent-9B-20241220',
-  observes: { labels: false, pastScreenshots: 0, device: 'desktop' },
+  // clipboard: QUOTE_CLIPBOARD reads what the page copied
+  observes: { labels: false, pastScreenshots: 0, device: 'desktop', clipboard: true },
   coords: THOUSANDTHS,
   /**
    * Near-greedy decoding, as THUDM's own inference demo runs the model (cli_demo.py --top_k 1):
