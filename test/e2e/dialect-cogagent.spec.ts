@@ -123,3 +123,27 @@ test('cogagent, runner: QUOTE_TEXT → LLM → TYPE with a variable: the quoted 
   expect(trace.steps[2].action).toMatchObject({ type: 'type', text: 'Note: __CogName_Note__' });
   expect(trace.steps[1].action).toMatchObject({ type: 'llm', prompt: 'Write a short note about the price __CogName_Price__' });
 });
+
+test('cogagent, runner: a step marked <<敏感操作>> asks the person even without step approval; a rejection goes back to the model', async () => {
+  const goals: CogGoal[] = [
+    { do: 'type', colour: COLOURS.cyan, text: 'kettle', info: 'Search the shop' },
+    { do: 'click', colour: COLOURS.magenta, info: 'Search', sensitive: true },
+    { do: 'answer', text: 'Searched.' },
+  ];
+  const m = await fakeModel(goals);
+  const traceFile = path.join(out, 'sensitive.json');
+  // auto approval: only the sensitive click is asked about; the first time it is rejected, then approved
+  const r = await runAgentCli(cliArgs(m, 'Search the shop for kettles', `${site.url}dialects/shop.html`, traceFile), {}, 'n not yet\ny\n');
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr.split(APPROVE_PROMPT).length - 1).toBe(2);
+  expect(r.stderr).toMatch(/Proposed action: CLICK\(.*\) <button> "Search"/);
+  expect(events('search')).toEqual(['kettle']);
+  expect(m.violations()).toEqual([]);
+  const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+  const clicks = trace.steps.filter((s) => s.action.type === 'click');
+  expect(clicks.map((s) => [s.sensitive, s.approval?.decision])).toEqual([[true, 'rejected'], [true, 'approved']]);
+  expect(trace.steps.find((s) => s.action.type === 'type')?.sensitive).toBeUndefined();
+  // the model read the rejection on the history line of the rejected step
+  const after = m.requests.find((q) => q.cogagent && q.cogagent.steps.length === 2)!.cogagent!;
+  expect(after.steps[1].observation).toMatch(/not yet/);
+});
