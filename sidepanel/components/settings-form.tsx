@@ -387,7 +387,8 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             </select>
             <small id="dialect-note" class="help" data-testid="dialect-note">{problems.dialect ?? dialectNote(s.dialect)}</small>
           </div>
-          {dialectOf(s.dialect).observes.device === 'phone' && (
+          {/* the grammars that open apps: glm-mobile's open_app, cogagent's LAUNCH(app=…) */}
+          {(dialectOf(s.dialect).observes.device === 'phone' || s.dialect === 'cogagent') && (
             <div class="field">
               <label for="setting-apps">{t('apps')}</label>
               <textarea id="setting-apps" data-testid="setting-apps" rows={3} value={s.apps} placeholder={t('appsPlaceholder')}
