@@ -14,6 +14,8 @@ import { markDetails } from './details';
 import { focusedField, focusState, inspectPoint, markPoint } from './point';
 import { hideSelectLists, showSelectLists } from './select-rewrite';
 import { pageReady, waitForQuiet } from './settle';
+import { quoteBox } from './quote';
+import { recordCopies } from './clipboard';
 import { FRAME_MOVED, mergeFrames } from '../src/core/frames';
 
 type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => ContentMessages[K]['res'] | Promise<ContentMessages[K]['res']> };
@@ -29,6 +31,7 @@ const handlers: Handlers = {
   'marks/focus': ({ label }) => focusMark(label),
   'page/scroll': ({ direction }) => scrollWindow(direction),
   'marks/scroll': ({ label, direction }) => scrollMark(label, direction),
+  'page/quote': ({ box, all }) => quoteBox(box, all),
   'page/settle': ({ quietMs, capMs }) => waitForQuiet(quietMs, capMs),
   'page/ready': ({ capMs }) => pageReady(capMs),
   'select/last-pick': () => lastSelectPick(),
@@ -74,6 +77,8 @@ if (!g[FLAG]) {
     showUi: () => { showSelectLists(); return null; },
     // Typing into the focused field when it sits in a cross-origin frame (background/act/type.ts).
     focusState,
+    // What the page copies, for a grammar that can quote the clipboard (background/clipboard.ts).
+    recordCopies,
   };
   chrome.runtime.onMessage.addListener((msg: { type?: string; payload?: unknown }, sender, sendResponse) => {
     // Only the extension's background talks to us; pages cannot reach this listener.

@@ -40,6 +40,7 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
         <p class="run-task-text">{run.task}</p>
         <p class="run-where"><small>{run.startUrl} · {run.model}</small></p>
         <Totals key={run.id} run={run} onPrices={onPrices} />
+        <VariablesView run={run} />
       </header>
       <ol class="steps">
         {run.steps.map((s) => (s.kind === 'person' ? <PersonStep key={s.index} step={s} /> : <Step key={s.index} runId={run.id} step={s} />))}
@@ -58,6 +59,28 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
         )}
       </div>
     </section>
+  );
+}
+
+/** Longest part of a variable's value shown (the whole value is in the trace). */
+const VARIABLE_SHOWN = 400;
+
+/** The run variables actions stored (quotes, language-model answers, the clipboard), beside the memory; passwords masked by the view. */
+function VariablesView({ run }: { run: RunView }) {
+  const list = Object.entries(run.variables ?? {});
+  if (!list.length) return null;
+  return (
+    <details class="variables" data-testid="variables" open>
+      <summary>{t('variablesTitle', list.length)}</summary>
+      <dl>
+        {list.map(([name, v]) => (
+          <div key={name} data-testid="variable" data-name={name}>
+            <dt><code>{name}</code> <small>{t('variableFrom', v.step + 1)}</small></dt>
+            <dd><pre>{v.value.length > VARIABLE_SHOWN ? `${v.value.slice(0, VARIABLE_SHOWN)}…` : v.value}</pre></dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
 }
 
@@ -297,6 +320,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
           <div class="step-head"><b>{t('stepN', n)}</b> <Decision step={step} /> <small title={step.url}>{step.url}</small></div>
           <p class="action" data-testid="action"><code>{stepActionInWords(step)}</code></p>
           <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
+          {step.warning && <p class="obs bad" role="note" data-testid="model-warning">{t('modelWarning', step.warning)}</p>}
           <TabNote step={step} />
         </div>
       </div>

@@ -40,6 +40,9 @@ const advancedFields = (): Field[] => [
   { key: 'maxRetries', label: t('fieldRetries'), help: t('fieldRetriesHelp'), type: 'number' },
   { key: 'maxRunTokens', label: t('fieldTokenCap'), help: t('fieldTokenCapHelp'), type: 'number' },
   { key: 'maxRunCost', label: t('fieldCostCap'), help: t('fieldCostCapHelp'), type: 'number' },
+  { key: 'textBaseUrl', label: t('fieldTextBaseUrl'), help: t('fieldTextBaseUrlHelp'), type: 'text' },
+  { key: 'textApiKey', label: t('fieldTextApiKey'), help: t('fieldTextApiKeyHelp'), type: 'password' },
+  { key: 'textModel', label: t('fieldTextModel'), help: t('fieldTextModelHelp'), type: 'text' },
 ];
 
 /** What each dialect is for, in the person's words (one line each; the model never reads these). */
@@ -48,6 +51,7 @@ export function dialectNote(id: string): string {
     case 'glm-web': return t('dialectNoteWeb');
     case 'glm-pc': return t('dialectNotePc');
     case 'glm-mobile': return t('dialectNoteMobile');
+    case 'cogagent': return t('dialectNoteCogagent');
     case 'midscene': return t('dialectNoteMidscene');
     default: return '';
   }
@@ -436,7 +440,8 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
               )}
             </div>
           )}
-          {dialectOf(s.dialect).observes.device === 'phone' && (
+          {/* the grammars that open apps: glm-mobile's open_app, cogagent's LAUNCH(app=…) */}
+          {(dialectOf(s.dialect).observes.device === 'phone' || s.dialect === 'cogagent') && (
             <div class="field">
               <label for="setting-apps">{t('apps')}</label>
               <textarea id="setting-apps" data-testid="setting-apps" rows={3} value={s.apps} placeholder={t('appsPlaceholder')}

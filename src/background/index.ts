@@ -2,6 +2,7 @@
  * The service worker. Listeners are registered synchronously at top level so
  * a worker that Chrome restarts gets its events.
  */
+import { listenForCopies } from './clipboard';
 import { personT } from './person';
 import browser from 'webextension-polyfill';
 import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
@@ -33,8 +34,8 @@ const STARTED_AT = Date.now();
  * person's secrets, then and now (the run's text already has them hidden).
  */
 async function scrubbed(s: RunState): Promise<string[]> {
-  const { apiKey, secrets } = await loadSettings();
-  return [apiKey, ...secretsOf(s.id), ...vaultValues(s.vault), ...secrets.map((x) => x.value)];
+  const { apiKey, textApiKey, secrets } = await loadSettings();
+  return [apiKey, textApiKey, ...secretsOf(s.id), ...vaultValues(s.vault), ...secrets.map((x) => x.value)];
 }
 
 const handlers: Handlers = {
@@ -144,6 +145,9 @@ browser.runtime.onMessage.addListener((msg: unknown, sender: browser.Runtime.Mes
     (err: unknown) => ({ ok: false as const, error: err instanceof Error ? err.message : String(err) }),
   );
 });
+
+// What pages copy, for grammars that quote the clipboard (clipboard.ts).
+listenForCopies();
 
 // A run follows a tab its tab opens, and goes back to the opener when that tab closes (tabs.ts).
 chrome.tabs.onCreated.addListener((tab) => tabCreated(tab));

@@ -14,9 +14,12 @@ import {
   type ActedElement, type ActResult, type AfterAction, type DownloadNote, type Effect, type RunEvent, type RunState,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
-import { checkSettings, normalizeSettings, parseApps, type Settings } from '../core/settings';
+import { checkSettings, normalizeSettings, parseApps, textModelSettings, type Settings } from '../core/settings';
+import { peelReasoning } from '../core/dialects/reply-text';
+import type { Usage } from '../core/costs';
+import { armClipboard } from './clipboard';
 import { DEFAULT_DIALECT, dialectOf, isDialect } from '../core/dialects/registry';
-import { imagePartsOf, toMessages } from '../core/dialects/request';
+import { imagePartsOf, toMessages, type ChatMessage } from '../core/dialects/request';
 import { isParseError, labelOf, pointOf, type Action } from '../core/action/action';
 import { replayPlan, type ReplayPlan } from '../core/replay';
 import { allowOnSite, guardCheck } from '../core/guards';
@@ -69,12 +72,12 @@ interface KeepJob {
 const active = new Map<string, Active>();
 /** Keys a run was started with (runner flags may differ from the stored one), kept in memory only, to scrub exports. */
 const runKeys = new Map<string, string>();
+const textKeys = new Map<string, string>();
 const ALARM = 'webagent-resume';
 const KEEPALIVE_MS = 20_000;
 
 export function secretsOf(runId: string): string[] {
-  const k = runKeys.get(runId);
-  return k ? [k] : [];
+  return [runKeys.get(runId), textKeys.get(runId)].filter((k): k is string => !!k);
 }
 
 export function broadcast(state: RunState): void {
@@ -188,6 +191,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
   await saveRun(state);
   broadcast(state);
   if (settings.apiKey) runKeys.set(state.id, settings.apiKey);
+  if (settings.textApiKey) textKeys.set(state.id, settings.textApiKey);
   void drive(newActive(state, settings));
   return state.id;
 }
@@ -428,11 +432,14 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         // The person's secrets are filled in only now, as the text is typed (core/secrets.ts).
         const kept = a.state.vault?.kept ?? [];
         const filled = fillSecrets(eff.action, kept);
+        // a grammar that can quote the clipboard: what the page copies from now on is recorded
+        if (dialectOf(a.state.dialect).observes.clipboard) await armClipboard(tabId);
         try {
           result = filled.missing.length
             ? { ok: false, error: modelText.noSuchSecret(filled.missing, kept.map((s) => s.name)) }
             : await actInput(tabId, filled.action, {
               mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
+              ask: (prompt) => askText(a, prompt), tabIds: [tabId, ...[...(a.state.tabStack ?? [])].reverse()],
             });
         } catch (err) {
           // The page changed or closed under the action: tell the model. A tab the action closed
@@ -449,6 +456,9 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       // After a restart with the input started but not recorded, nobody knows whether it happened.
       const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
       await settleAfter(tabId, eff.action);
+      // the model asked for a pause after its action (capped by the run: effects.ts)
+      if (eff.sleepMs) await pause(eff.sleepMs);
+
       // What file choosers the action opened got (act/files.ts), for the model.
       const notes = await takeFileNotes(tabId);
       // A tab the action opened or closed: this step records the change.
@@ -471,6 +481,26 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
 }
 
 const BACK_SETTLE_MS = 8_000;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The llm action: one text-only request to the text model (Settings: empty fields use the run's
+ * endpoint), stopped with the run. Its tokens are added to the step's (the run's totals and caps count them).
+ */
+async function askText(a: Active, prompt: string): Promise<{ ok: true; text: string; usage: Usage | null } | { ok: false; error: string }> {
+  const request = new AbortController();
+  a.request = request;
+  try {
+    const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
+    const r = await askModel(textModelSettings(a.settings), messages, request.signal);
+    if (!r.ok) return { ok: false, error: r.error };
+    const { body } = peelReasoning(r.content, r.reasoning);
+    return { ok: true, text: body.trim(), usage: r.usage };
+  } finally {
+    if (a.request === request) a.request = null;
+  }
+}
 
 /**
  * Keeps what an action did (downloads resumed) or undoes it (downloads cancelled and erased; the

@@ -119,6 +119,8 @@ export interface ContentMessages {
   'page/scroll': { req: { direction: 'up' | 'down' }; res: { moved: number } };
   /** Scroll [N] on a scrollable container: scroll that element itself (null: N is gone) */
   'marks/scroll': { req: { label: number; direction: 'up' | 'down' }; res: { moved: number } | null };
+  /** the visible text inside a box of this frame's viewport (CSS px); `all`: its scroll container scrolled to the end (content-scripts/quote.ts) */
+  'page/quote': { req: { box: Rect; all: boolean }; res: { text: string; pages: number; capped: boolean } };
   'page/settle': { req: { quietMs: number; capMs: number }; res: { quiet: boolean; ms: number } };
   /** before an observation: custom elements defined, fonts ready, network quiet (core/settle.ts), at most capMs; `load` is 0 here */
   'page/ready': { req: { capMs: number }; res: SettleReport };

@@ -52,6 +52,13 @@ export interface Settings {
   language: LanguageSetting;
   /** named values the model never sees (core/secrets.ts): it writes {{secret:name}}, filled in when typed */
   secrets: Secret[];
+  /**
+   * The language model an action may ask in text only (CogAgent's LLM action): empty fields use
+   * the endpoint above. A separate base URL takes its own key.
+   */
+  textBaseUrl: string;
+  textApiKey: string;
+  textModel: string;
 }
 
 /** One saved endpoint: what a preset fills, plus the key. */
@@ -81,6 +88,9 @@ export const DEFAULT_SETTINGS: Settings = {
   profiles: {},
   language: 'auto',
   secrets: [],
+  textBaseUrl: '',
+  textApiKey: '',
+  textModel: '',
 };
 
 export type SettingsProblems = Partial<Record<keyof Settings, string>>;
@@ -95,6 +105,9 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
     if (typeof v === typeof DEFAULT_SETTINGS[key]) (out as unknown as Record<string, unknown>)[key] = v;
   }
   out.baseUrl = out.baseUrl.trim().replace(/\/+$/, '');
+  out.textBaseUrl = out.textBaseUrl.trim().replace(/\/+$/, '');
+  out.textModel = out.textModel.trim();
+  out.textApiKey = out.textApiKey.trim();
   out.model = out.model.trim();
   out.apiKey = out.apiKey.trim();
   out.guards = normalizeGuards(out.guards);
@@ -123,6 +136,7 @@ export function checkSettings(s: Settings, t: Translate = english): SettingsProb
   if (!/^https?:\/\/[^\s/]+/i.test(s.baseUrl)) p.baseUrl = t('setBaseUrl');
   if (!isDialect(s.dialect)) p.dialect = t('setDialect', s.dialect);
   if (!isBboxConvention(s.bbox)) p.bbox = t('setBbox');
+  if (s.textBaseUrl && !/^https?:\/\/[^\s/]+/i.test(s.textBaseUrl)) p.textBaseUrl = t('setBaseUrl');
   const apps = readApps(s.apps);
   if (apps.bad.length) p.apps = t('setApps', apps.bad.slice(0, 3).join('; '));
   if (!s.model) p.model = t('setModel');
@@ -138,6 +152,19 @@ export function checkSettings(s: Settings, t: Translate = english): SettingsProb
   const secrets = secretsProblem(s.secrets, t);
   if (secrets) p.secrets = secrets;
   return p;
+}
+
+/** The settings a text-only call (the llm action) is made with: the text model's endpoint where one is set. */
+export function textModelSettings(s: Settings): Settings {
+  const own = !!s.textBaseUrl && s.textBaseUrl !== s.baseUrl;
+  return {
+    ...s,
+    baseUrl: own ? s.textBaseUrl : s.baseUrl,
+    apiKey: own ? s.textApiKey : s.apiKey,
+    model: s.textModel || s.model,
+    // the vision endpoint's extra fields may mean nothing to another server
+    extraBody: own ? '' : s.extraBody,
+  };
 }
 
 /** The extra body object, {} when empty, null when not a JSON object. */

@@ -210,7 +210,10 @@ async function hits(page: Page, type?: string): Promise<Array<{ type: string; x:
   return type ? all.filter((e: { type: string }) => e.type === type) : all;
 }
 
-const actCtx = (extra: Partial<Parameters<Act['actInput']>[2]> = {}) => ({ mark: null, searchStartPage: 'https://www.bing.com/', startUrl: 'https://start.example/', apps: [], ...extra });
+const actCtx = (extra: Partial<Parameters<Act['actInput']>[2]> = {}): Parameters<Act['actInput']>[2] => ({
+  mark: null, searchStartPage: 'https://www.bing.com/', startUrl: 'https://start.example/', apps: [], tabIds: [TAB],
+  ask: async () => ({ ok: false, error: 'no model in this test' }), ...extra,
+});
 
 test('point/inspect: the element a person used, its text, link and rect, through open and closed shadow roots', async () => {
   const page = await open(`${a.url}inspect.html`);
@@ -545,6 +548,20 @@ test('scroll: wheel at a point (ticks or 2/3 of the scroller), sideways window, 
   await expect.poll(() => page.evaluate(() => scrollY)).toBe(Math.round((720 * 2) / 3));
   await page.evaluate(() => scrollTo(0, 0));
   expect(await scroll({ kind: 'window' }, 'up')).toEqual({ ok: false, error: 'The window did not scroll: it is already at the top.' });
+  // by pixels, and to the end (Midscene's distance and untilBottom / untilTop)
+  await page.evaluate(() => { document.getElementById('box')!.scrollTo(0, 0); });
+  expect(await act.actInput(TAB, { type: 'scroll', target: { kind: 'point', ...box }, direction: 'down', pixels: 130 }, actCtx())).toEqual({ ok: true });
+  await expect.poll(boxAt).toEqual([0, 130]);
+  expect(await act.actInput(TAB, { type: 'scroll', target: { kind: 'point', ...box }, direction: 'down', until: true }, actCtx())).toEqual({ ok: true });
+  const end = await page.evaluate(() => { const el = document.getElementById('box')!; return el.scrollHeight - el.clientHeight; });
+  await expect.poll(boxAt).toEqual([0, end]);
+  expect(await act.actInput(TAB, { type: 'scroll', target: { kind: 'window' }, direction: 'down', until: true }, actCtx())).toEqual({ ok: true });
+  const pageEnd = await page.evaluate(() => document.scrollingElement!.scrollHeight - innerHeight);
+  await expect.poll(() => page.evaluate(() => scrollY)).toBe(pageEnd);
+  expect(await act.actInput(TAB, { type: 'scroll', target: { kind: 'window' }, direction: 'up', until: true }, actCtx())).toEqual({ ok: true });
+  await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
+  // already there: said so
+  expect(await act.actInput(TAB, { type: 'scroll', target: { kind: 'window' }, direction: 'up', until: true }, actCtx())).toEqual({ ok: true, note: expect.stringContaining('Nothing scrolled in the page') });
 });
 
 test('phone: 412 × 915 at DPR 2.625 with touch and an Android user agent; taps, long press and finger drags; restored after', async () => {
@@ -587,8 +604,8 @@ test('navigation actions: web addresses only, apps by name, home, search; answer
   expect(await run({ type: 'navigate', url: 'https://example.com/a b' })).toEqual({ ok: true });
   const apps = [{ name: 'Mail', url: 'https://mail.example/' }, { name: 'Maps', url: 'https://maps.example/' }];
   expect(await run({ type: 'openApp', name: ' mail ' }, { apps })).toEqual({ ok: true });
-  expect(await run({ type: 'openApp', name: 'Calendar' }, { apps })).toEqual({ ok: false, error: 'There is no app "Calendar"; the apps are: "Mail", "Maps".' });
-  expect(await run({ type: 'openApp', name: 'Calendar' })).toEqual({ ok: false, error: 'There is no app "Calendar"; no apps are listed.' });
+  expect(await run({ type: 'openApp', name: 'Calendar' }, { apps })).toEqual({ ok: false, error: 'There is no app "Calendar": apps cannot be opened from a browser, only these sites the user listed as apps: "Mail", "Maps".' });
+  expect(await run({ type: 'openApp', name: 'Calendar' })).toEqual({ ok: false, error: 'There is no app "Calendar": apps cannot be opened from a browser, and the user listed no sites as apps. Open a URL instead.' });
   expect(await run({ type: 'goHome' })).toEqual({ ok: true });
   expect(await run({ type: 'search' })).toEqual({ ok: true });
   expect(updates).toEqual(['https://example.com/a%20b', 'https://mail.example/', 'https://start.example/', 'https://www.bing.com/']);

@@ -9,6 +9,8 @@ import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { scriptedPolicy } from '../fixtures/model/scripted';
+import { cogPlayer } from '../fixtures/model/player-cogagent';
+import { COLOURS } from '../fixtures/model/locate';
 import { serveFixtures, panelSend, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
@@ -125,4 +127,40 @@ test('the History view replays a run from its detail, asking before each action'
   const runs = await send<{ runs: Array<{ id: string; summary: { task: string; status: string } }> }>('history/list', { query: 'Replay' });
   expect(runs.runs[0].summary.task).toBe('Replay: Find the desk lamp, put it in the basket and tell me its price');
   await expect.poll(async () => (await send<{ runs: Array<{ summary: { status: string } }> }>('history/list', { query: 'Replay' })).runs[0].summary.status).toBe('stopped');
+});
+
+test('a run in a coordinate dialect (cogagent: boxes on the screenshot) replays, each point\'s element found again', async () => {
+  const play = cogPlayer([
+    { do: 'type', colour: COLOURS.cyan, text: 'kettle', info: 'Search the shop' },
+    { do: 'click', colour: COLOURS.magenta, info: 'Search' },
+    { do: 'click', colour: COLOURS.yellow, info: 'Blue kettle, 1.7 l' },
+    { do: 'answer', text: '42.50 EUR', colour: COLOURS.green },
+  ]);
+  const cog = await startFakeModel({ apiKey: KEY, dialect: 'cogagent', models: ['cogagent-9b-20241220'], policy: (req) => play(req.cogagent ?? null, req.llm ?? null) });
+  try {
+    const { runId } = await send<{ runId: string }>('run/start', {
+      task: 'What does the blue kettle cost?', url: `${site.url}dialects/shop.html`,
+      config: { baseUrl: cog.baseUrl, apiKey: KEY, model: 'cogagent-9b-20241220', dialect: 'cogagent' },
+    });
+    const done = await until(runId, (r) => r.status !== 'running', 'the cogagent run ends');
+    expect(done, `${done.stopReason} ${cog.violations().join('; ')}`).toMatchObject({ status: 'finished', answer: '42.50 EUR', dialect: 'cogagent' });
+    expect(cog.violations()).toEqual([]);
+    const asked = cog.requests.length;
+    const original = await send<Trace>('run/trace', { runId });
+    expect(original.steps.slice(0, 3).map((s) => s.action.type === 'finish' ? 'finish' : (s.action as { target?: { kind: string } }).target?.kind)).toEqual(['point', 'point', 'point']);
+    const searched = site.events.filter((e) => e.type === 'search').length;
+
+    const replay = await send<{ runId: string }>('run/replay', { runId, approveSteps: false });
+    const after = await until(replay.runId, (r) => r.status !== 'running', 'the replay ends');
+    expect(after.stopReason).toBeNull();
+    expect(after).toMatchObject({ status: 'finished', answer: '42.50 EUR' });
+    expect(site.events.filter((e) => e.type === 'search').length).toBe(searched + 1);
+    expect(cog.requests.length).toBe(asked);
+    const replayed = await send<Trace>('run/trace', { runId: replay.runId });
+    // written in the recorded run's grammar, the same elements acted on
+    expect(replayed.steps.map((s) => s.actionText.split('(')[0])).toEqual(original.steps.map((s) => s.actionText.split('(')[0]));
+    expect(replayed.steps.map((s) => s.target?.text)).toEqual(original.steps.map((s) => s.target?.text));
+  } finally {
+    await cog.close();
+  }
 });

@@ -122,6 +122,18 @@ describe('HTML report', () => {
     expect(words[1]).toBe('observe 1 ms · model 2 ms · act 3 ms · total 6 ms');
   });
 
+  it('draws the box an action named (a quote) or the element found at its point, and the point itself', () => {
+    const box = { x: 100, y: 50, width: 300, height: 200 };
+    const rect = { x: 10, y: 20, width: 30, height: 40 };
+    const t = trace([
+      step(0, { action: { type: 'quote', target: { kind: 'point', x: 250, y: 150 }, box, all: false, output: '__CogName_Price__' } }),
+      step(1, { action: { type: 'click', target: { kind: 'point', x: 25, y: 40 }, button: 'left', count: 1 }, target: { tag: 'a', text: 'Go', rect } }),
+      step(2, { action: { type: 'click', target: { kind: 'label', label: 1 }, button: 'left', count: 1 }, target: { tag: 'a', text: 'Go', rect } }),
+    ]);
+    const steps = dataOf(buildHtmlReport(t)).steps as unknown as Array<{ box: unknown; point: unknown }>;
+    expect(steps.map((s) => [s.box, s.point])).toEqual([[box, { x: 250, y: 150 }], [rect, { x: 25, y: 40 }], [null, null]]);
+  });
+
   it('embeds hostile trace text inertly: escaped in the page, intact in the player\'s data', () => {
     expect(html.match(/<\/script/gi)).toHaveLength(2); // our own two closing tags only
     expect(html).not.toContain('<img src=x');

@@ -16,7 +16,8 @@ import { emulatesTouch } from './device';
 import { preferFiles } from './files';
 import { clickLabel, resolveLabel, scrollLabel, typeLabel, type LabelTarget } from './label';
 import { historyStep, openApp, openUrl, pressKeys } from './navigate';
-import { scrollWindowByWheel, wheelAt } from './scroll';
+import { scrollWindowByWheel, wheelAt, wheelToEnd } from './scroll';
+import { lastCopied } from '../clipboard';
 import { typeAt, typeFocused } from './type';
 import type { ActContext, ActResult } from './types';
 
@@ -38,6 +39,15 @@ export async function actInput(tabId: number, action: Action, ctx: ActContext): 
 /** Wait until the page has settled after the action (Wait: up to 5 s of quiet). */
 export async function settleAfter(tabId: number, action: Action): Promise<void> {
   await settle(tabId, action.type === 'wait' ? WAIT_MS : SETTLE_CAP_MS);
+}
+
+/** The page's visible text in the action's box (content-scripts/quote.ts), into its variable. */
+async function quote(tabId: number, a: Extract<Action, { type: 'quote' }>): Promise<ActResult> {
+  const q = await sendContent(tabId, 'page/quote', { box: a.box, all: a.all });
+  const notes: string[] = [];
+  if (!q.text) notes.push('There is no visible text in that box.');
+  if (a.all) notes.push(q.capped ? `Scrolled ${q.pages - 1} times and stopped before the end (too long).` : `Scrolled ${q.pages - 1} times, to the end.`);
+  return { ok: true, set: { name: a.output, value: q.text }, ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
 
 type Where = { ok: true; p: Point; label: LabelTarget | null } | { ok: false; error: string };
@@ -99,14 +109,22 @@ async function perform(tabId: number, a: Action, ctx: ActContext): Promise<ActRe
     case 'scroll': {
       const t = a.target;
       const vertical = a.direction === 'up' || a.direction === 'down';
+      const amount = { ticks: a.ticks, pixels: a.pixels };
+      const plain = a.ticks === undefined && a.pixels === undefined && !a.until;
       if (t.kind === 'window' || t.kind === 'none') {
-        if (!vertical || a.ticks !== undefined) return scrollWindowByWheel(tabId, a.direction, a.ticks, ctx.frameOffsets);
+        if (!vertical || !plain) return scrollWindowByWheel(tabId, a.direction, { ...amount, until: a.until }, ctx.frameOffsets);
         const { moved } = await sendContent(tabId, 'page/scroll', { direction: a.direction as 'up' | 'down' });
         return moved !== 0 ? { ok: true } : { ok: false, error: `The window did not scroll: it is already at the ${a.direction === 'down' ? 'bottom' : 'top'}.` };
       }
-      if (t.kind === 'point') return wheelAt(tabId, { x: t.x, y: t.y }, a.direction, a.ticks, ctx.frameOffsets);
+      if (t.kind === 'point') {
+        const p = { x: t.x, y: t.y };
+        return a.until ? wheelToEnd(tabId, p, a.direction, ctx.frameOffsets) : wheelAt(tabId, p, a.direction, amount, ctx.frameOffsets);
+      }
       const found = await resolveLabel(tabId, ctx.mark, ctx.frameOffsets, t.label);
-      return found.ok ? scrollLabel(tabId, ctx.mark, found.t, a.direction) : found;
+      if (!found.ok) return found;
+      if (plain) return scrollLabel(tabId, ctx.mark, found.t, a.direction);
+      const p = { x: found.t.x, y: found.t.y };
+      return a.until ? wheelToEnd(tabId, p, a.direction, ctx.frameOffsets) : wheelAt(tabId, p, a.direction, amount, ctx.frameOffsets);
     }
     case 'key':
       return pressKeys(tabId, a.keys);
@@ -125,9 +143,16 @@ async function perform(tabId: number, a: Action, ctx: ActContext): Promise<ActRe
     case 'openApp':
       return openApp(tabId, a.name, ctx.apps);
     case 'quote':
-    case 'llm':
-    case 'clipboard':
-      return { ok: false, error: `This browser cannot do ${a.type} yet.` };
+      return quote(tabId, a);
+    case 'llm': {
+      const r = await ctx.ask(a.prompt);
+      return r.ok ? { ok: true, set: { name: a.output, value: r.text }, usage: r.usage } : { ok: false, error: `The language model call failed: ${r.error}` };
+    }
+    case 'clipboard': {
+      const copied = await lastCopied(ctx.tabIds);
+      if (!copied) return { ok: false, error: 'Nothing was copied in this tab during the run: use the page\'s copy button or select text and press Ctrl+C first.' };
+      return { ok: true, set: { name: a.output, value: copied.text } };
+    }
     case 'answer':
     case 'reply':
     case 'finish':

@@ -40,7 +40,8 @@ export async function openApp(tabId: number, name: string, apps: { name: string;
   const app = apps.find((a) => a.name.trim().toLowerCase() === want);
   if (!app) {
     const known = apps.map((a) => `"${a.name}"`).join(', ');
-    return { ok: false, error: known ? `There is no app "${name}"; the apps are: ${known}.` : `There is no app "${name}"; no apps are listed.` };
+    // a desktop or phone app cannot be opened from a browser tab: only sites the person listed as apps
+    return { ok: false, error: known ? `There is no app "${name}": apps cannot be opened from a browser, only these sites the user listed as apps: ${known}.` : `There is no app "${name}": apps cannot be opened from a browser, and the user listed no sites as apps. Open a URL instead.` };
   }
   return openUrl(tabId, app.url);
 }

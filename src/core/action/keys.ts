@@ -21,10 +21,15 @@ export type KeyName = (typeof KEY_NAMES)[number];
 const ALIASES: Record<string, KeyName> = {
   ctrl: 'Control', control: 'Control', ctl: 'Control', lctrl: 'Control', rctrl: 'Control',
   ctrlleft: 'Control', ctrlright: 'Control', controlleft: 'Control', controlright: 'Control', leftctrl: 'Control', rightctrl: 'Control',
+  // CogAgent's Windows names (Lcontrol / Rcontrol) and macOS names (Control / Right Control)
+  lcontrol: 'Control', rcontrol: 'Control', leftcontrol: 'Control', rightcontrol: 'Control',
   shift: 'Shift', lshift: 'Shift', rshift: 'Shift', shiftleft: 'Shift', shiftright: 'Shift', leftshift: 'Shift', rightshift: 'Shift',
   alt: 'Alt', option: 'Alt', opt: 'Alt', lalt: 'Alt', ralt: 'Alt', altleft: 'Alt', altright: 'Alt', leftalt: 'Alt', rightalt: 'Alt',
+  // Windows' virtual-key names for Alt (VK_LMENU / VK_RMENU), as CogAgent writes them
+  lmenu: 'Alt', rmenu: 'Alt', leftoption: 'Alt', rightoption: 'Alt',
   meta: 'Meta', cmd: 'Meta', command: 'Meta', super: 'Meta', win: 'Meta', windows: 'Meta', lwin: 'Meta', rwin: 'Meta',
   metaleft: 'Meta', metaright: 'Meta', superl: 'Meta', superr: 'Meta', os: 'Meta', '⌘': 'Meta',
+  leftcommand: 'Meta', rightcommand: 'Meta', lcommand: 'Meta', rcommand: 'Meta', lcmd: 'Meta', rcmd: 'Meta',
   enter: 'Enter', return: 'Enter', ret: 'Enter', kpenter: 'Enter', numpadenter: 'Enter', '↵': 'Enter', '⏎': 'Enter',
   tab: 'Tab',
   escape: 'Escape', esc: 'Escape',

@@ -6,6 +6,7 @@
 import { glmWeb } from './glm-web';
 import { glmMobile } from './glm-mobile';
 import { glmPc } from './glm-pc';
+import { cogagent } from './cogagent';
 import { midscene } from './midscene';
 import type { Dialect, DialectId } from './types';
 
@@ -13,6 +14,7 @@ const REGISTRY = {
   'glm-web': glmWeb,
   'glm-pc': glmPc,
   'glm-mobile': glmMobile,
+  cogagent,
   midscene,
 } satisfies Record<DialectId, Dialect>;
 

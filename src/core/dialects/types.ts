@@ -13,7 +13,7 @@ import type { BboxConvention } from '../action/bbox';
 import type { CoordinateSpace, ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 
-export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile' | 'midscene';
+export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene';
 
 /** One past step as the dialect may show it. */
 export interface HistoryEntry {
@@ -75,6 +75,8 @@ export interface Observes {
    * absent: PNG (exact pixels, for dialects that point at them)
    */
   image?: { mime: 'image/jpeg'; quality: number };
+  /** what the page copies is recorded for the grammar's clipboard action (never the system clipboard) */
+  clipboard?: boolean;
 }
 
 /** The request fields the model was tuned with (filled into the settings when the dialect is chosen). */

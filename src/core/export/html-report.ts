@@ -97,6 +97,7 @@ ${s.thought ? `<p class="thought"><span class="k">${e(text.thought)}</span> ${e(
 function playerStep(s: TraceStep, shot: number, clean: number, text: ReportText) {
   const t = s.timings;
   const target = (s.action as { target?: { kind: string; x?: number; y?: number } }).target;
+  const point = target?.kind === 'point' && typeof target.x === 'number' && typeof target.y === 'number' ? { x: target.x, y: target.y } : null;
   return {
     url: s.url, title: s.title, thought: s.thought, words: stepWords(s, text), ok: s.result.ok,
     outcome: s.observation || (s.result.ok ? text.ok : text.failed),
@@ -110,10 +111,22 @@ function playerStep(s: TraceStep, shot: number, clean: number, text: ReportText)
     memory: typeof s.memory === 'string' ? s.memory : JSON.stringify(s.memory, null, 2),
     reasoning: s.reply.reasoning ?? '', raw: s.reply.raw,
     elements: s.elements.map((el) => `[${el.label}] <${el.tag}> ${el.text}`).join('\n'), elementCount: s.elements.length,
-    point: target?.kind === 'point' && typeof target.x === 'number' && typeof target.y === 'number' ? { x: target.x, y: target.y } : null,
+    point,
+    box: boxOf(s, point !== null),
     viewport: { width: s.viewport.width, height: s.viewport.height },
     shot, clean,
   };
+}
+
+/**
+ * The box the report draws on the screenshot: the one the action named (a quoted text's box), else
+ * for an action at a point the element found there (CSS px of the viewport); null: none.
+ */
+function boxOf(s: TraceStep, atPoint: boolean): { x: number; y: number; width: number; height: number } | null {
+  const named = (s.action as { box?: unknown }).box;
+  const r = (named ?? (atPoint ? s.target?.rect : null)) as { x?: unknown; y?: unknown; width?: unknown; height?: unknown } | null | undefined;
+  if (!r || typeof r.x !== 'number' || typeof r.y !== 'number' || typeof r.width !== 'number' || typeof r.height !== 'number') return null;
+  return r.width > 0 && r.height > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
 }
 
 /** Each distinct image once; steps refer to them by number. */
@@ -146,7 +159,7 @@ function page(trace: Trace, data: unknown, cleanLeftOut: number, text: ReportTex
   const player = trace.steps.length ? `<aside class="player" id="player" aria-label="${e(text.playerHeading)}">
 <h2 class="visually-hidden">${e(text.playerHeading)}</h2>
 <div class="bar"><button id="prev" type="button">${e(text.prev)}</button><span id="counter" aria-live="polite"></span><button id="next" type="button">${e(text.next)}</button><button id="toggle" type="button">${e(text.showClean)}</button></div>
-<div id="shot"><div class="pic"><img id="img" alt=""><div id="cross" hidden></div></div><div id="noshot" hidden>${e(text.noShot)}</div></div>
+<div id="shot"><div class="pic"><img id="img" alt=""><div id="box" hidden></div><div id="cross" hidden></div></div><div id="noshot" hidden>${e(text.noShot)}</div></div>
 <p class="hint">${e(text.keysHint)}</p>
 <p id="url" class="url"></p><p id="title" class="muted"></p>
 <dl class="kv">

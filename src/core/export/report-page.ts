@@ -66,6 +66,7 @@ pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font:12.5px/1.45 ui-mon
 #img{display:block;width:100%;height:auto;cursor:zoom-in}
 #noshot{padding:var(--s6);text-align:center;color:var(--muted)}
 #cross{position:absolute;width:24px;height:24px;margin:-12px 0 0 -12px;pointer-events:none;border-radius:50%;box-shadow:0 0 0 2px #fff;background:linear-gradient(#e11d48,#e11d48) center/2px 100% no-repeat,linear-gradient(#e11d48,#e11d48) center/100% 2px no-repeat}
+#box{position:absolute;pointer-events:none;border:2px solid #e11d48;box-shadow:0 0 0 1px #fff;border-radius:2px}
 #shot.full{position:fixed;inset:0;z-index:10;border:0;border-radius:0;background:rgba(0,0,0,.92);overflow:auto;display:flex}
 #shot.full .pic{margin:auto}#shot.full #img{width:auto;max-width:none;cursor:zoom-out}
 .kv{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:var(--s1) var(--s3)}
@@ -126,6 +127,10 @@ export const REPORT_SCRIPT = `
     var p = s.point, vp = s.viewport, cross = !!(src && p && vp.width > 0 && vp.height > 0);
     $('cross').hidden = !cross;
     if (cross) { $('cross').style.left = (100 * p.x / vp.width) + '%'; $('cross').style.top = (100 * p.y / vp.height) + '%'; $('cross').title = fill(T.actedAt, { x: Math.round(p.x), y: Math.round(p.y) }); }
+    // The box the action named (a quoted text's), or the element found at its point.
+    var b = s.box, boxed = !!(src && b && vp.width > 0 && vp.height > 0);
+    $('box').hidden = !boxed;
+    if (boxed) { var bs = $('box').style; bs.left = (100 * b.x / vp.width) + '%'; bs.top = (100 * b.y / vp.height) + '%'; bs.width = (100 * b.width / vp.width) + '%'; bs.height = (100 * b.height / vp.height) + '%'; }
     $('toggle').disabled = !(labelled && plain && labelled !== plain);
     $('toggle').textContent = src && src === plain && plain !== labelled ? T.showLabels : (!plain && data.cleanLeftOut ? T.cleanLeftOut : T.showClean);
     $('shot').className = full && src ? 'full' : '';

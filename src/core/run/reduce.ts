@@ -26,6 +26,7 @@ import type { HistoryEntry } from '../dialects/types';
 import { capText, MAX_REPLY_CHARS } from '../limits';
 import type { ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
+import type { Usage } from '../costs';
 import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
 import { modelText } from './model-text';
 import { translatorFor } from '../locales';
@@ -144,6 +145,9 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   // Parser notes (e.g. memory kept) follow the outcome in brackets, so the outcome reads first.
   // a value the action stored (quote, llm, clipboard): kept by name; the step records what was stored
   const set = result.ok ? result.set : undefined;
+  // tokens the action itself used (the llm action's request) count with the step's reply
+  const usage = addUsage(r.usage, result.ok ? result.usage ?? null : null);
+  if (result.ok && result.usage !== undefined) result = { ok: true, ...(result.note ? { note: result.note } : {}), ...(set ? { set } : {}) };
   let variables = state.variables;
   let note = result.ok ? result.note : undefined;
   if (set) {
@@ -154,6 +158,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     note = note ? `${said} ${note}` : said;
     result = { ok: true, ...(note ? { note } : {}) };
   }
+
   const outcome = result.ok ? (note ? `${modelText.success}. ${note}` : modelText.success) : result.error;
   const tabs = state.tabChanges ?? [];
   const observation = hideRun(state, withTabs(outcome, tabs) + (extra.length ? ` (${extra.join(' ')})` : ''));
@@ -167,7 +172,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
       observeMs: p.observeMs, modelMs: r.modelMs, modelFirstTokenMs: r.firstTokenMs ?? null, actMs, totalMs: Math.max(0, at - p.startedAt),
       ...(p.observeStages ? { observeStages: p.observeStages } : {}),
     },
-    usage: r.usage,
+    usage,
     pageKey: pageKeyOf(p.url, p.elements),
     approval: p.decision ?? null,
     ...(tabs.length ? { tabs } : {}),
@@ -181,6 +186,11 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   if (r.endsAfter !== undefined && result.ok && step.approval?.decision !== 'rejected') return end(next, at, 'finished', null, hideRun(state, r.endsAfter) || state.answer);
   if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText(state).maxSteps(state.maxSteps));
   return next;
+}
+
+function addUsage(a: Usage | null, b: Usage | null): Usage | null {
+  if (!a || !b) return a ?? b;
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens };
 }
 
 /** The outcome, then what the model is told about tabs that opened or closed meanwhile. */

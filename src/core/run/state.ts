@@ -17,8 +17,11 @@ import type { SettleReport } from '../settle';
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
 /** `note`: what the model is told besides "Success" (e.g. a browser shortcut's meaning) */
-/** `set`: the value an action stored in a run variable (quote, llm, clipboard) */
-export type ActResult = { ok: true; note?: string; set?: { name: string; value: string } } | { ok: false; error: string };
+/**
+ * `set`: the value an action stored in a run variable (quote, llm, clipboard); `usage`: tokens the
+ * action itself used (the llm action's request), added to the step's
+ */
+export type ActResult = { ok: true; note?: string; set?: { name: string; value: string }; usage?: Usage | null } | { ok: false; error: string };
 
 export const PASSWORD_MASK = '••••';
 

@@ -34,8 +34,10 @@ export function fillVariables(a: Action, dialect: Pick<Dialect, 'variableRefs'>,
   if (!names.length) return { action: a, missing: [] };
   const missing = names.filter((n) => !vars || !Object.prototype.hasOwnProperty.call(vars, n));
   if (missing.length) return { action: a, missing };
-  // longest names first, so a name that contains another is filled whole
-  const fill = (text: string) => [...names].sort((x, y) => y.length - x.length).reduce((t, n) => t.split(n).join(vars![n].value), text);
+  // one pass, longest names first (a name that contains another is filled whole; a value that
+  // holds a name is not filled again)
+  const pattern = new RegExp([...names].sort((x, y) => y.length - x.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const fill = (text: string) => text.replace(pattern, (n) => vars![n].value);
   if (a.type === 'type') return { action: { ...a, text: fill(a.text) }, missing: [] };
   if (a.type === 'llm') return { action: { ...a, prompt: fill(a.prompt) }, missing: [] };
   return { action: a, missing: [] };

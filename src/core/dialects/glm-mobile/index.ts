@@ -19,7 +19,7 @@ import { GLM_MOBILE_NOTES, GLM_MOBILE_TEMPLATE } from './template';
 export const NO_APPS = 'none.';
 
 /** One history field on one line: line breaks would break the step's "Name: value" lines. */
-function oneLine(s: unknown): string {
+export function oneLine(s: unknown): string {
   // split + trim rather than / *[\n\t]+ */, which backtracks quadratically on long space runs
   const parts = String(s ?? '').split(/[\r\n\t\v\f\u0085\u2028\u2029]+/);
   return parts.map((p) => p.trim()).filter(Boolean).join(' ');

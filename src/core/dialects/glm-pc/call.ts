@@ -134,8 +134,11 @@ function readBare(s: string, i: number): { body: string; next: number } {
   return { body: s.slice(i, j).trim(), next: j };
 }
 
-/** The arguments after "(" at `i`, up to the matching ")" (or the line's end when it never comes). */
-function readArgs(s: string, i: number): { args: Arg[]; end: number } {
+/**
+ * The arguments after "(" at `i`, up to the matching ")" (or the line's end when it never comes).
+ * Also read by the CogAgent dialect, whose operations are Python-style calls too.
+ */
+export function readArgs(s: string, i: number): { args: Arg[]; end: number } {
   const args: Arg[] = [];
   let j = i;
   const skip = (lineBreaks: boolean) => {
