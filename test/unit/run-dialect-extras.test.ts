@@ -123,3 +123,46 @@ describe('the sensitive marker', () => {
     expect(a).toMatchObject({ type: 'finish', outcome: 'done' });
   });
 });
+
+describe('a planner reply (midscene): its last action, a pause, a reported problem', () => {
+  function mid(approveSteps = false): RunState {
+    return createRun({ id: 'r2', task: 'Open the kettle and tell me its price', startUrl: 'https://shop.example/', tabId: 7, dialect: 'midscene', model: 'qwen3-vl', baseUrl: 'http://h/v1', maxSteps: 15, at: 1000, approveSteps });
+  }
+  const planner = (o: Record<string, unknown>) => JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'open the kettle', log: 'I will tap the kettle', ...o });
+  const tap = { type: 'Tap', locate: { bbox: [100, 100, 200, 150], prompt: 'Blue kettle' } };
+
+  function replied(s: RunState, raw: string): RunState {
+    s = reduce(s, { type: 'observed', at: 2000, obs: obs(), ms: 10 });
+    return reduce(s, { type: 'replied', at: 3000, raw, reasoning: null, usage: null, ms: 500 });
+  }
+
+  it('more_actions_needed_by_instruction false: the run finishes with the log once the action has run, not before', () => {
+    let s = replied(mid(), planner({ more_actions_needed_by_instruction: false, action: tap, log: 'The kettle costs 42.50 EUR' }));
+    expect(s.status).toBe('running');
+    s = reduce(s, { type: 'checked', at: 3100, hit: null });
+    s = reduce(s, { type: 'acted', at: 3500, result: { ok: true }, ms: 10 });
+    expect(s).toMatchObject({ status: 'finished', answer: 'The kettle costs 42.50 EUR' });
+    // an action that failed does not finish it: the model hears why and goes on
+    let f = replied(mid(), planner({ more_actions_needed_by_instruction: false, action: tap }));
+    f = reduce(f, { type: 'checked', at: 3100, hit: null });
+    f = reduce(f, { type: 'acted', at: 3500, result: { ok: false, error: 'The element is covered.' }, ms: 10 });
+    expect(f.status).toBe('running');
+    // nor does one the person rejected
+    let r = replied(mid(true), planner({ more_actions_needed_by_instruction: false, action: tap }));
+    r = reduce(r, { type: 'checked', at: 3100, hit: null });
+    expect(r.phase).toBe('approve');
+    r = reduce(r, { type: 'reject', at: 3200, feedback: 'not that one' });
+    expect(r.status).toBe('running');
+  });
+
+  it('action null ends the run with the log as its words; sleep is asked of the act, capped; error is kept for the person', () => {
+    const done = replied(mid(), planner({ more_actions_needed_by_instruction: false, action: null, log: 'It costs 42.50 EUR' }));
+    expect(done).toMatchObject({ status: 'finished', answer: 'It costs 42.50 EUR' });
+    let s = replied(mid(), planner({ more_actions_needed_by_instruction: true, action: tap, sleep: 60_000, error: 'The search box was not where I expected' }));
+    s = reduce(s, { type: 'checked', at: 3100, hit: null });
+    expect(effectOf(s)).toMatchObject({ kind: 'act', sleepMs: 10_000 });
+    s = reduce(s, { type: 'acted', at: 3500, result: { ok: true }, ms: 10 });
+    expect(s.steps[0].warning).toBe('The search box was not where I expected');
+    expect(toTrace(s, []).steps[0].warning).toBe('The search box was not where I expected');
+  });
+});
