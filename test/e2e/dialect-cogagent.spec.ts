@@ -16,7 +16,8 @@ import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { cogPlayer, type CogGoal } from '../fixtures/model/player-cogagent';
 import { COLOURS } from '../fixtures/model/locate';
 import { imageSize } from '../fixtures/model/png';
-import { runAgentCli, serveFixtures } from './support';
+import { panelSend, runAgentCli, serveFixtures, waitForRun } from './support';
+import { launchWithExtension, openPanel } from '../../scripts/browser';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 
@@ -146,4 +147,37 @@ test('cogagent, runner: a step marked <<敏感操作>> asks the person even with
   // the model read the rejection on the history line of the rejected step
   const after = m.requests.find((q) => q.cogagent && q.cogagent.steps.length === 2)!.cogagent!;
   expect(after.steps[1].observation).toMatch(/not yet/);
+});
+
+test('cogagent, side panel: QUOTE_CLIPBOARD keeps what the page copied (clipboard.writeText, execCommand copy); the panel lists the variables', async () => {
+  const goals: CogGoal[] = [
+    { do: 'click', colour: COLOURS.yellow, info: 'Copy code A' },
+    { do: 'clipboard', output: '__CogName_A__' },
+    { do: 'click', colour: COLOURS.orange, info: 'Copy code B' },
+    { do: 'clipboard', output: '__CogName_B__' },
+    { do: 'type', colour: COLOURS.cyan, text: '__CogName_A__ and __CogName_B__', info: 'Codes' },
+    { do: 'click', colour: COLOURS.magenta, info: 'Save' },
+    { do: 'answer', text: 'Both codes are saved.' },
+  ];
+  const m = await fakeModel(goals);
+  const browser = await launchWithExtension();
+  try {
+    const panel = await openPanel(browser);
+    const { runId } = await panelSend<{ runId: string }>(panel, 'run/start', {
+      task: 'Copy both codes and save them', url: `${site.url}dialects/copy.html`,
+      config: { baseUrl: m.baseUrl, apiKey: KEY, model: 'cogagent-9b-20241220', dialect: 'cogagent' },
+    });
+    const done = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
+    expect(done, done.stopReason ?? '').toMatchObject({ status: 'finished', answer: 'Both codes are saved.' });
+    expect(events('saved')).toEqual(['ABC-123 and XYZ-789']);
+    expect(m.violations()).toEqual([]);
+    // the panel shows the variables, each with the step that stored it
+    const shown = panel.locator('[data-testid="variable"]');
+    await expect(shown).toHaveCount(2);
+    await expect(panel.locator('[data-testid="variable"][data-name="__CogName_A__"]')).toContainText('ABC-123');
+    await expect(panel.locator('[data-testid="variable"][data-name="__CogName_B__"]')).toContainText('XYZ-789');
+    await expect(panel.locator('[data-testid="variable"][data-name="__CogName_A__"]')).toContainText('step 2');
+  } finally {
+    await browser.close();
+  }
 });
