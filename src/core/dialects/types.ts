@@ -12,6 +12,7 @@ import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
 import type { BboxConvention } from '../action/bbox';
 import type { CoordinateSpace, ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
+import type { ScreenDoc } from '../docs/types';
 
 export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene';
 
@@ -48,6 +49,8 @@ export interface DialectContext {
   shot: ShotGeometry;
   /** the person's apps (glm-mobile) */
   apps: App[];
+  /** learned documentation of the elements on screen (dialects with observes.docs; core/docs) */
+  docs?: ScreenDoc[];
 }
 
 /**
@@ -77,6 +80,14 @@ export interface Observes {
   image?: { mime: 'image/jpeg'; quality: number };
   /** what the page copies is recorded for the grammar's clipboard action (never the system clipboard) */
   clipboard?: boolean;
+  /**
+   * how labels are drawn: 'corner' (the default: label N at the element's top-left corner) or
+   * 'centre-from-1' (AppAgent's tags: numbered from 1, at the element's centre; the grammar's
+   * numbers are then label + 1)
+   */
+  labelStyle?: 'corner' | 'centre-from-1';
+  /** the learned documentation of the elements on screen is looked up for each step (DialectContext.docs) */
+  docs?: boolean;
 }
 
 /** The request fields the model was tuned with (filled into the settings when the dialect is chosen). */

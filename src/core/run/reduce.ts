@@ -284,6 +284,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       const request = dialect.buildRequest({
         task: taskForModel(state), site: state.site, now: new Date(startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
         marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
+        ...(o.docs?.length ? { docs: o.docs } : {}),
       });
       return { ...state, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request), ...(injection.length ? { injection } : {}) } };
     }

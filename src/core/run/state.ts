@@ -13,6 +13,7 @@ import type { Price, Usage } from '../costs';
 import type { FileMeta } from '../files';
 import type { Secret, Vault } from '../secrets';
 import type { SettleReport } from '../settle';
+import type { ScreenDoc } from '../docs/types';
 
 export type RunStatus = 'running' | 'finished' | 'stopped' | 'failed';
 export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
@@ -332,6 +333,8 @@ export interface Observation {
   settle?: SettleReport;
   /** where the time went (the request's part is added by the 'kept' event) */
   stages?: ObserveStages;
+  /** learned documentation of the elements on screen (dialects with observes.docs) */
+  docs?: ScreenDoc[];
 }
 
 export type RunEvent =

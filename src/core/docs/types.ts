@@ -1,0 +1,28 @@
+/**
+ * Learned documentation of a site's controls (AppAgent: what each element does, written by the
+ * model while exploring or watching the person, and read in later tasks on that site). Types only.
+ */
+import type { Fingerprint } from '../marks';
+
+/** The kinds of use a documentation entry describes (AppAgent's doc templates: one per action). */
+export type DocAction = 'tap' | 'text' | 'long_press' | 'swipe';
+
+export const DOC_ACTIONS: readonly DocAction[] = ['tap', 'text', 'long_press', 'swipe'];
+
+/** One element's documentation on one site. */
+export interface DocEntry {
+  id: string;
+  /** the site (origin, e.g. "https://shop.example") */
+  origin: string;
+  /** the element as labeled when documented: found again by it (docs/matching.ts) */
+  fingerprint: Fingerprint;
+  /** what each kind of use does, in the model's words (English, never translated) */
+  docs: Partial<Record<DocAction, string>>;
+  /** how it was learned */
+  source: 'explore' | 'demo' | 'import' | 'edit';
+  /** ms since the epoch */
+  updatedAt: number;
+}
+
+/** What a step's request is given: the documentation of an element on screen, by its label. */
+export interface ScreenDoc { label: number; docs: Partial<Record<DocAction, string>> }
