@@ -33,6 +33,8 @@ export interface StartRun {
   url?: string;
   /** per-run overrides of the stored settings (runner flags); not saved */
   config?: Partial<Settings>;
+  /** explore the site to learn what its controls do (a dialect with observes.docs: AppAgent's self-exploration) */
+  explore?: boolean;
 }
 
 export interface AttachedFiles { files: FileMeta[]; runId: string | null }

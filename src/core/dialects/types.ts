@@ -51,6 +51,10 @@ export interface DialectContext {
   apps: App[];
   /** learned documentation of the elements on screen (dialects with observes.docs; core/docs) */
   docs?: ScreenDoc[];
+  /** exploring the site to learn its controls (dialects with observes.docs): the exploration prompt */
+  explore?: boolean;
+  /** labels of elements on screen that an exploring action found to change nothing */
+  avoid?: number[];
 }
 
 /**

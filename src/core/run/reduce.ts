@@ -56,6 +56,7 @@ export function createRun(n: NewRun): RunState {
     ...(n.locale && n.locale !== 'en' ? { locale: n.locale } : {}),
     ...(vault ? { vault } : {}),
     ...(n.bbox && dialectOf(n.dialect).bboxSetting ? { bbox: n.bbox } : {}),
+    ...(n.explore && dialectOf(n.dialect).observes.docs ? { explore: true } : {}),
   };
 }
 
@@ -145,6 +146,13 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   // Parser notes (e.g. memory kept) follow the outcome in brackets, so the outcome reads first.
   // a value the action stored (quote, llm, clipboard): kept by name; the step records what was stored
   const set = result.ok ? result.set : undefined;
+  // exploring: how the action was judged (the element that changed nothing is not tried again)
+  const learned = result.ok ? result.learned : undefined;
+  const uselessNow = learned?.decision === 'INEFFECTIVE' && p.target?.fingerprint ? [...(state.useless ?? []), p.target.fingerprint] : state.useless;
+  if (result.ok && result.learned) {
+    const { learned: _kept, ...rest } = result;
+    result = rest;
+  }
   // tokens the action itself used (the llm action's request) count with the step's reply
   const usage = addUsage(r.usage, result.ok ? result.usage ?? null : null);
   if (result.ok && result.usage !== undefined) result = { ok: true, ...(result.note ? { note: result.note } : {}), ...(set ? { set } : {}) };
@@ -180,8 +188,12 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     ...(p.after ? { afterAction: p.after } : {}),
     ...(r.sensitive ? { sensitive: true } : {}),
     ...(r.warning ? { warning: r.warning } : {}),
+    ...(learned ? { reflection: learned } : {}),
   };
-  const next: RunState = { ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [], ...(variables ? { variables } : {}) };
+  const next: RunState = {
+    ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [],
+    ...(variables ? { variables } : {}), ...(uselessNow ? { useless: uselessNow } : {}),
+  };
   // the model's last action (Midscene's more_actions_needed_by_instruction: false) ran: the run is finished
   if (r.endsAfter !== undefined && result.ok && step.approval?.decision !== 'rejected') return end(next, at, 'finished', null, hideRun(state, r.endsAfter) || state.answer);
   if (modelSteps(next) >= state.maxSteps) return end(next, at, 'stopped', personText(state).maxSteps(state.maxSteps));
@@ -285,6 +297,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
         task: taskForModel(state), site: state.site, now: new Date(startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
         marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
         ...(o.docs?.length ? { docs: o.docs } : {}),
+        ...(state.explore ? { explore: true, avoid: avoidedLabels(state, o.marks) } : {}),
       });
       return { ...state, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request), ...(injection.length ? { injection } : {}) } };
     }
@@ -473,6 +486,13 @@ function onReplayed(state: RunState, ev: Extract<RunEvent, { type: 'replayed' }>
     raw: '', reasoning: null, thought: `Replaying step ${ev.from + 1} of the recorded run.`, action: ev.action, actionText,
     memory: ev.memory, notes: [], usage: null, modelMs: 0, firstTokenMs: null,
   }, ev.target);
+}
+
+/** Exploring: the labels on this screen of elements found to change nothing (same fingerprint). */
+function avoidedLabels(state: RunState, marks: Mark[]): number[] {
+  const useless = state.useless ?? [];
+  if (!useless.length) return [];
+  return marks.filter((m) => m.fingerprint && useless.some((f) => f.tag === m.fingerprint!.tag && f.text === m.fingerprint!.text && f.path === m.fingerprint!.path)).map((m) => m.label);
 }
 
 /** Variables typed into a password field: masked from now on, like the password itself. */

@@ -22,7 +22,13 @@ export type Phase = 'observe' | 'model' | 'approve' | 'act' | 'done';
  * `set`: the value an action stored in a run variable (quote, llm, clipboard); `usage`: tokens the
  * action itself used (the llm action's request), added to the step's
  */
-export type ActResult = { ok: true; note?: string; set?: { name: string; value: string }; usage?: Usage | null } | { ok: false; error: string };
+export type ActResult = { ok: true; note?: string; set?: { name: string; value: string }; usage?: Usage | null; learned?: Learned } | { ok: false; error: string };
+
+/**
+ * What exploring learned from one action (AppAgent's reflection): the decision, why, and the
+ * documentation written for the element (null: none, e.g. INEFFECTIVE, or refused by the screening).
+ */
+export interface Learned { decision: 'BACK' | 'INEFFECTIVE' | 'CONTINUE' | 'SUCCESS'; thought: string; doc: string | null; refused?: string }
 
 export const PASSWORD_MASK = '••••';
 
@@ -166,6 +172,8 @@ export interface StepRecord {
   sensitive?: boolean;
   /** what the model reported as wrong, shown to the person (Midscene's `error`) */
   warning?: string;
+  /** exploring: how the model judged the action from the screenshots before and after it, and the documentation written */
+  reflection?: Learned;
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
@@ -311,6 +319,10 @@ export interface RunState {
   files?: FileMeta[];
   /** values actions stored for later actions, by the name the grammar uses (variables.ts; absent: none) */
   variables?: Variables;
+  /** exploring the site to learn its controls (AppAgent): each action is judged and documented after it */
+  explore?: boolean;
+  /** elements an exploring action found to change nothing (INEFFECTIVE): not to be tried again */
+  useless?: Fingerprint[];
   /**
    * The person's secrets and the passwords this run typed, to hide them in everything kept and
    * sent (core/secrets.ts). Memory only: storage keeps it out of the database (secrets.ts), views
@@ -397,6 +409,8 @@ export interface NewRun {
   secrets?: Secret[];
   /** the endpoint's bounding-box convention (kept only for a dialect with bboxSetting) */
   bbox?: BboxConvention;
+  /** explore the site to learn its controls (AppAgent's self-exploration) instead of doing a task */
+  explore?: boolean;
 }
 
 /** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */
