@@ -8,6 +8,7 @@ import { Dot, RunPanel } from './run-panel';
 import { HistoryView } from './history-view';
 import { Attachments } from './attachments';
 import { t } from '../i18n';
+import { dialectOf, isDialect } from '../../src/core/dialects/registry';
 import { useLanguage } from '../use-language';
 
 /** ⌘ on a Mac, Ctrl elsewhere: how the panel writes the Start shortcut. */
@@ -22,6 +23,10 @@ export function App() {
   const [busy, setBusy] = useState(false);
   const [labelInfo, setLabelInfo] = useState<string | null>(null);
   const [approveSteps, setApproveSteps] = useState(false);
+  // a dialect that learns a site's controls (AppAgent) may explore instead of doing the task
+  const [dialect, setDialect] = useState('');
+  const [explore, setExplore] = useState(false);
+  const canExplore = isDialect(dialect) && !!dialectOf(dialect).observes.docs;
   const [view, setView] = useState<'run' | 'history'>('run');
   // Bumped by each click on the History tab: it goes back to the list from a run's detail.
   const [historyHome, setHistoryHome] = useState(0);
@@ -51,8 +56,8 @@ export function App() {
       setRun((cur) => (!cur || cur.id === r.id || r.status === 'running' ? r : cur));
     });
     fetchRun().catch(() => undefined);
-    send('settings/get', {}).then((s) => setApproveSteps(s.approveSteps), () => undefined);
-    const offSettings = onSettingsChange((s) => setApproveSteps(s.approveSteps));
+    send('settings/get', {}).then((s) => { setApproveSteps(s.approveSteps); setDialect(s.dialect); }, () => undefined);
+    const offSettings = onSettingsChange((s) => { setApproveSteps(s.approveSteps); setDialect(s.dialect); });
     // After a worker restart the updates sent while it was gone are lost: fetch the run again.
     const disconnect = keepConnected(() => { fetchRun(runId.current).catch(() => undefined); });
     return () => { off(); offSettings(); disconnect(); };
@@ -73,7 +78,7 @@ export function App() {
       const tab = await targetTab();
       if (!tab?.id) throw new Error(t('noWebPage'));
       await settings.current?.commit();
-      const { runId } = await send('run/start', { task, tabId: tab.id });
+      const { runId } = await send('run/start', { task, tabId: tab.id, ...(canExplore && explore ? { explore: true } : {}) });
       await fetchRun(runId);
     } catch (err) {
       setStartError(messageOf(err));
@@ -148,6 +153,12 @@ export function App() {
             <input type="checkbox" data-testid="approve-steps" checked={approveSteps} onChange={(e) => switchMode((e.target as HTMLInputElement).checked)} />
             {t('approveEach')}
           </label>
+          {canExplore && (
+            <label class="check" title={t('exploreTitle')}>
+              <input type="checkbox" data-testid="explore" checked={explore} onChange={(e) => setExplore((e.target as HTMLInputElement).checked)} />
+              {t('exploreSite')}
+            </label>
+          )}
           <Attachments />
           <div class="row">
             <button type="submit" class="primary" data-testid="start" disabled={busy || running || !task.trim() || !!form.problem || !form.loaded}

@@ -186,6 +186,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
     locale: personLocale(settings), secrets: settings.secrets, bbox: settings.bbox,
+    ...(req.explore && !replay ? { explore: true } : {}),
   });
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
