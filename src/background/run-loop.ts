@@ -19,6 +19,7 @@ import { peelReasoning } from '../core/dialects/reply-text';
 import type { Usage } from '../core/costs';
 import { armClipboard } from './clipboard';
 import { DEFAULT_DIALECT, dialectOf, isDialect } from '../core/dialects/registry';
+import { runDevice } from '../core/dialects/device';
 import { imagePartsOf, toMessages, type ChatMessage } from '../core/dialects/request';
 import { isParseError, labelOf, pointOf, type Action } from '../core/action/action';
 import { replayPlan, type ReplayPlan } from '../core/replay';
@@ -185,7 +186,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
-    locale: personLocale(settings), secrets: settings.secrets, bbox: settings.bbox,
+    locale: personLocale(settings), secrets: settings.secrets, bbox: settings.bbox, device: settings.appagentDevice,
   });
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
@@ -368,7 +369,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       if (why) throw new PageError(`The run stopped because ${why}.`);
       const started = Date.now();
       const { observes } = dialectOf(a.state.dialect);
-      const o = await observe(tabId, observes.labels, observes.image);
+      const o = await observe(tabId, observes.labels, observes.image, observes.labelStyle);
       a.keep = { index: a.state.steps.length, shot: o.obs.screenshot.dataUrl, settledAt: o.settledAt, run: o.keep };
       return { type: 'observed', at: Date.now(), obs: o.obs, ms: Date.now() - started };
     }
@@ -559,7 +560,7 @@ async function drive(a: Active): Promise<void> {
   // wakes a worker Chrome stopped anyway, so the run resumes (resumeAfterRestart).
   const keepAlive = setInterval(() => { void chrome.runtime.getPlatformInfo().catch(() => undefined); }, KEEPALIVE_MS);
   void chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
-  const phone = dialectOf(a.state.dialect).observes.device === 'phone';
+  const phone = runDevice(a.state) === 'phone';
   try {
     await cdp.attach(tabId);
     // A phone dialect's tab is a phone for the run only (restored below).

@@ -56,6 +56,7 @@ export function createRun(n: NewRun): RunState {
     ...(n.locale && n.locale !== 'en' ? { locale: n.locale } : {}),
     ...(vault ? { vault } : {}),
     ...(n.bbox && dialectOf(n.dialect).bboxSetting ? { bbox: n.bbox } : {}),
+    ...(n.device && dialectOf(n.dialect).deviceSetting ? { device: n.device } : {}),
   };
 }
 
