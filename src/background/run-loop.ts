@@ -20,6 +20,7 @@ import type { Usage } from '../core/costs';
 import { armClipboard } from './clipboard';
 import { DEFAULT_DIALECT, dialectOf, isDialect } from '../core/dialects/registry';
 import { runDevice } from '../core/dialects/device';
+import type { LabelStyle } from '../core/marks';
 import { imagePartsOf, toMessages, type ChatMessage } from '../core/dialects/request';
 import { isParseError, labelOf, pointOf, type Action } from '../core/action/action';
 import { replayPlan, type ReplayPlan } from '../core/replay';
@@ -330,8 +331,9 @@ function streamTo(a: Active, index: number): ModelProgress {
  * Shows the target of an action waiting for approval on the live page: a label's box and label,
  * or a crosshair at the point with the box of the element under it.
  */
-async function highlight(tabId: number, eff: Extract<Effect, { kind: 'check' }>): Promise<void> {
-  await sendContent(tabId, 'marks/overlay', { marks: eff.mark ? [eff.mark] : [] }).catch(() => undefined);
+async function highlight(tabId: number, eff: Extract<Effect, { kind: 'check' }>, style?: LabelStyle): Promise<void> {
+  // drawn as the model saw it (appagent: the tag N + 1 at the centre), so it matches the card
+  await sendContent(tabId, 'marks/overlay', { marks: eff.mark ? [eff.mark] : [], style }).catch(() => undefined);
   const point = pointOf(eff.action);
   if (point) await sendContent(tabId, 'point/mark', { point, box: eff.target?.rect ?? null }).catch(() => undefined);
 }
@@ -420,7 +422,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       // A placeholder's reason names the secret; otherwise the rules' own reason comes first (a
       // password field says so, rather than "a password typed before": this action put it there).
       const hit = placeholdersIn(eff.action).length ? bySecrets() ?? byRules() : byRules() ?? bySecrets();
-      if (hit || a.state.approveSteps) await highlight(tabId, eff);
+      if (hit || a.state.approveSteps) await highlight(tabId, eff, dialectOf(a.state.dialect).observes.labelStyle);
       return { type: 'checked', at: Date.now(), hit };
     }
     case 'act': {
