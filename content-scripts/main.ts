@@ -23,7 +23,7 @@ type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => Conten
 const handlers: Handlers = {
   'content/ping': () => ({ url: location.href }),
   'marks/draw': () => drawMarks(),
-  'marks/overlay': ({ marks }) => { drawOverlay(marks); return null; },
+  'marks/overlay': ({ marks, style }) => { drawOverlay(marks, style); return null; },
   'marks/hide': () => { hideMarks(); return null; },
   'marks/reset': () => { resetMarks(); return null; },
   'marks/resolve': ({ label }) => resolveMark(label),
@@ -53,12 +53,14 @@ if (!g[FLAG]) {
     // Native selects get their in-page lists as the page is labelled (every frame has its own).
     collectFrame,
     // A page with no iframes (background/label.ts, one round trip): prepare, label, draw; or 'frames'.
+    // `draw`: false, or how to draw the labels (true: 'corner').
     labelAlone: async (draw: unknown) => {
       prepareFrames();
       const marks = await collectFrame();
       if (marks.frames.length) return 'frames';
+      const style = draw === 'centre-from-1' ? 'centre-from-1' : draw === true || draw === 'corner' ? 'corner' : null;
       // drawn as the background will list them: the same merge of the one frame
-      drawOverlay(draw === true ? mergeFrames([{ frameId: 0, result: marks }])?.marks ?? [] : []);
+      drawOverlay(style ? mergeFrames([{ frameId: 0, result: marks }])?.marks ?? [] : [], style ?? 'corner');
       return marks;
     },
     resetMarks,

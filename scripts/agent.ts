@@ -22,6 +22,8 @@ const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
                        family's (midscene): norm-xy (default; GLM, Qwen3-VL, UI-TARS, Doubao),
                        norm-yx (Gemini) or pixels (Qwen2.5-VL: the screenshot is padded to
                        multiples of 28)
+  --device phone|desktop  appagent's device: its prompts speak of a smartphone, so the tab is
+                       emulated as a phone (default) unless desktop is given (the viewport below)
   --app NAME=URL       a site the model may open as an app (glm-mobile's open_app); repeatable
   --file PATH          a file for the page's file fields (what a click on one chooses, as the side
                        panel's "Files for the task"); repeatable; up to 20 MB in all
@@ -83,7 +85,7 @@ async function main() {
     ({ values } = parseArgs({
       options: {
         task: { type: 'string' }, url: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' },
-        model: { type: 'string' }, dialect: { type: 'string' }, bbox: { type: 'string' }, app: { type: 'string', multiple: true }, file: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
+        model: { type: 'string' }, dialect: { type: 'string' }, bbox: { type: 'string' }, device: { type: 'string' }, app: { type: 'string', multiple: true }, file: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
         trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, viewport: { type: 'string' },
         headed: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
@@ -109,6 +111,8 @@ async function main() {
   if (!isDialect(dialect)) usage(`Unknown dialect "${dialect}"; known: ${Object.keys(DIALECTS).join(', ')}.`);
   const bbox = values.bbox ?? DEFAULT_BBOX;
   if (!isBboxConvention(bbox)) usage(`--bbox must be one of ${BBOX_CONVENTIONS.join(', ')}, got "${bbox}".`);
+  const appagentDevice = values.device ?? 'phone';
+  if (appagentDevice !== 'phone' && appagentDevice !== 'desktop') usage(`--device must be phone or desktop, got "${appagentDevice}".`);
   const apps = (values.app ?? []).map((a) => {
     const m = /^([^=]+)=(https?:\/\/\S+)$/.exec(a.trim());
     if (!m) usage(`--app must look like Shop=https://shop.example/, got "${a}".`);
@@ -130,7 +134,7 @@ async function main() {
   const result = await runAgent({
     task: values.task!, url: values.url!, files, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
     // the request options the dialect's model was tuned with, as choosing it in Settings does
-    config: { baseUrl, apiKey, model, dialect, bbox, ...dialectOf(dialect).request, apps: apps.join('\n'), maxSteps, approveSteps: approve === 'step' },
+    config: { baseUrl, apiKey, model, dialect, bbox, appagentDevice, ...dialectOf(dialect).request, apps: apps.join('\n'), maxSteps, approveSteps: approve === 'step' },
     width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,
   });
   process.exit(result.status === 'finished' ? 0 : 1);

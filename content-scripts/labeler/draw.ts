@@ -20,7 +20,7 @@
  * outside and a dark one inside; labels are a strong solid colour with white bold digits, a 1 px
  * black border and a dark text shadow.
  */
-import type { Rect } from '../../src/core/marks';
+import type { LabelStyle, Rect } from '../../src/core/marks';
 import { UI_ATTR } from './dom';
 
 export const OVERLAY = 'overlay';
@@ -90,6 +90,22 @@ export function placeLabels(items: Array<{ label: number; rect: Rect }>, vw: num
   return out;
 }
 
+/**
+ * AppAgent's tags (style 'centre-from-1'): the number N + 1 centred on the element, as AppAgent's
+ * draw_bbox_multi puts it, clamped into the viewport; no search for a free spot (AppAgent places
+ * every tag at its centre, overlapping or not: the model is told the tag is at the centre).
+ */
+export function centreLabels(items: Array<{ label: number; rect: Rect }>, vw: number, vh: number): Box[] {
+  const maxX = Math.max(0, Math.floor(vw));
+  const maxY = Math.max(0, Math.floor(vh));
+  return items.map(({ label, rect: r }) => {
+    const { w, h } = labelSize(label + 1);
+    const x = Math.round(r.x + r.width / 2 - w / 2);
+    const y = Math.round(r.y + r.height / 2 - h / 2);
+    return { x: Math.max(0, Math.min(x, maxX - w)), y: Math.max(0, Math.min(y, maxY - h)), w, h };
+  });
+}
+
 /** Rings of growing size around (x0, y0), nearest first. */
 function ring(placed: Placed, at: (x: number, y: number) => Box, x0: number, y0: number, w: number, h: number): Box | null {
   for (let k = 1; k <= 12; k++) {
@@ -134,10 +150,11 @@ const HOST_STYLE = [
   'z-index:2147483647', 'opacity:1', 'visibility:visible', 'transform:none', 'filter:none', 'color-scheme:normal',
 ].map((d) => d + ' !important').join(';');
 
-/** Steps 2–3: draw the overlay for the given marks (replacing any earlier overlay). */
-export function renderOverlay(items: Array<{ label: number; rect: Rect }>, vw: number, vh: number): void {
+/** Steps 2–3: draw the overlay for the given marks (replacing any earlier overlay), labels in `labelStyle`. */
+export function renderOverlay(items: Array<{ label: number; rect: Rect }>, vw: number, vh: number, labelStyle: LabelStyle = 'corner'): void {
   removeOverlay();
-  const spots = placeLabels(items, vw, vh);
+  const fromOne = labelStyle === 'centre-from-1';
+  const spots = fromOne ? centreLabels(items, vw, vh) : placeLabels(items, vw, vh);
   const host = document.createElement('webagent-marks');
   host.setAttribute(UI_ATTR, OVERLAY);
   host.setAttribute('aria-hidden', 'true');
@@ -156,7 +173,7 @@ export function renderOverlay(items: Array<{ label: number; rect: Rect }>, vw: n
     tag.className = 'l';
     const s = spots[i];
     tag.style.cssText = `--c:${colour};left:${s.x}px;top:${s.y}px;width:${s.w}px;height:${s.h}px`;
-    tag.textContent = String(label);
+    tag.textContent = String(fromOne ? label + 1 : label);
     frag.append(box, tag);
   });
   // boxes first, then labels, so no box is drawn over a label

@@ -7,7 +7,7 @@
  * (no drawing), the background merges (src/core/frames.ts), then drawOverlay(merged) in the top.
  * Actions then use this frame's local labels: resolveMark, focusMark, scrollMark, chooseInSelect.
  */
-import type { FrameMarks, Mark, MarksSnapshot, Rect } from '../../src/core/marks';
+import type { FrameMarks, LabelStyle, Mark, MarksSnapshot, Rect } from '../../src/core/marks';
 import type { ResolvedMark } from '../../src/core/messages';
 import { adoptWalkedRoots, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
 import { collectCandidates, dropIndex, indexDropped, type Walked } from './collect';
@@ -102,9 +102,9 @@ export async function collectFrame(): Promise<FrameMarks> {
 }
 
 /** Top frame only: draw the merged marks (top-page coordinates) as the overlay. */
-export function drawOverlay(marks: Mark[]): void {
+export function drawOverlay(marks: Mark[], style: LabelStyle = 'corner'): void {
   if (window !== window.top) return;
-  renderOverlay(marks, window.innerWidth, window.innerHeight);
+  renderOverlay(marks, window.innerWidth, window.innerHeight, style);
 }
 
 /** Test helper: the label tags as drawn (viewport px), in label order. */

@@ -53,6 +53,7 @@ export function dialectNote(id: string): string {
     case 'glm-mobile': return t('dialectNoteMobile');
     case 'cogagent': return t('dialectNoteCogagent');
     case 'midscene': return t('dialectNoteMidscene');
+    case 'appagent': return t('dialectNoteAppagent');
     default: return '';
   }
 }
@@ -440,8 +441,19 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
               )}
             </div>
           )}
-          {/* the grammars that open apps: glm-mobile's open_app, cogagent's LAUNCH(app=…) */}
-          {(dialectOf(s.dialect).observes.device === 'phone' || s.dialect === 'cogagent') && (
+          {dialectOf(s.dialect).deviceSetting && (
+            <div class="field" data-testid="device-field">
+              <label for="setting-device">{t('fieldDevice')}</label>
+              <select id="setting-device" data-testid="setting-device" value={s.appagentDevice} aria-describedby="setting-device-help"
+                onChange={(e) => set('appagentDevice', (e.target as HTMLSelectElement).value)}>
+                <option value="phone">{t('devicePhone')}</option>
+                <option value="desktop">{t('deviceDesktop')}</option>
+              </select>
+              <small id="setting-device-help" class="help">{t('fieldDeviceHelp')}</small>
+            </div>
+          )}
+          {/* the grammars that open apps: glm-mobile's open_app, cogagent's LAUNCH(app=…) (appagent has none) */}
+          {((dialectOf(s.dialect).observes.device === 'phone' && s.dialect !== 'appagent') || s.dialect === 'cogagent') && (
             <div class="field">
               <label for="setting-apps">{t('apps')}</label>
               <textarea id="setting-apps" data-testid="setting-apps" rows={3} value={s.apps} placeholder={t('appsPlaceholder')}

@@ -19,7 +19,7 @@
  * and the steps above run.
  */
 import { mergeFrames, type FrameResult } from '../core/frames';
-import type { FrameMarks, Mark, MarksSnapshot } from '../core/marks';
+import type { FrameMarks, LabelStyle, Mark, MarksSnapshot } from '../core/marks';
 import { PageError, sendContent } from './content';
 
 /** Runs in the page (isolated world): calls the content script's API by name. Must be self-contained. */
@@ -41,11 +41,11 @@ async function injectInto(tabId: number, frameIds: number[]): Promise<void> {
 /** Tabs whose last pass found no iframe (labelled with labelAlone). */
 const alone = new Set<number>();
 
-/** `draw` false: label without drawing (dialects whose model sees the clean page). */
-export async function labelTab(tabId: number, draw = true): Promise<MarksSnapshot> {
+/** `draw` false: label without drawing (dialects whose model sees the clean page); `style`: how labels are drawn. */
+export async function labelTab(tabId: number, draw = true, style: LabelStyle = 'corner'): Promise<MarksSnapshot> {
   if (alone.has(tabId)) {
     alone.delete(tabId);
-    const [top] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: callApi, args: ['labelAlone', draw] });
+    const [top] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: callApi, args: ['labelAlone', draw ? style : false] });
     const result = top?.result as FrameMarks | 'frames' | '__missing__' | null | undefined;
     if (result && typeof result === 'object') {
       const snap = mergeFrames([{ frameId: 0, result }]);
@@ -64,7 +64,7 @@ export async function labelTab(tabId: number, draw = true): Promise<MarksSnapsho
     .map((c) => ({ frameId: c.frameId, result: c.result }));
   const snap = mergeFrames(frames);
   if (!snap) throw new PageError('The page did not answer the labeler (top frame missing).');
-  await sendContent(tabId, 'marks/overlay', { marks: draw ? snap.marks : [] });
+  await sendContent(tabId, 'marks/overlay', { marks: draw ? snap.marks : [], style });
   if (frames.length === 1 && !frames[0].result.frames.length) alone.add(tabId);
   return snap;
 }

@@ -14,7 +14,7 @@ import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
 import { everyFrame, labelsChanged, labelTab } from './label';
 import { FRAME_MOVED, topFrameMarks } from '../core/frames';
-import type { MarksSnapshot } from '../core/marks';
+import type { LabelStyle, MarksSnapshot } from '../core/marks';
 import { settlePage } from './settle';
 
 const LOAD_CAP_MS = 15_000;
@@ -35,13 +35,13 @@ async function toKept(dataUrl: string): Promise<string> {
 }
 
 /** The page as the person sees it: overlay and in-page select lists hidden for one capture. */
-async function cleanShot(tabId: number, snap: { viewport: Observation['viewport']; marks: Observation['marks'] }): Promise<string> {
+async function cleanShot(tabId: number, snap: { viewport: Observation['viewport']; marks: Observation['marks'] }, style: LabelStyle): Promise<string> {
   await everyFrame(tabId, 'hideUi').catch(() => undefined);
   try {
     return (await cdp.screenshot(tabId, snap.viewport, KEPT_IMAGE)).dataUrl;
   } finally {
     await everyFrame(tabId, 'showUi').catch(() => undefined);
-    await sendContent(tabId, 'marks/overlay', { marks: snap.marks }).catch(() => undefined);
+    await sendContent(tabId, 'marks/overlay', { marks: snap.marks, style }).catch(() => undefined);
   }
 }
 
@@ -56,13 +56,13 @@ export type ShotFormat = { mime: 'image/jpeg'; quality: number } | undefined;
  * holds still goes on without the frames' labels; any other page that keeps doing it ends the run
  * with a message rather than mislead the model.
  */
-async function labelledShot(tabId: number, labels: boolean, format: ShotFormat) {
+async function labelledShot(tabId: number, labels: boolean, format: ShotFormat, style: LabelStyle) {
   let why = '';
   const ms = { labelMs: 0, captureMs: 0 };
   let last: { snap: MarksSnapshot; changes: Array<{ frameId: number; why: string }> } | null = null;
   for (let i = 0; i < SHOT_TRIES; i++) {
     let t = performance.now();
-    const snap = await labelTab(tabId, labels);
+    const snap = await labelTab(tabId, labels, style);
     ms.labelMs += performance.now() - t;
     t = performance.now();
     const shot = await cdp.screenshot(tabId, snap.viewport, format);
@@ -79,7 +79,7 @@ async function labelledShot(tabId: number, labels: boolean, format: ShotFormat) 
   const framesOnly = (c: { frameId: number; why: string }) => c.why === FRAME_MOVED || (c.frameId !== 0 && c.why === 'the page scrolled');
   if (last && last.changes.every(framesOnly)) {
     const marks = topFrameMarks(last.snap.marks);
-    await sendContent(tabId, 'marks/overlay', { marks: labels ? marks : [] });
+    await sendContent(tabId, 'marks/overlay', { marks: labels ? marks : [], style });
     const shot = await cdp.screenshot(tabId, last.snap.viewport, format);
     const changes = await labelsChanged(tabId).catch(() => []);
     if (changes.every(framesOnly)) return { snap: { ...last.snap, marks }, shot, ms };
@@ -100,23 +100,24 @@ export interface Observed {
 /**
  * `labels` false (dialects that act at points): the page is still labelled (the trace's element
  * list, replay's fingerprints, select lists), but no labels are drawn: the model sees the page
- * as the person does, and that one picture is also the clean one.
+ * as the person does, and that one picture is also the clean one. `style`: how labels are drawn
+ * (the dialect's observes.labelStyle).
  *
  * Only what the model needs is done before this returns; the history's images (`keep`) are made
  * by the run while the model thinks (run-loop.ts).
  */
-export async function observe(tabId: number, labels = true, format?: ShotFormat): Promise<Observed> {
+export async function observe(tabId: number, labels = true, format?: ShotFormat, style: LabelStyle = 'corner'): Promise<Observed> {
   const t0 = performance.now();
   const settle = await settlePage(tabId, LOAD_CAP_MS);
   const settledAt = performance.now();
-  const { snap, shot, ms } = await labelledShot(tabId, labels, format);
+  const { snap, shot, ms } = await labelledShot(tabId, labels, format, style);
   const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), captureMs: Math.round(ms.captureMs) };
   const obs: Observation = {
     url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets, screenshot: shot, stages, settle,
   };
   const keep = async () => {
     // The clean capture first (the page as close as can be to the labelled shot), the conversion beside it.
-    const clean = labels ? cleanShot(tabId, snap).catch(() => '') : null;
+    const clean = labels ? cleanShot(tabId, snap, style).catch(() => '') : null;
     const labelled = await toKept(shot.dataUrl).catch(() => '');
     return { labelled, clean: clean ? await clean : labelled };
   };

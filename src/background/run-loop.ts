@@ -19,6 +19,8 @@ import { peelReasoning } from '../core/dialects/reply-text';
 import type { Usage } from '../core/costs';
 import { armClipboard } from './clipboard';
 import { DEFAULT_DIALECT, dialectOf, isDialect } from '../core/dialects/registry';
+import { runDevice } from '../core/dialects/device';
+import type { LabelStyle } from '../core/marks';
 import { imagePartsOf, toMessages, type ChatMessage } from '../core/dialects/request';
 import { isParseError, labelOf, pointOf, type Action } from '../core/action/action';
 import { replayPlan, type ReplayPlan } from '../core/replay';
@@ -185,7 +187,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay,
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null },
-    locale: personLocale(settings), secrets: settings.secrets, bbox: settings.bbox,
+    locale: personLocale(settings), secrets: settings.secrets, bbox: settings.bbox, device: settings.appagentDevice,
     ...(req.explore && !replay ? { explore: true } : {}),
   });
   await saveRunConfig(state.id, req.config ?? {});
@@ -330,8 +332,9 @@ function streamTo(a: Active, index: number): ModelProgress {
  * Shows the target of an action waiting for approval on the live page: a label's box and label,
  * or a crosshair at the point with the box of the element under it.
  */
-async function highlight(tabId: number, eff: Extract<Effect, { kind: 'check' }>): Promise<void> {
-  await sendContent(tabId, 'marks/overlay', { marks: eff.mark ? [eff.mark] : [] }).catch(() => undefined);
+async function highlight(tabId: number, eff: Extract<Effect, { kind: 'check' }>, style?: LabelStyle): Promise<void> {
+  // drawn as the model saw it (appagent: the tag N + 1 at the centre), so it matches the card
+  await sendContent(tabId, 'marks/overlay', { marks: eff.mark ? [eff.mark] : [], style }).catch(() => undefined);
   const point = pointOf(eff.action);
   if (point) await sendContent(tabId, 'point/mark', { point, box: eff.target?.rect ?? null }).catch(() => undefined);
 }
@@ -369,7 +372,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       if (why) throw new PageError(`The run stopped because ${why}.`);
       const started = Date.now();
       const { observes } = dialectOf(a.state.dialect);
-      const o = await observe(tabId, observes.labels, observes.image);
+      const o = await observe(tabId, observes.labels, observes.image, observes.labelStyle);
       a.keep = { index: a.state.steps.length, shot: o.obs.screenshot.dataUrl, settledAt: o.settledAt, run: o.keep };
       return { type: 'observed', at: Date.now(), obs: o.obs, ms: Date.now() - started };
     }
@@ -420,7 +423,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       // A placeholder's reason names the secret; otherwise the rules' own reason comes first (a
       // password field says so, rather than "a password typed before": this action put it there).
       const hit = placeholdersIn(eff.action).length ? bySecrets() ?? byRules() : byRules() ?? bySecrets();
-      if (hit || a.state.approveSteps) await highlight(tabId, eff);
+      if (hit || a.state.approveSteps) await highlight(tabId, eff, dialectOf(a.state.dialect).observes.labelStyle);
       return { type: 'checked', at: Date.now(), hit };
     }
     case 'act': {
@@ -560,7 +563,7 @@ async function drive(a: Active): Promise<void> {
   // wakes a worker Chrome stopped anyway, so the run resumes (resumeAfterRestart).
   const keepAlive = setInterval(() => { void chrome.runtime.getPlatformInfo().catch(() => undefined); }, KEEPALIVE_MS);
   void chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
-  const phone = dialectOf(a.state.dialect).observes.device === 'phone';
+  const phone = runDevice(a.state) === 'phone';
   try {
     await cdp.attach(tabId);
     // A phone dialect's tab is a phone for the run only (restored below).

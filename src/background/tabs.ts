@@ -15,7 +15,7 @@
  */
 import { translatorFor } from '../core/locales';
 import { whyNotAllowed } from '../core/pages';
-import { dialectOf } from '../core/dialects/registry';
+import { runDevice } from '../core/dialects/device';
 import type { RunEvent, RunState } from '../core/run';
 import { watchFileChoosers } from './act/files';
 import * as cdp from './cdp';
@@ -92,7 +92,7 @@ export interface TabbedRun {
  * 'tab' event; the tab moved to gets file choosers watched too (act/files.ts).
  */
 export async function syncTabs(run: TabbedRun, commit: (ev: RunEvent) => Promise<void>): Promise<void> {
-  const phone = dialectOf(run.state.dialect).observes.device === 'phone';
+  const phone = runDevice(run.state) === 'phone';
   if (run.state.status !== 'running') return;
   if (!(await chrome.tabs.get(run.state.tabId).catch(() => null))) {
     const back = await openerStillOpen(run.state.tabStack ?? [], phone);

@@ -2,6 +2,13 @@
 export interface Rect { x: number; y: number; width: number; height: number }
 
 /**
+ * How labels are drawn on the model's screenshot: 'corner' (label N near the element's top-left
+ * corner, placed so that no two overlap) or 'centre-from-1' (AppAgent's tags: N + 1 centred on
+ * the element). Dialects choose it (Observes.labelStyle).
+ */
+export type LabelStyle = 'corner' | 'centre-from-1';
+
+/**
  * What identifies an element across a re-labelling: before acting on label N
  * the run re-resolves it and compares (docs/labeling.md).
  */

@@ -8,7 +8,7 @@
  * - Broadcasts: background -> views, `{ event: 'run/update', run }` after every transition, and
  *   `{ event: 'run/stream', … }` while a reply streams in.
  */
-import type { Mark, MarksSnapshot, PointHit, Rect } from './marks';
+import type { LabelStyle, Mark, MarksSnapshot, PointHit, Rect } from './marks';
 import type { SettleReport } from './settle';
 import type { RunView } from './run/view';
 import type { Settings } from './settings';
@@ -111,7 +111,8 @@ export interface ContentMessages {
   'content/ping': { req: Record<string, never>; res: { url: string } };
   'marks/draw': { req: Record<string, never>; res: MarksSnapshot };
   /** top frame: draw the merged marks of all frames */
-  'marks/overlay': { req: { marks: Mark[] }; res: null };
+  /** `style`: how the labels are drawn (absent: 'corner') */
+  'marks/overlay': { req: { marks: Mark[]; style?: LabelStyle }; res: null };
   'marks/hide': { req: Record<string, never>; res: null };
   'marks/reset': { req: Record<string, never>; res: null };
   /** what the guards need about a label's element: the link it is or is in (absolute URL), a download attribute; a form field's attributes, form and options; where it submits its form, a URL its click handler goes to */

@@ -2,7 +2,8 @@ import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
 import { DEFAULT_PRICES, normalizePrices, type PriceTable } from './costs';
 import { DEFAULT_BBOX, isBboxConvention, type BboxConvention } from './action/bbox';
 import { isDialect } from './dialects/registry';
-import type { App } from './dialects/types';
+import type { App, Device } from './dialects/types';
+import { isDevice } from './dialects/device';
 import { isLanguageSetting, type LanguageSetting, type Translate } from './i18n';
 import { english } from './locales';
 import { normalizeSecrets, secretsProblem, type Secret } from './secrets';
@@ -21,6 +22,11 @@ export interface Settings {
    * the image sent (Qwen2.5-VL)
    */
   bbox: BboxConvention;
+  /**
+   * the appagent dialect's device: its prompts speak of a smartphone, so the tab is a phone
+   * ('phone', the default) unless the person chooses the desktop viewport
+   */
+  appagentDevice: Device;
   /** sites the model may open as "apps" (glm-mobile's open_app), one "Name = https://…" a line */
   apps: string;
   maxSteps: number;
@@ -71,6 +77,7 @@ export const DEFAULT_SETTINGS: Settings = {
   model: 'glm-4.5v',
   dialect: 'glm-web',
   bbox: DEFAULT_BBOX,
+  appagentDevice: 'phone',
   apps: '',
   maxSteps: 15,
   searchStartPage: 'https://www.bing.com/',
@@ -115,6 +122,7 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   out.profiles = normalizeProfiles(out.profiles);
   if (!isLanguageSetting(out.language)) out.language = 'auto';
   if (!isBboxConvention(out.bbox)) out.bbox = DEFAULT_BBOX;
+  if (!isDevice(out.appagentDevice)) out.appagentDevice = 'phone';
   out.secrets = normalizeSecrets(out.secrets);
   return out;
 }

@@ -91,6 +91,31 @@ export async function overlayLabels(page: Page): Promise<string[] | null> {
   }
 }
 
+/**
+ * The overlay's label tags with where they are drawn (CSS px of the viewport), read like
+ * overlayLabels through the DevTools protocol (the closed shadow root), in drawing order.
+ */
+export async function overlayTags(page: Page): Promise<Array<{ text: string; x: number; y: number; width: number; height: number }>> {
+  interface Node { nodeName: string; nodeValue?: string; backendNodeId: number; attributes?: string[]; children?: Node[]; shadowRoots?: Node[] }
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: Node };
+    const all = (n: Node): Node[] => [n, ...[...(n.children ?? []), ...(n.shadowRoots ?? [])].flatMap(all)];
+    const host = all(root).find((n) => n.nodeName === 'WEBAGENT-MARKS');
+    if (!host) return [];
+    const isLabel = (n: Node) => (n.attributes ?? []).some((v, i) => i % 2 === 1 && n.attributes![i - 1] === 'class' && v === 'l');
+    const out = [];
+    for (const n of (host.shadowRoots ?? []).flatMap(all).filter(isLabel)) {
+      const { model } = (await cdp.send('DOM.getBoxModel', { backendNodeId: n.backendNodeId })) as { model: { border: number[] } };
+      const [x1, y1, x2, , , y3] = model.border;
+      out.push({ text: (n.children ?? []).map((c) => c.nodeValue ?? '').join(''), x: x1, y: y1, width: x2 - x1, height: y3 - y1 });
+    }
+    return out;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
 /** Sends a view message through the side panel page, as the panel itself does (window.webagent.send). */
 export function panelSend<T>(panel: Page, type: string, payload: unknown): Promise<T> {
   return panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;

@@ -8,6 +8,7 @@ import { glmMobile } from './glm-mobile';
 import { glmPc } from './glm-pc';
 import { cogagent } from './cogagent';
 import { midscene } from './midscene';
+import { appagent } from './appagent';
 import type { Dialect, DialectId } from './types';
 
 const REGISTRY = {
@@ -16,6 +17,7 @@ const REGISTRY = {
   'glm-mobile': glmMobile,
   cogagent,
   midscene,
+  appagent,
 } satisfies Record<DialectId, Dialect>;
 
 export const DIALECTS: Readonly<Record<string, Dialect>> = REGISTRY;

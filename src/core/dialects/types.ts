@@ -11,10 +11,13 @@
 import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
 import type { BboxConvention } from '../action/bbox';
 import type { CoordinateSpace, ShotGeometry } from '../action/coords';
-import type { Mark } from '../marks';
+import type { LabelStyle, Mark } from '../marks';
 import type { ScreenDoc } from '../docs/types';
 
-export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene';
+export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene' | 'appagent';
+
+/** Where a run's tab is shown: as it is, or emulated as a phone (background/act/device.ts). */
+export type Device = 'desktop' | 'phone';
 
 /** One past step as the dialect may show it. */
 export interface HistoryEntry {
@@ -76,7 +79,7 @@ export interface Observes {
   /** earlier screenshots a request may carry (the dialect's request names which) */
   pastScreenshots: number;
   /** 'phone': the run's tab is emulated as a phone for the run */
-  device: 'desktop' | 'phone';
+  device: Device;
   /**
    * the screenshot's format as the model gets it, captured so by the browser (no re-encoding);
    * absent: PNG (exact pixels, for dialects that point at them)
@@ -89,7 +92,7 @@ export interface Observes {
    * 'centre-from-1' (AppAgent's tags: numbered from 1, at the element's centre; the grammar's
    * numbers are then label + 1)
    */
-  labelStyle?: 'corner' | 'centre-from-1';
+  labelStyle?: LabelStyle;
   /** the learned documentation of the elements on screen is looked up for each step (DialectContext.docs) */
   docs?: boolean;
 }
@@ -143,4 +146,10 @@ export interface Dialect {
    * no variables.
    */
   variableRefs?(text: string): string[];
+  /**
+   * The person chooses the run's device (Settings.appagentDevice, carried into the run as
+   * RunState.device): the tab is a phone (observes.device) unless they chose a desktop viewport.
+   * Absent: always observes.device.
+   */
+  deviceSetting?: boolean;
 }

@@ -57,6 +57,7 @@ export function createRun(n: NewRun): RunState {
     ...(vault ? { vault } : {}),
     ...(n.bbox && dialectOf(n.dialect).bboxSetting ? { bbox: n.bbox } : {}),
     ...(n.explore && dialectOf(n.dialect).observes.docs ? { explore: true } : {}),
+    ...(n.device && dialectOf(n.dialect).deviceSetting ? { device: n.device } : {}),
   };
 }
 

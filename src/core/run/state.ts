@@ -8,7 +8,7 @@ import type { Action, Memory } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { InjectionHit } from '../injection';
 import type { Fingerprint, HitElement, Mark, Rect, Viewport } from '../marks';
-import type { App, RequestPart } from '../dialects/types';
+import type { App, Device, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
 import type { FileMeta } from '../files';
 import type { Secret, Vault } from '../secrets';
@@ -285,6 +285,8 @@ export interface RunState {
   dialect: string;
   /** how the dialect reads its model's boxes (dialects with bboxSetting; absent: the default) */
   bbox?: BboxConvention;
+  /** the device the person chose (dialects with deviceSetting; absent: the dialect's) */
+  device?: Device;
   model: string;
   baseUrl: string;
   maxSteps: number;
@@ -411,6 +413,8 @@ export interface NewRun {
   bbox?: BboxConvention;
   /** explore the site to learn its controls (AppAgent's self-exploration) instead of doing a task */
   explore?: boolean;
+  /** the device the person chose (kept only for a dialect with deviceSetting) */
+  device?: Device;
 }
 
 /** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */

@@ -32,7 +32,8 @@ for (const [id, d] of Object.entries(DIALECTS)) {
     const shot = c?.shot ?? SHOT;
     // its own replies and actions weigh double: mutations of them reach deeper into its grammar
     const own = c ? [...c.replies.map((r) => r.raw), ...c.actionTexts] : [];
-    const seeds = [...own, ...own, ...allSeeds];
+    // its own replies weigh more than the pool of every dialect's, which grows with each dialect added
+    const seeds = [...own, ...own, ...own, ...allSeeds];
 
     it(`${PER_DIALECT} mutated replies: never a throw, always a well-formed result (seed ${SEED})`, () => {
       const r = rng(SEED ^ [...id].reduce((h, ch) => Math.imul(h, 31) + ch.charCodeAt(0), 7));
