@@ -9,7 +9,7 @@ import type { Fingerprint, Mark, Rect, Viewport } from './marks';
 import type { ActedElement, ActResult, ObserveStages, RunState, RunStatus, TabChange, Usage } from './run/state';
 import type { Price } from './costs';
 import type { InjectionHit } from './injection';
-import { PASSWORD_MASK, type AfterAction, type Variables } from './run/state';
+import { PASSWORD_MASK, type AfterAction, type Learned, type Variables } from './run/state';
 import { hideRun } from './run/secrets';
 import { shownVariables } from './run/variables';
 
@@ -55,6 +55,8 @@ export interface TraceStep {
   sensitive?: boolean;
   /** what the model reported as wrong (Midscene's `error`); absent: nothing */
   warning?: string;
+  /** exploring (AppAgent): how the action was judged from the screenshots before and after it, and the documentation written; absent: not exploring */
+  reflection?: Learned;
 }
 
 export interface Trace {
@@ -131,6 +133,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       ...(s.afterAction ? { afterAction: s.afterAction } : {}),
       ...(s.sensitive ? { sensitive: true } : {}),
       ...(s.warning ? { warning: s.warning } : {}),
+      ...(s.reflection ? { reflection: s.reflection } : {}),
     })),
   };
   return scrub(trace, secrets);

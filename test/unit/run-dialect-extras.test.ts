@@ -166,3 +166,35 @@ describe('a planner reply (midscene): its last action, a pause, a reported probl
     expect(toTrace(s, []).steps[0].warning).toBe('The search box was not where I expected');
   });
 });
+
+describe('exploring a site (appagent)', () => {
+  const marks = [
+    { label: 0, tag: 'button', text: 'Menu', rect: { x: 10, y: 10, width: 80, height: 30 }, fingerprint: { tag: 'button', text: 'Menu', path: 'body>button:nth-of-type(1)' } },
+    { label: 1, tag: 'button', text: 'Basket', rect: { x: 100, y: 10, width: 80, height: 30 }, fingerprint: { tag: 'button', text: 'Basket', path: 'body>button:nth-of-type(2)' } },
+  ];
+  const seen = (): Observation => ({ ...obs(), marks });
+  const explorer = (explore: boolean, dialect = 'appagent') => createRun({ id: 'e1', task: 'buy a kettle', startUrl: 'https://shop.example/', tabId: 7, dialect, model: 'gpt-4o', baseUrl: 'http://h/v1', maxSteps: 15, at: 1000, explore });
+
+  it('asks with the exploration prompt; an element judged INEFFECTIVE is named as one not to use again; the judgement is kept', () => {
+    let s = reduce(explorer(true), { type: 'observed', at: 2000, obs: seen(), ms: 10 });
+    expect(s.explore).toBe(true);
+    expect(s.pending?.promptText).toContain('You are an agent that is trained to complete certain tasks on a smartphone.');
+    expect(s.pending?.promptText).not.toContain('You also have access to the following documentations');
+    s = reduce(s, { type: 'replied', at: 3000, raw: 'Observation: a shop\nThought: open the menu\nAction: tap(1)\nSummary: I opened the menu.', reasoning: null, usage: null, ms: 10 });
+    s = reduce(s, { type: 'checked', at: 3100, hit: null });
+    s = reduce(s, { type: 'acted', at: 3500, result: { ok: true, note: 'The action was judged INEFFECTIVE: nothing changed.', learned: { decision: 'INEFFECTIVE', thought: 'nothing changed', doc: null } }, ms: 10 });
+    expect(s.steps[0].reflection).toEqual({ decision: 'INEFFECTIVE', thought: 'nothing changed', doc: null });
+    expect(s.steps[0].result).toEqual({ ok: true, note: 'The action was judged INEFFECTIVE: nothing changed.' });
+    expect(s.useless).toEqual([marks[0].fingerprint]);
+    expect(toTrace(s, []).steps[0].reflection?.decision).toBe('INEFFECTIVE');
+    s = reduce(s, { type: 'observed', at: 4000, obs: seen(), ms: 10 });
+    expect(s.pending?.promptText).toContain('follows: I opened the menu. (The latest action: tap(1). Observation: Success. The action was judged INEFFECTIVE: nothing changed.)');
+    expect(s.pending?.promptText).toContain('(Tapping the UI elements labeled 1 changed nothing before: do not use them.)\n');
+  });
+
+  it('a task run uses the task prompt; a dialect that learns no docs never explores', () => {
+    const s = reduce(explorer(false), { type: 'observed', at: 2000, obs: seen(), ms: 10 });
+    expect(s.pending?.promptText).toContain('You are an agent that is trained to perform some basic tasks on a smartphone.');
+    expect(explorer(true, 'glm-web').explore).toBeUndefined();
+  });
+});

@@ -20,6 +20,7 @@ import { formatUiDocument } from './docs';
 import { formatAppAgentAction } from './format';
 import { parseAppAgentReply } from './parse';
 import { TASK_TEMPLATE } from './template';
+import { SELF_EXPLORE_TASK_TEMPLATE } from './learn-templates';
 
 /**
  * `<last_act>`: the previous step's Summary (the memory), "None" before the first step, as the
@@ -35,15 +36,26 @@ export function formatLastAct(memory: Memory | null | undefined, history: Histor
   return obs && obs !== 'Success' ? `${base} (The latest action: ${oneLine(last!.action)}. Observation: ${obs})` : base;
 }
 
+/**
+ * Exploring (AppAgent's self-exploration: ctx.explore): the exploration template, without
+ * documentation; elements an earlier exploring action found to change nothing are named after
+ * the summary (AppAgent drops them from its tags; ours stay drawn, so the model is told).
+ */
+function avoidNote(avoid: number[] | undefined): string {
+  if (!avoid?.length) return '';
+  return ` (Tapping the UI elements labeled ${avoid.map((l) => l + 1).join(', ')} changed nothing before: do not use them.)`;
+}
+
 export function buildPrompt(ctx: DialectContext): string {
   const values: Record<string, string> = {
     ui_document: formatUiDocument(ctx.docs),
     task_description: String(ctx.task ?? ''),
-    last_act: formatLastAct(ctx.memory, ctx.history ?? []),
+    last_act: formatLastAct(ctx.memory, ctx.history ?? []) + (ctx.explore ? avoidNote(ctx.avoid) : ''),
   };
   // One pass (AppAgent substitutes one after another), so a task or summary holding
   // "<last_act>" is never substituted again.
-  return TASK_TEMPLATE.replace(/<(ui_document|task_description|last_act)>/g, (_, k: string) => values[k]);
+  const template = ctx.explore ? SELF_EXPLORE_TASK_TEMPLATE : TASK_TEMPLATE;
+  return template.replace(/<(ui_document|task_description|last_act)>/g, (_, k: string) => values[k]);
 }
 
 /** One user message: the prompt, then the labelled screenshot (AppAgent's OpenAIModel: text, then images). */
