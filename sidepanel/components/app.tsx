@@ -6,6 +6,7 @@ import { useCommand } from '../use-command';
 import { SettingsForm, type SettingsHandle, type FormState } from './settings-form';
 import { Dot, RunPanel } from './run-panel';
 import { HistoryView } from './history-view';
+import { DocsView } from './docs-view';
 import { Attachments } from './attachments';
 import { t } from '../i18n';
 import { useLanguage } from '../use-language';
@@ -22,9 +23,11 @@ export function App() {
   const [busy, setBusy] = useState(false);
   const [labelInfo, setLabelInfo] = useState<string | null>(null);
   const [approveSteps, setApproveSteps] = useState(false);
-  const [view, setView] = useState<'run' | 'history'>('run');
+  const [view, setView] = useState<'run' | 'history' | 'docs'>('run');
   // Bumped by each click on the History tab: it goes back to the list from a run's detail.
   const [historyHome, setHistoryHome] = useState(0);
+  // Bumped by each click on the Site notes tab: the notes are read again (a run may have written some).
+  const [docsHome, setDocsHome] = useState(0);
   const settings = useRef<SettingsHandle | null>(null);
   const [form, setForm] = useState<FormState>({ loaded: false, dirty: false, problem: null });
   const labels = useCommand();
@@ -129,6 +132,8 @@ export function App() {
           </button>
           <button type="button" role="tab" data-testid="view-history" aria-selected={view === 'history'} class={view === 'history' ? 'on' : ''}
             onClick={() => { setView('history'); setHistoryHome((n) => n + 1); }}>{t('viewHistory')}</button>
+          <button type="button" role="tab" data-testid="view-docs" aria-selected={view === 'docs'} class={view === 'docs' ? 'on' : ''}
+            onClick={() => { setView('docs'); setDocsHome((n) => n + 1); }}>{t('viewDocs')}</button>
         </nav>
       </header>
       {/* The Run view stays mounted while History is shown, so unsaved settings and a typed task are kept. */}
@@ -167,6 +172,11 @@ export function App() {
       {view === 'history' && (
         <main class="view-history">
           <HistoryView onStarted={started} home={historyHome} />
+        </main>
+      )}
+      {view === 'docs' && (
+        <main class="view-docs">
+          <DocsView home={docsHome} />
         </main>
       )}
     </div>
