@@ -160,7 +160,8 @@ const handlers: Handlers = {
     await ensureContent(tabId);
     const snap = await labelTab(tabId);
     const origin = docOrigin(snap.url);
-    return { origin, marks: snap.marks.length, docs: origin ? await docsForPage(origin, snap.marks) : [] };
+    const marks = snap.marks.map(({ label, tag, text }) => ({ label, tag, text }));
+    return { origin, marks, docs: origin ? await docsForPage(origin, snap.marks) : [] };
   },
 };
 
