@@ -6,6 +6,7 @@ import { useCommand } from '../use-command';
 import { SettingsForm, type SettingsHandle, type FormState } from './settings-form';
 import { Dot, RunPanel } from './run-panel';
 import { HistoryView } from './history-view';
+import { DocsView } from './docs-view';
 import { Attachments } from './attachments';
 import { t } from '../i18n';
 import { dialectOf, isDialect } from '../../src/core/dialects/registry';
@@ -27,9 +28,11 @@ export function App() {
   const [dialect, setDialect] = useState('');
   const [explore, setExplore] = useState(false);
   const canExplore = isDialect(dialect) && !!dialectOf(dialect).observes.docs;
-  const [view, setView] = useState<'run' | 'history'>('run');
+  const [view, setView] = useState<'run' | 'history' | 'docs'>('run');
   // Bumped by each click on the History tab: it goes back to the list from a run's detail.
   const [historyHome, setHistoryHome] = useState(0);
+  // Bumped by each click on the Site notes tab: the notes are read again (a run may have written some).
+  const [docsHome, setDocsHome] = useState(0);
   const settings = useRef<SettingsHandle | null>(null);
   const [form, setForm] = useState<FormState>({ loaded: false, dirty: false, problem: null });
   const labels = useCommand();
@@ -134,6 +137,8 @@ export function App() {
           </button>
           <button type="button" role="tab" data-testid="view-history" aria-selected={view === 'history'} class={view === 'history' ? 'on' : ''}
             onClick={() => { setView('history'); setHistoryHome((n) => n + 1); }}>{t('viewHistory')}</button>
+          <button type="button" role="tab" data-testid="view-docs" aria-selected={view === 'docs'} class={view === 'docs' ? 'on' : ''}
+            onClick={() => { setView('docs'); setDocsHome((n) => n + 1); }}>{t('viewDocs')}</button>
         </nav>
       </header>
       {/* The Run view stays mounted while History is shown, so unsaved settings and a typed task are kept. */}
@@ -178,6 +183,11 @@ export function App() {
       {view === 'history' && (
         <main class="view-history">
           <HistoryView onStarted={started} home={historyHome} />
+        </main>
+      )}
+      {view === 'docs' && (
+        <main class="view-docs">
+          <DocsView home={docsHome} />
         </main>
       )}
     </div>

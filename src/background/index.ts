@@ -24,6 +24,9 @@ import { normalizeSettings } from '../core/settings';
 import { base64Decode } from '../core/export/data-url';
 import { addFile, listFiles, removeFile, STAGED } from './file-store';
 import { onCommand } from './commands';
+import { deleteEntry, docsForPage, editEntry, exportOrigin, importEntries, listEntries, listOrigins } from './doc-store';
+import { docOrigin } from '../core/docs/matching';
+import { readDocsFile } from '../core/docs/file';
 
 type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
 
@@ -129,7 +132,46 @@ const handlers: Handlers = {
     const trace = toTrace(excludeScreenshots ? part : await withScreenshots(part), await scrubbed(s), { excludeScreenshots });
     return { trace, stepCount: s.steps.length };
   },
+  'docs/list': async ({ origin }) => {
+    const site = typeof origin === 'string' ? docOrigin(origin) : null;
+    return { origins: await listOrigins(), entries: site ? await listEntries(site) : [] };
+  },
+  'docs/put': async (req) => editEntry(req, personT(await loadSettings())),
+  'docs/delete': async ({ id }) => {
+    await deleteEntry(String(id));
+    return null;
+  },
+  'docs/export': async ({ origin }) => {
+    const site = docOrigin(String(origin));
+    if (!site) throw new Error(personT(await loadSettings())('docBadOrigin'));
+    return exportOrigin(site);
+  },
+  'docs/import': async ({ file, origin }) => {
+    const t = personT(await loadSettings());
+    const only = typeof origin === 'string' ? docOrigin(origin) ?? undefined : undefined;
+    const read = readDocsFile(file, Date.now(), t, only);
+    if (!read.ok) throw new Error(read.error);
+    const done = await importEntries(read.entries, t);
+    // the store's own refusals are numbered by the entries it was given: give them the file's numbers
+    const kept = read.entries.length ? fileNumbers(read.entries.length, read.refused) : [];
+    return { ...done, refused: [...read.refused, ...done.refused.map((r) => ({ ...r, entry: kept[r.entry - 1] }))].sort((a, b) => a.entry - b.entry) };
+  },
+  'docs/page': async ({ tabId }) => {
+    await ensureContent(tabId);
+    const snap = await labelTab(tabId);
+    const origin = docOrigin(snap.url);
+    const marks = snap.marks.map(({ label, tag, text }) => ({ label, tag, text }));
+    return { origin, marks, docs: origin ? await docsForPage(origin, snap.marks) : [] };
+  },
 };
+
+/** The file's entry numbers (1-based) of the entries a reader kept, given those it refused. */
+function fileNumbers(keptCount: number, refused: Array<{ entry: number }>): number[] {
+  const out: number[] = [];
+  const gone = new Set(refused.map((r) => r.entry));
+  for (let n = 1; out.length < keptCount; n++) if (!gone.has(n)) out.push(n);
+  return out;
+}
 
 /** Commands that read or steer runs come only from the extension's own pages (side panel, runner page). */
 function fromExtensionPage(sender: browser.Runtime.MessageSender): boolean {

@@ -16,6 +16,8 @@ import { everyFrame, labelsChanged, labelTab } from './label';
 import { FRAME_MOVED, topFrameMarks } from '../core/frames';
 import type { LabelStyle, MarksSnapshot } from '../core/marks';
 import { settlePage } from './settle';
+import { docOrigin } from '../core/docs/matching';
+import { docsForPage } from './doc-store';
 
 const LOAD_CAP_MS = 15_000;
 /** labeling + screenshot attempts while the page keeps moving frames or touching the labels */
@@ -98,6 +100,8 @@ export interface Observed {
 }
 
 /**
+ * `docs` (a dialect's observes.docs): the learned documentation of the elements on screen as well.
+ *
  * `labels` false (dialects that act at points): the page is still labelled (the trace's element
  * list, replay's fingerprints, select lists), but no labels are drawn: the model sees the page
  * as the person does, and that one picture is also the clean one. `style`: how labels are drawn
@@ -106,7 +110,7 @@ export interface Observed {
  * Only what the model needs is done before this returns; the history's images (`keep`) are made
  * by the run while the model thinks (run-loop.ts).
  */
-export async function observe(tabId: number, labels = true, format?: ShotFormat, style: LabelStyle = 'corner'): Promise<Observed> {
+export async function observe(tabId: number, labels = true, format?: ShotFormat, style: LabelStyle = 'corner', docs = false): Promise<Observed> {
   const t0 = performance.now();
   const settle = await settlePage(tabId, LOAD_CAP_MS);
   const settledAt = performance.now();
@@ -115,6 +119,11 @@ export async function observe(tabId: number, labels = true, format?: ShotFormat,
   const obs: Observation = {
     url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets, screenshot: shot, stages, settle,
   };
+  // A dialect that reads learned documentation (observes.docs) gets the site's entries for the
+  // elements on screen. A store that cannot be read costs the step its notes, not the run.
+  const origin = docs ? docOrigin(snap.url) : null;
+  const found = origin ? await docsForPage(origin, snap.marks).catch(() => []) : [];
+  if (found.length) obs.docs = found;
   const keep = async () => {
     // The clean capture first (the page as close as can be to the labelled shot), the conversion beside it.
     const clean = labels ? cleanShot(tabId, snap, style).catch(() => '') : null;

@@ -8,7 +8,9 @@
  * - Broadcasts: background -> views, `{ event: 'run/update', run }` after every transition, and
  *   `{ event: 'run/stream', … }` while a reply streams in.
  */
-import type { LabelStyle, Mark, MarksSnapshot, PointHit, Rect } from './marks';
+import type { Fingerprint, LabelStyle, Mark, MarksSnapshot, PointHit, Rect } from './marks';
+import type { DocAction, DocEntry, ScreenDoc } from './docs/types';
+import type { DocsFile, Refused } from './docs/file';
 import type { SettleReport } from './settle';
 import type { RunView } from './run/view';
 import type { Settings } from './settings';
@@ -92,6 +94,20 @@ export interface ViewMessages {
   'files/list': { req: Record<string, never>; res: AttachedFiles };
   /** remove the file at `index`, or all of them without an index (of the run going on, else of the next run) */
   'files/remove': { req: { index?: number }; res: AttachedFiles };
+  /** learned documentation (docs/learned-docs.md): every site with entries, and the entries of `origin` (newest first) */
+  'docs/list': { req: { origin?: string }; res: { origins: Array<{ origin: string; count: number }>; entries: DocEntry[] } };
+  /**
+   * the person's edit of an entry (`id`), or of the element's entry found by fingerprint (a new one when none):
+   * its texts replaced by `docs`; masked and screened (refused: the error says why)
+   */
+  'docs/put': { req: { id?: string; origin: string; fingerprint: Fingerprint; docs: Partial<Record<DocAction, string>> }; res: DocEntry };
+  'docs/delete': { req: { id: string }; res: null };
+  /** a site's entries as a webagent-docs file */
+  'docs/export': { req: { origin: string }; res: DocsFile };
+  /** a webagent-docs file's JSON (text or parsed) merged into the store; `origin`: take only that site's entries */
+  'docs/import': { req: { file: unknown; origin?: string }; res: { added: number; updated: number; refused: Refused[] } };
+  /** label a tab now and give the documentation of its elements on screen, as a step's observation would get it */
+  'docs/page': { req: { tabId: number }; res: { origin: string | null; marks: Array<Pick<Mark, 'label' | 'tag' | 'text'>>; docs: ScreenDoc[] } };
 }
 
 export interface SelectPick {
