@@ -3,10 +3,10 @@
  * the page settled (run-loop.ts):
  * 1. the use the action made of a labelled element (tap, long press, swipe, typing into it); an
  *    action on no element teaches nothing;
- * 2. the page now, captured (the overlay is already hidden for the action): with the step's own
- *    screenshot (the labelled one the model chose from, taken before the action, so it exists
- *    even when the action navigated away) the reflection prompt is asked: BACK, INEFFECTIVE,
- *    CONTINUE or SUCCESS;
+ * 2. the page now, labelled the dialect's way and captured (AppAgent labels both pictures, so an
+ *    action that changed nothing gives the same picture twice): with the step's own screenshot
+ *    (the labelled one the model chose from, taken before the action, so it exists even when the
+ *    action navigated away) the reflection prompt is asked: BACK, INEFFECTIVE, CONTINUE or SUCCESS;
  * 3. BACK: the browser goes back; INEFFECTIVE: the run will not try that element again (the
  *    reducer keeps its fingerprint);
  * 4. for BACK, CONTINUE and SUCCESS the element's documentation for that use is written with the
@@ -17,12 +17,14 @@
 import type { Action } from '../core/action/action';
 import type { Usage } from '../core/costs';
 import type { DocAction } from '../core/docs/types';
-import type { Fingerprint, Viewport } from '../core/marks';
+import type { Fingerprint, LabelStyle } from '../core/marks';
 import type { ChatMessage } from '../core/dialects/request';
 import { docPrompt, parseDoc, parseReflection, reflectPrompt, useOf } from '../core/dialects/appagent/learn';
 import type { Learned } from '../core/run/state';
 import type { Settings } from '../core/settings';
 import * as cdp from './cdp';
+import { sendContent } from './content';
+import { labelTab } from './label';
 import { historyStep } from './act/navigate';
 import { askModel } from './model';
 import { settle } from './settle';
@@ -48,7 +50,8 @@ export interface Exploring {
   fingerprint: Fingerprint | null | undefined;
   /** the step's screenshot as the model got it (before the action) */
   before: string;
-  viewport: Viewport;
+  /** how the dialect draws its labels (both pictures alike) */
+  style: LabelStyle;
   origin: string;
   store: DocSink;
 }
@@ -68,7 +71,9 @@ function add(a: Usage | null, b: Usage | null): Usage | null {
 export async function learnFromAction(x: Exploring): Promise<Explored | null> {
   const use = useOf(x.action);
   if (!use || !x.fingerprint) return null;
-  const after = (await cdp.screenshot(x.tabId, x.viewport)).dataUrl;
+  const snap = await labelTab(x.tabId, true, x.style);
+  const after = (await cdp.screenshot(x.tabId, snap.viewport)).dataUrl;
+  await sendContent(x.tabId, 'marks/hide', {}).catch(() => undefined);
   const images = [x.before, after];
   const asked = await askModel(x.settings, message(reflectPrompt(use, x.summary, x.task), images), x.signal);
   if (!asked.ok) return { learned: { decision: 'CONTINUE', thought: '', doc: null, refused: asked.error }, note: `The action could not be judged: ${asked.error}`, usage: null };

@@ -18,6 +18,9 @@ import { checkSettings, normalizeSettings, parseApps, textModelSettings, type Se
 import { peelReasoning } from '../core/dialects/reply-text';
 import type { Usage } from '../core/costs';
 import { armClipboard } from './clipboard';
+import { learnFromAction, type Explored } from './explore';
+import { docSink } from './doc-store';
+import { docOrigin } from '../core/docs/matching';
 import { DEFAULT_DIALECT, dialectOf, isDialect } from '../core/dialects/registry';
 import { runDevice } from '../core/dialects/device';
 import type { LabelStyle } from '../core/marks';
@@ -372,7 +375,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       if (why) throw new PageError(`The run stopped because ${why}.`);
       const started = Date.now();
       const { observes } = dialectOf(a.state.dialect);
-      const o = await observe(tabId, observes.labels, observes.image, observes.labelStyle);
+      const o = await observe(tabId, observes.labels, observes.image, observes.labelStyle, !!observes.docs);
       a.keep = { index: a.state.steps.length, shot: o.obs.screenshot.dataUrl, settledAt: o.settledAt, run: o.keep };
       return { type: 'observed', at: Date.now(), obs: o.obs, ms: Date.now() - started };
     }
@@ -462,6 +465,8 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       await settleAfter(tabId, eff.action);
       // the model asked for a pause after its action (capped by the run: effects.ts)
       if (eff.sleepMs) await pause(eff.sleepMs);
+      // Exploring: the action judged from the screenshots before and after it, its element documented (explore.ts)
+      const learnt = a.state.explore && result.ok ? await learnFrom(a, tabId, eff.action) : null;
 
       // What file choosers the action opened got (act/files.ts), for the model.
       const notes = await takeFileNotes(tabId);
@@ -471,7 +476,8 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const downloads = await takeDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]);
       a.held = downloads;
       const landed = { url: await tabUrl(a.state.tabId), downloads };
-      return { type: 'acted', at: Date.now(), result: withNotes(result, notes), ms: Date.now() - started, landed };
+      const outcome = learnt && result.ok ? { ...result, learned: learnt.learned, usage: learnt.usage, note: result.note ? `${result.note} ${learnt.note}` : learnt.note } : result;
+      return { type: 'acted', at: Date.now(), result: withNotes(outcome, notes), ms: Date.now() - started, landed };
     }
     case 'after': {
       const outcome = await resolveAfter(a, eff.after, eff.before);
@@ -487,6 +493,31 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
 const BACK_SETTLE_MS = 8_000;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Exploring (background/explore.ts): the step's own screenshot is the "before" picture; the
+ * site's documentation store gets what was learned (masked for the passwords this run typed,
+ * screened for page instructions). Stopped with the run.
+ */
+async function learnFrom(a: Active, tabId: number, action: Action): Promise<Explored | null> {
+  const p = a.state.pending;
+  const origin = p ? docOrigin(p.url) : null;
+  if (!p?.reply || !origin) return null;
+  const request = new AbortController();
+  a.request = request;
+  try {
+    const memory = p.reply.memory;
+    return await learnFromAction({
+      tabId, settings: a.settings, signal: request.signal, task: a.state.task, summary: typeof memory === 'string' ? memory : p.reply.thought,
+      action, fingerprint: p.target?.fingerprint, before: p.screenshot, origin, style: dialectOf(a.state.dialect).observes.labelStyle ?? 'corner',
+      store: docSink('explore', () => a.state.vault?.typed ?? []),
+    });
+  } catch (err) {
+    return { learned: { decision: 'CONTINUE', thought: '', doc: null, refused: messageOf(err) }, note: `The action could not be judged: ${messageOf(err)}`, usage: null };
+  } finally {
+    if (a.request === request) a.request = null;
+  }
+}
 
 /**
  * The llm action: one text-only request to the text model (Settings: empty fields use the run's
