@@ -13,7 +13,13 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFakeModel, type FakeModel } from '../fixtures/model/server';
+import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
+import { learnerPlayer } from '../fixtures/model/learner-appagent';
+import { documentedTag } from '../fixtures/model/player-appagent';
+import { decodePng } from '../fixtures/model/png';
+import { COLOURS, locate } from '../fixtures/model/locate';
+import type { RunView } from '../../src/core/messages';
+import type { DocEntry } from '../../src/core/docs/types';
 import { appAgentPlayer, type AppGoal } from '../fixtures/model/player-appagent';
 import { imageSize } from '../fixtures/model/png';
 import { overlayTags, panelSend, runAgentCli, shareExtension, waitForRun, type SharedExtension } from './support';
@@ -26,7 +32,7 @@ const out = mkdtempSync(path.join(tmpdir(), 'webagent-appagent-'));
 
 type Tag = Awaited<ReturnType<typeof overlayTags>>[number];
 /** What the one fake model plays now (each test sets it); `inspect`: run while a request is held, before the answer. */
-const now: { goals: AppGoal[]; inspect?: () => Promise<void> } = { goals: [] };
+const now: { goals: AppGoal[]; inspect?: () => Promise<void>; policy?: (req: RecordedRequest) => ModelReply } = { goals: [] };
 const models: FakeModel[] = [];
 let m: FakeModel;
 let e: SharedExtension;
@@ -35,6 +41,7 @@ shareExtension(async (shared) => {
   e = shared;
   m = await startFakeModel({ apiKey: KEY, dialect: 'appagent', models: [MODEL], policy: async (req) => {
     await now.inspect?.();
+    if (now.policy) return now.policy(req);
     return appAgentPlayer(now.goals)(req.appagent ?? null);
   } });
   models.push(m);
@@ -42,6 +49,7 @@ shareExtension(async (shared) => {
 
 test.beforeEach(() => {
   now.inspect = undefined;
+  now.policy = undefined;
   m.requests.length = 0;
   e.site.events.length = 0;
 });
@@ -155,4 +163,77 @@ test('side panel: the tags of the model\'s screenshot are drawn centred on their
   } finally {
     await panelSend(e.panel, 'run/stop', { runId }).catch(() => undefined);
   }
+});
+
+/**
+ * The task side of the learning test: finish when the goal's colour shows; else tap the tag whose
+ * documentation names the goal's words; else try the tags in order (its own Summary counts them).
+ */
+function seekingPlayer(words: string): (req: RecordedRequest) => ModelReply {
+  return (req) => {
+    const p = req.appagent;
+    if (!p) return { content: 'I cannot read this request.' };
+    const tried = Number(/Tried (\d+) tags?\./.exec(p.lastAct)?.[1] ?? 0);
+    if (locate(decodePng(p.screenshot), COLOURS.green)) return { content: `Observation: The item is in the basket.\nThought: The kettle was added to the basket.\nAction: FINISH\nSummary: Tried ${tried} tags. Done.` };
+    const documented = documentedTag(p, words);
+    const tag = documented ?? tried + 1;
+    return { content: `Observation: A shop page.\nThought: ${documented ? 'The documentation says which element does it.' : 'Nothing is documented; I try the next element.'}\nAction: tap(${tag})\nSummary: Tried ${tried + 1} tags. I tapped an element.` };
+  };
+}
+
+test('learning a site: exploring writes documentation; a later task reads it in <ui_document> and needs fewer steps than without it', async () => {
+  const url = `${e.site.url}appagent/learn.html`;
+  const start = async (task: string, explore: boolean): Promise<RunView> => {
+    const { runId } = await panelSend<{ runId: string }>(e.panel, 'run/start', {
+      task, url, explore, config: { baseUrl: m.baseUrl, apiKey: KEY, model: MODEL, dialect: 'appagent', approveSteps: false, maxSteps: 10 },
+    });
+    return waitForRun(e.panel, runId, (r) => r.status !== 'running', 'the run ends');
+  };
+  const TASK = 'add the kettle to the basket';
+  const origin = new URL(url).origin;
+  const entries = async () => (await panelSend<{ entries: DocEntry[] }>(e.panel, 'docs/list', { origin })).entries;
+  expect(await entries()).toEqual([]);
+
+  // 1. a task with nothing learned: every element is tried in turn
+  now.policy = seekingPlayer('basket');
+  const blind = await start(TASK, false);
+  expect(blind, blind.stopReason ?? '').toMatchObject({ status: 'finished' });
+  expect(events('basket')).toEqual(['kettle']);
+
+  // 2. exploring with the goal: each action judged from the labelled pictures before and after it, documented
+  e.site.events.length = 0;
+  const learner = learnerPlayer(COLOURS.green, [
+    { colour: COLOURS.yellow, doc: 'Tapping this UI element shows help about the shop.' },
+    { colour: COLOURS.orange, doc: 'Tapping this UI element opens a comparison with other products.' },
+    { colour: COLOURS.green, doc: 'Tapping this UI element adds the product to the basket.' },
+  ]);
+  m.requests.length = 0;
+  now.policy = (req) => learner(req.learn ?? null) ?? { content: 'not a learning request' };
+  const explored = await start(TASK, true);
+  expect(explored, explored.stopReason ?? '').toMatchObject({ status: 'finished', explore: true });
+  expect(m.violations()).toEqual([]);
+  expect(explored.steps.map((s) => s.reflection?.decision ?? null)).toEqual(['CONTINUE', 'INEFFECTIVE', 'CONTINUE', 'SUCCESS', null]);
+  // the reflection saw the step's labelled screenshot and the page after it (two pictures), then the documentation prompt
+  const kinds = m.requests.map((q) => q.learn?.kind);
+  expect(kinds.filter((k) => k === 'reflect')).toHaveLength(4);
+  expect(kinds.filter((k) => k === 'doc')).toHaveLength(3);
+  const learned = await entries();
+  expect(learned.map((x) => [x.fingerprint.text, x.docs.tap, x.source]).sort()).toEqual([
+    ['Add to basket', 'Tapping this UI element adds the product to the basket.', 'explore'],
+    ['Compare', 'Tapping this UI element opens a comparison with other products.', 'explore'],
+    ['Help', 'Tapping this UI element shows help about the shop.', 'explore'],
+  ]);
+
+  // 3. the same task again: the documentation is in the prompt, and the model goes straight to it
+  e.site.events.length = 0;
+  m.requests.length = 0;
+  now.policy = seekingPlayer('basket');
+  const informed = await start(TASK, false);
+  expect(informed, informed.stopReason ?? '').toMatchObject({ status: 'finished' });
+  expect(events('basket')).toEqual(['kettle']);
+  const first = m.requests[0].appagent!;
+  expect(first.docs.map((d) => d.text).join(' ')).toContain('adds the product to the basket');
+  expect(m.violations()).toEqual([]);
+  expect(informed.steps.length).toBeLessThan(blind.steps.length);
+  expect([blind.steps.length, informed.steps.length]).toEqual([5, 2]);
 });

@@ -76,7 +76,8 @@ test('entries put through the messages are masked and found again by fingerprint
 // The observation itself (observe() with observes.docs) needs a registered dialect with
 // observes.docs: the appagent dialect lands on its own branch, and run-loop.ts (not this branch's)
 // must pass observes.docs to observe(). docs/page above runs the same docsForPage on a fresh pass.
-test.fixme('a step\'s observation for a dialect with observes.docs carries the ScreenDocs of the elements on screen', async () => {});
+// A step's observation for a dialect that reads learned docs carrying the notes of the elements on
+// screen: test/e2e/dialect-appagent.spec.ts, "learning a site" (the request's <ui_document>).
 
 test('the Site notes view lists the site\'s entries, edits one, refuses an edit with page instructions', async () => {
   await panel.bringToFront(); // a tab in the background draws no frames: every click would wait for one
