@@ -237,3 +237,28 @@ test('learning a site: exploring writes documentation; a later task reads it in 
   expect(informed.steps.length).toBeLessThan(blind.steps.length);
   expect([blind.steps.length, informed.steps.length]).toEqual([5, 2]);
 });
+
+test('exploring an action that leaves the page: judged BACK from the picture taken before it, the browser goes back, the element is still documented', async () => {
+  const url = `${e.site.url}appagent/nav.html`;
+  const learner = learnerPlayer(COLOURS.green, [
+    { colour: COLOURS.yellow, doc: 'Tapping this UI element opens the story of the shop.' },
+    { colour: COLOURS.green, doc: 'Tapping this UI element adds the product to the basket.' },
+  ], COLOURS.blue);
+  now.policy = (req) => learner(req.learn ?? null) ?? { content: 'not a learning request' };
+  const { runId } = await panelSend<{ runId: string }>(e.panel, 'run/start', {
+    task: 'add the kettle to the basket', url, explore: true, config: { baseUrl: m.baseUrl, apiKey: KEY, model: MODEL, dialect: 'appagent', maxSteps: 10 },
+  });
+  const run = await waitForRun(e.panel, runId, (r) => r.status !== 'running', 'the run ends');
+  expect(run, run.stopReason ?? '').toMatchObject({ status: 'finished' });
+  expect(m.violations()).toEqual([]);
+  expect(run.steps.map((s) => s.reflection?.decision ?? null)).toEqual(['BACK', 'SUCCESS', null]);
+  expect(run.steps[0].observation).toContain('The browser went back to the page before it.');
+  // the next step saw the shop again, not the story
+  expect(run.steps[1].url).toBe(url);
+  // the reflection's first picture is the step's own (taken before the page went away): it shows the shop's strip
+  const reflect = m.requests.find((q) => q.learn?.kind === 'reflect')!.learn as { before: string; after: string };
+  expect(locate(decodePng(reflect.before), COLOURS.blue)).not.toBeNull();
+  expect(locate(decodePng(reflect.after), COLOURS.blue)).toBeNull();
+  const entries = (await panelSend<{ entries: DocEntry[] }>(e.panel, 'docs/list', { origin: new URL(url).origin })).entries;
+  expect(entries.find((x) => x.fingerprint.text === 'Our story')?.docs.tap).toBe('Tapping this UI element opens the story of the shop.');
+});
