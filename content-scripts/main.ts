@@ -16,6 +16,7 @@ import { hideSelectLists, showSelectLists } from './select-rewrite';
 import { pageReady, waitForQuiet } from './settle';
 import { quoteBox } from './quote';
 import { recordCopies } from './clipboard';
+import { recordDemo } from './demo';
 import { FRAME_MOVED, mergeFrames } from '../src/core/frames';
 
 type Handlers = { [K in ContentName]: (req: ContentMessages[K]['req']) => ContentMessages[K]['res'] | Promise<ContentMessages[K]['res']> };
@@ -81,6 +82,8 @@ if (!g[FLAG]) {
     focusState,
     // What the page copies, for a grammar that can quote the clipboard (background/clipboard.ts).
     recordCopies,
+    // The person's actions on labelled elements while a demonstration is recorded (background/demo.ts).
+    recordDemo: (record: unknown) => recordDemo(record === true),
   };
   chrome.runtime.onMessage.addListener((msg: { type?: string; payload?: unknown }, sender, sendResponse) => {
     // Only the extension's background talks to us; pages cannot reach this listener.

@@ -28,6 +28,16 @@ export function App() {
   const [dialect, setDialect] = useState('');
   const [explore, setExplore] = useState(false);
   const canExplore = isDialect(dialect) && !!dialectOf(dialect).observes.docs;
+  // recording a demonstration in this tab: its id and the actions so far; then what was written
+  const [demo, setDemo] = useState<{ tabId: number; actions: number; ready: boolean } | null>(null);
+  const [demoNote, setDemoNote] = useState<string | null>(null);
+  useEffect(() => {
+    if (!demo) return;
+    const timer = setInterval(() => {
+      send('demo/state', { tabId: demo.tabId }).then((s) => setDemo((d) => (d && s.recording ? { ...d, actions: s.actions, ready: s.ready } : d)), () => undefined);
+    }, 700);
+    return () => clearInterval(timer);
+  }, [demo?.tabId]);
   const [view, setView] = useState<'run' | 'history' | 'docs'>('run');
   // Bumped by each click on the History tab: it goes back to the list from a run's detail.
   const [historyHome, setHistoryHome] = useState(0);
@@ -88,6 +98,25 @@ export function App() {
     } finally {
       setBusy(false);
     }
+  }
+
+  /** Record a demonstration: the person does the task; each element they use is documented when they stop. */
+  async function recordDemo(on: boolean) {
+    await labels.command(async () => {
+      if (on) {
+        const tab = await targetTab();
+        if (!tab?.id) throw new Error(t('noWebPage'));
+        await settings.current?.commit();
+        await send('demo/start', { tabId: tab.id, task: task.trim() });
+        setDemoNote(null);
+        setDemo({ tabId: tab.id, actions: 0, ready: true });
+      } else if (demo) {
+        setDemoNote(t('demoWriting'));
+        const r = await send('demo/stop', { tabId: demo.tabId });
+        setDemo(null);
+        setDemoNote(t('demoDone', r.actions, r.documented) + (r.refused.length ? ` ${t('demoRefused', r.refused.join('; '))}` : ''));
+      }
+    });
   }
 
   /** Label the target tab now, without running anything: see what the model would see. */
@@ -163,6 +192,17 @@ export function App() {
               <input type="checkbox" data-testid="explore" checked={explore} onChange={(e) => setExplore((e.target as HTMLInputElement).checked)} />
               {t('exploreSite')}
             </label>
+          )}
+          {canExplore && (
+            <div class="row" data-testid="demo">
+              {demo
+                ? <>
+                  <button type="button" data-testid="demo-stop" onClick={() => recordDemo(false)}>{t('demoStop', demo.actions)}</button>
+                  {!demo.ready && <small class="hint" data-testid="demo-wait">{t('demoWait')}</small>}
+                </>
+                : <button type="button" data-testid="demo-start" disabled={running || !task.trim()} title={t('demoTitle')} onClick={() => recordDemo(true)}>{t('demoStart')}</button>}
+              {demoNote && <small class="hint" data-testid="demo-note">{demoNote}</small>}
+            </div>
           )}
           <Attachments />
           <div class="row">

@@ -3,6 +3,7 @@
  * a worker that Chrome restarts gets its events.
  */
 import { listenForCopies } from './clipboard';
+import { demoState, listenForDemos, startDemo, stopDemo } from './demo';
 import { personT } from './person';
 import browser from 'webextension-polyfill';
 import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
@@ -132,6 +133,9 @@ const handlers: Handlers = {
     const trace = toTrace(excludeScreenshots ? part : await withScreenshots(part), await scrubbed(s), { excludeScreenshots });
     return { trace, stepCount: s.steps.length };
   },
+  'demo/start': ({ tabId, task }) => startDemo(tabId, task),
+  'demo/state': async ({ tabId }) => demoState(tabId),
+  'demo/stop': ({ tabId }) => stopDemo(tabId),
   'docs/list': async ({ origin }) => {
     const site = typeof origin === 'string' ? docOrigin(origin) : null;
     return { origins: await listOrigins(), entries: site ? await listEntries(site) : [] };
@@ -190,6 +194,8 @@ browser.runtime.onMessage.addListener((msg: unknown, sender: browser.Runtime.Mes
 
 // What pages copy, for grammars that quote the clipboard (clipboard.ts).
 listenForCopies();
+// What the person does while a demonstration is recorded (demo.ts).
+listenForDemos();
 
 // A run follows a tab its tab opens, and goes back to the opener when that tab closes (tabs.ts).
 chrome.tabs.onCreated.addListener((tab) => tabCreated(tab));

@@ -94,6 +94,12 @@ export interface ViewMessages {
   'files/list': { req: Record<string, never>; res: AttachedFiles };
   /** remove the file at `index`, or all of them without an index (of the run going on, else of the next run) */
   'files/remove': { req: { index?: number }; res: AttachedFiles };
+  /** record a demonstration in the tab (background/demo.ts): the person acts, each action on a labelled element is recorded with the pictures before and after it */
+  'demo/start': { req: { tabId: number; task: string }; res: { recording: true } };
+  /** `ready`: the pictures after the recorded actions are taken (the person may act again) */
+  'demo/state': { req: { tabId: number }; res: { recording: boolean; actions: number; ready: boolean } };
+  /** stop recording and write the documentation of each element the person used (refused: element and why) */
+  'demo/stop': { req: { tabId: number }; res: { actions: number; documented: number; refused: string[] } };
   /** learned documentation (docs/learned-docs.md): every site with entries, and the entries of `origin` (newest first) */
   'docs/list': { req: { origin?: string }; res: { origins: Array<{ origin: string; count: number }>; entries: DocEntry[] } };
   /**

@@ -262,3 +262,48 @@ test('exploring an action that leaves the page: judged BACK from the picture tak
   const entries = (await panelSend<{ entries: DocEntry[] }>(e.panel, 'docs/list', { origin: new URL(url).origin })).entries;
   expect(entries.find((x) => x.fingerprint.text === 'Our story')?.docs.tap).toBe('Tapping this UI element opens the story of the shop.');
 });
+
+test('recording a demonstration: the person uses elements themselves; each is documented from the pictures before and after it', async () => {
+  const url = `${e.site.url}appagent/learn.html?demo=1`;
+  const learner = learnerPlayer(COLOURS.green, [
+    { colour: COLOURS.orange, doc: 'Tapping this UI element compares the product with others.' },
+    { colour: COLOURS.green, doc: 'Tapping this UI element puts the product in the basket.' },
+  ]);
+  m.requests.length = 0;
+  now.policy = (req) => learner(req.learn ?? null) ?? { content: 'not a learning request' };
+  // the documentation is written with the stored settings' endpoint
+  await panelSend(e.panel, 'settings/set', { baseUrl: m.baseUrl, apiKey: KEY, model: MODEL, dialect: 'appagent' });
+  const page = await e.browser.context.newPage();
+  await page.goto(url);
+  const tabId = await e.panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, url);
+  expect(tabId).toBeGreaterThan(0);
+
+  // the panel offers the recording for this dialect
+  await e.panel.bringToFront();
+  await e.panel.getByTestId('task').fill('add the kettle to the basket');
+  await expect(e.panel.getByTestId('demo-start')).toBeVisible();
+  expect(await panelSend(e.panel, 'demo/start', { tabId, task: 'add the kettle to the basket' })).toEqual({ recording: true });
+  // the person acts (trusted clicks); each is recorded once the page settled after it
+  await page.bringToFront();
+  await page.click('#b-compare');
+  const state = () => panelSend<{ actions: number; ready: boolean }>(e.panel, 'demo/state', { tabId });
+  // a person acts at a person's pace: the next action once the page was pictured after this one
+  await expect.poll(state).toEqual({ recording: true, actions: 1, ready: true });
+  await page.click('#b-add');
+  await expect.poll(state).toEqual({ recording: true, actions: 2, ready: true });
+  const done = await panelSend<{ actions: number; documented: number; refused: string[] }>(e.panel, 'demo/stop', { tabId });
+  expect(done).toEqual({ actions: 2, documented: 2, refused: [] });
+  expect(m.violations()).toEqual([]);
+  // two documentation prompts, each with the labelled pictures before and after the person's action
+  const docs = m.requests.filter((q) => q.learn?.kind === 'doc').map((q) => q.learn as { tag: number; before: string; after: string });
+  expect(docs.map((d) => d.tag)).toEqual([3, 4]);
+  expect(locate(decodePng(docs[1].before), COLOURS.green)).toBeNull();
+  expect(locate(decodePng(docs[1].after), COLOURS.green)).not.toBeNull();
+  const entries = (await panelSend<{ entries: DocEntry[] }>(e.panel, 'docs/list', { origin: new URL(url).origin })).entries;
+  const demoNotes = entries.filter((x) => x.source === 'demo').map((x) => [x.fingerprint.text, x.docs.tap]).sort();
+  expect(demoNotes).toEqual([
+    ['Add to basket', expect.stringContaining('Tapping this UI element puts the product in the basket.')],
+    ['Compare', expect.stringContaining('Tapping this UI element compares the product with others.')],
+  ]);
+  await page.close();
+});

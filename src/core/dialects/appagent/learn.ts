@@ -28,15 +28,19 @@ export function useOf(a: Action): Use | null {
   if (!('target' in a) || a.target.kind !== 'label') return null;
   const label = a.target.label;
   switch (a.type) {
-    case 'click': return { kind: 'tap', label, verb: 'tapping' };
-    case 'press': return { kind: 'long_press', label, verb: 'long pressing' };
-    case 'type': return { kind: 'text', label, verb: 'typing in' };
-    case 'scroll': {
-      const finger = { down: 'up', up: 'down', left: 'right', right: 'left' }[a.direction];
-      return { kind: 'swipe', label, verb: 'swiping', swipeDir: finger };
-    }
+    case 'click': return useFor('tap', label);
+    case 'press': return useFor('long_press', label);
+    case 'type': return useFor('text', label);
+    case 'scroll': return useFor('swipe', label, { down: 'up', up: 'down', left: 'right', right: 'left' }[a.direction]);
     default: return null;
   }
+}
+
+const VERBS: Record<DocAction, string> = { tap: 'tapping', long_press: 'long pressing', text: 'typing in', swipe: 'swiping' };
+
+/** A use of a labelled element by kind (a demonstration reports the person's this way). */
+export function useFor(kind: DocAction, label: number, swipeDir?: string): Use {
+  return { kind, label, verb: VERBS[kind], ...(kind === 'swipe' ? { swipeDir: swipeDir ?? 'up' } : {}) };
 }
 
 /** Fill <name> placeholders in one pass (a value holding "<task_desc>" is not filled again). */
