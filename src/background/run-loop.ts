@@ -19,6 +19,7 @@ import { peelReasoning } from '../core/dialects/reply-text';
 import type { Usage } from '../core/costs';
 import { armClipboard } from './clipboard';
 import { learnFromAction, type Explored } from './explore';
+import { NEVER_WHILE_EXPLORING } from '../core/run/reduce';
 import { docSink } from './doc-store';
 import { docOrigin } from '../core/docs/matching';
 import { DEFAULT_DIALECT, dialectOf, isDialect } from '../core/dialects/registry';
@@ -421,7 +422,11 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const target = m
         ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, formAction: details?.formAction ?? null, navigatesTo: details?.navigatesTo ?? null, ...fields }
         : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false, formAction: t.formAction ?? focused?.formAction ?? null, navigatesTo: t.navigatesTo ?? null, ...fields } : null;
-      const byRules = () => guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, a.state.guards);
+      // exploring: the rules for paying, deleting and sending apply whatever the settings say (refused in reduce.ts)
+      const guards = a.state.explore
+        ? { ...a.state.guards, rules: a.state.guards.rules.map((r) => (NEVER_WHILE_EXPLORING.includes(r.id) ? { ...r, on: true } : r)), allow: {} }
+        : a.state.guards;
+      const byRules = () => guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, guards);
       const bySecrets = () => secretGuard(eff.action, a.state.site, a.state.guards, translatorFor(a.state.locale), a.state.vault?.typed);
       // A placeholder's reason names the secret; otherwise the rules' own reason comes first (a
       // password field says so, rather than "a password typed before": this action put it there).

@@ -192,6 +192,19 @@ describe('exploring a site (appagent)', () => {
     expect(s.pending?.promptText).toContain('(Tapping the UI elements labeled 1 changed nothing before: do not use them.)\n');
   });
 
+  it('never pays, deletes or sends while exploring: refused without asking, the model told why; other guards still ask', () => {
+    let s = reduce(explorer(true), { type: 'observed', at: 2000, obs: seen(), ms: 10 });
+    s = reduce(s, { type: 'replied', at: 3000, raw: 'Observation: x\nThought: y\nAction: tap(2)\nSummary: z', reasoning: null, usage: null, ms: 10 });
+    s = reduce(s, { type: 'checked', at: 3100, hit: { id: 'payment', reason: 'this looks like paying' } });
+    expect(s.phase).toBe('observe');
+    expect(s.steps[0].result).toEqual({ ok: false, error: 'Not run: while exploring, nothing is paid, deleted or sent. Try another element.' });
+    expect(s.steps[0].approval?.decision).toBe('rejected');
+    let d = reduce(explorer(true), { type: 'observed', at: 2000, obs: seen(), ms: 10 });
+    d = reduce(d, { type: 'replied', at: 3000, raw: 'Observation: x\nThought: y\nAction: tap(2)\nSummary: z', reasoning: null, usage: null, ms: 10 });
+    d = reduce(d, { type: 'checked', at: 3100, hit: { id: 'download', reason: 'a download' } });
+    expect(d.phase).toBe('approve');
+  });
+
   it('a task run uses the task prompt; a dialect that learns no docs never explores', () => {
     const s = reduce(explorer(false), { type: 'observed', at: 2000, obs: seen(), ms: 10 });
     expect(s.pending?.promptText).toContain('You are an agent that is trained to perform some basic tasks on a smartphone.');

@@ -59,6 +59,8 @@ export const modelText = {
   /** an action refers to run variables nothing stored */
   noSuchVariable: (missing: string[], names: string[]) =>
     `Not run: no earlier action stored ${quoted(missing)}; ${names.length ? `the variables are ${quoted(names)}` : 'no variables are stored yet'}.`,
+  /** exploring: an action a guard sees as paying, deleting or sending is not done */
+  exploreNever: 'Not run: while exploring, nothing is paid, deleted or sent. Try another element.',
   /** an action stored a variable */
   stored: (name: string, chars: number, preview: string) => `Stored ${chars} characters in ${name}: "${preview}"`,
   /** an action stored a variable that holds a typed password */

@@ -17,7 +17,7 @@
  */
 import { endsRun, isParseError, labelOf, type Action, type Memory } from '../action/action';
 import { browserShortcut } from '../action/shortcuts';
-import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
+import { hostKey, normalizeGuards, DEFAULT_GUARDS, type GuardId } from '../guards';
 import { detectInjection, injectionPlace, pageTexts, type InjectionHit } from '../injection';
 import { afterActionHit } from '../guard-after';
 import { dialectOf } from '../dialects/registry';
@@ -39,6 +39,9 @@ import {
   type ActedElement, type ActResult, type AfterAction, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
   type RunEvent, type RunState, type RunStatus, type StepRecord, type TabChange,
 } from './state';
+
+/** What an exploring run never does, whatever the guard settings (the run-loop checks these rules on and unallowed). */
+export const NEVER_WHILE_EXPLORING: GuardId[] = ['payment', 'delete', 'send'];
 
 export function createRun(n: NewRun): RunState {
   const kept = usableSecrets(n.secrets ?? []);
@@ -257,6 +260,11 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       const a = p.reply.action;
       const masks = ev.hit?.id === 'password' && !p.reply.secret && a.type === 'type' && !placeholdersIn(a).length;
       const q = masks ? { ...p, reply: withSecretMasked(p.reply, p.target ?? null, state, p, true) } : p;
+      // exploring never pays, deletes or sends: refused without asking (the model is told why)
+      if (state.explore && ev.hit && NEVER_WHILE_EXPLORING.includes(ev.hit.id)) {
+        const refused: RunState = { ...state, pending: { ...q, checked: true, guardRule: ev.hit.id, decision: { decision: 'rejected', feedback: modelText.exploreNever } } };
+        return finishStep(refused, ev.at, { ok: false, error: modelText.exploreNever }, [], 0);
+      }
       // the model marked the action sensitive (CogAgent): the person is asked, whatever the guard lists say
       const sensitive = p.reply.sensitive ? translatorFor(state.locale)('whySensitive') : null;
       if (!ev.hit && !injected && !sensitive && !state.approveSteps) return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
