@@ -2,32 +2,16 @@
  * npm run agent -- --task TEXT --url URL [--base-url URL] [--api-key KEY] [--model NAME] ...
  * The headless runner of docs/runner.md. Exit 0 finished, 1 stopped/failed, 2 bad usage.
  */
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runAgent } from './run-agent';
-import { isDialect, DEFAULT_DIALECT, DIALECTS, dialectOf } from '../src/core/dialects/registry';
-import { BBOX_CONVENTIONS, DEFAULT_BBOX, isBboxConvention } from '../src/core/action/bbox';
+import { readRunOptions, RUN_OPTIONS, RUN_USAGE } from './runner-options';
 
 const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
 
   --task TEXT          the task, as you would type it in the side panel (required)
   --url URL            start page (required)
-  --base-url URL       OpenAI-compatible base URL (env VLM_BASE_URL), e.g. http://127.0.0.1:8000/v1
-  --api-key-file FILE  the key, read from a file (first line); or set VLM_API_KEY
-  --api-key KEY        the key on the command line (shown by ps and echoed by npm: prefer the two above)
-  --model NAME         model name (env VLM_MODEL), default glm-4.5v
-  --dialect NAME       model dialect, default ${DEFAULT_DIALECT} (known: ${Object.keys(DIALECTS).join(', ')})
-  --bbox CONVENTION    how the model writes bounding boxes, for dialects that read their model
-                       family's (midscene): norm-xy (default; GLM, Qwen3-VL, UI-TARS, Doubao),
-                       norm-yx (Gemini) or pixels (Qwen2.5-VL: the screenshot is padded to
-                       multiples of 28)
-  --device phone|desktop  appagent's device: its prompts speak of a smartphone, so the tab is
-                       emulated as a phone (default) unless desktop is given (the viewport below)
-  --app NAME=URL       a site the model may open as an app (glm-mobile's open_app); repeatable
-  --file PATH          a file for the page's file fields (what a click on one chooses, as the side
-                       panel's "Files for the task"); repeatable; up to 20 MB in all
-  --max-steps N        default 15
+${RUN_USAGE.endpoint}
+${RUN_USAGE.steps}
   --approve auto|step  default auto. step: every proposed action is printed (on stderr) and waits
                        for a line on stdin: y (or Enter) runs it, n [FEEDBACK] rejects it (the
                        feedback goes back to the model), e ACTION runs that action instead, written
@@ -40,43 +24,11 @@ const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
   --zip FILE           also write the zip export: trace.json, the screenshots as files, and a
                        webvoyager/ folder (interact_messages.json, screenshot1.png, ...) that
                        WebVoyager's evaluation tooling reads
-  --viewport WxH       page size in CSS pixels, default 1280x800
-  --headed             show the browser window`;
-
-/** A file's MIME type from its extension (what a browser's file chooser would say), '' when unknown. */
-const MIME: Record<string, string> = {
-  '.txt': 'text/plain', '.csv': 'text/csv', '.html': 'text/html', '.json': 'application/json', '.pdf': 'application/pdf',
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml',
-  '.zip': 'application/zip', '.doc': 'application/msword', '.xls': 'application/vnd.ms-excel',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', '.mp3': 'audio/mpeg', '.mp4': 'video/mp4',
-};
-function mimeOf(file: string): string {
-  return MIME[path.extname(file).toLowerCase()] ?? '';
-}
+${RUN_USAGE.window}`;
 
 function usage(problem: string): never {
   process.stderr.write(`${problem}\n\n${USAGE}\n`);
   process.exit(2);
-}
-
-/**
- * The API key: from --api-key-file or VLM_API_KEY; --api-key still works but says why not (any
- * user's `ps` shows a process's arguments, and npm echoes the command it runs).
- */
-function readApiKey(onCommandLine: string | undefined, file: string | undefined): string {
-  if (file !== undefined) {
-    try {
-      return readFileSync(file, 'utf8').split(/\r?\n/)[0].trim();
-    } catch (e) {
-      return usage(`--api-key-file ${file}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  if (onCommandLine !== undefined) {
-    process.stderr.write('warning: --api-key puts the key on the command line, where `ps` shows it and npm echoes it; use --api-key-file FILE or the VLM_API_KEY environment variable instead.\n');
-    return onCommandLine;
-  }
-  return process.env.VLM_API_KEY ?? '';
 }
 
 async function main() {
@@ -84,10 +36,8 @@ async function main() {
   try {
     ({ values } = parseArgs({
       options: {
-        task: { type: 'string' }, url: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' },
-        model: { type: 'string' }, dialect: { type: 'string' }, bbox: { type: 'string' }, device: { type: 'string' }, app: { type: 'string', multiple: true }, file: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, approve: { type: 'string' },
-        trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, viewport: { type: 'string' },
-        headed: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        ...RUN_OPTIONS, task: { type: 'string' }, url: { type: 'string' }, approve: { type: 'string' },
+        trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
@@ -103,39 +53,12 @@ async function main() {
   } catch {
     usage(`--url must be an http(s) URL, got "${values.url}".`);
   }
-  const baseUrl = values['base-url'] ?? process.env.VLM_BASE_URL;
-  if (!baseUrl) usage('No model endpoint: give --base-url or set VLM_BASE_URL (for a run without a model, try "npm run demo").');
-  const apiKey = readApiKey(values['api-key'], values['api-key-file']);
-  const model = values.model ?? process.env.VLM_MODEL ?? 'glm-4.5v';
-  const dialect = values.dialect ?? DEFAULT_DIALECT;
-  if (!isDialect(dialect)) usage(`Unknown dialect "${dialect}"; known: ${Object.keys(DIALECTS).join(', ')}.`);
-  const bbox = values.bbox ?? DEFAULT_BBOX;
-  if (!isBboxConvention(bbox)) usage(`--bbox must be one of ${BBOX_CONVENTIONS.join(', ')}, got "${bbox}".`);
-  const appagentDevice = values.device ?? 'phone';
-  if (appagentDevice !== 'phone' && appagentDevice !== 'desktop') usage(`--device must be phone or desktop, got "${appagentDevice}".`);
-  const apps = (values.app ?? []).map((a) => {
-    const m = /^([^=]+)=(https?:\/\/\S+)$/.exec(a.trim());
-    if (!m) usage(`--app must look like Shop=https://shop.example/, got "${a}".`);
-    return `${m[1].trim()} = ${m[2]}`;
-  });
-  const files = (values.file ?? []).map((f) => {
-    try {
-      return { name: path.basename(f), type: mimeOf(f), lastModified: statSync(f).mtimeMs, base64: readFileSync(f).toString('base64') };
-    } catch (e) {
-      return usage(`--file ${f}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  });
-  const maxSteps = values['max-steps'] === undefined ? 15 : Number(values['max-steps']);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) usage('--max-steps must be a positive whole number.');
+  const run = readRunOptions(values, usage);
   const approve = values.approve ?? 'auto';
   if (approve !== 'auto' && approve !== 'step') usage('--approve must be auto or step.');
-  const vp = /^(\d+)x(\d+)$/.exec(values.viewport ?? '1280x800');
-  if (!vp) usage('--viewport must look like 1280x800.');
   const result = await runAgent({
-    task: values.task!, url: values.url!, files, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
-    // the request options the dialect's model was tuned with, as choosing it in Settings does
-    config: { baseUrl, apiKey, model, dialect, bbox, appagentDevice, ...dialectOf(dialect).request, apps: apps.join('\n'), maxSteps, approveSteps: approve === 'step' },
-    width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,
+    task: values.task!, url: values.url!, files: run.files, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
+    config: { ...run.config, approveSteps: approve === 'step' }, width: run.width, height: run.height, headed: run.headed,
   });
   process.exit(result.status === 'finished' ? 0 : 1);
 }

@@ -37,9 +37,24 @@ export interface AgentOptions {
    * that trips in auto mode. When it ends while an action waits, the run is stopped.
    */
   input?: NodeJS.ReadableStream;
+  /**
+   * Answers approvals instead of stdin (the batch runner, where nobody is there to type): called
+   * once for each action that waits (a guard in auto mode; every step with approveSteps).
+   */
+  decide?: (run: RunView) => Promise<Answer>;
+  /** stops the run (its reason given by the abort's reason, a string), as Ctrl+C does */
+  signal?: AbortSignal;
+  /** stop the run on Ctrl+C (default true; the batch runner handles Ctrl+C itself) */
+  handleSigint?: boolean;
 }
 
-export interface AgentResult { status: RunView['status']; answer: string | null; stopReason: string | null; traceFile: string; runId: string; reportFile?: string; zipFile?: string }
+export interface AgentResult {
+  status: RunView['status']; answer: string | null; stopReason: string | null; traceFile: string; runId: string; reportFile?: string; zipFile?: string;
+  /** the run as it ended */
+  run: RunView;
+  /** ms: starting the browser with the extension, the run, writing the exports */
+  timings: { startMs: number; runMs: number; exportMs: number };
+}
 
 export const APPROVE_PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
 export const STDIN_CLOSED = 'stdin closed while an action waited for approval';
@@ -79,10 +94,10 @@ class LineQueue {
   }
 }
 
-type Answer =
+export type Answer =
   | { kind: 'approve'; edit?: string }
   | { kind: 'reject'; feedback?: string }
-  | { kind: 'stop' }
+  | { kind: 'stop'; reason?: string }
   | { kind: 'invalid'; message: string };
 
 /** One line typed at an approval prompt. */
@@ -157,14 +172,20 @@ function writeExport(file: string, r: ExportResult): void {
 export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   const out = o.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const err = o.err ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const t0 = performance.now();
   const browser = await launchWithExtension({ headed: o.headed, width: o.width, height: o.height });
   const stdin: { lines: LineQueue | null } = { lines: null };
   try {
     const panel = await openPanel(browser);
+    const startMs = Math.round(performance.now() - t0);
     let printed = 0;
     let runId = '';
     let finish: (r: RunView) => void = () => undefined;
-    const ended = new Promise<RunView>((r) => { finish = r; });
+    let broke: (e: Error) => void = () => undefined;
+    const ended = new Promise<RunView>((r, j) => { finish = r; broke = j; });
+    // A browser that crashes or is closed under the run ends it here (the batch retries such a task).
+    browser.context.once('close', () => broke(new Error('The browser closed during the run.')));
+    panel.once('crash', () => broke(new Error('The runner\'s extension page crashed during the run.')));
     let done = false;
     /** the approval asked for last: step index, and whether about what its action did (each is asked once) */
     let asked = '';
@@ -230,6 +251,14 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       }
     }, [type, payload] as const);
     const askApproval = async (run: RunView): Promise<void> => {
+      if (o.decide) {
+        const answer = await o.decide(run);
+        if (done) return;
+        if (answer.kind === 'stop') await send('run/stop', { runId, reason: answer.reason ?? 'stopped by the runner' });
+        else if (answer.kind === 'approve') await trySend('run/approve', { runId, ...(answer.edit ? { edit: answer.edit } : {}) });
+        else if (answer.kind === 'reject') await trySend('run/reject', { runId, ...(answer.feedback ? { feedback: answer.feedback } : {}) });
+        return;
+      }
       stdin.lines ??= new LineQueue(o.input ?? process.stdin);
       const lines = stdin.lines;
       err(approvalBlock(run));
@@ -267,9 +296,24 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     if (now) onUpdate(now);
     let interrupted = false;
     const onSigint = () => { interrupted = true; void send('run/stop', { runId, reason: 'interrupted (Ctrl+C) in the runner' }).catch(() => undefined); };
-    process.once('SIGINT', onSigint);
-    const final = await ended;
-    process.off('SIGINT', onSigint);
+    const onAbort = () => {
+      interrupted = true;
+      stopNote = typeof o.signal?.reason === 'string' ? o.signal.reason : 'stopped by the runner';
+      void send('run/stop', { runId, reason: stopNote }).catch(() => undefined);
+    };
+    if (o.handleSigint !== false) process.once('SIGINT', onSigint);
+    if (o.signal?.aborted) onAbort();
+    else o.signal?.addEventListener('abort', onAbort, { once: true });
+    const tRun = performance.now();
+    let final: RunView;
+    try {
+      final = await ended;
+    } finally {
+      process.off('SIGINT', onSigint);
+      o.signal?.removeEventListener('abort', onAbort);
+    }
+    const runMs = Math.round(performance.now() - tRun);
+    const tExport = performance.now();
     const secrets = [o.config.apiKey ?? ''];
     // the same JSON export as the panel's (compact with screenshots, under 25 MB)
     const traceFile = path.resolve(o.traceFile ?? path.join('traces', `${runId}.json`));
@@ -290,7 +334,10 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       writeExport(zipFile, r);
       err(`Zip written to ${zipFile}${leftOut(r)}`);
     }
-    return { status: final.status, answer: final.answer, stopReason: final.stopReason, traceFile, runId, reportFile, zipFile };
+    return {
+      status: final.status, answer: final.answer, stopReason: final.stopReason, traceFile, runId, reportFile, zipFile,
+      run: final, timings: { startMs, runMs, exportMs: Math.round(performance.now() - tExport) },
+    };
   } finally {
     stdin.lines?.close();
     await browser.close();

@@ -119,7 +119,7 @@ async function commit(a: Active, ev: RunEvent): Promise<void> {
   } catch (err) {
     if (!(err instanceof StorageFullError)) throw err;
     // Nothing of the step that did not fit was written; the run ends there, and says why.
-    a.state = reduce(a.state, { type: 'fail', at: Date.now(), reason: err.message });
+    a.state = reduce(a.state, { type: 'fail', at: Date.now(), reason: err.message, cause: 'storage' });
     a.request?.abort();
     await markEnded(a.state).catch(() => undefined);
   }
@@ -396,7 +396,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         await startKeeping(a);
         // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
         if (request.signal.aborted) return null;
-        if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error };
+        if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error, cause: 'endpoint' };
         // What an action at a point (or into the focused field) would act on, before the reply is recorded.
         const p = a.state.pending;
         const parsed = p ? dialectOf(a.state.dialect).parseReply(r.content, r.reasoning, shotOf(p), a.state) : null;
@@ -635,7 +635,7 @@ async function drive(a: Active): Promise<void> {
       else if (ev) await commit(a, ev);
     }
   } catch (err) {
-    await commit(a, { type: 'fail', at: Date.now(), reason: `Could not control the tab: ${messageOf(err)}` });
+    await commit(a, { type: 'fail', at: Date.now(), reason: `Could not control the tab: ${messageOf(err)}`, cause: 'tab' });
   } finally {
     clearInterval(keepAlive);
     // A clean capture in flight restores our overlay: let it end before the tabs are reset.

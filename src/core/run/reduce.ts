@@ -242,7 +242,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
   const p = state.pending;
   switch (ev.type) {
     case 'stop': return end(state, ev.at, 'stopped', ev.reason);
-    case 'fail': return end(state, ev.at, 'failed', ev.reason);
+    case 'fail': return { ...end(state, ev.at, 'failed', ev.reason), ...(ev.cause ? { failCause: ev.cause } : {}) };
     case 'mode': return { ...state, approveSteps: ev.approveSteps };
     case 'pause': return state.paused ? state : { ...state, paused: { kind: 'pause', at: ev.at, url: ev.url } };
     case 'takeover': return takeOver(state, ev.at, ev.url);

@@ -297,6 +297,8 @@ export interface RunState {
   answer: string | null;
   /** why the run ended, for the person (panel, runner), in `locale` */
   stopReason: string | null;
+  /** a failed run: what outside the agent failed (absent: the agent's own failure, or not failed) */
+  failCause?: FailCause;
   /** the person's language when the run started (person text only; the model reads English) */
   locale?: Locale;
   memory: Memory;
@@ -392,7 +394,15 @@ export type RunEvent =
   /** the person attached or removed files while the run goes on (names, sizes, types) */
   | { type: 'files'; at: number; files: FileMeta[] }
   | { type: 'stop'; at: number; reason: string }
-  | { type: 'fail'; at: number; reason: string };
+  /** `cause`: something outside the agent failed (the model endpoint, the tab, storage): FailCause */
+  | { type: 'fail'; at: number; reason: string; cause?: FailCause };
+
+/**
+ * What outside the agent made a run fail: the model endpoint (an error after its retries), the
+ * browser tab it works in (could not be controlled), or the extension's storage (full). A batch
+ * retries such runs; a run the agent itself failed (gave up, unreadable replies) it does not.
+ */
+export type FailCause = 'endpoint' | 'tab' | 'storage';
 
 export interface NewRun {
   id: string; task: string; startUrl: string; tabId: number; dialect: string;

@@ -1,0 +1,91 @@
+/**
+ * The batch's progress as a person reads it (docs/batch.md): counts, a bar, the time left
+ * (from the pace so far), tokens and cost. The same state feeds the live terminal bar and the
+ * plain lines written when the output is not a terminal. Pure.
+ */
+import type { StopKind, TaskResult } from './types';
+
+export interface Progress {
+  total: number;
+  /** tasks that had their end before this start (a resumed batch) */
+  before: number;
+  running: number;
+  /** ended in this start, by kind */
+  ended: Record<StopKind, number>;
+  /** infrastructure failures waiting to be tried again */
+  retrying: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** null: some model had no price */
+  cost: number | null;
+  startedAt: number;
+}
+
+export function newProgress(total: number, before: number, startedAt: number): Progress {
+  return {
+    total, before, running: 0, retrying: 0, startedAt, promptTokens: 0, completionTokens: 0, cost: 0,
+    ended: { finished: 0, agent: 0, guard: 0, infrastructure: 0 },
+  };
+}
+
+export function endedNow(p: Progress): number {
+  return p.ended.finished + p.ended.agent + p.ended.guard + p.ended.infrastructure;
+}
+
+/** Counts a task's end into the progress (a new object). */
+export function withResult(p: Progress, r: TaskResult): Progress {
+  return {
+    ...p,
+    ended: { ...p.ended, [r.kind]: p.ended[r.kind] + 1 },
+    promptTokens: p.promptTokens + r.tokens.prompt,
+    completionTokens: p.completionTokens + r.tokens.completion,
+    cost: p.cost === null || r.cost === null ? null : p.cost + r.cost,
+  };
+}
+
+/** Milliseconds left at the pace of this start, or null before the first end. */
+export function etaMs(p: Progress, now: number): number | null {
+  const n = endedNow(p);
+  if (n === 0) return null;
+  const left = p.total - p.before - n;
+  return Math.max(0, Math.round(((now - p.startedAt) / n) * left));
+}
+
+export function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+function tokens(n: number): string {
+  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+function cost(c: number | null): string {
+  return c === null ? 'cost unknown' : `cost ${c < 1 ? c.toFixed(4) : c.toFixed(2)}`;
+}
+
+/** "12/40 done (10 finished, 1 agent, 1 guard, 0 infra) · 3 running · ETA 4m10s · 182.3k tokens · cost 0.1200" */
+export function progressText(p: Progress, now: number): string {
+  const done = p.before + endedNow(p);
+  const failed = p.ended.agent + p.ended.guard + p.ended.infrastructure;
+  const eta = etaMs(p, now);
+  return [
+    `${done}/${p.total} done (${p.ended.finished} finished, ${failed} failed: ${p.ended.agent} agent, ${p.ended.guard} guard, ${p.ended.infrastructure} infra${p.before ? `; ${p.before} from before` : ''})`,
+    `${p.running} running${p.retrying ? `, ${p.retrying} to retry` : ''}`,
+    eta === null ? 'ETA …' : `ETA ${duration(eta)}`,
+    `${tokens(p.promptTokens + p.completionTokens)} tokens`,
+    cost(p.cost),
+  ].join(' · ');
+}
+
+/** A bar of `width` cells: done, running, waiting. */
+export function progressBar(p: Progress, width: number): string {
+  const done = p.before + endedNow(p);
+  const cell = (n: number) => Math.round((n / Math.max(1, p.total)) * width);
+  const d = Math.min(width, cell(done));
+  const r = Math.min(width - d, cell(p.running));
+  return `[${'#'.repeat(d)}${'>'.repeat(r)}${'.'.repeat(width - d - r)}]`;
+}

@@ -1,0 +1,97 @@
+/**
+ * A batch's results (docs/batch.md): how a run's end is classed, which tasks still need a run
+ * when a batch is started again, how long to wait before retrying an infrastructure failure, and
+ * results.jsonl read back (the last line of a task wins; a line cut by a crash is skipped). Pure.
+ */
+import type { BatchTask, StopKind, TaskResult } from './types';
+
+/** What the batch knows of a run's end. */
+export interface RunEnd {
+  /** the run's status; 'error' when there was no run (the browser did not start, or died) */
+  status: TaskResult['status'];
+  /** the run failed because something outside the agent failed (the extension says which: RunState.failCause) */
+  failCause?: string | null;
+  /** the batch stopped the run because a guard asked a question */
+  guard?: boolean;
+  /** the batch stopped the run because it ran past the task's time limit */
+  timedOut?: boolean;
+}
+
+export function stopKindOf(e: RunEnd): StopKind {
+  if (e.status === 'finished') return 'finished';
+  if (e.guard) return 'guard';
+  if (e.status === 'error' || e.timedOut || (e.status === 'failed' && e.failCause)) return 'infrastructure';
+  return 'agent';
+}
+
+/** Infrastructure failures are retried; the agent's own failures and guard stops are not. */
+export function retryable(kind: StopKind): boolean {
+  return kind === 'infrastructure';
+}
+
+/** Wait before attempt `attempt + 1` (attempt counts from 1): 5 s, 10 s, 20 s, … up to a minute. `jitter` in [0, 1). */
+export function backoffMs(attempt: number, jitter = 0): number {
+  const base = Math.min(60_000, 5_000 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (1 + 0.25 * jitter));
+}
+
+export interface ReadResults {
+  /** the last line of each task, by id */
+  byId: Map<string, TaskResult>;
+  /** lines that could not be read (a crash cut the last one) */
+  skipped: number;
+}
+
+function isResult(x: unknown): x is TaskResult {
+  const r = x as Partial<TaskResult> | null;
+  return !!r && typeof r === 'object' && typeof r.id === 'string' && typeof r.kind === 'string' && typeof r.status === 'string';
+}
+
+export function readResults(text: string): ReadResults {
+  const byId = new Map<string, TaskResult>();
+  let skipped = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r: unknown = JSON.parse(line);
+      if (isResult(r)) byId.set(r.id, r);
+      else skipped++;
+    } catch {
+      skipped++;
+    }
+  }
+  return { byId, skipped };
+}
+
+/** results.jsonl's text: one line a result, in the task file's order, then any others. */
+export function resultsText(results: Iterable<TaskResult>, order: BatchTask[] = []): string {
+  const all = [...results];
+  const pos = new Map(order.map((t, i) => [t.id, i]));
+  const at = (r: TaskResult) => pos.get(r.id) ?? Number.MAX_SAFE_INTEGER;
+  return all.sort((a, b) => at(a) - at(b)).map((r) => `${JSON.stringify(r)}\n`).join('');
+}
+
+export interface Plan {
+  /** tasks to run, in the file's order */
+  run: BatchTask[];
+  /** tasks that already have their end (kept as they are) */
+  kept: TaskResult[];
+}
+
+/**
+ * What a (re)started batch does: every task without a result runs; with `retryFailed`, so does
+ * every task whose result is not `finished` (agent, guard and infrastructure ends). A result whose
+ * task is no longer in the file is kept.
+ */
+export function planBatch(tasks: BatchTask[], done: Map<string, TaskResult>, retryFailed: boolean): Plan {
+  const run: BatchTask[] = [];
+  const kept: TaskResult[] = [];
+  const inFile = new Set(tasks.map((t) => t.id));
+  for (const t of tasks) {
+    const r = done.get(t.id);
+    if (!r || (retryFailed && r.kind !== 'finished')) run.push(t);
+    else kept.push(r);
+  }
+  for (const [id, r] of done) if (!inFile.has(id)) kept.push(r);
+  return { run, kept };
+}

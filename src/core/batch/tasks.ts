@@ -1,0 +1,103 @@
+/**
+ * A batch's task file read into tasks (docs/batch.md). Two forms:
+ * - WebVoyager's jsonl: one object a line, `{ web_name, id, ques, web }`;
+ * - a JSON list: `[{ id?, task | ques, url | web, site? | web_name? }, ...]` (an id is made from
+ *   the position when missing: `task-1`, `task-2`, …).
+ * Every problem is reported with its line (jsonl) or position (list), and the whole file is
+ * refused, so a batch never starts on half a file. Pure.
+ */
+import type { BatchTask } from './types';
+
+export type TasksRead = { ok: true; tasks: BatchTask[] } | { ok: false; errors: string[] };
+
+/** The task's folder under --out, named as WebVoyager names its own: `task{id}` (e.g. taskAllrecipes--0). */
+export function taskFolder(id: string): string {
+  return `task${id}`;
+}
+
+/** An id that is safe as a folder name: no separators, no dot-only names, no control characters. */
+function idProblem(id: string): string | null {
+  if (!id.trim()) return 'its id is empty';
+  if (/[/\\\0-\x1f]/.test(id) || /^\.+$/.test(id)) return `its id "${id}" cannot be a folder name (no slashes or control characters)`;
+  if (id.length > 150) return 'its id is longer than 150 characters';
+  return null;
+}
+
+function str(o: Record<string, unknown>, ...keys: string[]): string | undefined {
+  for (const k of keys) {
+    const v = o[k];
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number' && k === 'id') return String(v);
+  }
+  return undefined;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+/** One entry (already parsed JSON) -> a task, or why not. */
+function taskOf(x: unknown, fallbackId: string): BatchTask | string {
+  if (!x || typeof x !== 'object' || Array.isArray(x)) return 'it is not an object';
+  const o = x as Record<string, unknown>;
+  const task = str(o, 'ques', 'task')?.trim();
+  if (!task) return 'it has no task ("ques" or "task")';
+  const url = str(o, 'web', 'url')?.trim();
+  if (!url) return 'it has no start page ("web" or "url")';
+  try {
+    if (!/^https?:$/.test(new URL(url).protocol)) return `its start page "${url}" is not an http(s) URL`;
+  } catch {
+    return `its start page "${url}" is not a URL`;
+  }
+  const id = str(o, 'id')?.trim() ?? fallbackId;
+  const bad = idProblem(id);
+  if (bad) return bad;
+  const site = str(o, 'web_name', 'site')?.trim() || hostOf(url);
+  return { id, site, task, url };
+}
+
+/** Reads a task file's text (jsonl or a JSON list, told apart by the first non-blank character). */
+export function readTasks(text: string): TasksRead {
+  const errors: string[] = [];
+  const tasks: BatchTask[] = [];
+  const trimmed = text.replace(/^\uFEFF/, '').trim();
+  if (!trimmed) return { ok: false, errors: ['the file has no tasks'] };
+  if (trimmed.startsWith('[')) {
+    let list: unknown;
+    try {
+      list = JSON.parse(trimmed);
+    } catch (e) {
+      return { ok: false, errors: [`it is not valid JSON: ${e instanceof Error ? e.message : String(e)}`] };
+    }
+    (list as unknown[]).forEach((x, i) => {
+      const t = taskOf(x, `task-${i + 1}`);
+      if (typeof t === 'string') errors.push(`task ${i + 1}: ${t}`);
+      else tasks.push(t);
+    });
+  } else {
+    trimmed.split(/\r?\n/).forEach((line, i) => {
+      if (!line.trim()) return;
+      let x: unknown;
+      try {
+        x = JSON.parse(line);
+      } catch {
+        errors.push(`line ${i + 1}: not a JSON object`);
+        return;
+      }
+      const t = taskOf(x, `line-${i + 1}`);
+      if (typeof t === 'string') errors.push(`line ${i + 1}: ${t}`);
+      else tasks.push(t);
+    });
+  }
+  const seen = new Set<string>();
+  for (const t of tasks) {
+    if (seen.has(t.id)) errors.push(`the id "${t.id}" is used twice`);
+    seen.add(t.id);
+  }
+  if (!errors.length && !tasks.length) errors.push('the file has no tasks');
+  return errors.length ? { ok: false, errors } : { ok: true, tasks };
+}
