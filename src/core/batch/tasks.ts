@@ -18,7 +18,7 @@ export function taskFolder(id: string): string {
 /** An id that is safe as a folder name: no separators, no dot-only names, no control characters. */
 function idProblem(id: string): string | null {
   if (!id.trim()) return 'its id is empty';
-  if (/[/\\\0-\x1f]/.test(id) || /^\.+$/.test(id)) return `its id "${id}" cannot be a folder name (no slashes or control characters)`;
+  if (/[/\\]/.test(id) || [...id].some((c) => c.charCodeAt(0) < 32) || /^\.+$/.test(id)) return `its id "${id}" cannot be a folder name (no slashes or control characters)`;
   if (id.length > 150) return 'its id is longer than 150 characters';
   return null;
 }
