@@ -1,0 +1,172 @@
+/**
+ * npm run batch -- --tasks FILE --out DIR [options]: many tasks, each run by the headless
+ * runner's engine in its own browser (docs/batch.md). Here, or with --queue on workers of a
+ * BullMQ queue (npm run worker). Exit 0 when every task ended (whatever its kind), 1 when the
+ * batch was interrupted or could not go on, 2 bad usage.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { readRunOptions, readApiKey, RUN_OPTIONS, RUN_USAGE } from './runner-options';
+import { readTasks } from '../src/core/batch/tasks';
+import { GUARD_IDS } from '../src/core/guards';
+import type { TaskResult } from '../src/core/batch/types';
+import { readReferences, summaryHtml, summaryStats } from '../src/core/batch/summary';
+import { judgeFolder } from './batch/judge';
+import { makeDisplay } from './batch/display';
+import { runLocalBatch } from './batch/local';
+import type { ResultsFile } from './batch/results-file';
+import { submitAndFollow } from './batch/queue';
+import { parseRate } from './batch/rate-limit';
+
+const USAGE = `Usage: npm run batch -- --tasks FILE --out DIR [options]
+
+  --tasks FILE         the tasks: WebVoyager's jsonl ({"web_name","id","ques","web"} a line) or a
+                       JSON list of {"id","task","url","site"} (required)
+  --out DIR            where results go: results.jsonl, summary.html and a folder per task named
+                       as WebVoyager names its own (taskAllrecipes--0/) (required). Run the same
+                       command again to resume: tasks with a result are not run again
+  --concurrency N      browsers at once on this machine (default 1)
+  --retry-failed       also run again the tasks whose result is not finished
+  --attempts N         tries per task when the infrastructure fails (browser crash, endpoint
+                       down), with backoff; default 3. The agent's own failures are not retried
+  --allow-guard RULE   answer yes when this guard asks (password, payment, delete, send, download,
+                       leave-site); repeatable or comma-separated. Without it a guard's question
+                       ends the task as "guard" (nobody is there to answer)
+  --task-timeout MIN   stop a run after this many minutes (an infrastructure failure); default 15
+${RUN_USAGE.endpoint}
+${RUN_USAGE.steps}
+${RUN_USAGE.window}
+  --judge              score each finished task with a vision model, the way WebVoyager's
+                       auto-evaluation does (SUCCESS / NOT SUCCESS)
+  --judge-mode MODE    webvoyager (default) or mind2web (Online-Mind2Web's three-stage judge)
+  --judge-base-url URL the judge's endpoint (env JUDGE_BASE_URL; default the agent's)
+  --judge-model NAME   the judge's model (env JUDGE_MODEL; default the agent's)
+  --judge-api-key-file FILE  the judge's key (or env JUDGE_API_KEY; default the agent's key)
+  --judge-screenshots K  the last K screenshots go to the judge (default 3)
+  --references FILE    WebVoyager's reference_answer.json: reference answers beside the verdicts
+  --queue URL          redis://HOST:PORT: put the tasks in a BullMQ queue for workers
+                       (npm run worker) instead of running them here; results and artefacts come
+                       back to --out, with the same progress display
+  --rate N/PERIOD      queue mode: model requests allowed for all workers together, e.g. 60/min`;
+
+function usage(problem: string): never {
+  process.stderr.write(`${problem}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function positive(v: string | undefined, dflt: number, name: string): number {
+  const n = v === undefined ? dflt : Number(v);
+  if (!Number.isFinite(n) || n <= 0 || (name !== '--task-timeout' && !Number.isInteger(n))) usage(`${name} must be a positive ${name === '--task-timeout' ? 'number' : 'whole number'}.`);
+  return n;
+}
+
+async function main() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        ...RUN_OPTIONS, tasks: { type: 'string' }, out: { type: 'string' }, concurrency: { type: 'string' }, 'retry-failed': { type: 'boolean' },
+        attempts: { type: 'string' }, 'allow-guard': { type: 'string', multiple: true }, 'task-timeout': { type: 'string' },
+        judge: { type: 'boolean' }, 'judge-mode': { type: 'string' }, 'judge-base-url': { type: 'string' }, 'judge-model': { type: 'string' },
+        'judge-api-key-file': { type: 'string' }, 'judge-screenshots': { type: 'string' }, references: { type: 'string' },
+        queue: { type: 'string' }, rate: { type: 'string' }, approve: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    usage(e instanceof Error ? e.message : String(e));
+  }
+  if (values.help) { process.stdout.write(`${USAGE}\n`); process.exit(0); }
+  if (!values.tasks) usage('--tasks is required.');
+  if (!values.out) usage('--out is required.');
+  if (values.approve !== undefined && values.approve !== 'auto') usage('A batch runs with --approve auto: nobody is there to approve each step (guards: see --allow-guard).');
+  let text: string;
+  try {
+    text = readFileSync(values.tasks, 'utf8');
+  } catch (e) {
+    usage(`--tasks ${values.tasks}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const read = readTasks(text);
+  if (!read.ok) usage(`--tasks ${values.tasks} has problems:\n  ${read.errors.slice(0, 20).join('\n  ')}${read.errors.length > 20 ? `\n  … and ${read.errors.length - 20} more` : ''}`);
+  const run = readRunOptions(values, usage);
+  const allow = new Set((values['allow-guard'] ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean));
+  for (const g of allow) if (!(GUARD_IDS as readonly string[]).includes(g)) usage(`--allow-guard ${g}: not a guard rule (known: ${GUARD_IDS.join(', ')}).`);
+  const concurrency = positive(values.concurrency, 1, '--concurrency');
+  const attempts = positive(values.attempts, 3, '--attempts');
+  const timeoutMs = positive(values['task-timeout'], 15, '--task-timeout') * 60_000;
+  const judgeMode = values['judge-mode'] ?? 'webvoyager';
+  if (judgeMode !== 'webvoyager' && judgeMode !== 'mind2web') usage('--judge-mode must be webvoyager or mind2web.');
+  const judgeShots = positive(values['judge-screenshots'], 3, '--judge-screenshots');
+  const judgeKey = values['judge-api-key-file'] !== undefined || process.env.JUDGE_API_KEY !== undefined
+    ? readApiKey(undefined, values['judge-api-key-file'], usage, 'JUDGE_API_KEY')
+    : run.config.apiKey ?? '';
+  const judgeConfig = {
+    baseUrl: values['judge-base-url'] ?? process.env.JUDGE_BASE_URL ?? run.config.baseUrl!,
+    model: values['judge-model'] ?? process.env.JUDGE_MODEL ?? run.config.model!,
+    judge: judgeMode, screenshots: judgeShots,
+  } as const;
+  let references: Record<string, string[]> = {};
+  if (values.references) {
+    try {
+      references = readReferences(JSON.parse(readFileSync(values.references, 'utf8')));
+    } catch (e) {
+      usage(`--references ${values.references}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  const rate = values.rate === undefined ? null : (() => {
+    try {
+      return parseRate(values.rate);
+    } catch (e) {
+      return usage(`--rate: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  })();
+  if (rate && !values.queue) usage('--rate limits the model requests of a queue\'s workers: give --queue too.');
+
+  const out = path.resolve(values.out);
+  mkdirSync(out, { recursive: true });
+  const tasks = read.tasks;
+  const writeSummary = (results: ResultsFile) => {
+    const all = tasks.map((t) => results.byId.get(t.id)).filter((r): r is TaskResult => !!r);
+    writeFileSync(path.join(out, 'summary.html'), summaryHtml(all, { title: `Batch ${path.basename(values.tasks!)}`, generatedAt: new Date().toISOString(), references }));
+  };
+  const display = makeDisplay();
+  const controller = new AbortController();
+  let interrupts = 0;
+  process.on('SIGINT', () => {
+    interrupts++;
+    if (interrupts > 1) { process.stderr.write('\nSecond Ctrl+C: leaving now.\n'); process.exit(130); }
+    process.stderr.write('\nInterrupted: stopping the runs (Ctrl+C again to leave at once). Run the same command again to resume.\n');
+    controller.abort('the batch was interrupted (Ctrl+C)');
+  });
+  process.on('SIGTERM', () => controller.abort('the batch was stopped (SIGTERM)'));
+  const judge = values.judge
+    ? async (r: TaskResult) => {
+      const v = await judgeFolder(path.join(out, r.folder), { ...judgeConfig, apiKey: judgeKey, signal: controller.signal });
+      if ('error' in v) throw new Error(v.error);
+      return v;
+    }
+    : null;
+  const outcome = values.queue
+    ? await submitAndFollow({
+      queue: values.queue, tasks, out, retryFailed: !!values['retry-failed'], attempts, rate,
+      job: { run: { ...run, config: { ...run.config, apiKey: '' } }, allowGuards: [...allow], timeoutMs },
+      judge, display, signal: controller.signal, onEnd: writeSummary,
+    })
+    : await runLocalBatch({
+      tasks, out, concurrency, retryFailed: !!values['retry-failed'], attempts,
+      task: { run, allowGuards: allow, timeoutMs }, judge, display, signal: controller.signal, onEnd: writeSummary,
+    });
+  writeSummary(outcome.results);
+  const all = tasks.map((t) => outcome.results.byId.get(t.id)).filter((r): r is TaskResult => !!r);
+  const s = summaryStats(all);
+  process.stdout.write(`${all.length}/${tasks.length} tasks ended: ${s.byKind.finished} finished, ${s.byKind.agent} agent, ${s.byKind.guard} guard, ${s.byKind.infrastructure} infrastructure; success ${Math.round(s.successRate * 1000) / 10}% (${s.successBy})\n`);
+  process.stdout.write(`Results: ${path.join(out, 'results.jsonl')}\nSummary: ${path.join(out, 'summary.html')}\n`);
+  if (!existsSync(path.join(out, 'results.jsonl'))) writeFileSync(path.join(out, 'results.jsonl'), '');
+  process.exit(outcome.interrupted ? 1 : 0);
+}
+
+main().catch((e) => {
+  process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,110 @@
+/**
+ * One task of a batch (docs/batch.md): the headless runner's engine in a fresh browser profile,
+ * nobody at the approval prompt (a guard's question ends the task as `guard`, unless its rule is
+ * in the batch's allow list), a time limit, and the task's folder written whole or not at all:
+ *
+ *   task{id}/trace.json              the run's trace (docs/trace-format.md)
+ *   task{id}/report.html             its HTML report
+ *   task{id}/run.zip                 the zip export
+ *   task{id}/interact_messages.json  WebVoyager's files, from the zip's webvoyager/ folder,
+ *   task{id}/screenshot1.png, …      so its evaluation scripts read the folder as one of theirs
+ *   task{id}/log.txt                 what the runner printed
+ *
+ * The folder is made under a temporary name and renamed when complete, so a crash or Ctrl+C
+ * leaves no half folder that a resumed batch would take for a result.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { unzipSync } from 'fflate';
+import { runAgent } from '../run-agent';
+import type { RunOptions } from '../runner-options';
+import { stopKindOf } from '../../src/core/batch/results';
+import { taskFolder } from '../../src/core/batch/tasks';
+import type { BatchTask, TaskResult } from '../../src/core/batch/types';
+import { oneLine } from '../../src/core/run/person-text';
+
+export interface TaskOptions {
+  /** the batch's output folder */
+  out: string;
+  run: RunOptions;
+  /** guard rules whose questions are answered yes (GuardId: password, payment, delete, send, download, leave-site) */
+  allowGuards: ReadonlySet<string>;
+  /** the run is stopped after this long and counted as an infrastructure failure */
+  timeoutMs: number;
+  /** the batch was interrupted: the run stops and nothing is written */
+  signal: AbortSignal;
+}
+
+export type TaskEnd = { result: TaskResult } | { interrupted: true };
+
+export const WORKER_ID = `${hostname()}:${process.pid}`;
+export const INTERRUPTED = 'the batch was interrupted';
+
+/** WebVoyager's files from the zip export's webvoyager/ folder, into the task's folder. */
+function unpackWebVoyager(zipFile: string, dir: string): void {
+  const files = unzipSync(readFileSync(zipFile), { filter: (f) => f.name.startsWith('webvoyager/') && !f.name.endsWith('/') });
+  for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(dir, path.basename(name)), bytes);
+}
+
+export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Promise<TaskEnd> {
+  const folder = taskFolder(t.id);
+  const final = path.join(o.out, folder);
+  const work = path.join(o.out, `.${folder}.partial-${process.pid}-${attempt}`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const log: string[] = [];
+  const startedAt = new Date();
+  const t0 = performance.now();
+  let guard: TaskResult['guard'] = null;
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const signal = AbortSignal.any([o.signal, timeout]);
+  const base = { id: t.id, site: t.site, task: t.task, url: t.url, folder, attempts: attempt, verdict: null, worker: WORKER_ID, startedAt: startedAt.toISOString() };
+  try {
+    const r = await runAgent({
+      task: t.task, url: t.url, files: o.run.files, config: { ...o.run.config, approveSteps: false },
+      width: o.run.width, height: o.run.height, headed: o.run.headed,
+      traceFile: path.join(work, 'trace.json'), reportFile: path.join(work, 'report.html'), zipFile: path.join(work, 'run.zip'),
+      out: (l) => log.push(l), err: (l) => log.push(l), handleSigint: false, signal,
+      decide: async (run) => {
+        const a = run.pending?.approval;
+        if (a?.rule && o.allowGuards.has(a.rule)) return { kind: 'approve' };
+        const question = oneLine(a?.reason ?? 'approve this action?');
+        guard = { rule: a?.rule ?? null, question };
+        log.push(`A guard asked: ${question}${a?.rule ? ` (rule "${a.rule}")` : ''}. Nobody answers in a batch: the task ends here (allow the rule with --allow-guard ${a?.rule ?? 'RULE'} to answer yes).`);
+        return { kind: 'stop', reason: `A guard asked, and nobody answers in a batch: ${question}` };
+      },
+    });
+    if (o.signal.aborted) return { interrupted: true };
+    unpackWebVoyager(path.join(work, 'run.zip'), work);
+    writeFileSync(path.join(work, 'log.txt'), `${log.join('\n')}\n`);
+    const timedOut = timeout.aborted && r.status !== 'finished';
+    const status = r.status === 'running' ? 'stopped' : r.status; // an ended run is never running
+    const kind = stopKindOf({ status, failCause: r.run.failCause, guard: !!guard && r.status === 'stopped', timedOut });
+    const result: TaskResult = {
+      ...base, status, kind, answer: r.answer,
+      stopReason: timedOut ? `ran past the task's time limit (${Math.round(o.timeoutMs / 1000)} s)` : r.status === 'finished' ? null : r.stopReason,
+      guard: kind === 'guard' ? guard : null,
+      steps: r.run.steps.length,
+      tokens: { prompt: r.run.totals.promptTokens, completion: r.run.totals.completionTokens },
+      cost: r.run.totals.cost,
+      durations: { totalMs: Math.round(performance.now() - t0), ...r.timings },
+      endedAt: new Date().toISOString(),
+    };
+    writeFileSync(path.join(work, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+    rmSync(final, { recursive: true, force: true });
+    renameSync(work, final);
+    return { result };
+  } catch (e) {
+    rmSync(work, { recursive: true, force: true });
+    if (o.signal.aborted) return { interrupted: true };
+    const message = e instanceof Error ? e.message : String(e);
+    return {
+      result: {
+        ...base, status: 'error', kind: 'infrastructure', answer: null, stopReason: oneLine(message), guard: null, steps: 0,
+        tokens: { prompt: 0, completion: 0 }, cost: null,
+        durations: { totalMs: Math.round(performance.now() - t0), startMs: 0, runMs: 0, exportMs: 0 }, endedAt: new Date().toISOString(),
+      },
+    };
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * npm run worker -- --queue redis://HOST:PORT [--concurrency N]: takes tasks of batches submitted
+ * with `npm run batch -- --queue …` and runs them here, each in its own browser (docs/batch.md).
+ * Run one per machine. The model endpoint's key comes from this machine (--api-key-file or
+ * VLM_API_KEY), never from the queue.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { readApiKey } from './runner-options';
+import { startWorker } from './batch/worker';
+
+const USAGE = `Usage: npm run worker -- --queue redis://HOST:PORT [options]
+
+  --queue URL          the Redis of the batch's BullMQ queue (required)
+  --concurrency N      browsers at once on this machine (default 1)
+  --api-key-file FILE  the model endpoint's key on this machine (first line); or set VLM_API_KEY
+  --work DIR           where task folders are made before they go back to the submitting side
+                       (default a temporary folder, removed at exit)
+  --lock-seconds S     how long a task's lock lasts without renewal: a worker that dies holding a
+                       task gives it back to the queue after about this long (default 30)`;
+
+function usage(problem: string): never {
+  process.stderr.write(`${problem}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+async function main() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        queue: { type: 'string' }, concurrency: { type: 'string' }, 'api-key-file': { type: 'string' }, work: { type: 'string' },
+        'lock-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    usage(e instanceof Error ? e.message : String(e));
+  }
+  if (values.help) { process.stdout.write(`${USAGE}\n`); process.exit(0); }
+  if (!values.queue) usage('--queue is required.');
+  const concurrency = Number(values.concurrency ?? 1);
+  if (!Number.isInteger(concurrency) || concurrency < 1) usage('--concurrency must be a positive whole number.');
+  const lockSeconds = Number(values['lock-seconds'] ?? 30);
+  if (!Number.isFinite(lockSeconds) || lockSeconds < 2) usage('--lock-seconds must be a number of at least 2.');
+  const apiKey = readApiKey(undefined, values['api-key-file'], usage);
+  const own = !values.work;
+  const work = values.work ? path.resolve(values.work) : mkdtempSync(path.join(tmpdir(), 'webagent-worker-'));
+  const w = await startWorker({ queue: values.queue, concurrency, apiKey, work, lockMs: lockSeconds * 1000, log: (l) => process.stderr.write(`${l}\n`) });
+  process.stderr.write(`worker ${w.id}: taking tasks from ${values.queue} (${concurrency} at once); Ctrl+C to stop\n`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stderr.write('stopping: the runs in hand stop, their tasks go back to the queue\n');
+    await w.close();
+    if (own) rmSync(work, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((e) => {
+  process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});
