@@ -46,33 +46,30 @@ export async function startWorker(o: WorkerOptions): Promise<{ id: string; close
   const connection = redisFrom(o.queue);
   const stop = new AbortController();
   const proxies = new Map<string, Promise<Awaited<ReturnType<typeof startLimitProxy>>>>();
-  /** the model endpoint for this job: the proxy of its limited endpoint, or the endpoint itself with this machine's key */
-  const endpoint = (data: JobData): { baseUrl: string; apiKey: string } => {
+  /** the model endpoint for this job: its limited endpoint's local proxy (one per endpoint and rate), or the endpoint itself with this machine's key */
+  const endpoint = async (data: JobData): Promise<{ baseUrl: string; apiKey: string }> => {
     const target = data.run.config.baseUrl ?? '';
     if (!data.rate) return { baseUrl: target, apiKey: o.apiKey };
     const key = `webagent:rate:${createHash('sha1').update(target).digest('hex').slice(0, 16)}`;
     const tag = `${key}:${data.rate.max}/${data.rate.perMs}`;
-    if (!proxies.has(tag)) {
-      proxies.set(tag, startLimitProxy({ target, limiter: createLimiter(connection, { key, ...data.rate }), ...(o.apiKey ? { apiKey: o.apiKey } : {}) }));
+    let proxy = proxies.get(tag);
+    if (!proxy) {
+      proxy = startLimitProxy({ target, limiter: createLimiter(connection, { key, ...data.rate }), ...(o.apiKey ? { apiKey: o.apiKey } : {}) });
+      proxies.set(tag, proxy);
     }
-    return { baseUrl: '', apiKey: '' }; // filled in by the caller after the proxy started
+    // the proxy sends this machine's key; the browser's profile gets a placeholder
+    return { baseUrl: (await proxy).baseUrl, apiKey: 'via-local-proxy' };
   };
   const processor = async (job: Job<JobData, TaskResult>): Promise<TaskResult> => {
     const data = job.data;
     const attempt = job.attemptsMade + 1;
-    let { baseUrl, apiKey } = endpoint(data);
-    if (data.rate) {
-      const proxy = await [...proxies.entries()].find(([k]) => k.endsWith(`:${data.rate!.max}/${data.rate!.perMs}`) && k.startsWith(`webagent:rate:${createHash('sha1').update(data.run.config.baseUrl ?? '').digest('hex').slice(0, 16)}`))![1];
-      baseUrl = proxy.baseUrl;
-      apiKey = 'via-local-proxy'; // the proxy sends this machine's key
-    }
+    const { baseUrl, apiKey } = await endpoint(data);
     o.log(`${job.id}: ${data.task.id} (attempt ${attempt})`);
     const end = await runTask(data.task, attempt, {
       out: o.work, run: { ...data.run, config: { ...data.run.config, baseUrl, apiKey } },
       allowGuards: new Set(data.allowGuards), timeoutMs: data.timeoutMs, signal: stop.signal,
     });
     if ('interrupted' in end) throw new Error(`the worker ${WORKER_ID} stopped during the task`);
-    // The trace names the endpoint the job gave, not this worker's local proxy.
     const result = end.result;
     if (retryable(result.kind) && attempt < (job.opts.attempts ?? 1)) throw new Error(result.stopReason ?? 'infrastructure failure');
     const dir = path.join(o.work, result.folder);

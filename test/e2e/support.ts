@@ -1,5 +1,5 @@
 /** Shared pieces of the end-to-end tests: fixture sites, the agent CLI, trace checks. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, test } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
@@ -40,26 +40,40 @@ export function shareExtension(ready: (e: SharedExtension) => void | Promise<voi
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
 
+/** A script of scripts/ running as a user would run it (through tsx, without npm's banner). */
+export interface Spawned {
+  child: ChildProcess;
+  /** what it printed so far */
+  stdout(): string;
+  stderr(): string;
+  /** its exit */
+  done: Promise<CliResult>;
+}
+
 /**
- * Runs `npm run agent -- ARGS` as a user would (through tsx, without npm's banner).
- * `input`: written to the runner's stdin, which is then closed (answers to approval prompts);
- * without it stdin is closed at once.
+ * Starts `npm run SCRIPT -- ARGS` as scripts/SCRIPT.ts. `input`: written to its stdin, which is
+ * then closed (without it stdin is closed at once, as /dev/null would be).
  */
-export function runAgentCli(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'agent.ts'), ...args], {
-      cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    // Without input, stdin is closed at once (as /dev/null would be).
-    child.stdin.on('error', () => undefined); // the runner may exit before reading it all
-    child.stdin.end(input ?? '');
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+export function spawnScript(script: string, args: string[], env: Record<string, string> = {}, input?: string): Spawned {
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', `${script}.ts`), ...args], {
+    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin!.on('error', () => undefined); // the script may exit before reading it all
+  child.stdin!.end(input ?? '');
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => { stdout += d; });
+  child.stderr!.on('data', (d) => { stderr += d; });
+  const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+  return { child, stdout: () => stdout, stderr: () => stderr, done };
+}
+
+/** Runs `npm run agent -- ARGS` as a user would; `input` answers its approval prompts. */
+export function runAgentCli(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
+  return spawnScript('agent', args, env, input).done;
 }
 
 /** Plain headless Chromium (no extension) for the labeler's harness tests: Debian's build, never a download. */

@@ -1,0 +1,143 @@
+/**
+ * `npm run batch` end to end (docs/batch.md): WebVoyager-format tasks on the fixture sites, the
+ * built extension in a fresh browser per task, three at once, the fake model answering each task
+ * by its own goals and playing the judge; then a batch interrupted with Ctrl+C and started again.
+ */
+import { test, expect } from '@playwright/test';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startFakeModel, type FakeModel } from '../fixtures/model/server';
+import { batchPolicy, starts, type BatchPlan } from '../fixtures/model/batch';
+import { serveFixtures, spawnScript } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+import type { TaskResult } from '../../src/core/batch/types';
+import { readWebVoyagerFolder } from '../../src/core/batch/webvoyager-folder';
+
+test.describe.configure({ mode: 'serial' });
+
+const nutrition = (name: string, search: string): BatchPlan => ({
+  task: new RegExp(`calories per serving does the ${name}`),
+  goals: [
+    { do: 'type', find: /soup|find a recipe/i, text: search },
+    { do: 'click', find: new RegExp(name) },
+    { do: 'click', find: /Show nutrition/ },
+    { do: 'answer', from: /Energy: (\d+ kcal)/ },
+  ],
+});
+const PLANS: BatchPlan[] = [
+  nutrition('Miso Ramen', 'ramen'),
+  nutrition('Banana Bread', 'banana'),
+  nutrition('Vegetable Pad Thai', 'thai'),
+  { task: /unicorn stew/, goals: [{ do: 'click', find: /Unicorn Stew/ }] },
+  { task: /Delete the project/, goals: [{ do: 'click', find: /Delete project/ }] },
+];
+
+let site: StaticServer;
+let model: FakeModel;
+const root = mkdtempSync(path.join(tmpdir(), 'webagent-batch-'));
+
+function writeTasks(file: string): void {
+  const r = `${site.url}recipes/index.html`;
+  const lines = [
+    { web_name: 'Recipes', id: 'Recipes--0', ques: 'How many calories per serving does the Miso Ramen have?', web: r },
+    { web_name: 'Recipes', id: 'Recipes--1', ques: 'How many calories per serving does the Banana Bread have?', web: r },
+    { web_name: 'Recipes', id: 'Recipes--2', ques: 'How many calories per serving does the Vegetable Pad Thai have?', web: r },
+    { web_name: 'Recipes', id: 'Recipes--3', ques: 'Open the recipe for unicorn stew.', web: r },
+    { web_name: 'Projects', id: 'Projects--0', ques: 'Delete the project called Apollo.', web: `${site.url}guards/form.html` },
+  ];
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+}
+
+function results(out: string): TaskResult[] {
+  return readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TaskResult);
+}
+
+test.beforeAll(async () => {
+  site = await serveFixtures();
+  model = await startFakeModel({ judge: true, policy: batchPolicy(PLANS, { failFirst: [/Vegetable Pad Thai/] }) });
+});
+test.afterAll(async () => {
+  await model.close();
+  await site.close();
+});
+
+test('a batch at concurrency 3: every task ends with its kind, its folders are WebVoyager\'s, the judge gives verdicts', async () => {
+  test.setTimeout(240_000);
+  const out = path.join(root, 'one');
+  const tasks = path.join(root, 'tasks.jsonl');
+  writeTasks(tasks);
+  const run = spawnScript('batch', ['--tasks', tasks, '--out', out, '--concurrency', '3', '--base-url', model.baseUrl, '--model', 'glm-4.5v', '--max-steps', '5', '--judge']);
+  const r = await run.done;
+  expect(r.stderr).not.toContain('Error:');
+  expect(r.code, r.stderr).toBe(0);
+  const byId = new Map(results(out).map((x) => [x.id, x]));
+  expect([...byId.keys()].sort()).toEqual(['Projects--0', 'Recipes--0', 'Recipes--1', 'Recipes--2', 'Recipes--3']);
+  // Answers read from the pages, kinds from how each run ended.
+  expect(byId.get('Recipes--0')).toMatchObject({ kind: 'finished', status: 'finished', answer: '610 kcal', attempts: 1, folder: 'taskRecipes--0' });
+  expect(byId.get('Recipes--1')).toMatchObject({ kind: 'finished', answer: '260 kcal' });
+  // The endpoint refused the first request: an infrastructure failure, retried, then finished.
+  expect(byId.get('Recipes--2')).toMatchObject({ kind: 'finished', answer: '540 kcal', attempts: 2 });
+  expect(r.stderr).toMatch(/retry taskRecipes--2: .*Invalid API key/);
+  // The agent could not do it: max steps, not retried.
+  expect(byId.get('Recipes--3')).toMatchObject({ kind: 'agent', status: 'stopped', attempts: 1 });
+  // A guard asked; nobody answers in a batch.
+  const guard = byId.get('Projects--0')!;
+  expect(guard).toMatchObject({ kind: 'guard', status: 'stopped', guard: { rule: 'delete' } });
+  expect(guard.guard!.question).toMatch(/Delete project/);
+  expect(site.events.some((e) => e.type === 'click' && e.value === 'delete-project')).toBe(false);
+  for (const x of byId.values()) {
+    expect(x.steps).toBeGreaterThan(0);
+    expect(x.tokens.prompt).toBeGreaterThan(0);
+    expect(x.durations.totalMs).toBeGreaterThanOrEqual(x.durations.runMs);
+    // The folder WebVoyager's scripts read: its files, its name, the task and answer where they look.
+    const dir = path.join(out, x.folder);
+    const files = readdirSync(dir);
+    expect(files).toEqual(expect.arrayContaining(['interact_messages.json', 'screenshot1.png', 'trace.json', 'report.html', 'run.zip', 'log.txt']));
+    expect(files.filter((f) => /^screenshot\d+\.png$/.test(f))).toHaveLength(x.steps);
+    const wv = readWebVoyagerFolder(readFileSync(path.join(dir, 'interact_messages.json'), 'utf8'));
+    expect(wv.task).toBe(x.task);
+    expect(wv.answer).toBe(x.kind === 'finished' ? x.answer : null);
+  }
+  // The judge (the fake model, from the last screenshots and the answer) on each finished task.
+  for (const id of ['Recipes--0', 'Recipes--1', 'Recipes--2']) expect(byId.get(id)!.verdict).toMatchObject({ judge: 'webvoyager', success: true });
+  expect(byId.get('Recipes--3')!.verdict).toBeNull();
+  const summary = readFileSync(path.join(out, 'summary.html'), 'utf8');
+  expect(summary).toContain('taskRecipes--0/report.html');
+  expect(r.stdout).toMatch(/5\/5 tasks ended: 3 finished, 1 agent, 1 guard, 0 infrastructure/);
+});
+
+test('Ctrl+C in the middle, then the same command: every task ends exactly once', async () => {
+  test.setTimeout(240_000);
+  const out = path.join(root, 'two');
+  const tasks = path.join(root, 'tasks.jsonl');
+  const slow = await startFakeModel({ policy: batchPolicy(PLANS, { delayMs: 300 }) });
+  try {
+    const args = ['--tasks', tasks, '--out', out, '--concurrency', '2', '--base-url', slow.baseUrl, '--max-steps', '5'];
+    const first = spawnScript('batch', args);
+    await expect.poll(() => existsSync(path.join(out, 'results.jsonl')) && readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().length > 0, { timeout: 120_000 }).toBe(true);
+    first.child.kill('SIGINT');
+    const r1 = await first.done;
+    expect(r1.code).toBe(1);
+    expect(r1.stderr).toContain('Run the same command again to resume');
+    const endedFirst = results(out).map((x) => x.id);
+    expect(endedFirst.length).toBeGreaterThan(0);
+    expect(endedFirst.length).toBeLessThan(5);
+    // No half folder of an interrupted task.
+    expect(readdirSync(out).filter((f) => f.startsWith('task')).sort()).toEqual(endedFirst.map((id) => `task${id}`).sort());
+    const startsBefore = starts(slow.requests);
+    const r2 = await spawnScript('batch', args).done;
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(r2.stderr).toContain(`${endedFirst.length} task(s) already ended`);
+    const all = results(out);
+    expect(all.map((x) => x.id).sort()).toEqual(['Projects--0', 'Recipes--0', 'Recipes--1', 'Recipes--2', 'Recipes--3']);
+    // The tasks that had ended were not started again.
+    const startsAfter = starts(slow.requests);
+    for (const id of endedFirst) {
+      const task = all.find((x) => x.id === id)!.task;
+      expect(startsAfter.get(task), id).toBe(startsBefore.get(task));
+    }
+  } finally {
+    await slow.close();
+  }
+});
