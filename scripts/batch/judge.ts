@@ -9,7 +9,7 @@
  * response is then "(none)"); a folder without a task is a failure for both.
  * The action history for WebJudge is `actions` when given, else each step's action in words from
  * the folder's trace.json, else none.
- * Errors (no folder, a model that fails after its retries, a stop) come back as `{ error }`,
+ * Errors (no folder, an interact_messages.json that is no message list, a model that fails after its retries, a stop) come back as `{ error }`,
  * with the API key cut out of the message; nothing returned carries the key.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -67,6 +67,7 @@ export async function judgeFolder(dir: string, o: JudgeOptions): Promise<Verdict
     return { error: `Cannot read the task folder ${dir}: ${(e as Error).message}` };
   }
   const read = readInteractMessages(messagesText);
+  if (!read.ok && read.broken) return { error: `${read.reason} (${dir})` };
   const k = o.screenshots ?? (o.judge === 'webvoyager' ? DEFAULT_JUDGE_SCREENSHOTS : MIND2WEB_SCREENSHOTS);
   const shotNames = lastScreenshots(names, k);
   const fail = (text: string): Verdict => ({ judge: o.judge, success: false, text, model: o.model, screenshots: 0, usage: null });

@@ -196,9 +196,12 @@ describe('judgeFolder', () => {
     expect(fake.judgings.length - before).toBe(3);
   });
 
-  it('errors: no folder; a refused key (never echoed)', async () => {
+  it('errors: no folder; a broken interact_messages.json; a refused key (never echoed)', async () => {
     const missing = await judgeFolder(path.join(root, 'nope'), opts('webvoyager'));
     expect(missing).toMatchObject({ error: expect.stringMatching(/Cannot read the task folder/) });
+    const broken = folder('taskShop--7', ['banner'], 'x');
+    writeFileSync(path.join(broken, 'interact_messages.json'), '{"cut');
+    expect(await judgeFolder(broken, opts('mind2web'))).toMatchObject({ error: expect.stringMatching(/not JSON/) });
     const dir = folder('taskShop--6', ['banner'], 'x');
     const wrong = await judgeFolder(dir, { ...opts('webvoyager'), apiKey: 'sk-wrong-key-456' });
     expect(wrong).toMatchObject({ error: expect.stringMatching(/401/) });

@@ -62,8 +62,9 @@ describe('readInteractMessages', () => {
     expect(!only.ok && only.reason).toMatch(/only the system message/);
     const noTask = readInteractMessages(JSON.stringify([{ role: 'system', content: 'x' }, { role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Action: ANSWER; 3' }]));
     expect(noTask).toMatchObject({ ok: false, task: null });
-    expect(readInteractMessages('{not json')).toMatchObject({ ok: false, reason: expect.stringMatching(/not JSON/) });
-    expect(readInteractMessages('[]')).toMatchObject({ ok: false });
+    expect(readInteractMessages('{not json')).toMatchObject({ ok: false, broken: true, reason: expect.stringMatching(/not JSON/) });
+    expect(readInteractMessages('[]')).toMatchObject({ ok: false, broken: true });
+    expect(only).not.toHaveProperty('broken');
   });
 
   it('takes the task from the first text part only and does not cross lines', () => {

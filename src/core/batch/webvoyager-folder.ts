@@ -9,14 +9,14 @@
  *   N, the last k of them.
  * auto_eval.py scores a folder with only the system message, or without an answer, as a failure
  * without asking its model; `readInteractMessages` says why in `reason` so the caller can do
- * the same.
+ * the same. A file that is not a message list at all is `broken` (an error, not a failed run).
  */
 import { wvAnswerOf } from '../export/webvoyager';
 
 /** What a folder's interact_messages.json gives a judge. */
 export type InteractRead =
   | { ok: true; task: string; answer: string }
-  | { ok: false; task: string | null; reason: string };
+  | { ok: false; task: string | null; reason: string; broken?: true };
 
 const TASK_PATTERN = /Now given a task:(.+?)Please interact with/;
 
@@ -40,10 +40,10 @@ export function readInteractMessages(json: string): InteractRead {
   try {
     messages = JSON.parse(json);
   } catch {
-    return { ok: false, task: null, reason: 'interact_messages.json is not JSON.' };
+    return { ok: false, task: null, reason: 'interact_messages.json is not JSON.', broken: true };
   }
   if (!Array.isArray(messages) || messages.length === 0) {
-    return { ok: false, task: null, reason: 'interact_messages.json holds no messages.' };
+    return { ok: false, task: null, reason: 'interact_messages.json holds no messages.', broken: true };
   }
   if (messages.length === 1) {
     return { ok: false, task: null, reason: 'No answer: only the system message (the run made no step).' };
