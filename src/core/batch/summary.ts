@@ -118,13 +118,17 @@ function bar(fraction: number, cls = ''): string {
   return `<span class="bar${cls ? ` ${cls}` : ''}"><span style="width:${w.toFixed(1)}%"></span></span>`;
 }
 
-/** A histogram as an inline SVG: counts of values in `bins` equal-width bins. */
+/**
+ * A histogram as an inline SVG: counts of values in `bins` equal-width bins (whole numbers over a
+ * range of at most 20 get one bin each).
+ */
 function histogram(values: number[], label: (lo: number, hi: number) => string, bins = 10): string {
   if (!values.length) return '<p class="muted">No data.</p>';
   const lo = Math.min(...values);
   const hi = Math.max(...values);
-  const n = hi === lo ? 1 : bins;
-  const width = (hi - lo) / n || 1;
+  const whole = values.every(Number.isInteger) && hi - lo < 20;
+  const n = hi === lo ? 1 : whole ? hi - lo + 1 : bins;
+  const width = whole ? 1 : (hi - lo) / n || 1;
   const counts = new Array<number>(n).fill(0);
   for (const v of values) counts[Math.min(n - 1, Math.floor((v - lo) / width))]++;
   const top = Math.max(...counts);
@@ -133,7 +137,7 @@ function histogram(values: number[], label: (lo: number, hi: number) => string, 
   const rects = counts.map((c, i) => {
     const bh = top ? (c / top) * h : 0;
     const from = lo + i * width;
-    const title = `${label(from, hi === lo ? hi : from + width)}: ${c}`;
+    const title = `${label(from, whole || hi === lo ? from : from + width)}: ${c}`;
     return `<g><title>${e(title)}</title><rect x="${i * bw + 2}" y="${(h - bh + 14).toFixed(1)}" width="${bw - 4}" height="${bh.toFixed(1)}"/>`
       + `<text x="${i * bw + bw / 2}" y="${(h - bh + 10).toFixed(1)}">${c || ''}</text></g>`;
   }).join('');
@@ -169,7 +173,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d1d1f;background:#f
 h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
 .muted{color:#6b6b70}.big{font-size:30px;font-weight:600}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #e3e3e8;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f5f5f7;position:sticky;top:0}td.n,th.n{text-align:right;white-space:nowrap}
+th{background:#f5f5f7;position:sticky;top:0}td.n,th.n{text-align:right;white-space:nowrap}td.id{white-space:nowrap}
 .bar{display:inline-block;width:160px;height:10px;background:#ececf0;border-radius:5px;vertical-align:middle;overflow:hidden}
 .bar>span{display:block;height:100%;background:#2f7d4f}.bar.k>span{background:#4a63c8}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px}.ok{background:#dff3e6;color:#1d5e35}.no{background:#fbe3e3;color:#8a1c1c}
@@ -208,7 +212,7 @@ export function summaryHtml(results: TaskResult[], o: SummaryOptions): string {
     const ref = refs[r.id];
     const refHtml = ref?.length ? `<ul class="refs">${ref.map((a) => `<li>reference: ${e(a)}</li>`).join('')}</ul>` : '';
     const why = r.stopReason ? `<div class="muted">${e(r.stopReason)}</div>` : '';
-    return `<tr><td>${link(r, r.id)}<div class="muted">${e(r.site)}</div></td><td>${e(r.task)}</td><td>${status(r)}<div class="muted">${e(r.status)}</div></td>`
+    return `<tr><td class="id">${link(r, r.id)}<div class="muted">${e(r.site)}</div></td><td>${e(r.task)}</td><td>${status(r)}<div class="muted">${e(r.status)}</div></td>`
       + `<td>${e(r.kind)}${why}</td><td>${verdictCell(r)}${refHtml}</td><td>${r.answer === null ? '<span class="muted">none</span>' : e(r.answer)}</td>`
       + `<td class="n">${e(r.steps)}</td><td class="n">${group(r.tokens?.prompt ?? 0)} + ${group(r.tokens?.completion ?? 0)}</td>`
       + `<td class="n">${r.cost === null ? '—' : e(money(r.cost))}</td><td class="n">${e(seconds(r.durations?.totalMs ?? 0))}</td></tr>`;
