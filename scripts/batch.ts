@@ -132,10 +132,12 @@ async function main() {
   };
   const display = makeDisplay();
   const controller = new AbortController();
-  let interrupts = 0;
+  let firstInterrupt = 0;
   process.on('SIGINT', () => {
-    interrupts++;
-    if (interrupts > 1) { process.stderr.write('\nSecond Ctrl+C: leaving now.\n'); process.exit(130); }
+    // One Ctrl+C can arrive more than once (npm and tsx pass it on to a process that got it too): a second one counts after a second.
+    if (firstInterrupt && Date.now() - firstInterrupt > 1000) { process.stderr.write('\nSecond Ctrl+C: leaving now.\n'); process.exit(130); }
+    if (firstInterrupt) return;
+    firstInterrupt = Date.now();
     process.stderr.write('\nInterrupted: stopping the runs (Ctrl+C again to leave at once). Run the same command again to resume.\n');
     controller.abort('the batch was interrupted (Ctrl+C)');
   });
@@ -160,7 +162,9 @@ async function main() {
   writeSummary(outcome.results);
   const all = tasks.map((t) => outcome.results.byId.get(t.id)).filter((r): r is TaskResult => !!r);
   const s = summaryStats(all);
-  process.stdout.write(`${all.length}/${tasks.length} tasks ended: ${s.byKind.finished} finished, ${s.byKind.agent} agent, ${s.byKind.guard} guard, ${s.byKind.infrastructure} infrastructure; success ${Math.round(s.successRate * 1000) / 10}% (${s.successBy})\n`);
+  const k = s.kinds;
+  const by = s.judged ? `by the judge's verdict on ${s.judged} judged task(s)` : 'finished tasks, not judged';
+  process.stdout.write(`${all.length}/${tasks.length} tasks ended: ${k.finished} finished, ${k.agent} agent, ${k.guard} guard, ${k.infrastructure} infrastructure; success ${s.overall.succeeded}/${s.overall.tasks} (${Math.round(s.overall.rate * 1000) / 10}%, ${by})\n`);
   process.stdout.write(`Results: ${path.join(out, 'results.jsonl')}\nSummary: ${path.join(out, 'summary.html')}\n`);
   if (!existsSync(path.join(out, 'results.jsonl'))) writeFileSync(path.join(out, 'results.jsonl'), '');
   process.exit(outcome.interrupted ? 1 : 0);

@@ -96,7 +96,8 @@ class LineQueue {
 
 export type Answer =
   | { kind: 'approve'; edit?: string }
-  | { kind: 'reject'; feedback?: string }
+  /** `thenStop`: (decide only) the run stops right after the rejected step is recorded, with this reason */
+  | { kind: 'reject'; feedback?: string; thenStop?: string }
   | { kind: 'stop'; reason?: string }
   | { kind: 'invalid'; message: string };
 
@@ -256,7 +257,10 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
         if (done) return;
         if (answer.kind === 'stop') await send('run/stop', { runId, reason: answer.reason ?? 'stopped by the runner' });
         else if (answer.kind === 'approve') await trySend('run/approve', { runId, ...(answer.edit ? { edit: answer.edit } : {}) });
-        else if (answer.kind === 'reject') await trySend('run/reject', { runId, ...(answer.feedback ? { feedback: answer.feedback } : {}) });
+        else if (answer.kind === 'reject') {
+          await trySend('run/reject', { runId, ...(answer.feedback ? { feedback: answer.feedback } : {}) });
+          if (answer.thenStop && !done) await send('run/stop', { runId, reason: answer.thenStop });
+        }
         return;
       }
       stdin.lines ??= new LineQueue(o.input ?? process.stdin);

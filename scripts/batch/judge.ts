@@ -82,7 +82,8 @@ export async function judgeFolder(dir: string, o: JudgeOptions): Promise<Verdict
     return { error: `Cannot read a screenshot in ${dir}: ${(e as Error).message}` };
   }
 
-  const client = new OpenAI({ baseURL: o.baseUrl, apiKey: o.apiKey, maxRetries: 2 });
+  // The openai package insists on a key; with none, no Authorization header at all (as the extension does).
+  const client = new OpenAI({ baseURL: o.baseUrl, apiKey: o.apiKey || 'none', ...(o.apiKey ? {} : { defaultHeaders: { Authorization: null } }), maxRetries: 2 });
   const usage: Usage = { promptTokens: 0, completionTokens: 0 };
   let sawUsage = false;
   const ask = async (req: JudgeRequest): Promise<string> => {

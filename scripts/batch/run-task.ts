@@ -72,7 +72,8 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
         const question = oneLine(a?.reason ?? 'approve this action?');
         guard = { rule: a?.rule ?? null, question };
         log.push(`A guard asked: ${question}${a?.rule ? ` (rule "${a.rule}")` : ''}. Nobody answers in a batch: the task ends here (allow the rule with --allow-guard ${a?.rule ?? 'RULE'} to answer yes).`);
-        return { kind: 'stop', reason: `A guard asked, and nobody answers in a batch: ${question}` };
+        // Rejected, so the step is in the trace (its action not run), then the run stops.
+        return { kind: 'reject', feedback: 'Nobody is there to approve this in a batch run.', thenStop: `A guard asked, and nobody answers in a batch: ${question}` };
       },
     });
     if (o.signal.aborted) return { interrupted: true };

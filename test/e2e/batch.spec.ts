@@ -12,7 +12,7 @@ import { batchPolicy, starts, type BatchPlan } from '../fixtures/model/batch';
 import { serveFixtures, spawnScript } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { TaskResult } from '../../src/core/batch/types';
-import { readWebVoyagerFolder } from '../../src/core/batch/webvoyager-folder';
+import { readInteractMessages } from '../../src/core/batch/webvoyager-folder';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -95,9 +95,9 @@ test('a batch at concurrency 3: every task ends with its kind, its folders are W
     const files = readdirSync(dir);
     expect(files).toEqual(expect.arrayContaining(['interact_messages.json', 'screenshot1.png', 'trace.json', 'report.html', 'run.zip', 'log.txt']));
     expect(files.filter((f) => /^screenshot\d+\.png$/.test(f))).toHaveLength(x.steps);
-    const wv = readWebVoyagerFolder(readFileSync(path.join(dir, 'interact_messages.json'), 'utf8'));
+    const wv = readInteractMessages(readFileSync(path.join(dir, 'interact_messages.json'), 'utf8'));
     expect(wv.task).toBe(x.task);
-    expect(wv.answer).toBe(x.kind === 'finished' ? x.answer : null);
+    expect(wv.ok ? wv.answer : null).toBe(x.kind === 'finished' ? x.answer : null);
   }
   // The judge (the fake model, from the last screenshots and the answer) on each finished task.
   for (const id of ['Recipes--0', 'Recipes--1', 'Recipes--2']) expect(byId.get(id)!.verdict).toMatchObject({ judge: 'webvoyager', success: true });
@@ -110,12 +110,16 @@ test('a batch at concurrency 3: every task ends with its kind, its folders are W
 test('Ctrl+C in the middle, then the same command: every task ends exactly once', async () => {
   test.setTimeout(240_000);
   const out = path.join(root, 'two');
-  const tasks = path.join(root, 'tasks.jsonl');
+  const tasks = path.join(root, 'tasks-two.jsonl');
+  writeTasks(tasks);
   const slow = await startFakeModel({ policy: batchPolicy(PLANS, { delayMs: 300 }) });
   try {
     const args = ['--tasks', tasks, '--out', out, '--concurrency', '2', '--base-url', slow.baseUrl, '--max-steps', '5'];
     const first = spawnScript('batch', args);
-    await expect.poll(() => existsSync(path.join(out, 'results.jsonl')) && readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().length > 0, { timeout: 120_000 }).toBe(true);
+    await expect.poll(() => {
+      if (first.child.exitCode !== null) throw new Error(`the batch ended before it was interrupted: ${first.stderr()}`);
+      return existsSync(path.join(out, 'results.jsonl')) && readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().length > 0;
+    }, { timeout: 120_000 }).toBe(true);
     first.child.kill('SIGINT');
     const r1 = await first.done;
     expect(r1.code).toBe(1);
