@@ -45,7 +45,13 @@ test.beforeAll(async () => {
   model = await startFakeModel({ apiKey: KEY, policy: batchPolicy(PLANS, { delayMs: 400 }) });
 });
 test.afterAll(async () => {
-  for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+  // Each worker (tsx's child) stops its runs on SIGTERM; tsx ends with it.
+  for (const w of workers) {
+    const pid = /^worker [^:\s]+:(\d+):/m.exec(w.stderr())?.[1];
+    if (pid && alive(Number(pid))) process.kill(Number(pid), 'SIGTERM');
+    if (w.child.exitCode === null) await Promise.race([w.done, new Promise((r) => setTimeout(r, 10_000))]);
+    if (w.child.exitCode === null) w.child.kill('SIGKILL');
+  }
   await model.close();
   await site.close();
   await redis.stop();
@@ -78,9 +84,11 @@ test('two workers, one killed mid-task: every task ends exactly once and its fol
   const i = Number(killedTask.split('--')[1]);
   const question = `How many calories per serving does the ${DISHES[i][0]} have?`;
   await expect.poll(() => model.requests.filter((q) => q.prompt?.task === question).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
-  const browsers = descendants(a.child.pid!);
+  // The worker itself (tsx runs it as its child): it says its pid when it starts.
+  const pidOf = (w: Spawned) => Number(/^worker [^:\s]+:(\d+):/m.exec(w.stderr())![1]);
+  const browsers = descendants(pidOf(a));
   expect(browsers.length, 'worker a runs a browser').toBeGreaterThan(0);
-  a.child.kill('SIGKILL');
+  process.kill(pidOf(a), 'SIGKILL');
   // Its browsers end with it (their DevTools pipe closes).
   await expect.poll(() => browsers.filter(alive).length, { timeout: 20_000 }).toBe(0);
 
@@ -95,7 +103,7 @@ test('two workers, one killed mid-task: every task ends exactly once and its fol
   }
   // The killed worker's task ran again on the other worker, and ended once.
   const again = lines.find((x) => x.id === killedTask)!;
-  expect(again.worker).toMatch(new RegExp(`:${b.child.pid}$`));
+  expect(again.worker).toMatch(new RegExp(`:${pidOf(b)}$`));
   expect(starts(model.requests).get(question)).toBe(2);
   // Keys: every request carried the worker's key; none is in Redis (job data, results, artefacts gone).
   expect(model.requests.every((q) => q.authorization === `Bearer ${KEY}`)).toBe(true);

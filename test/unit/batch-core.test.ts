@@ -1,0 +1,114 @@
+/** The batch's pure parts: task files, how runs end, resume plans, backoff, results.jsonl, progress. */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readTasks, taskFolder } from '../../src/core/batch/tasks';
+import { backoffMs, planBatch, readResults, resultsText, retryable, stopKindOf } from '../../src/core/batch/results';
+import { etaMs, newProgress, progressBar, progressText, withResult } from '../../src/core/batch/progress';
+import type { TaskResult } from '../../src/core/batch/types';
+import { createRun, reduce } from '../../src/core/run/reduce';
+
+const WV = path.join(import.meta.dirname, '..', 'fixtures', 'batch', 'tasks.jsonl');
+
+function result(id: string, kind: TaskResult['kind'], extra: Partial<TaskResult> = {}): TaskResult {
+  return {
+    id, site: 'S', task: `task ${id}`, url: 'https://s.example/', folder: taskFolder(id), status: kind === 'finished' ? 'finished' : 'stopped', kind,
+    answer: null, stopReason: null, guard: null, steps: 3, tokens: { prompt: 1000, completion: 100 }, cost: 0.01,
+    durations: { totalMs: 10_000, startMs: 1000, runMs: 8000, exportMs: 1000 }, attempts: 1, verdict: null,
+    startedAt: '2026-11-24T00:00:00.000Z', endedAt: '2026-11-24T00:00:10.000Z', worker: 'h:1', ...extra,
+  };
+}
+
+describe('task files', () => {
+  it('reads WebVoyager\'s jsonl as it is published', () => {
+    const r = readTasks(readFileSync(WV, 'utf8'));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.tasks[0]).toEqual({ id: 'Allrecipes--0', site: 'Allrecipes', task: expect.stringContaining('vegetarian lasagna'), url: 'https://www.allrecipes.com/' });
+    expect(new Set(r.tasks.map((t) => t.site)).size).toBeGreaterThan(1);
+    expect(taskFolder(r.tasks[0].id)).toBe('taskAllrecipes--0');
+  });
+  it('reads a JSON list, making ids and sites where missing', () => {
+    const r = readTasks(JSON.stringify([{ task: 'Find a', url: 'https://a.example/x' }, { id: 7, ques: 'Find b', web: 'http://b.example/', site: 'B' }]));
+    expect(r).toEqual({ ok: true, tasks: [
+      { id: 'task-1', site: 'a.example', task: 'Find a', url: 'https://a.example/x' },
+      { id: '7', site: 'B', task: 'Find b', url: 'http://b.example/' },
+    ] });
+  });
+  it('refuses a file with problems, naming each line', () => {
+    const text = [
+      JSON.stringify({ id: 'a', ques: 'q', web: 'https://a.example/' }),
+      '{not json',
+      JSON.stringify({ id: 'b', web: 'https://a.example/' }),
+      JSON.stringify({ id: 'c', ques: 'q', web: 'ftp://a.example/' }),
+      JSON.stringify({ id: '../x', ques: 'q', web: 'https://a.example/' }),
+      JSON.stringify({ id: 'a', ques: 'q', web: 'https://a.example/' }),
+    ].join('\n');
+    const r = readTasks(text);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      'line 2: not a JSON object',
+      'line 3: it has no task ("ques" or "task")',
+      'line 4: its start page "ftp://a.example/" is not an http(s) URL',
+      'line 5: its id "../x" cannot be a folder name (no slashes or control characters)',
+      'the id "a" is used twice',
+    ]);
+    expect(readTasks('  \n')).toEqual({ ok: false, errors: ['the file has no tasks'] });
+  });
+});
+
+describe('how a run ends', () => {
+  it('classes runs by what ended them', () => {
+    expect(stopKindOf({ status: 'finished' })).toBe('finished');
+    expect(stopKindOf({ status: 'stopped' })).toBe('agent');
+    expect(stopKindOf({ status: 'failed' })).toBe('agent');
+    expect(stopKindOf({ status: 'failed', failCause: 'endpoint' })).toBe('infrastructure');
+    expect(stopKindOf({ status: 'error' })).toBe('infrastructure');
+    expect(stopKindOf({ status: 'stopped', timedOut: true })).toBe('infrastructure');
+    expect(stopKindOf({ status: 'stopped', guard: true })).toBe('guard');
+    expect(retryable('infrastructure')).toBe(true);
+    expect(['finished', 'agent', 'guard'].some((k) => retryable(k as TaskResult['kind']))).toBe(false);
+  });
+  it('a run that fails for the endpoint says so (failCause); the agent\'s own failure does not', () => {
+    const run = createRun({ id: 'r', task: 't', startUrl: 'https://a.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'b', maxSteps: 5, at: 1 });
+    expect(reduce(run, { type: 'fail', at: 2, reason: 'HTTP 503', cause: 'endpoint' })).toMatchObject({ status: 'failed', failCause: 'endpoint' });
+    expect(reduce(run, { type: 'fail', at: 2, reason: 'x' }).failCause).toBeUndefined();
+  });
+  it('backs off 5 s, 10 s, 20 s, … up to a minute, with up to a quarter of jitter', () => {
+    expect([1, 2, 3, 4, 5, 9].map((a) => backoffMs(a))).toEqual([5000, 10_000, 20_000, 40_000, 60_000, 60_000]);
+    expect(backoffMs(1, 0.999)).toBeLessThan(6250);
+  });
+});
+
+describe('resume', () => {
+  const tasks = ['a', 'b', 'c', 'd'].map((id) => ({ id, site: 'S', task: id, url: 'https://s.example/' }));
+  it('runs what has no result; with --retry-failed also what did not finish', () => {
+    const done = new Map([['a', result('a', 'finished')], ['b', result('b', 'agent')], ['c', result('c', 'infrastructure')], ['gone', result('gone', 'finished')]]);
+    const plain = planBatch(tasks, done, false);
+    expect(plain.run.map((t) => t.id)).toEqual(['d']);
+    expect(plain.kept.map((r) => r.id).sort()).toEqual(['a', 'b', 'c', 'gone']);
+    expect(planBatch(tasks, done, true).run.map((t) => t.id)).toEqual(['b', 'c', 'd']);
+  });
+  it('reads results.jsonl: the last line of a task wins, a cut line is skipped; writes it back in file order', () => {
+    const text = `${JSON.stringify(result('b', 'agent'))}\n${JSON.stringify(result('a', 'finished'))}\n${JSON.stringify(result('b', 'finished'))}\n{"id":"c","ki`;
+    const r = readResults(text);
+    expect(r.skipped).toBe(1);
+    expect([...r.byId.keys()]).toEqual(['b', 'a']);
+    expect(r.byId.get('b')!.kind).toBe('finished');
+    expect(resultsText(r.byId.values(), tasks).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as TaskResult).id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('progress', () => {
+  it('counts ends by kind, tokens and cost, and the time left at the pace so far', () => {
+    let p = newProgress(10, 2, 0);
+    p = withResult(p, result('a', 'finished'));
+    p = withResult(p, result('b', 'guard'));
+    p = { ...p, running: 3 };
+    expect(etaMs(p, 60_000)).toBe(180_000); // 2 ended in a minute, 6 left
+    expect(progressText(p, 60_000)).toBe('4/10 done (1 finished, 1 failed: 0 agent, 1 guard, 0 infra; 2 from before) · 3 running · ETA 3m00s · 2.2k tokens · cost 0.0200');
+    expect(progressBar(p, 10)).toBe('[####>>>...]');
+    expect(withResult(p, result('c', 'finished', { cost: null })).cost).toBeNull();
+  });
+});
