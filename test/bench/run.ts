@@ -1,5 +1,5 @@
 /**
- * npm run bench, seven parts (numbers are reported, never asserted):
+ * npm run bench, ten parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -39,7 +39,11 @@
  *    of the built extension through the runner on the same real pages, median and p95 per page
  *    (observe-bench.ts). BENCH_OBSERVE_STEPS steps a page (default 16).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 10. Batch ("batch"): tasks per minute of the local batch runner at concurrency 1, 2 and 4 on the
+ *    recipe fixture site with a zero-latency fake model, and each task's overhead (browser start
+ *    with a fresh profile, exports) beside it (batch-bench.ts).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,6 +58,7 @@ import { exportBench } from './export-bench';
 import { exportRealBench } from './export-real';
 import { settleBench } from './settle-bench';
 import { observeBench } from './observe-bench';
+import { batchBench } from './batch-bench';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
 import { heapBench } from './heap-bench';
@@ -156,6 +161,7 @@ async function main() {
   if (PART === 'all' || PART === 'heap') out.heap = await heapBench();
   if (PART === 'all' || PART === 'settle') out.settle = await settleBench();
   if (PART === 'all' || PART === 'observe') out.observe = await observeBench();
+  if (PART === 'all' || PART === 'batch') out.batch = await batchBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }
