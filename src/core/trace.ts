@@ -6,7 +6,7 @@
 import type { Action, Memory } from './action/action';
 import type { FileMeta } from './files';
 import type { Fingerprint, Mark, Rect, Viewport } from './marks';
-import type { ActedElement, ActResult, ObserveStages, RunState, RunStatus, TabChange, Usage } from './run/state';
+import type { ActedElement, ActResult, FailCause, ObserveStages, RunState, RunStatus, TabChange, Usage } from './run/state';
 import type { Price } from './costs';
 import type { InjectionHit } from './injection';
 import { PASSWORD_MASK, type AfterAction, type Learned, type Variables } from './run/state';
@@ -66,6 +66,8 @@ export interface Trace {
     id: string; task: string; startUrl: string; dialect: string; model: string; baseUrl: string;
     startedAt: string; endedAt: string | null; status: Exclude<RunStatus, 'running'> | 'running';
     answer: string | null; stopReason: string | null;
+    /** a failed run: what outside the agent failed (the model endpoint, the tab, storage); absent otherwise */
+    failCause?: FailCause;
     /** files the person attached for file inputs: name, size, type (never the bytes); absent when none */
     files?: FileMeta[];
     /** the model's price per million tokens when the run was made (settings), for its cost; null or absent: unknown */
@@ -107,6 +109,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       baseUrl: state.baseUrl, startedAt: new Date(state.startedAt).toISOString(),
       endedAt: state.endedAt === null ? null : new Date(state.endedAt).toISOString(),
       status: state.status, answer: state.answer, stopReason: state.stopReason,
+      ...(state.failCause ? { failCause: state.failCause } : {}),
       ...(state.files?.length ? { files: state.files.map((f) => ({ name: f.name, size: f.size, type: f.type })) } : {}),
       price: state.limits?.price ?? null,
       ...(state.variables && Object.keys(state.variables).length ? { variables: hideRun(state, shownVariables(state.variables, PASSWORD_MASK)) } : {}),

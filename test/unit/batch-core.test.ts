@@ -7,6 +7,7 @@ import { backoffMs, planBatch, readResults, resultsText, retryable, stopKindOf }
 import { etaMs, newProgress, progressBar, progressText, withResult } from '../../src/core/batch/progress';
 import type { TaskResult } from '../../src/core/batch/types';
 import { createRun, reduce } from '../../src/core/run/reduce';
+import { toTrace } from '../../src/core/trace';
 
 const WV = path.join(import.meta.dirname, '..', 'fixtures', 'batch', 'tasks.jsonl');
 
@@ -74,6 +75,9 @@ describe('how a run ends', () => {
     const run = createRun({ id: 'r', task: 't', startUrl: 'https://a.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'b', maxSteps: 5, at: 1 });
     expect(reduce(run, { type: 'fail', at: 2, reason: 'HTTP 503', cause: 'endpoint' })).toMatchObject({ status: 'failed', failCause: 'endpoint' });
     expect(reduce(run, { type: 'fail', at: 2, reason: 'x' }).failCause).toBeUndefined();
+    // and the trace says it
+    expect(toTrace(reduce(run, { type: 'fail', at: 2, reason: 'HTTP 503', cause: 'endpoint' }), []).run).toMatchObject({ status: 'failed', failCause: 'endpoint' });
+    expect(toTrace(reduce(run, { type: 'fail', at: 2, reason: 'x' }), []).run).not.toHaveProperty('failCause');
   });
   it('backs off 5 s, 10 s, 20 s, … up to a minute, with up to a quarter of jitter', () => {
     expect([1, 2, 3, 4, 5, 9].map((a) => backoffMs(a))).toEqual([5000, 10_000, 20_000, 40_000, 60_000, 60_000]);
