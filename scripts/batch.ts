@@ -7,6 +7,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DIST } from './browser';
+import { ensureChromium } from './chromium';
 import { readRunOptions, readApiKey, RUN_OPTIONS, RUN_USAGE } from './runner-options';
 import { readTasks } from '../src/core/batch/tasks';
 import { GUARD_IDS } from '../src/core/guards';
@@ -123,6 +125,12 @@ async function main() {
   })();
   if (rate && !values.queue) usage('--rate limits the model requests of a queue\'s workers: give --queue too.');
 
+  // Here (the workers run the tasks in queue mode): checked once, not found missing by every task in turn (each would count as an infrastructure failure).
+  if (!values.queue && !existsSync(path.join(DIST, 'manifest.json'))) {
+    process.stderr.write(`The extension is not built (${DIST} has no manifest.json). Run "npm run build" first.\n`);
+    process.exit(1);
+  }
+  if (!values.queue) ensureChromium();
   const out = path.resolve(values.out);
   mkdirSync(out, { recursive: true });
   const tasks = read.tasks;

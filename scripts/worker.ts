@@ -4,10 +4,12 @@
  * Run one per machine. The model endpoint's key comes from this machine (--api-key-file or
  * VLM_API_KEY), never from the queue.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DIST } from './browser';
+import { ensureChromium } from './chromium';
 import { readApiKey } from './runner-options';
 import { startWorker } from './batch/worker';
 
@@ -46,6 +48,12 @@ async function main() {
   const lockSeconds = Number(values['lock-seconds'] ?? 30);
   if (!Number.isFinite(lockSeconds) || lockSeconds < 2) usage('--lock-seconds must be a number of at least 2.');
   const apiKey = readApiKey(undefined, values['api-key-file'], usage);
+  // Checked once here, not found missing by every task in turn (each would count as an infrastructure failure).
+  if (!existsSync(path.join(DIST, 'manifest.json'))) {
+    process.stderr.write(`The extension is not built (${DIST} has no manifest.json). Run "npm run build" first.\n`);
+    process.exit(1);
+  }
+  ensureChromium();
   const own = !values.work;
   const work = values.work ? path.resolve(values.work) : mkdtempSync(path.join(tmpdir(), 'webagent-worker-'));
   const w = await startWorker({ queue: values.queue, concurrency, apiKey, work, lockMs: lockSeconds * 1000, log: (l) => process.stderr.write(`${l}\n`) });
