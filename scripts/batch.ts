@@ -142,7 +142,7 @@ async function main() {
   const controller = new AbortController();
   let firstInterrupt = 0;
   process.on('SIGINT', () => {
-    // One Ctrl+C can arrive more than once (npm and tsx pass it on to a process that got it too): a second one counts after a second.
+    // One Ctrl+C can arrive twice (the terminal sends it to npm and to this process, and npm passes it on): a second one counts after a second.
     if (firstInterrupt && Date.now() - firstInterrupt > 1000) { process.stderr.write('\nSecond Ctrl+C: leaving now.\n'); process.exit(130); }
     if (firstInterrupt) return;
     firstInterrupt = Date.now();

@@ -28,6 +28,11 @@ export interface LaunchOptions {
   display?: string;
   /** headed Chromium as a person runs it, hidden tabs throttled: see launchPersonsBrowser */
   personsBrowser?: boolean;
+  /**
+   * The caller handles Ctrl+C and SIGTERM itself (the runners stop the run and write what they
+   * have). Without it Playwright's own handlers close the browser and exit the process (code 130).
+   */
+  ownSignals?: boolean;
 }
 
 export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Launched> {
@@ -54,7 +59,8 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
     if (!opts.headed) throw new Error('A person\'s browser is headed: pass headed: true (and a display).');
     ({ context, stop } = await launchPersonsBrowser(executablePath, args, userDataDir, env));
   } else {
-    context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: !opts.headed, viewport: null, args, env });
+    const signals = opts.ownSignals ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {};
+    context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: !opts.headed, viewport: null, args, env, ...signals });
   }
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
   const extensionId = new URL(worker.url()).host;

@@ -174,7 +174,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   const out = o.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const err = o.err ?? ((l: string) => process.stderr.write(`${l}\n`));
   const t0 = performance.now();
-  const browser = await launchWithExtension({ headed: o.headed, width: o.width, height: o.height });
+  // Ctrl+C is ours (the run is stopped and its trace written; the batch runner stops its runs), not Playwright's.
+  const browser = await launchWithExtension({ headed: o.headed, width: o.width, height: o.height, ownSignals: true });
   const stdin: { lines: LineQueue | null } = { lines: null };
   try {
     const panel = await openPanel(browser);

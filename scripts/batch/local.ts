@@ -100,7 +100,8 @@ export async function runLocalBatch(o: LocalBatchOptions): Promise<BatchOutcome>
     }
   };
 
-  o.signal.addEventListener('abort', () => limit.clearQueue(), { once: true });
+  // Tasks still waiting for a slot return at once once the batch is interrupted (p-limit's
+  // clearQueue would drop them with their promises never settled).
   await Promise.all([
     ...unjudged.map((r) => limit(() => judgeAgain(r))),
     ...plan.run.map((t) => limit(() => (o.signal.aborted ? undefined : one(t)))),

@@ -45,7 +45,7 @@ test.beforeAll(async () => {
   model = await startFakeModel({ apiKey: KEY, policy: batchPolicy(PLANS, { delayMs: 400 }) });
 });
 test.afterAll(async () => {
-  // Each worker (tsx's child) stops its runs on SIGTERM; tsx ends with it.
+  // Each worker stops its runs on SIGTERM.
   for (const w of workers) {
     const pid = /^worker [^:\s]+:(\d+):/m.exec(w.stderr())?.[1];
     if (pid && alive(Number(pid))) process.kill(Number(pid), 'SIGTERM');
@@ -84,7 +84,7 @@ test('two workers, one killed mid-task: every task ends exactly once and its fol
   const i = Number(killedTask.split('--')[1]);
   const question = `How many calories per serving does the ${DISHES[i][0]} have?`;
   await expect.poll(() => model.requests.filter((q) => q.prompt?.task === question).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
-  // The worker itself (tsx runs it as its child): it says its pid when it starts.
+  // The worker process: it says its pid when it starts.
   const pidOf = (w: Spawned) => Number(/^worker [^:\s]+:(\d+):/m.exec(w.stderr())![1]);
   const browsers = descendants(pidOf(a));
   expect(browsers.length, 'worker a runs a browser').toBeGreaterThan(0);

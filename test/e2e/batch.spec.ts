@@ -30,7 +30,7 @@ const PLANS: BatchPlan[] = [
   nutrition('Banana Bread', 'banana'),
   nutrition('Vegetable Pad Thai', 'thai'),
   { task: /unicorn stew/, goals: [{ do: 'click', find: /Unicorn Stew/ }] },
-  { task: /Delete the project/, goals: [{ do: 'click', find: /Delete project/ }] },
+  { task: /Delete the project/, goals: [{ do: 'click', find: /Delete project/ }, { do: 'answer', text: 'The project is deleted.' }] },
 ];
 
 let site: StaticServer;
@@ -122,7 +122,7 @@ test('Ctrl+C in the middle, then the same command: every task ends exactly once'
     }, { timeout: 120_000 }).toBe(true);
     first.child.kill('SIGINT');
     const r1 = await first.done;
-    expect(r1.code).toBe(1);
+    expect(r1.code, r1.stderr).toBe(1);
     expect(r1.stderr).toContain('Run the same command again to resume');
     const endedFirst = results(out).map((x) => x.id);
     expect(endedFirst.length).toBeGreaterThan(0);
@@ -144,4 +144,28 @@ test('Ctrl+C in the middle, then the same command: every task ends exactly once'
   } finally {
     await slow.close();
   }
+});
+
+test('--retry-failed runs the failed tasks again, and --allow-guard answers a guard\'s question yes', async () => {
+  test.setTimeout(240_000);
+  const out = path.join(root, 'three');
+  const tasks = path.join(root, 'tasks-three.jsonl');
+  writeTasks(tasks);
+  const args = ['--tasks', tasks, '--out', out, '--concurrency', '2', '--base-url', model.baseUrl, '--max-steps', '5'];
+  const r1 = await spawnScript('batch', args).done;
+  expect(r1.code, r1.stderr).toBe(0);
+  const first = new Map(results(out).map((x) => [x.id, x]));
+  expect(first.get('Projects--0')!.kind).toBe('guard');
+  const r2 = await spawnScript('batch', [...args, '--retry-failed', '--allow-guard', 'delete']).done;
+  expect(r2.code, r2.stderr).toBe(0);
+  expect(r2.stderr).toContain('3 task(s) already ended');
+  const second = new Map(results(out).map((x) => [x.id, x]));
+  expect(second.size).toBe(5);
+  // The guard's question answered yes: the click ran and the task finished.
+  expect(second.get('Projects--0')).toMatchObject({ kind: 'finished', answer: 'The project is deleted.' });
+  expect(site.events.some((e) => e.type === 'click' && e.value === 'delete-project')).toBe(true);
+  // The agent's failure ran again (and failed again); finished tasks were kept as they were.
+  expect(second.get('Recipes--3')!.kind).toBe('agent');
+  expect(second.get('Recipes--3')!.startedAt).not.toBe(first.get('Recipes--3')!.startedAt);
+  for (const id of ['Recipes--0', 'Recipes--1', 'Recipes--2']) expect(second.get(id)).toEqual(first.get(id));
 });

@@ -40,7 +40,7 @@ export function shareExtension(ready: (e: SharedExtension) => void | Promise<voi
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
 
-/** A script of scripts/ running as a user would run it (through tsx, without npm's banner). */
+/** A script of scripts/ running as a user would run it (as its npm script does, without npm's banner). */
 export interface Spawned {
   child: ChildProcess;
   /** what it printed so far */
@@ -55,7 +55,9 @@ export interface Spawned {
  * then closed (without it stdin is closed at once, as /dev/null would be).
  */
 export function spawnScript(script: string, args: string[], env: Record<string, string> = {}, input?: string): Spawned {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', `${script}.ts`), ...args], {
+  // As package.json runs them: node --import tsx, one process (tsx's own CLI runs the script in a child and
+  // SIGKILLs it when the child does not confirm a relayed Ctrl+C within 30 ms, as on a busy machine).
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', `${script}.ts`), ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin!.on('error', () => undefined); // the script may exit before reading it all
