@@ -45,7 +45,8 @@ ${RUN_USAGE.window}
   --judge-base-url URL the judge's endpoint (env JUDGE_BASE_URL; default the agent's)
   --judge-model NAME   the judge's model (env JUDGE_MODEL; default the agent's)
   --judge-api-key-file FILE  the judge's key (or env JUDGE_API_KEY; default the agent's key)
-  --judge-screenshots K  the last K screenshots go to the judge (default 3)
+  --judge-screenshots K  the last K screenshots go to the judge (default 3; mind2web: 50, each
+                       scored for relevance first)
   --references FILE    WebVoyager's reference_answer.json: reference answers beside the verdicts
   --queue URL          redis://HOST:PORT: put the tasks in a BullMQ queue for workers
                        (npm run worker) instead of running them here; results and artefacts come
@@ -99,7 +100,8 @@ async function main() {
   const timeoutMs = positive(values['task-timeout'], 15, '--task-timeout') * 60_000;
   const judgeMode = values['judge-mode'] ?? 'webvoyager';
   if (judgeMode !== 'webvoyager' && judgeMode !== 'mind2web') usage('--judge-mode must be webvoyager or mind2web.');
-  const judgeShots = positive(values['judge-screenshots'], 3, '--judge-screenshots');
+  // default: 3 for WebVoyager's judge, up to 50 for WebJudge (which scores each and keeps the relevant ones)
+  const judgeShots = values['judge-screenshots'] === undefined ? undefined : positive(values['judge-screenshots'], 3, '--judge-screenshots');
   const judgeKey = values['judge-api-key-file'] !== undefined || process.env.JUDGE_API_KEY !== undefined
     ? readApiKey(undefined, values['judge-api-key-file'], usage, 'JUDGE_API_KEY')
     : run.config.apiKey ?? '';
