@@ -169,3 +169,25 @@ test('--retry-failed runs the failed tasks again, and --allow-guard answers a gu
   expect(second.get('Recipes--3')!.startedAt).not.toBe(first.get('Recipes--3')!.startedAt);
   for (const id of ['Recipes--0', 'Recipes--1', 'Recipes--2']) expect(second.get(id)).toEqual(first.get(id));
 });
+
+test('--judge on a batch that has ended judges its finished tasks, here with Online-Mind2Web\'s three stages; nothing runs again', async () => {
+  test.setTimeout(120_000);
+  const out = path.join(root, 'three');
+  const before = results(out);
+  expect(before.every((x) => x.verdict === null)).toBe(true);
+  const started = model.requests.length;
+  const judged = model.judgings.length;
+  const r = await spawnScript('batch', ['--tasks', path.join(root, 'tasks-three.jsonl'), '--out', out, '--base-url', model.baseUrl, '--judge', '--judge-mode', 'mind2web']).done;
+  expect(r.code, r.stderr).toBe(0);
+  expect(model.requests.length, 'no task ran again').toBe(started);
+  const after = new Map(results(out).map((x) => [x.id, x]));
+  for (const x of before) {
+    const now = after.get(x.id)!;
+    if (x.kind !== 'finished') { expect(now.verdict).toBeNull(); continue; }
+    // The recipe tasks end on the nutrition band: success; the project's last screenshot has none.
+    expect(now.verdict).toMatchObject({ judge: 'mind2web', success: x.id !== 'Projects--0' });
+    expect(now.verdict!.text).toMatch(/Key points/i);
+  }
+  // Stage 1 once, stage 2 once per screenshot, stage 3 once, per finished task.
+  expect(model.judgings.length - judged).toBe(before.filter((x) => x.kind === 'finished').reduce((n, x) => n + x.steps + 2, 0));
+});
