@@ -16,6 +16,7 @@ import { everyFrame, labelsChanged, labelTab } from './label';
 import { FRAME_MOVED, topFrameMarks } from '../core/frames';
 import type { LabelStyle, MarksSnapshot } from '../core/marks';
 import { settlePage } from './settle';
+import type { Observes } from '../core/dialects/types';
 import { docOrigin } from '../core/docs/matching';
 import { docsForPage } from './doc-store';
 
@@ -100,17 +101,17 @@ export interface Observed {
 }
 
 /**
- * `docs` (a dialect's observes.docs): the learned documentation of the elements on screen as well.
- *
- * `labels` false (dialects that act at points): the page is still labelled (the trace's element
- * list, replay's fingerprints, select lists), but no labels are drawn: the model sees the page
- * as the person does, and that one picture is also the clean one. `style`: how labels are drawn
- * (the dialect's observes.labelStyle).
+ * What the dialect observes (its `observes`): `labels` false (dialects that act at points): the
+ * page is still labelled (the trace's element list, replay's fingerprints, select lists), but no
+ * labels are drawn: the model sees the page as the person does, and that one picture is also the
+ * clean one. `image`: the screenshot's format; `labelStyle`: how labels are drawn; `docs`: the
+ * learned documentation of the elements on screen as well.
  *
  * Only what the model needs is done before this returns; the history's images (`keep`) are made
  * by the run while the model thinks (run-loop.ts).
  */
-export async function observe(tabId: number, labels = true, format?: ShotFormat, style: LabelStyle = 'corner', docs = false): Promise<Observed> {
+export async function observe(tabId: number, observes: Pick<Observes, 'labels' | 'image' | 'labelStyle' | 'docs'>): Promise<Observed> {
+  const { labels, image: format, labelStyle: style = 'corner', docs = false } = observes;
   const t0 = performance.now();
   const settle = await settlePage(tabId, LOAD_CAP_MS);
   const settledAt = performance.now();

@@ -376,7 +376,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       if (why) throw new PageError(`The run stopped because ${why}.`);
       const started = Date.now();
       const { observes } = dialectOf(a.state.dialect);
-      const o = await observe(tabId, observes.labels, observes.image, observes.labelStyle, !!observes.docs);
+      const o = await observe(tabId, observes);
       a.keep = { index: a.state.steps.length, shot: o.obs.screenshot.dataUrl, settledAt: o.settledAt, run: o.keep };
       return { type: 'observed', at: Date.now(), obs: o.obs, ms: Date.now() - started };
     }
