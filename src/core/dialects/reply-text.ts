@@ -25,6 +25,15 @@ export function peelReasoning(content: string, reasoningContent: string | null |
   return { body, reasoning: reasoning || null };
 }
 
+/**
+ * A section header at a line start, for any of `names` (alternatives of a regex): "Action:",
+ * "**Action:**", "**Action**:", "### Action：", "- Action:". Global, case-insensitive, multiline.
+ */
+export function sectionHeader(names: string): RegExp {
+  // One character class per gap (no `[ \t]*(?:\*\*)?[ \t]*`): adjacent optional runs backtrack quadratically.
+  return new RegExp(String.raw`^[-*>#_ \t]*(?:${names})[*_ \t]*[:：][*_ \t]*`, 'gim');
+}
+
 /** <answer>, box tokens, stray special tokens, code-fence lines, CRLF. */
 export function unwrap(text: string): string {
   let t = text.replace(/\r\n?/g, '\n');

@@ -13,7 +13,7 @@
 import type { ParsedStep, ParseError } from '../../action/action';
 import type { ShotGeometry } from '../../action/coords';
 import { trimChars } from '../glm-web/action';
-import { allMatches, peelReasoning, unwrap } from '../reply-text';
+import { allMatches, peelReasoning, unwrap, sectionHeader } from '../reply-text';
 import { capText, MAX_MEMORY_CHARS } from '../../limits';
 import { FORMS, readCall } from './action';
 import { formatAppAgentAction } from './format';
@@ -22,16 +22,11 @@ export const NOTE_NO_SUMMARY = 'No Summary was given; the previous summary was k
 
 type Kind = 'observation' | 'thought' | 'action' | 'summary';
 
-/** A part's header at a line start: "Action:", "**Action:**", "**Action**:", "### Thought：", "- Summary:". */
-function header(names: string): RegExp {
-  // One character class per gap: adjacent optional runs would backtrack quadratically.
-  return new RegExp(String.raw`^[-*>#_ \t]*(?:${names})[*_ \t]*[:：][*_ \t]*`, 'gim');
-}
 const HEADERS: Record<Kind, RegExp> = {
-  observation: header('observation'),
-  thought: header('thoughts|thought|reasoning|reason'),
-  action: header('action'),
-  summary: header('summary'),
+  observation: sectionHeader('observation'),
+  thought: sectionHeader('thoughts|thought|reasoning|reason'),
+  action: sectionHeader('action'),
+  summary: sectionHeader('summary'),
 };
 /** A call or FINISH starting a line, where no Action header is. */
 const BARE = /^[-*>#_` \t]*(?:(?:tap|text|long_press|swipe)\s*\(|FINISH\b)/gm;

@@ -10,7 +10,7 @@ import type { ShotGeometry } from '../../action/coords';
 import { trimChars } from '../glm-web/action';
 import { readAction, readObject } from './action';
 import { formatMobileAction } from './format';
-import { allMatches, peelReasoning, unwrap } from '../reply-text';
+import { allMatches, peelReasoning, unwrap, sectionHeader } from '../reply-text';
 import { capText, MAX_MEMORY_CHARS } from '../../limits';
 
 export const NOTE_NO_MEMORY = 'No Memory was given; the previous memory was kept.';
@@ -18,15 +18,10 @@ export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were 
 
 type Kind = 'memory' | 'reason' | 'action';
 
-/** Section header at a line start: "Action:", "**Action:**", "**Action**:", "### Reason：", "- Memory:". */
-function header(names: string): RegExp {
-  // One character class per gap: adjacent optional runs would backtrack quadratically.
-  return new RegExp(String.raw`^[-*>#_ \t]*(?:${names})[*_ \t]*[:：][*_ \t]*`, 'gim');
-}
 const HEADERS: Record<Kind, RegExp> = {
-  memory: header('memory'),
-  reason: header('reasoning|reason|thoughts|thought'),
-  action: header('action'),
+  memory: sectionHeader('memory'),
+  reason: sectionHeader('reasoning|reason|thoughts|thought'),
+  action: sectionHeader('action'),
 };
 /** An action object where no "Action:" header is: `{"action_type": …` (or 'action_type'). */
 const BARE_ACTION = /\{\s*["']?action_type["']?\s*[:：]/gi;

@@ -10,7 +10,7 @@ import {
   KEYWORD, answerOf, looksLikeAction, parseActionLine, parseOldAnswer, stripLineWrap, trimChars, type ActionResult,
 } from './action';
 import { parseMemory } from './memory';
-import { allMatches, peelReasoning, unwrap } from '../reply-text';
+import { allMatches, peelReasoning, unwrap, sectionHeader } from '../reply-text';
 
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
 export const NOTE_NO_MEMORY = 'No Memory_Updated was given; the previous memory was kept.';
@@ -20,17 +20,9 @@ type BodyResult =
   /** missing: there was no action at all (so another source may be tried) */
   | { ok: false; error: string; missing: boolean };
 
-/** Section header at a line start: "Action:", "**Action:**", "**Action**:", "### Action：", "- Action:". */
-function header(name: string): RegExp {
-  return new RegExp(
-    // One character class per gap (no `[ \t]*(?:\*\*)?[ \t]*`): adjacent optional runs backtrack quadratically.
-    String.raw`^[-*>#_ \t]*(?:${name})[*_ \t]*[:：][*_ \t]*`,
-    'gim',
-  );
-}
-const ACTION_H = header('action');
-const THOUGHT_H = header('thought|thoughts');
-const MEMORY_H = header('memory[ _-]?updated|updated[ _-]memory|memory');
+const ACTION_H = sectionHeader('action');
+const THOUGHT_H = sectionHeader('thought|thoughts');
+const MEMORY_H = sectionHeader('memory[ _-]?updated|updated[ _-]memory|memory');
 
 /** Where the Action section starts: a line-start header, else an inline "Action:", else a bare action line. */
 function findAction(body: string, preferLast: boolean): { start: number; end: number } | null {
