@@ -22,7 +22,7 @@
  *    virtual list with new text is read again. The container is left where it stopped.
  */
 import type { Rect } from '../src/core/marks';
-import { composedParent, deepElementFromPoint, shadowRootOf, UI_ATTR } from './labeler/dom';
+import { composedParent, deepElementFromPoint, shadowRootOf, UI_ATTR, upTheTree } from './labeler/dom';
 import { hidesOwnText } from './labeler/hidden-text';
 import { clipBox } from './labeler/visibility';
 
@@ -65,17 +65,7 @@ function* nodes(root: Node): Generator<Text | Element> {
 
 /** Step 2 for an element: nothing from it up hides its text (memoised for the read). */
 function hidden(el: Element, memo: Map<Element, boolean>): boolean {
-  const chain: Element[] = [];
-  let answer = false;
-  for (let p: Element | null = el; p; p = composedParent(p)) {
-    const known = memo.get(p);
-    if (known !== undefined) { answer = known; break; }
-    chain.push(p);
-    if (p.localName === 'body' || p.localName === 'html') break;
-    if (hidesOwnText(p, getComputedStyle(p))) { answer = true; break; }
-  }
-  for (const p of chain) memo.set(p, answer);
-  return answer;
+  return upTheTree(el, memo, (p) => hidesOwnText(p, getComputedStyle(p)), (p) => p.localName === 'body' || p.localName === 'html');
 }
 
 function rendered(el: Element): boolean {

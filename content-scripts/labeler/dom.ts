@@ -99,6 +99,25 @@ export function composedParent(n: Element): Element | null {
 }
 
 /**
+ * Whether `test` holds for the element or an ancestor (across shadow boundaries), walking up
+ * until a known answer in `memo`, a hit, or an element `stop` ends the walk at; every element
+ * walked gets the answer in `memo`, so a pass over many elements walks each ancestor once.
+ */
+export function upTheTree(el: Element, memo: Map<Element, boolean>, test: (p: Element) => boolean, stop?: (p: Element) => boolean): boolean {
+  const chain: Element[] = [];
+  let answer = false;
+  for (let p: Element | null = el; p; p = composedParent(p)) {
+    const known = memo.get(p);
+    if (known !== undefined) { answer = known; break; }
+    chain.push(p);
+    if (stop?.(p)) break;
+    if (test(p)) { answer = true; break; }
+  }
+  for (const p of chain) memo.set(p, answer);
+  return answer;
+}
+
+/**
  * The topmost element at a viewport point, descending into shadow roots (open and closed).
  * 1. document.elementFromPoint (skips pointer-events:none, so our overlay never answers);
  * 2. while the hit hosts a shadow root, ask that root; stop when it answers the host itself.

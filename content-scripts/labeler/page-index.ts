@@ -22,7 +22,7 @@
  * mutation, and a style change that moves a far box into view without any event above; the
  * next full pass (after any of the drops above, or a navigation) sees them.
  */
-import { composedParent } from './dom';
+import { composedParent, upTheTree } from './dom';
 
 export interface Box { left: number; top: number; right: number; bottom: number }
 
@@ -240,17 +240,10 @@ export class Entries<F extends { el: Element; order: number }> {
 
 /** Is the element drawn in a fixed or sticky box (its viewport place independent of the window's scroll)? */
 export function movesWithViewport(el: Element, memo: Map<Element, boolean>): boolean {
-  const chain: Element[] = [];
-  let answer = false;
-  for (let p: Element | null = el; p; p = composedParent(p)) {
-    const known = memo.get(p);
-    if (known !== undefined) { answer = known; break; }
-    chain.push(p);
+  return upTheTree(el, memo, (p) => {
     const pos = getComputedStyle(p).position;
-    if (pos === 'fixed' || pos === 'sticky') { answer = true; break; }
-  }
-  for (const p of chain) memo.set(p, answer);
-  return answer;
+    return pos === 'fixed' || pos === 'sticky';
+  });
 }
 
 /** Does a stored box (document coordinates) still match the measured one (viewport coordinates)? */
