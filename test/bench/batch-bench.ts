@@ -15,19 +15,11 @@ import { runLocalBatch } from '../../scripts/batch/local';
 import type { Display } from '../../scripts/batch/display';
 import type { BatchTask, TaskResult } from '../../src/core/batch/types';
 import { startFakeModel } from '../fixtures/model/server';
-import { batchPolicy, type BatchPlan } from '../fixtures/model/batch';
+import { batchPolicy, nutritionPlan } from '../fixtures/model/batch';
 
 const TASKS = Number(process.env.BENCH_BATCH_TASKS ?? 8);
 const DISHES: Array<[string, string]> = [['Miso Ramen', 'ramen'], ['Banana Bread', 'banana'], ['Vegetable Pad Thai', 'thai'], ['Lemon Drizzle Cake', 'lemon']];
-const PLANS: BatchPlan[] = DISHES.map(([name, search]) => ({
-  task: new RegExp(`calories per serving does the ${name}`),
-  goals: [
-    { do: 'type', find: /soup|find a recipe/i, text: search },
-    { do: 'click', find: new RegExp(name) },
-    { do: 'click', find: /Show nutrition/ },
-    { do: 'answer', from: /Energy: (\d+ kcal)/ },
-  ],
-}));
+const PLANS = DISHES.map(([name, search]) => nutritionPlan(name, search));
 
 const quiet: Display = { update: () => undefined, line: () => undefined, close: () => undefined };
 

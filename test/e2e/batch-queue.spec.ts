@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { batchPolicy, starts, type BatchPlan } from '../fixtures/model/batch';
+import { batchPolicy, nutritionPlan, starts } from '../fixtures/model/batch';
 import { serveFixtures, spawnScript, type Spawned } from './support';
 import { startRedis, type RedisServer } from '../../scripts/redis-server';
 import type { StaticServer } from '../../scripts/static-server';
@@ -23,15 +23,7 @@ const DISHES: Array<[string, string, string]> = [
   ['Miso Ramen', 'ramen', '610 kcal'], ['Banana Bread', 'banana', '260 kcal'],
   ['Vegetable Pad Thai', 'thai', '540 kcal'], ['Lemon Drizzle Cake', 'lemon', '320 kcal'],
 ];
-const PLANS: BatchPlan[] = DISHES.map(([name, search]) => ({
-  task: new RegExp(`calories per serving does the ${name}`),
-  goals: [
-    { do: 'type', find: /soup|find a recipe/i, text: search },
-    { do: 'click', find: new RegExp(name) },
-    { do: 'click', find: /Show nutrition/ },
-    { do: 'answer', from: /Energy: (\d+ kcal)/ },
-  ],
-}));
+const PLANS = DISHES.map(([name, search]) => nutritionPlan(name, search));
 
 let site: StaticServer;
 let model: FakeModel;

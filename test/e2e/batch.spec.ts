@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { batchPolicy, starts, type BatchPlan } from '../fixtures/model/batch';
+import { batchPolicy, nutritionPlan, starts, type BatchPlan } from '../fixtures/model/batch';
 import { serveFixtures, spawnScript } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { TaskResult } from '../../src/core/batch/types';
@@ -16,19 +16,10 @@ import { readInteractMessages } from '../../src/core/batch/webvoyager-folder';
 
 test.describe.configure({ mode: 'serial' });
 
-const nutrition = (name: string, search: string): BatchPlan => ({
-  task: new RegExp(`calories per serving does the ${name}`),
-  goals: [
-    { do: 'type', find: /soup|find a recipe/i, text: search },
-    { do: 'click', find: new RegExp(name) },
-    { do: 'click', find: /Show nutrition/ },
-    { do: 'answer', from: /Energy: (\d+ kcal)/ },
-  ],
-});
 const PLANS: BatchPlan[] = [
-  nutrition('Miso Ramen', 'ramen'),
-  nutrition('Banana Bread', 'banana'),
-  nutrition('Vegetable Pad Thai', 'thai'),
+  nutritionPlan('Miso Ramen', 'ramen'),
+  nutritionPlan('Banana Bread', 'banana'),
+  nutritionPlan('Vegetable Pad Thai', 'thai'),
   { task: /unicorn stew/, goals: [{ do: 'click', find: /Unicorn Stew/ }] },
   { task: /Delete the project/, goals: [{ do: 'click', find: /Delete project/ }, { do: 'answer', text: 'The project is deleted.' }] },
 ];
