@@ -176,7 +176,6 @@ async function main() {
   const by = s.judged ? `by the judge's verdict on ${s.judged} judged task(s)` : 'finished tasks, not judged';
   process.stdout.write(`${all.length}/${tasks.length} tasks ended: ${k.finished} finished, ${k.agent} agent, ${k.guard} guard, ${k.infrastructure} infrastructure; success ${s.overall.succeeded}/${s.overall.tasks} (${Math.round(s.overall.rate * 1000) / 10}%, ${by})\n`);
   process.stdout.write(`Results: ${path.join(out, 'results.jsonl')}\nSummary: ${path.join(out, 'summary.html')}\n`);
-  if (!existsSync(path.join(out, 'results.jsonl'))) writeFileSync(path.join(out, 'results.jsonl'), '');
   process.exit(outcome.interrupted ? 1 : 0);
 }
 

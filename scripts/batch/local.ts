@@ -7,11 +7,12 @@
  */
 import pLimit from 'p-limit';
 import { backoffMs, planBatch, retryable } from '../../src/core/batch/results';
-import { newProgress, withResult, type Progress } from '../../src/core/batch/progress';
+import type { Progress } from '../../src/core/batch/progress';
 import type { BatchTask, TaskResult, Verdict } from '../../src/core/batch/types';
-import { endLine, type Display } from './display';
+import type { Display } from './display';
 import { ResultsFile } from './results-file';
 import { runTask, type TaskOptions } from './run-task';
+import { Tally } from './tally';
 
 export interface LocalBatchOptions {
   tasks: BatchTask[];
@@ -45,68 +46,38 @@ export async function runLocalBatch(o: LocalBatchOptions): Promise<BatchOutcome>
   const results = new ResultsFile(o.out);
   if (results.skipped) o.display.line(`results.jsonl: ${results.skipped} unreadable line(s) skipped (a crash cut a line?); their tasks run again`);
   const plan = planBatch(o.tasks, results.byId, o.retryFailed);
-  const unjudged = o.judge ? plan.kept.filter((r) => r.kind === 'finished' && !r.verdict && o.tasks.some((t) => t.id === r.id)) : [];
-  let progress = newProgress(o.tasks.length, o.tasks.length - plan.run.length, Date.now());
-  const set = (p: Progress) => { progress = p; o.display.update(p); };
-  set(progress);
-  if (plan.kept.length) o.display.line(`${plan.kept.length} task(s) already ended in ${results.file}; ${plan.run.length} to run${o.retryFailed ? ' (failed ones included: --retry-failed)' : ''}`);
+  const tally = new Tally(results, o, o.tasks.length, o.tasks.length - plan.run.length);
+  if (plan.kept.length) tally.line(`${plan.kept.length} task(s) already ended in ${results.file}; ${plan.run.length} to run${o.retryFailed ? ' (failed ones included: --retry-failed)' : ''}`);
   const limit = pLimit(o.concurrency);
   const taskOptions: TaskOptions = { ...o.task, out: o.out, signal: o.signal };
-  let ran = 0;
-
-  const judged = async (r: TaskResult): Promise<TaskResult> => {
-    if (!o.judge || r.kind !== 'finished' || o.signal.aborted) return r;
-    try {
-      const verdict = await o.judge(r);
-      return verdict ? { ...r, verdict } : r;
-    } catch (e) {
-      o.display.line(`judge: ${r.folder}: ${e instanceof Error ? e.message : String(e)} (the task keeps no verdict; run the batch again with --judge to retry)`);
-      return r;
-    }
-  };
 
   const one = async (t: BatchTask): Promise<void> => {
     for (let attempt = 1; !o.signal.aborted; attempt++) {
-      set({ ...progress, running: progress.running + 1 });
+      tally.set({ running: tally.progress.running + 1 });
       const end = await runTask(t, attempt, taskOptions);
-      set({ ...progress, running: progress.running - 1 });
+      tally.set({ running: tally.progress.running - 1 });
       if ('interrupted' in end) return;
       if (retryable(end.result.kind) && attempt < o.attempts) {
         const wait = backoffMs(attempt, Math.random());
-        o.display.line(`retry ${end.result.folder}: ${end.result.stopReason ?? 'infrastructure failure'} (attempt ${attempt} of ${o.attempts}; again in ${Math.round(wait / 1000)} s)`);
-        set({ ...progress, retrying: progress.retrying + 1 });
+        tally.line(`retry ${end.result.folder}: ${end.result.stopReason ?? 'infrastructure failure'} (attempt ${attempt} of ${o.attempts}; again in ${Math.round(wait / 1000)} s)`);
+        tally.set({ retrying: tally.progress.retrying + 1 });
         const waited = await pause(wait, o.signal);
-        set({ ...progress, retrying: progress.retrying - 1 });
+        tally.set({ retrying: tally.progress.retrying - 1 });
         if (!waited) return;
         continue;
       }
-      const r = await judged(end.result);
-      if (results.add(r)) {
-        ran++;
-        set(withResult(progress, r));
-        o.display.line(endLine(r));
-        o.onEnd?.(results);
-      }
+      tally.end(await tally.judged(end.result));
       return;
-    }
-  };
-
-  const judgeAgain = async (r: TaskResult): Promise<void> => {
-    const j = await judged(r);
-    if (j.verdict) {
-      results.update(j);
-      o.display.line(`judged ${j.folder}: ${j.verdict.success ? 'SUCCESS' : 'NOT SUCCESS'}`);
-      o.onEnd?.(results);
     }
   };
 
   // Tasks still waiting for a slot return at once once the batch is interrupted (p-limit's
   // clearQueue would drop them with their promises never settled).
   await Promise.all([
-    ...unjudged.map((r) => limit(() => judgeAgain(r))),
+    ...tally.unjudged(plan.kept, new Set(o.tasks.map((t) => t.id))).map((r) => limit(() => tally.judgeKept(r))),
     ...plan.run.map((t) => limit(() => (o.signal.aborted ? undefined : one(t)))),
   ]);
   results.compact(o.tasks);
-  o.display.close(progress);
-  return { results, interrupted: o.signal.aborted, progress, ran };
+  tally.close();
+  return { results, interrupted: o.signal.aborted, progress: tally.progress, ran: tally.ran };
 }

@@ -15,11 +15,11 @@ import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { unzipSync } from 'fflate';
-import { planBatch } from '../../src/core/batch/results';
-import { newProgress, withResult, type Progress } from '../../src/core/batch/progress';
+import { noRunResult, planBatch } from '../../src/core/batch/results';
 import type { BatchTask, TaskResult, Verdict } from '../../src/core/batch/types';
 import type { RunOptions } from '../runner-options';
-import { endLine, type Display } from './display';
+import type { Display } from './display';
+import { Tally } from './tally';
 import { ResultsFile } from './results-file';
 import type { BatchOutcome } from './local';
 
@@ -103,10 +103,7 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
   const results = new ResultsFile(o.out);
   const batch = batchId(o.out);
   const plan = planBatch(o.tasks, results.byId, o.retryFailed);
-  let progress = newProgress(o.tasks.length, o.tasks.length - plan.run.length, Date.now());
-  const set = (p: Progress) => { progress = p; o.display.update(p); };
-  set(progress);
-  let ran = 0;
+  const tally = new Tally(results, o, o.tasks.length, o.tasks.length - plan.run.length);
   try {
     // Submit: a job per task without one; with --retry-failed an ended job of a failed task is replaced.
     const pending = new Map<string, BatchTask>();
@@ -120,41 +117,20 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
       });
       pending.set(id, t);
     }
-    o.display.line(`${pending.size} task(s) in the queue "${QUEUE_NAME}" at ${o.queue} (batch ${batch}); start workers with: npm run worker -- --queue ${o.queue}`);
+    tally.line(`${pending.size} task(s) in the queue "${QUEUE_NAME}" at ${o.queue} (batch ${batch}); start workers with: npm run worker -- --queue ${o.queue}`);
+    // As a local batch does: kept finished tasks without a verdict are judged when --judge is given.
+    for (const r of tally.unjudged(plan.kept, new Set(o.tasks.map((t) => t.id)))) await tally.judgeKept(r);
 
-    const collect = async (job: Job<JobData, TaskResult>, t: BatchTask, result: TaskResult): Promise<void> => {
+    /** A completed job: its folder unpacked into --out, its result judged and taken, its artefacts removed from Redis. */
+    const collect = async (job: Job<JobData, TaskResult>, result: TaskResult): Promise<void> => {
       const key = artefactsKey(job.id!);
       const zip = await connection.getBuffer(key);
       let r = result;
       if (zip) unpackFolder(zip, o.out, r.folder);
       else if (r.status !== 'error') r = { ...r, stopReason: `${r.stopReason ? `${r.stopReason}; ` : ''}the task's folder did not come back from the worker (expired or lost)` };
-      if (o.judge && r.kind === 'finished' && zip) {
-        try {
-          const verdict = await o.judge(r);
-          if (verdict) r = { ...r, verdict };
-        } catch (e) {
-          o.display.line(`judge: ${r.folder}: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      }
-      if (results.add(r)) {
-        ran++;
-        set(withResult(progress, r));
-        o.display.line(endLine(r));
-        o.onEnd?.(results);
-      }
+      tally.end(zip ? await tally.judged(r) : r);
       pending.delete(job.id!);
       await connection.del(key);
-      void t;
-    };
-
-    const failedResult = (job: Job<JobData, TaskResult>, t: BatchTask): TaskResult => {
-      const now = new Date().toISOString();
-      return {
-        id: t.id, site: t.site, task: t.task, url: t.url, folder: `task${t.id}`, status: 'error', kind: 'infrastructure', answer: null,
-        stopReason: job.failedReason || 'the job failed', guard: null, steps: 0, tokens: { prompt: 0, completion: 0 }, cost: null,
-        durations: { totalMs: 0, startMs: 0, runMs: 0, exportMs: 0 }, attempts: job.attemptsMade, verdict: null,
-        startedAt: job.processedOn ? new Date(job.processedOn).toISOString() : now, endedAt: now, worker: '',
-      };
     };
 
     let wake: () => void = () => undefined;
@@ -165,27 +141,29 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
       let retrying = 0;
       for (const [id, t] of [...pending]) {
         const job = await queue.getJob(id);
-        if (!job) { pending.delete(id); o.display.line(`${t.id}: its job left the queue (removed by someone?); run the batch again to submit it`); continue; }
+        if (!job) { pending.delete(id); tally.line(`${t.id}: its job left the queue (removed by someone?); run the batch again to submit it`); continue; }
         const state = await job.getState();
-        if (state === 'completed' && job.returnvalue) await collect(job, t, job.returnvalue);
+        if (state === 'completed' && job.returnvalue) await collect(job, job.returnvalue);
         else if (state === 'failed') {
-          const r = failedResult(job, t);
-          if (results.add(r)) { ran++; set(withResult(progress, r)); o.display.line(endLine(r)); o.onEnd?.(results); }
+          const now = new Date().toISOString();
+          tally.end(noRunResult(t, job.failedReason || 'the job failed', {
+            attempts: job.attemptsMade, startedAt: job.processedOn ? new Date(job.processedOn).toISOString() : now, endedAt: now, worker: '', totalMs: 0,
+          }));
           pending.delete(id);
         } else if (state === 'active') running++;
         else if (state === 'delayed' || (state === 'waiting' && job.attemptsMade > 0)) retrying++;
       }
-      if (running !== progress.running || retrying !== progress.retrying) set({ ...progress, running, retrying });
+      if (running !== tally.progress.running || retrying !== tally.progress.retrying) tally.set({ running, retrying });
       if (!pending.size) break;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, o.pollMs ?? 1000);
         wake = () => { clearTimeout(t); resolve(); };
       });
     }
-    if (o.signal.aborted && pending.size) o.display.line(`${pending.size} task(s) still in the queue: the workers go on with them; run the same command again to follow them and collect their results.`);
+    if (o.signal.aborted && pending.size) tally.line(`${pending.size} task(s) still in the queue: the workers go on with them; run the same command again to follow them and collect their results.`);
     results.compact(o.tasks);
-    o.display.close(progress);
-    return { results, interrupted: o.signal.aborted, progress, ran };
+    tally.close();
+    return { results, interrupted: o.signal.aborted, progress: tally.progress, ran: tally.ran };
   } finally {
     await events.close().catch(() => undefined);
     await queue.close().catch(() => undefined);

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { runAgent } from '../run-agent';
 import type { RunOptions } from '../runner-options';
-import { stopKindOf } from '../../src/core/batch/results';
+import { noRunResult, stopKindOf } from '../../src/core/batch/results';
 import { taskFolder } from '../../src/core/batch/tasks';
 import type { BatchTask, TaskResult } from '../../src/core/batch/types';
 import { oneLine } from '../../src/core/run/person-text';
@@ -101,11 +101,7 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
     if (o.signal.aborted) return { interrupted: true };
     const message = e instanceof Error ? e.message : String(e);
     return {
-      result: {
-        ...base, status: 'error', kind: 'infrastructure', answer: null, stopReason: oneLine(message), guard: null, steps: 0,
-        tokens: { prompt: 0, completion: 0 }, cost: null,
-        durations: { totalMs: Math.round(performance.now() - t0), startMs: 0, runMs: 0, exportMs: 0 }, endedAt: new Date().toISOString(),
-      },
+      result: noRunResult(t, oneLine(message), { attempts: attempt, startedAt: base.startedAt, endedAt: new Date().toISOString(), worker: WORKER_ID, totalMs: Math.round(performance.now() - t0) }),
     };
   }
 }

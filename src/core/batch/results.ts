@@ -3,6 +3,7 @@
  * when a batch is started again, how long to wait before retrying an infrastructure failure, and
  * results.jsonl read back (the last line of a task wins; a line cut by a crash is skipped). Pure.
  */
+import { taskFolder } from './tasks';
 import type { BatchTask, StopKind, TaskResult } from './types';
 
 /** What the batch knows of a run's end. */
@@ -94,4 +95,17 @@ export function planBatch(tasks: BatchTask[], done: Map<string, TaskResult>, ret
   }
   for (const [id, r] of done) if (!inFile.has(id)) kept.push(r);
   return { run, kept };
+}
+
+/**
+ * The end of a task that got no run to its end (its browser did not start or died, its job failed
+ * in the queue): an infrastructure failure, with why.
+ */
+export function noRunResult(t: BatchTask, why: string, o: { attempts: number; startedAt: string; endedAt: string; worker: string; totalMs: number }): TaskResult {
+  return {
+    id: t.id, site: t.site, task: t.task, url: t.url, folder: taskFolder(t.id), status: 'error', kind: 'infrastructure', answer: null,
+    stopReason: why, guard: null, steps: 0, tokens: { prompt: 0, completion: 0 }, cost: null,
+    durations: { totalMs: o.totalMs, startMs: 0, runMs: 0, exportMs: 0 }, attempts: o.attempts, verdict: null,
+    startedAt: o.startedAt, endedAt: o.endedAt, worker: o.worker,
+  };
 }
