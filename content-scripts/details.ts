@@ -89,13 +89,87 @@ export function fieldDetails(el: Element): FieldDetails {
   return out;
 }
 
-export function markDetails(label: number): (LinkDetails & FieldDetails & NavDetails) | null {
+export function markDetails(label: number): (LinkDetails & FieldDetails & NavDetails & GateDetails) | null {
   const e = state().entries[label];
   if (!e) return null;
   const own = linkDetails(e.el);
   const link = own.href !== null || e.owner === e.el ? own : linkDetails(e.owner);
   const nav = navDetails(e.el);
-  return { ...link, ...(nav.formAction === null && nav.navigatesTo === null && e.owner !== e.el ? navDetails(e.owner) : nav), ...fieldDetails(e.el) };
+  const gate = gateDetails(e.el);
+  return {
+    ...link, ...(nav.formAction === null && nav.navigatesTo === null && e.owner !== e.el ? navDetails(e.owner) : nav), ...fieldDetails(e.el),
+    ...gate, ...(!gate.buttonOf && e.owner !== e.el ? { buttonOf: gateDetails(e.owner).buttonOf } : {}),
+  };
+}
+
+/**
+ * What the gate (src/core/gate.ts, guards.ts) reads besides the visible text: every other name
+ * the element shows or is announced by, and the form it is a button of.
+ */
+export interface GateDetails { names?: string[]; buttonOf?: FormInfo & { submits: boolean } }
+
+const MAX_NAMES = 8;
+const MAX_GENERATED = 24;
+
+/** The text of a CSS `content` value: its strings and attr() values ("none", counters, images: nothing). */
+function contentValue(value: string, el: Element): string {
+  if (!value || value === 'none' || value === 'normal') return '';
+  const out: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
+  for (let m = re.exec(value); m; m = re.exec(value)) {
+    if (m[3]) out.push(getAttr(el, m[3]) ?? '');
+    else out.push((m[1] ?? m[2] ?? '').replace(/\\([0-9a-f]{1,6})\s?/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1'));
+  }
+  return out.join('');
+}
+
+/** Text drawn by CSS (::before / ::after) on the element and its first descendants, in order. */
+function generatedText(el: Element): string {
+  const parts: string[] = [];
+  const nodes = [el, ...Array.from(el.querySelectorAll('*')).slice(0, MAX_GENERATED)];
+  for (const n of nodes) {
+    const before = contentValue(getComputedStyle(n, '::before').content, n);
+    const after = contentValue(getComputedStyle(n, '::after').content, n);
+    if (before || after) parts.push(`${before} ${after}`);
+  }
+  return collapse(parts.join(' '));
+}
+
+/** Every name of the element that is not its visible text: CSS text, aria-label, value, alt, title (its own and its images'). */
+function otherNames(el: Element): string[] {
+  const names = [generatedText(el), getAttr(el, 'aria-label'), getAttr(el, 'title'), getAttr(el, 'alt')];
+  if (el instanceof HTMLInputElement && ['submit', 'button', 'reset', 'image'].includes(el.type)) names.push(el.value);
+  for (const img of Array.from(el.querySelectorAll('img[alt], [aria-label], svg title')).slice(0, 4)) {
+    names.push(img.localName === 'title' ? img.textContent : getAttr(img, 'alt') ?? getAttr(img, 'aria-label'));
+  }
+  const seen = new Set<string>([collapse(elementText(el))]);
+  const out: string[] = [];
+  for (const n of names) {
+    const t = collapse(n).slice(0, 120);
+    if (t && !seen.has(t)) { seen.add(t); out.push(t); }
+  }
+  return out.slice(0, MAX_NAMES);
+}
+
+/** A button (or what is inside one) of a form: that form, and whether pressing the button submits it. */
+function buttonOfForm(el: Element): (FormInfo & { submits: boolean }) | undefined {
+  for (let n: Element | null = el, depth = 0; n && depth < 4; n = composedParent(n), depth++) {
+    const button = n instanceof HTMLButtonElement || (n instanceof HTMLInputElement && ['submit', 'button', 'image'].includes(n.type));
+    if (!button) continue;
+    const form = (n as HTMLButtonElement | HTMLInputElement).form;
+    if (!form || (n instanceof HTMLButtonElement && n.type === 'reset')) return undefined;
+    return { ...formInfo(form), submits: isSubmitButton(n) };
+  }
+  return undefined;
+}
+
+export function gateDetails(el: Element): GateDetails {
+  const out: GateDetails = {};
+  const names = otherNames(el);
+  if (names.length) out.names = names;
+  const form = buttonOfForm(el);
+  if (form) out.buttonOf = form;
+  return out;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 } from './labeler';
 import { frameLinks } from './labeler/frames';
 import { markDetails } from './details';
-import { focusedField, focusState, inspectPoint, markPoint } from './point';
+import { activeElement, focusedField, focusState, inspectPoint, markPoint } from './point';
 import { hideSelectLists, showSelectLists } from './select-rewrite';
 import { pageReady, waitForQuiet } from './settle';
 import { quoteBox } from './quote';
@@ -39,6 +39,7 @@ const handlers: Handlers = {
   'select/choose': ({ label, text }) => chooseInSelect(label, text),
   'point/inspect': ({ x, y }) => inspectPoint(x, y),
   'point/focused': () => focusedField(),
+  'point/active': () => activeElement(),
   'point/mark': ({ point, box }) => markPoint(point, box),
 };
 

@@ -14,7 +14,7 @@
  *    details.ts).
  */
 import type { HitElement, PointHit, Rect } from '../src/core/marks';
-import { fieldDetails, linkDetails, navDetails, type FieldDetails } from './details';
+import { fieldDetails, gateDetails, linkDetails, navDetails, type FieldDetails } from './details';
 import { inputTypeOf, isEditable, tagOf } from './labeler/describe';
 import { composedParent, contentBox, deepElementFromPoint, OPTION_ATTR, shadowRootOf, UI_ATTR } from './labeler/dom';
 import { OVERLAY, showOnTop } from './labeler/draw';
@@ -99,6 +99,8 @@ export function describeHit(el: Element, hit: Element = el): Omit<HitElement, 'f
     ...linkDetails(el),
     ...navDetails(el),
     editable: isEditable(el),
+    ...fieldDetails(el),
+    ...gateDetails(el),
   };
   const type = inputTypeOf(el);
   if (type !== undefined) out.inputType = type;
@@ -161,6 +163,17 @@ function describeFocused(el: Element): Focused {
   const type = inputTypeOf(el);
   if (type !== undefined) out.inputType = type;
   return out;
+}
+
+/**
+ * The "point/active" message: the focused element whatever it is (a button Enter or Space would
+ * press, a field whose form Enter would submit), described for the gate; null when only the page
+ * itself has the focus.
+ */
+export function activeElement(): (Omit<HitElement, 'frameId'>) | null {
+  const el = deepActiveElement();
+  if (!el || el === document.body || el === document.documentElement) return null;
+  return describeHit(el);
 }
 
 /** For every frame at once (chrome.scripting): this frame's focused field, and whether focus is in a child frame. */

@@ -28,7 +28,8 @@ import type { LabelStyle } from '../core/marks';
 import { imagePartsOf, toMessages, type ChatMessage } from '../core/dialects/request';
 import { isParseError, labelOf, pointOf, type Action } from '../core/action/action';
 import { replayPlan, type ReplayPlan } from '../core/replay';
-import { allowOnSite, guardCheck } from '../core/guards';
+import { allowOnSite, guardCheckReached } from '../core/guards';
+import { reachedBy } from './gate';
 import { fillSecrets, placeholdersIn, secretGuard } from '../core/secrets';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { actInput, settleAfter } from './act';
@@ -412,21 +413,13 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       return { type: 'replayed', at: Date.now(), action: r.action, memory: r.memory, from: r.from, target: await probe(a.state, r.action) };
     }
     case 'check': {
-      const m = eff.mark;
-      const details = m ? await sendContent(tabId, 'marks/details', { label: m.localLabel ?? m.label }, m.frameId ?? 0).catch(() => null) : null;
-      const t = eff.target;
-      // Typing into the focused field or a Key: that field's form decides what Enter does (guards).
-      const intoFocus = !m && (eff.action.type === 'key' || (eff.action.type === 'type' && eff.action.target.kind === 'none'));
-      const focused = intoFocus ? await sendContent(tabId, 'point/focused', {}).catch(() => null) : null;
-      const fields = { field: (details ?? focused)?.field, form: (details ?? focused)?.form, options: (details ?? focused)?.options };
-      const target = m
-        ? { tag: m.tag, text: m.text, inputType: m.inputType, href: details?.href ?? null, download: details?.download ?? false, formAction: details?.formAction ?? null, navigatesTo: details?.navigatesTo ?? null, ...fields }
-        : t ? { tag: t.tag, text: t.text, inputType: t.inputType, href: t.href ?? null, download: t.download ?? false, formAction: t.formAction ?? focused?.formAction ?? null, navigatesTo: t.navigatesTo ?? null, ...fields } : null;
+      // Every element the input would reach (the target, the focused element, a drag's release point), judged as what it activates.
+      const reached = await reachedBy(tabId, eff.action, eff.mark, a.state.pending?.frameOffsets);
       // exploring: the rules for paying, deleting and sending apply whatever the settings say (refused in reduce.ts)
       const guards = a.state.explore
         ? { ...a.state.guards, rules: a.state.guards.rules.map((r) => (NEVER_WHILE_EXPLORING.includes(r.id) ? { ...r, on: true } : r)), allow: {} }
         : a.state.guards;
-      const byRules = () => guardCheck(eff.action, target, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, guards);
+      const byRules = () => guardCheckReached(eff.action, reached, { site: a.state.site, searchStartPage: a.state.searchStartPage, apps: a.state.apps, t: translatorFor(a.state.locale) }, guards);
       const bySecrets = () => secretGuard(eff.action, a.state.site, a.state.guards, translatorFor(a.state.locale), a.state.vault?.typed);
       // A placeholder's reason names the secret; otherwise the rules' own reason comes first (a
       // password field says so, rather than "a password typed before": this action put it there).

@@ -40,6 +40,7 @@ import { DEFAULT_PHRASES, GUARD_LANGS, matchPhrase, OLD_DEFAULT_WORDS, type Phra
 export type { FieldInfo, FormInfo } from './guard-fields';
 export { GUARD_LANGS, GUARD_LANG_KEYS, type GuardLang } from './guard-words';
 import { awayHost } from './site';
+import { activations, type Reach } from './gate';
 
 export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
 
@@ -107,7 +108,16 @@ export interface GuardTarget {
   formAction?: string | null;
   /** a URL the element's inline click handler navigates to (`location.href = '…'`, `window.open('…')`) */
   navigatesTo?: string | null;
+  /** its other names, when they differ from `text`: CSS-generated text, alt, value, title, aria-label */
+  names?: string[];
+  /** it takes typed text (a field); absent: judged from its tag and type */
+  editable?: boolean;
+  /** it is a button of this form (`submits`: a submit button, which a press submits) */
+  buttonOf?: FormInfo & { submits: boolean };
 }
+
+/** An element an action's input reaches, and how (gate.ts); `target` null: nothing known there. */
+export interface Reached { how: Reach; target: GuardTarget | null }
 
 export interface GuardContext {
   /** the task's site ({Web}): "https://shop.example/" */
@@ -194,11 +204,6 @@ function firstPhrase(text: string, words: string[]): string | null {
   return words.find((w) => startsWithPhrase(t, normalizeText(w))) ?? null;
 }
 
-/** Type with Enter, or a Key whose last key is Enter / Return ("Enter", "Control+Enter"). */
-function pressesEnter(action: Action): boolean {
-  return (action.type === 'type' && action.enter) || (action.type === 'key' && /(^|\+)\s*(enter|return)\s*$/i.test(action.keys));
-}
-
 /** The option typing `text` into a select chooses (as content-scripts/select-pick.ts finds it), or the text itself. */
 function chosenOption(text: string, options: string[] | undefined): string {
   const want = normalizeText(text);
@@ -208,13 +213,24 @@ function chosenOption(text: string, options: string[] | undefined): string {
     ?? text;
 }
 
+/** Words of a field for a message, comment, reply or post, in the guard languages. */
+const MESSAGE_WORDS = /\b(message|messages|comment|comments|reply|chat|post|tweet|nachricht|kommentar|antwort|commentaire|réponse|mensaje|comentario|respuesta)\b|消息|留言|评论|評論|回复|回覆|私信|メッセージ|コメント|返信/;
+
 /**
  * A field for a message, comment, reply or post: typing presses Enter, which sends in most chat and
- * comment boxes. Search fields ("Search messages") are not.
+ * comment boxes, and its form's button sends it. Search fields ("Search messages") are not.
  */
 function typesAMessage(text: string): boolean {
   const t = normalizeText(text);
-  return !/^search\b/.test(t) && /\b(message|comment|reply|chat|post|tweet)\b/.test(t);
+  return !/^search\b/.test(t) && MESSAGE_WORDS.test(t);
+}
+
+/** A form field that holds a message: by its label, or its name / id words ("comment_body"). */
+function isMessageField(f: FieldInfo): boolean {
+  if (f.tag !== 'textarea' && f.tag !== 'input' && f.tag !== undefined && f.type !== undefined) return false;
+  if (f.tag === 'input' && f.type && !['text', ''].includes(f.type)) return false;
+  const words = (s: string | undefined) => (s ?? '').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.[\]]+/g, ' ');
+  return [f.label, words(f.name), words(f.id)].some((s) => !!s && typesAMessage(s));
 }
 
 function hostOf(url: string): string | null {
@@ -235,82 +251,158 @@ function fileExtension(url: string): string | null {
   }
 }
 
-/** Each text rule's reasons (message keys): a click, Enter in a form, an option chosen. */
+/** Each text rule's reasons (message keys): a press, Enter in a form, an option chosen, a button of a form. */
 const WHY: Record<TextRuleId, { click: string; form: string; choose: string }> = {
   payment: { click: 'whyClickPay', form: 'whyFormPay', choose: 'whyChoosePay' },
   delete: { click: 'whyClickDelete', form: 'whyFormDelete', choose: 'whyChooseDelete' },
   send: { click: 'whyClickSend', form: 'whyFormSend', choose: 'whyChooseSend' },
 };
 
-function check(rule: GuardRule, action: Action, target: GuardTarget | null, ctx: GuardContext): string | null {
-  const siteHost = hostOf(ctx.site);
-  const t = ctx.t ?? english;
-  const quoted = () => (target?.text ?? '').trim().slice(0, 60);
-  switch (rule.id) {
-    case 'password': {
-      if (action.type !== 'type' || !target) return null;
-      if (target.inputType === 'password') return t('whyPassword');
-      const field = target.field ?? { tag: target.tag, type: target.inputType };
-      return isPasswordField(field, field.label ?? target.text) ? t('whyPasswordLike', quoted()) : null;
-    }
-    case 'payment':
-    case 'delete':
-    case 'send': {
-      if (!target) return null;
-      const enter = pressesEnter(action);
-      if (rule.id === 'send' && enter && typesAMessage(target.text)) {
-        return action.type === 'type'
-          ? t('whyTypeEnterSend', quoted())
-          : t('whyEnterSend', quoted());
-      }
-      const why = WHY[rule.id];
-      if (action.type === 'click') return matchPhrase(target.text, rule.phrases) ? t(why.click, quoted()) : null;
-      // Typing into a select chooses an option: judged like clicking it.
-      if (action.type === 'type' && (target.tag === 'select' || target.field?.tag === 'select')) {
-        const option = chosenOption(action.text, target.options);
-        return matchPhrase(option, rule.phrases) ? t(why.choose, option.trim().slice(0, 60)) : null;
-      }
-      if (!enter) return null;
-      // Enter in a form clicks its default button; card fields make it a payment.
-      if (rule.id === 'payment') {
-        const field = target.field ?? { tag: target.tag, type: target.inputType };
-        if (isCardField(field, field.label ?? target.text) || target.form?.fields.some((f) => isCardField(f, f.label))) return t('whyEnterCard');
-      }
-      const submit = target.form?.submit;
-      return submit && matchPhrase(submit, rule.phrases) ? t(why.form, submit.trim().slice(0, 60)) : null;
-    }
-    case 'download': {
-      if (action.type !== 'click' || !target) return null;
-      if (target.download) return t('whyDownloadLink');
-      const ext = target.href ? fileExtension(target.href) : null;
-      if (ext && rule.words.includes(ext)) return t('whyDownloadExt', ext);
-      if (firstPhrase(target.text, ['download'])) return t('whyDownloadText', quoted());
-      return null;
-    }
-    case 'leave-site': {
-      if (!siteHost) return null;
-      const app = action.type === 'openApp' ? ctx.apps?.find((a) => a.name.toLowerCase() === action.name.toLowerCase()) : undefined;
-      // Every way the action may go (a link with an inline handler: both).
-      const to = action.type === 'search' ? [ctx.searchStartPage]
-        : action.type === 'navigate' ? [action.url]
-          : app ? [app.url]
-            : action.type === 'click' ? [target?.href, target?.formAction, target?.navigatesTo]
-              : pressesEnter(action) ? [target?.formAction] : [];
-      const away = to.map((u) => (u ? awayHost(ctx.site, u, ctx.apps) : null)).find((h) => h !== null);
-      return away ? t('whyLeave', hostKey(siteHost), hostKey(away)) : null;
-    }
+/** Input types that hold no typed value: a press or Space activates them, Enter is not typing. */
+const NOT_TYPED = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'file', 'color', 'range']);
+
+/** The element takes typed text (a text field, a text area, contenteditable), as reported or by its tag. */
+function takesText(t: GuardTarget): boolean {
+  if (t.editable !== undefined) return t.editable && t.tag !== 'select';
+  if (t.tag === 'textarea') return true;
+  return t.tag === 'input' && !NOT_TYPED.has(t.inputType ?? 'text');
+}
+
+const isSelect = (t: GuardTarget) => t.tag === 'select' || t.field?.tag === 'select';
+
+/**
+ * What an input does to the element it reaches (gate.ts): a press activates it; typing into a
+ * field types, into a <select> chooses an option, into anything else clicks it first; Enter in a
+ * field submits its form, on anything else activates it; Space activates what is not a field.
+ */
+type Effect = 'press' | 'type' | 'choose' | 'submit' | null;
+
+function effectOf(r: Reached): Effect {
+  const t = r.target;
+  if (!t) return null;
+  switch (r.how) {
+    case 'press': return 'press';
+    case 'type': return isSelect(t) ? 'choose' : takesText(t) ? 'type' : 'press';
+    case 'enter': return isSelect(t) ? null : takesText(t) ? 'submit' : 'press';
+    case 'space': return takesText(t) || isSelect(t) ? null : 'press';
   }
 }
 
-/** The first guard the action trips, or null (rules allowed on the task's site are skipped). */
-export function guardCheck(action: Action, target: GuardTarget | null, ctx: GuardContext, guards: GuardSettings): GuardHit | null {
+/** The element's names the text rules read: its text, then its other names (CSS text, alt, value, title, aria-label). */
+function namesOf(t: GuardTarget): string[] {
+  return [t.text, ...(t.names ?? [])].filter((n) => n && n.trim());
+}
+
+const short = (s: string) => s.trim().slice(0, 60);
+
+function checkText(rule: GuardRule & { id: TextRuleId }, effect: Effect, target: GuardTarget, action: Action, t: Translate): string | null {
+  const why = WHY[rule.id];
+  if (effect === 'press') {
+    const named = namesOf(target).find((n) => matchPhrase(n, rule.phrases));
+    if (named) return t(why.click, short(named));
+    // A button of a form: a form with payment card fields pays, whatever its button says; its
+    // submit button sends a form with a message field.
+    const form = target.buttonOf;
+    if (!form) return null;
+    if (rule.id === 'payment' && form.fields.some((f) => isCardField(f, f.label))) return t('whyClickCardForm', short(namesOf(target)[0] ?? ''));
+    if (rule.id === 'send' && form.submits && form.fields.some(isMessageField)) return t('whyClickMessageForm', short(namesOf(target)[0] ?? ''));
+    return null;
+  }
+  if (effect === 'choose') {
+    const option = chosenOption(action.type === 'type' ? action.text : '', target.options);
+    return matchPhrase(option, rule.phrases) ? t(why.choose, short(option)) : null;
+  }
+  if (effect !== 'submit') return null;
+  // Enter in a field submits its form through its default button.
+  if (rule.id === 'send' && (typesAMessage(target.text) || (target.field && isMessageField(target.field)))) {
+    return action.type === 'type' ? t('whyTypeEnterSend', short(target.text)) : t('whyEnterSend', short(target.text));
+  }
+  if (rule.id === 'payment') {
+    const field = target.field ?? { tag: target.tag, type: target.inputType };
+    if (isCardField(field, field.label ?? target.text) || target.form?.fields.some((f) => isCardField(f, f.label))) return t('whyEnterCard');
+  }
+  if (rule.id === 'send' && target.form?.fields.some(isMessageField)) return t('whyEnterSend', short(target.text));
+  const submit = target.form?.submit;
+  return submit && matchPhrase(submit, rule.phrases) ? t(why.form, short(submit)) : null;
+}
+
+function check(rule: GuardRule, action: Action, reached: Reached[], ctx: GuardContext): string | null {
+  const t = ctx.t ?? english;
+  if (rule.id === 'leave-site') return checkLeave(action, reached, ctx, t);
+  for (const r of reached) {
+    const effect = effectOf(r);
+    const target = r.target;
+    if (!effect || !target) continue;
+    const reason = checkOne(rule, effect, target, action, t);
+    if (reason) return reason;
+  }
+  return null;
+}
+
+function checkOne(rule: GuardRule, effect: Effect, target: GuardTarget, action: Action, t: Translate): string | null {
+  switch (rule.id) {
+    case 'password': {
+      if (effect !== 'type' || action.type !== 'type') return null;
+      if (target.inputType === 'password') return t('whyPassword');
+      const field = target.field ?? { tag: target.tag, type: target.inputType };
+      return isPasswordField(field, field.label ?? target.text) ? t('whyPasswordLike', short(target.text)) : null;
+    }
+    case 'payment':
+    case 'delete':
+    case 'send':
+      return checkText(rule as GuardRule & { id: TextRuleId }, effect, target, action, t);
+    case 'download': {
+      if (effect !== 'press') return null;
+      if (target.download) return t('whyDownloadLink');
+      const ext = target.href ? fileExtension(target.href) : null;
+      if (ext && rule.words.includes(ext)) return t('whyDownloadExt', ext);
+      const named = namesOf(target).find((n) => firstPhrase(n, ['download']));
+      return named ? t('whyDownloadText', short(named)) : null;
+    }
+    case 'leave-site':
+      return null;
+  }
+}
+
+/** Every way the action may go: the address it opens, or what the elements it reaches open or submit to. */
+function checkLeave(action: Action, reached: Reached[], ctx: GuardContext, t: Translate): string | null {
+  const siteHost = hostOf(ctx.site);
+  if (!siteHost) return null;
+  const app = action.type === 'openApp' ? ctx.apps?.find((a) => a.name.toLowerCase() === action.name.toLowerCase()) : undefined;
+  const to: (string | null | undefined)[] = action.type === 'search' ? [ctx.searchStartPage]
+    : action.type === 'navigate' ? [action.url]
+      : app ? [app.url] : [];
+  for (const r of reached) {
+    const effect = effectOf(r);
+    if (effect === 'press') to.push(r.target?.href, r.target?.formAction, r.target?.navigatesTo);
+    else if (effect === 'submit') to.push(r.target?.formAction);
+  }
+  const away = to.map((u) => (u ? awayHost(ctx.site, u, ctx.apps) : null)).find((h) => h !== null);
+  return away ? t('whyLeave', hostKey(siteHost), hostKey(away)) : null;
+}
+
+/**
+ * The first guard the action trips, judged on every element its input reaches (`reached`: the
+ * gate's activations, gate.ts, each resolved to the element there by the background), or null.
+ * Rules allowed on the task's site are skipped.
+ */
+export function guardCheckReached(action: Action, reached: Reached[], ctx: GuardContext, guards: GuardSettings): GuardHit | null {
   const allowed = guards.allow[hostKey(ctx.site)] ?? [];
   for (const rule of guards.rules) {
     if (!rule.on || allowed.includes(rule.id)) continue;
-    const reason = check(rule, action, target, ctx);
+    const reason = check(rule, action, reached, ctx);
     if (reason) return { id: rule.id, reason };
   }
   return null;
+}
+
+/**
+ * guardCheckReached with one element known: the action's target, which is also the focused
+ * element for a key or for typing into no particular field (a drag's release point: unknown).
+ */
+export function guardCheck(action: Action, target: GuardTarget | null, ctx: GuardContext, guards: GuardSettings): GuardHit | null {
+  const reached = activations(action).map((x) => ({ how: x.how, target: x.where.at === 'point' ? null : target }));
+  return guardCheckReached(action, reached, ctx, guards);
 }
 
 /** The settings with `id` always allowed on the task's site. */

@@ -1,3 +1,5 @@
+import type { FieldInfo, FormInfo } from './guard-fields';
+
 /** What the labeler reports for one labelled element (serializable). */
 export interface Rect { x: number; y: number; width: number; height: number }
 
@@ -109,6 +111,12 @@ export interface HitElement {
   navigatesTo?: string | null;
   /** a text field, textarea or contenteditable */
   editable: boolean;
+  /** for the gate (content-scripts/details.ts): its other names, the form it is a button of, a field's attributes, form and options */
+  names?: string[];
+  buttonOf?: FormInfo & { submits: boolean };
+  field?: FieldInfo;
+  form?: FormInfo;
+  options?: string[];
 }
 
 /** A frame's answer to a hit test at a point of its own viewport. */

@@ -8,7 +8,7 @@
  * - Broadcasts: background -> views, `{ event: 'run/update', run }` after every transition, and
  *   `{ event: 'run/stream', … }` while a reply streams in.
  */
-import type { Fingerprint, LabelStyle, Mark, MarksSnapshot, PointHit, Rect } from './marks';
+import type { Fingerprint, HitElement, LabelStyle, Mark, MarksSnapshot, PointHit, Rect } from './marks';
 import type { DocAction, DocEntry, ScreenDoc } from './docs/types';
 import type { DocsFile, Refused } from './docs/file';
 import type { SettleReport } from './settle';
@@ -138,7 +138,7 @@ export interface ContentMessages {
   'marks/hide': { req: Record<string, never>; res: null };
   'marks/reset': { req: Record<string, never>; res: null };
   /** what the guards need about a label's element: the link it is or is in (absolute URL), a download attribute; a form field's attributes, form and options; where it submits its form, a URL its click handler goes to */
-  'marks/details': { req: { label: number }; res: ({ href: string | null; download: boolean; formAction?: string | null; navigatesTo?: string | null } & GuardFieldDetails) | null };
+  'marks/details': { req: { label: number }; res: ({ href: string | null; download: boolean; formAction?: string | null; navigatesTo?: string | null; names?: string[]; buttonOf?: FormInfo & { submits: boolean } } & GuardFieldDetails) | null };
   'marks/resolve': { req: { label: number }; res: ResolvedMark };
   'marks/focus': { req: { label: number }; res: boolean };
   'page/scroll': { req: { direction: 'up' | 'down' }; res: { moved: number } };
@@ -157,6 +157,8 @@ export interface ContentMessages {
   'point/inspect': { req: { x: number; y: number }; res: PointHit };
   /** the focused element of this frame (deep), for typing into the focused field; null when nothing editable has focus */
   'point/focused': { req: Record<string, never>; res: ({ tag: string; text: string; inputType?: string; editable: boolean; formAction?: string | null } & GuardFieldDetails) | null };
+  /** the focused element of this frame (deep), whatever it is, described for the gate (guards); null: the page itself */
+  'point/active': { req: Record<string, never>; res: Omit<HitElement, 'frameId'> | null };
   /** draw a crosshair at a point (top-frame viewport CSS px) with the hit element's box; null point: remove it */
   'point/mark': { req: { point: { x: number; y: number } | null; box: Rect | null }; res: null };
 }

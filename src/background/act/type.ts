@@ -50,15 +50,25 @@ export async function typeFocused(tabId: number, a: { text: string; clear: boole
   return { ok: true };
 }
 
-/** Click at the point, then type into the field that took the focus. */
+/**
+ * Click at the point, then type into the field that took the focus. What is at the point is
+ * looked at first: anything but a field (or a label, which focuses its field) is not clicked at
+ * all, since clicking a button to type into it would press the button (the gate judges it as a
+ * press too: core/gate.ts).
+ */
 export async function typeAt(tabId: number, p: Point, a: { text: string; clear: boolean; enter: boolean }, tap: boolean, offsets: FrameOffsets | undefined): Promise<ActResult> {
+  const where = `(${Math.round(p.x)}, ${Math.round(p.y)})`;
+  const before = await inspectAt(tabId, p, offsets).catch(() => null);
+  if (before && !before.editable && before.tag !== 'label') {
+    return { ok: false, error: `There is no text field at ${where} (it is a ${describe(before)}), so nothing was clicked or typed: click a text field first, or type at a field's position.` };
+  }
   if (tap) await cdp.touch(tabId, p.x, p.y);
   else await cdp.click(tabId, p.x, p.y);
   const field = await focusedField(tabId);
   if (!field) {
     const hit = await inspectAt(tabId, p, offsets).catch(() => null);
     const what = hit ? ` (it is a ${describe(hit)})` : '';
-    return { ok: false, error: `Clicking at (${Math.round(p.x)}, ${Math.round(p.y)}) did not put the focus in a text field${what}; nothing was typed.` };
+    return { ok: false, error: `Clicking at ${where} did not put the focus in a text field${what}; nothing was typed.` };
   }
   await typeHere(tabId, a);
   return { ok: true };
