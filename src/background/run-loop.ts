@@ -36,7 +36,12 @@ import { actInput, settleAfter } from './act';
 import { inspectAt } from './act/point';
 import { emulatePhone, restoreDevice } from './act/device';
 import { canGoBack, syncTabs, type TabbedRun } from './tabs';
-import { takeFileNotes, unwatchFileChoosers, watchFileChoosers } from './act/files';
+import { takeFileNotes } from './act/files';
+import { unwatchTab, watchTab } from './watch';
+import { answerDialog, inputOrDialog, takeDialogNotes, type HeldDialog } from './dialogs';
+import { blockHeld, releaseHeld, takeHeld } from './hold';
+import { dialogNote } from '../core/page-dialog';
+import { isCardField } from '../core/guard-fields';
 import { claimStaged, dropRunFiles } from './file-store';
 import type { FileMeta } from '../core/files';
 import { imagesFor } from './images';
@@ -66,6 +71,8 @@ interface Active extends TabbedRun {
   keep?: KeepJob | null;
   /** those images being made and stored ('kept'); joined before the action */
   keeping?: Promise<void> | null;
+  /** an action's input stuck behind a page dialog held for the person: it ends once the dialog is answered */
+  inputLeft?: Promise<unknown>;
 }
 
 interface KeepJob {
@@ -205,7 +212,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
 }
 
 function newActive(state: RunState, settings: Settings): Active {
-  return { state, settings, request: null, wake: () => undefined, opened: [], tabs: new Set([state.tabId, ...(state.tabStack ?? [])]) };
+  return { state, settings, request: null, wake: () => undefined, opened: [], tabs: new Set([state.tabId, ...(state.tabStack ?? [])]), cards: [] };
 }
 
 function find(runId: string | undefined): Active | undefined {
@@ -415,6 +422,10 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
     case 'check': {
       // Every element the input would reach (the target, the focused element, a drag's release point), judged as what it activates.
       const reached = await reachedBy(tabId, eff.action, eff.mark, a.state.pending?.frameOffsets);
+      // A card number typed into a card field: requests that carry it wait for the person (watch.ts).
+      const typed = eff.action.type === 'type' ? eff.action.text.trim() : '';
+      const into = reached.find((r) => r.how === 'type')?.target;
+      if (typed && into && isCardField(into.field ?? { tag: into.tag, type: into.inputType }, into.field?.label ?? into.text) && !a.cards.includes(typed)) a.cards.push(typed);
       // exploring: the rules for paying, deleting and sending apply whatever the settings say (refused in reduce.ts)
       const guards = a.state.explore
         ? { ...a.state.guards, rules: a.state.guards.rules.map((r) => (NEVER_WHILE_EXPLORING.includes(r.id) ? { ...r, on: true } : r)), allow: {} }
@@ -430,6 +441,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
     case 'act': {
       const p = a.state.pending!;
       let started = p.actStartedAt;
+      let heldDialog: HeldDialog | null = null;
       if (started === undefined) {
         started = Date.now();
         await commit(a, { type: 'acting', at: started });
@@ -440,12 +452,19 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         // a grammar that can quote the clipboard: what the page copies from now on is recorded
         if (dialectOf(a.state.dialect).observes.clipboard) await armClipboard(tabId);
         try {
-          result = filled.missing.length
-            ? { ok: false, error: modelText.noSuchSecret(filled.missing, kept.map((s) => s.name)) }
-            : await actInput(tabId, filled.action, {
+          if (filled.missing.length) result = { ok: false, error: modelText.noSuchSecret(filled.missing, kept.map((s) => s.name)) };
+          else {
+            // A page dialog a guard cares about stops the action where it is and waits for the person (dialogs.ts).
+            const r = await inputOrDialog(tabId, actInput(tabId, filled.action, {
               mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
               ask: (prompt) => askText(a, prompt), tabIds: [tabId, ...[...(a.state.tabStack ?? [])].reverse()],
-            });
+            }));
+            if ('held' in r) {
+              heldDialog = r.held;
+              a.inputLeft = r.input.catch(() => undefined);
+              result = { ok: true };
+            } else result = r.done;
+          }
         } catch (err) {
           // The page changed or closed under the action: tell the model. A tab the action closed
           // (a popup's "Close") sends the run back to its opener, when there is one.
@@ -460,21 +479,33 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       }
       // After a restart with the input started but not recorded, nobody knows whether it happened.
       const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
+      const tabs = () => [...new Set([tabId, a.state.tabId, ...a.tabs])];
+      if (heldDialog) {
+        // The page waits on its dialog: nothing settles until the person answers (the 'after' effect).
+        const landed = { url: await tabUrl(a.state.tabId), downloads: await takeDownloads(tabs()), dialog: heldDialog, requests: takeHeld(tabs()) };
+        a.held = landed.downloads;
+        return { type: 'acted', at: Date.now(), result, ms: Date.now() - started, landed };
+      }
       await settleAfter(tabId, eff.action);
       // the model asked for a pause after its action (capped by the run: effects.ts)
       if (eff.sleepMs) await pause(eff.sleepMs);
       // Exploring: the action judged from the screenshots before and after it, its element documented (explore.ts)
       const learnt = a.state.explore && result.ok ? await learnFrom(a, tabId, eff.action) : null;
 
-      // What file choosers the action opened got (act/files.ts), for the model.
-      const notes = await takeFileNotes(tabId);
+      // What file choosers the action opened got (act/files.ts) and the page's dialogs answered (dialogs.ts), for the model.
+      const dialogs = takeDialogNotes(tabs());
+      const notes = [...await takeFileNotes(tabId), ...dialogs.notes];
       // A tab the action opened or closed: this step records the change.
       await syncTabs(a, (ev) => commit(a, ev));
       // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
-      const downloads = await takeDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]);
+      const downloads = await takeDownloads(tabs());
       a.held = downloads;
-      const landed = { url: await tabUrl(a.state.tabId), downloads };
-      const outcome = learnt && result.ok ? { ...result, learned: learnt.learned, usage: learnt.usage, note: result.note ? `${result.note} ${learnt.note}` : learnt.note } : result;
+      // Requests the page sent that carry a secret or a card number: held for the person (hold.ts).
+      const requests = takeHeld(tabs());
+      const landed = { url: await tabUrl(a.state.tabId), downloads, ...(requests.length ? { requests } : {}) };
+      const learned = learnt && result.ok ? { ...result, learned: learnt.learned, usage: learnt.usage, note: result.note ? `${result.note} ${learnt.note}` : learnt.note } : result;
+      // A dialog answered Cancel cut the action short: not a success.
+      const outcome = dialogs.cut && learned.ok ? { ok: false as const, error: modelText.cutByDialog } : learned;
       return { type: 'acted', at: Date.now(), result: withNotes(outcome, notes), ms: Date.now() - started, landed };
     }
     case 'after': {
@@ -489,6 +520,8 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
 }
 
 const BACK_SETTLE_MS = 8_000;
+/** How long an action's input may take to end once the dialog it was stuck behind is answered. */
+const INPUT_AFTER_DIALOG_MS = 10_000;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -542,6 +575,19 @@ async function askText(a: Active, prompt: string): Promise<{ ok: true; text: str
 async function resolveAfter(a: Active, after: AfterAction, before: string): Promise<string> {
   const keep = after.decision !== 'rejected';
   const said: string[] = [];
+  if (after.dialog) {
+    // OK or Cancel, as the person said; then the action's input ends and the page settles.
+    await answerDialog(a.state.tabId, keep);
+    await Promise.race([a.inputLeft, pause(INPUT_AFTER_DIALOG_MS)]);
+    a.inputLeft = undefined;
+    await settle(a.state.tabId, BACK_SETTLE_MS);
+    said.push(dialogNote(after.dialog, keep, 'user'));
+  }
+  if (after.requests?.length) {
+    if (keep) await releaseHeld(after.requests);
+    else await blockHeld(after.requests);
+    said.push(keep ? modelText.requestsSent(after.requests.map((r) => r.what)) : modelText.requestsBlocked(after.requests.map((r) => r.what)));
+  }
   if (after.downloads.length) {
     const names = after.downloads.map((d) => d.filename);
     if (keep) await keepDownloads(after.downloads);
@@ -602,8 +648,8 @@ async function drive(a: Active): Promise<void> {
       // user agent and width) from the first step. A restarted worker finds the tab already a phone.
       if (!a.state.steps.length && !a.state.pending) await cdp.send(tabId, 'Page.reload', {}).catch(() => undefined);
     }
-    // File choosers get the run's attached files, never a native dialog (act/files.ts).
-    await watchFileChoosers(tabId, a.state.id).catch(() => undefined);
+    // File choosers, the page's dialogs and its requests are watched for the run (watch.ts).
+    await watchTab(tabId, a);
     while (a.state.status === 'running') {
       await syncTabs(a, (ev) => commit(a, ev));
       if (a.state.status !== 'running') break;
@@ -641,7 +687,7 @@ async function drive(a: Active): Promise<void> {
     await dropDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]).catch(() => undefined);
     for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
       if (!(await chrome.tabs.get(t).catch(() => null))) continue;
-      await unwatchFileChoosers(t);
+      await unwatchTab(t);
       await resetTab(t);
       if (phone) await restoreDevice(t).catch(() => undefined);
       await cdp.detach(t);

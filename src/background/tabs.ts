@@ -17,7 +17,7 @@ import { translatorFor } from '../core/locales';
 import { whyNotAllowed } from '../core/pages';
 import { runDevice } from '../core/dialects/device';
 import type { RunEvent, RunState } from '../core/run';
-import { watchFileChoosers } from './act/files';
+import { watchTab } from './watch';
 import * as cdp from './cdp';
 import { emulatePhone } from './act/device';
 import { tabComplete } from './settle';
@@ -84,12 +84,14 @@ export interface TabbedRun {
   opened: Array<{ tabId: number; opener: number }>;
   /** every tab the run worked in, to clean up when it ends */
   tabs: Set<number>;
+  /** card numbers the run typed (watch.ts: requests carrying them wait for the person) */
+  cards: string[];
 }
 
 /**
  * The run's tab and the tabs it opened: back to the opener when the run's tab closed (or stop
  * when none is open), then into the newest tab the run's tab opened. Each move is committed as a
- * 'tab' event; the tab moved to gets file choosers watched too (act/files.ts).
+ * 'tab' event; the tab moved to is watched too (watch.ts: file choosers, dialogs, the request hold).
  */
 export async function syncTabs(run: TabbedRun, commit: (ev: RunEvent) => Promise<void>): Promise<void> {
   const phone = runDevice(run.state) === 'phone';
@@ -101,7 +103,7 @@ export async function syncTabs(run: TabbedRun, commit: (ev: RunEvent) => Promise
       return;
     }
     run.tabs.add(back.tabId);
-    await watchFileChoosers(back.tabId, run.state.id).catch(() => undefined);
+    await watchTab(back.tabId, run).catch(() => undefined);
     await commit({ type: 'tab', at: Date.now(), change: 'closed', tabId: back.tabId, url: back.url });
   }
   for (;;) {
@@ -112,7 +114,7 @@ export async function syncTabs(run: TabbedRun, commit: (ev: RunEvent) => Promise
     run.tabs.add(next.tabId);
     const to = await followTab(next.tabId, phone);
     if (!to || run.state.status !== 'running') continue;
-    await watchFileChoosers(to.tabId, run.state.id).catch(() => undefined);
+    await watchTab(to.tabId, run).catch(() => undefined);
     await commit({ type: 'tab', at: Date.now(), change: 'opened', tabId: to.tabId, url: to.url });
     // What the new tab opened meanwhile is followed next; the rest is stale.
     run.opened = run.opened.filter((o) => o.opener === to.tabId);

@@ -9,12 +9,18 @@ import { hostKey, type GuardHit, type GuardId, type GuardSettings } from './guar
 import type { Translate } from './i18n';
 import { english } from './locales';
 import { awayHost, httpHost, sameSite } from './site';
+import type { PageDialog } from './page-dialog';
+import type { Held } from './request-hold';
 
-export interface Landed {
+export interface Landed<D extends { filename: string } = { filename: string }> {
   /** the tab's URL after the action */
   url: string;
   /** downloads the action started: suggested file names */
-  downloads: { filename: string }[];
+  downloads: D[];
+  /** a confirm of the page held open for the person, and the guard it trips (page-dialog.ts) */
+  dialog?: { dialog: PageDialog; hit: GuardHit };
+  /** requests of the page held for the person (request-hold.ts), each with its rule and reason */
+  requests?: Held[];
 }
 
 export interface AfterContext {
@@ -34,13 +40,20 @@ function ruleOn(guards: GuardSettings, site: string, id: GuardId): boolean {
 }
 
 /**
- * The guard to ask after the action, or null. A download asks (the download rule), unless the person
+ * The guard to ask after the action, or null. A page dialog held open asks first, then requests
+ * held (their rules judged them as they came); a download asks (the download rule), unless the person
  * approved the action as a download before it ran; the tab on
  * another site than the task's asks (the leave-site rule) when the action moved it there from
  * another site, unless the person approved leaving before the action ran.
  */
-export function afterActionHit(landed: Landed, ctx: AfterContext, guards: GuardSettings): GuardHit & { id: 'download' | 'leave-site' } | null {
+export function afterActionHit(landed: Landed, ctx: AfterContext, guards: GuardSettings): GuardHit | null {
   const t = ctx.t ?? english;
+  // A dialog the page waits on, and requests held: their guards were judged as they came (dialogs.ts, hold.ts).
+  if (landed.dialog) return landed.dialog.hit;
+  if (landed.requests?.length) {
+    const reasons = [...new Set(landed.requests.map((r) => r.reason))];
+    return { id: landed.requests[0].rule, reason: reasons.join('; ') };
+  }
   // A download the person approved before the click (the download guard's guess) is not asked again.
   if (landed.downloads.length && ctx.approved !== 'download' && ruleOn(guards, ctx.site, 'download')) {
     return { id: 'download', reason: t('whyDownloadBegan', landed.downloads.map((d) => `"${d.filename}"`).join(', ')) };

@@ -28,7 +28,12 @@
  * (English, French, Spanish), as whole words anywhere (German), anywhere (Chinese, Japanese);
  * "=phrase" must be the whole text and "-phrase" marks a look-alike that never trips the rule.
  * "Pay £25" and "Delete" match, the look-alikes "Payment methods", "Deleted items", "Sent mail",
- * "支付方式", "送信済み" do not.
+ * "支付方式", "送信済み" do not. Text and phrases (and field labels) are folded alike first
+ * (foldGuardText, fold-text.ts): NFKC, zero-width / soft-hyphen / bidi characters dropped, accents
+ * dropped from Latin, Cyrillic and Greek letters, look-alike Cyrillic / Greek letters read as Latin,
+ * Traditional Chinese read as Simplified, "&" and "+" between words read as "and", case folded; so
+ * "Pla\u200bce order", "Ｐｌａｃｅ ｏｒｄｅｒ", "Confirm & pay" and "立即購買" match. A text ending in "?"
+ * is exempt only when it reads as a question ("How do I delete…?", "如何删除账户？"; not "Delete account?").
  * Per-site "always allow" lists rules that never pause on a site (by host, "www." dropped).
  */
 import type { Action } from './action/action';
@@ -261,11 +266,17 @@ const WHY: Record<TextRuleId, { click: string; form: string; choose: string }> =
 /** Input types that hold no typed value: a press or Space activates them, Enter is not typing. */
 const NOT_TYPED = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'file', 'color', 'range']);
 
-/** The element takes typed text (a text field, a text area, contenteditable), as reported or by its tag. */
+/** Tags that are pressed, never typed into. */
+const PRESSED = new Set(['button', 'a', 'area', 'summary', 'option', 'label', 'select']);
+
+/**
+ * The element takes typed text (a text field, a text area, contenteditable), as the page reported
+ * (the background always says); when unknown, by its tag (a <div> may be contenteditable).
+ */
 function takesText(t: GuardTarget): boolean {
   if (t.editable !== undefined) return t.editable && t.tag !== 'select';
-  if (t.tag === 'textarea') return true;
-  return t.tag === 'input' && !NOT_TYPED.has(t.inputType ?? 'text');
+  if (t.tag === 'input') return !NOT_TYPED.has(t.inputType ?? 'text');
+  return !PRESSED.has(t.tag);
 }
 
 const isSelect = (t: GuardTarget) => t.tag === 'select' || t.field?.tag === 'select';

@@ -72,6 +72,11 @@ export const modelText = {
   leftSiteUndone: (url: string, back: string) => `The page went to ${url}, another site than the task's; the user did not allow it, so the browser went back to ${back}.`,
   leftSiteClosed: (url: string) => `A new tab went to ${url}, another site than the task's; the user did not allow it, so that tab was closed.`,
   leftSiteStuck: (url: string) => `The page went to ${url}, another site than the task's; the user did not allow it, but the browser could not go back: do not go on there.`,
+  /** requests the page sent that carried a secret, a password or a card number (core/request-hold.ts), as the person decided */
+  requestsSent: (what: string[]) => `The page sent ${quoted(what)} with sensitive data in it; the user allowed it.`,
+  requestsBlocked: (what: string[]) => `The page tried to send ${quoted(what)} with sensitive data in it; the user did not allow it, so the request was blocked and did not reach the site.`,
+  /** a page dialog the run answered Cancel (a prompt, a guarded confirm between actions) */
+  cutByDialog: 'The action was cut short by a dialog of the page (see below).',
   afterTakeover: 'The user took over the browser before deciding whether to keep what this action did.',
   userSaid: (feedback: string) => `The user said: ${feedback}`,
 };

@@ -19,7 +19,7 @@ import { endsRun, isParseError, labelOf, type Action, type Memory } from '../act
 import { browserShortcut } from '../action/shortcuts';
 import { hostKey, normalizeGuards, DEFAULT_GUARDS, type GuardId } from '../guards';
 import { detectInjection, injectionPlace, pageTexts, type InjectionHit } from '../injection';
-import { afterActionHit } from '../guard-after';
+import { afterActionHit, type Landed } from '../guard-after';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
 import type { HistoryEntry } from '../dialects/types';
@@ -385,10 +385,11 @@ function onTab(state: RunState, ev: Extract<RunEvent, { type: 'tab' }>): RunStat
  * What the action did that the guards look at after it: asked about (no decision yet), or
  * downloads nobody needs to be asked about (kept: decision 'auto'); null: nothing of the kind.
  */
-function afterAction(state: RunState, p: PendingStep, landed: { url: string; downloads: AfterAction['downloads'] }): AfterAction | null {
+function afterAction(state: RunState, p: PendingStep, landed: Landed<AfterAction['downloads'][number]>): AfterAction | null {
   const approved = p.decision?.decision === 'approved' ? p.guardRule ?? null : null;
   const hit = afterActionHit(landed, { site: state.site, before: p.url, apps: state.apps, approved, t: translatorFor(state.locale) }, state.guards);
-  if (hit) return { rule: hit.id, reason: hit.reason, url: landed.url, downloads: landed.downloads };
+  const held = { ...(landed.dialog ? { dialog: landed.dialog.dialog } : {}), ...(landed.requests?.length ? { requests: landed.requests } : {}) };
+  if (hit) return { rule: hit.id, reason: hit.reason, url: landed.url, downloads: landed.downloads, ...held };
   return landed.downloads.length ? { rule: null, reason: null, url: landed.url, downloads: landed.downloads, decision: 'auto' } : null;
 }
 

@@ -3,6 +3,9 @@ import type { Locale } from '../i18n';
  * The run's state and the events and effects of its state machine (reduce.ts, effects.ts).
  * Types and their constructors only: this file imports nothing from the rest of the run.
  */
+import type { PageDialog } from '../page-dialog';
+import type { Held } from '../request-hold';
+import type { Landed } from '../guard-after';
 import type { BboxConvention } from '../action/bbox';
 import type { Action, Memory } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
@@ -78,13 +81,17 @@ export interface DownloadNote { id: number; url: string; filename: string }
  */
 export interface AfterAction {
   /** the guard that asked; null: nobody was asked (the rule is off or allowed on the site) */
-  rule: 'leave-site' | 'download' | null;
+  rule: GuardId | null;
   /** why it asked, for the person; null when nobody was asked */
   reason: string | null;
   /** the tab's URL after the action */
   url: string;
   /** downloads the action started (empty: none) */
   downloads: DownloadNote[];
+  /** a confirm of the page a guard cares about, held open: OK if kept, Cancel if undone (core/page-dialog.ts) */
+  dialog?: PageDialog;
+  /** requests of the page that carry a secret, a typed password or a card number, held: sent if kept, blocked if undone (core/request-hold.ts) */
+  requests?: Held[];
   /**
    * approved: kept; rejected: undone (the tab went back, downloads cancelled and erased); auto:
    * nobody was asked, kept; takeover: the person took over before deciding, left as it was.
@@ -379,7 +386,7 @@ export type RunEvent =
    * `landed`: where the tab is after the action and the downloads it started (paused), for the
    * guards that look after an action (guard-after.ts); absent: not looked at (older worker)
    */
-  | { type: 'acted'; at: number; result: ActResult; ms: number; landed?: { url: string; downloads: DownloadNote[] } }
+  | { type: 'acted'; at: number; result: ActResult; ms: number; landed?: Landed<DownloadNote> }
   /** what the action did was kept or undone (after 'approve' / 'reject' of an AfterAction): `outcome` in the model's words */
   | { type: 'resolved'; at: number; outcome: string }
   | { type: 'pause'; at: number; url: string }

@@ -1,0 +1,104 @@
+/**
+ * A page's alert / confirm / prompt / beforeunload dialogs in a run's tabs, seen through the
+ * debugger (Page.javascriptDialogOpening, sent to the tabs a run attached: cdp.ts) and answered
+ * as core/page-dialog.ts says: at once (noted for the model), or, for a confirm a guard cares
+ * about while an action is under way, held open for the person (the run asks after the action:
+ * core/guard-after.ts) and answered with their decision (answerDialog).
+ */
+import * as cdp from './cdp';
+import { autoAnswer, dialogNote, MAX_DIALOG_CHARS, type DialogType, type PageDialog } from '../core/page-dialog';
+import type { GuardHit } from '../core/guards';
+
+export type DialogJudge = (d: PageDialog) => GuardHit | null;
+
+/** A dialog held open for the person: what it says and the guard it trips. */
+export interface HeldDialog { dialog: PageDialog; hit: GuardHit }
+
+const judges = new Map<number, DialogJudge>();
+/** tab -> what the model is to be told about dialogs answered since last taken; `cut`: answered Cancel */
+const notes = new Map<number, Array<{ text: string; cut: boolean }>>();
+/** tab -> the action under way: told when a dialog is held for the person */
+const waiting = new Map<number, (held: HeldDialog) => void>();
+/** tab -> the dialog held open now */
+const open = new Map<number, HeldDialog>();
+
+const TYPES: DialogType[] = ['alert', 'confirm', 'prompt', 'beforeunload'];
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  const tabId = source.tabId;
+  if (tabId === undefined) return;
+  if (method === 'Page.javascriptDialogClosed') {
+    open.delete(tabId);
+    return;
+  }
+  if (method !== 'Page.javascriptDialogOpening' || !cdp.attachedTabs().includes(tabId)) return;
+  const p = params as { type?: string; message?: string };
+  const type = TYPES.includes(p.type as DialogType) ? p.type as DialogType : 'alert';
+  const dialog: PageDialog = { type, message: String(p.message ?? '').slice(0, MAX_DIALOG_CHARS) };
+  const hit = judges.get(tabId)?.(dialog) ?? null;
+  const during = waiting.get(tabId);
+  if (hit && during) {
+    open.set(tabId, { dialog, hit });
+    during({ dialog, hit });
+    return;
+  }
+  // Nobody needs to be asked, or no action is under way (a timer's dialog between steps): a
+  // confirm a guard cares about is refused, anything else answered as autoAnswer says.
+  const accept = hit ? false : autoAnswer(dialog);
+  void cdp.send(tabId, 'Page.handleJavaScriptDialog', { accept }).catch(() => undefined);
+  notes.set(tabId, [...(notes.get(tabId) ?? []), { text: dialogNote(dialog, accept, 'agent'), cut: !accept }]);
+});
+
+/** The tab's dialogs are seen from now on (Page events), judged by `judge`. */
+export async function watchDialogs(tabId: number, judge: DialogJudge): Promise<void> {
+  judges.set(tabId, judge);
+  await cdp.send(tabId, 'Page.enable');
+}
+
+export function unwatchDialogs(tabId: number): void {
+  judges.delete(tabId);
+  waiting.delete(tabId);
+}
+
+/**
+ * Runs the action's input; when a dialog that needs the person opens meanwhile, returns it at
+ * once (the input may be stuck behind the dialog: `input` goes on and ends once it is answered).
+ */
+export async function inputOrDialog<T>(tabId: number, input: Promise<T>): Promise<{ done: T } | { held: HeldDialog; input: Promise<T> }> {
+  const now = open.get(tabId);
+  if (now) return { held: now, input };
+  let tell: (h: HeldDialog) => void = () => undefined;
+  const held = new Promise<HeldDialog>((resolve) => { tell = resolve; });
+  waiting.set(tabId, tell);
+  try {
+    const first = await Promise.race([input.then((done) => ({ done })), held.then((h) => ({ held: h, input }))]);
+    return first;
+  } finally {
+    if (waiting.get(tabId) === tell) waiting.delete(tabId);
+  }
+}
+
+/** The person decided: OK (accept) or Cancel. */
+export async function answerDialog(tabId: number, accept: boolean): Promise<void> {
+  open.delete(tabId);
+  await cdp.send(tabId, 'Page.handleJavaScriptDialog', { accept }).catch(() => undefined);
+}
+
+/**
+ * What the model is to be told about the dialogs the run answered in these tabs since last asked;
+ * `cut`: one was answered Cancel, so what the page asked about did not happen.
+ */
+export function takeDialogNotes(tabIds: number[]): { notes: string[]; cut: boolean } {
+  const all = tabIds.flatMap((t) => notes.get(t) ?? []);
+  for (const t of tabIds) notes.delete(t);
+  return { notes: all.map((n) => n.text), cut: all.some((n) => n.cut) };
+}
+
+/** A run ended: a dialog still held open is answered Cancel. */
+export async function dropDialogs(tabIds: number[]): Promise<void> {
+  for (const t of tabIds) {
+    if (open.has(t)) await answerDialog(t, false);
+    unwatchDialogs(t);
+    notes.delete(t);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * A page's own dialogs during a run (alert, confirm, prompt, beforeunload; docs/guards.md): a
+ * dialog blocks the page, the model cannot see it in a screenshot and has no action to answer
+ * it, so the run answers it and says so, or asks the person:
+ *
+ * - a confirm whose words a guard cares about ("Delete your account?", "Pay $54.50 now?") waits
+ *   for the person (OK only with their yes), unless they already approved this action for that
+ *   rule; outside an action nobody is asked and it is answered Cancel;
+ * - any other confirm, an alert and a beforeunload are answered OK, as a person pursuing the
+ *   action would;
+ * - a prompt is cancelled: the agent cannot type into a page dialog.
+ *
+ * The model is told each time what the page said and how it was answered (never a bare Success).
+ * Pure: the background (background/dialogs.ts) reports the dialog and carries out the answer.
+ */
+import type { GuardHit, GuardId, GuardSettings } from './guards';
+import { hostKey } from './guards';
+import { matchPhrase, type TextRuleId } from './guard-words';
+import type { Translate } from './i18n';
+import { english } from './locales';
+
+export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+
+export interface PageDialog {
+  type: DialogType;
+  /** what the page says in it (capped) */
+  message: string;
+}
+
+export const MAX_DIALOG_CHARS = 300;
+
+const WHY: Record<TextRuleId, string> = { payment: 'whyDialogPay', delete: 'whyDialogDelete', send: 'whyDialogSend' };
+
+/**
+ * A phrase of the rule said anywhere in a sentence, on word boundaries ("Are you sure you want to
+ * delete your account?"): each word's start is tried as the start of the text.
+ */
+function mentions(text: string, phrases: Parameters<typeof matchPhrase>[1]): boolean {
+  const t = text.replace(/[?？!！.。]+\s*$/u, '');
+  const starts = [0];
+  for (const m of t.matchAll(/[^\p{L}\p{N}]+/gu)) starts.push((m.index ?? 0) + m[0].length);
+  return starts.some((i) => i < t.length && matchPhrase(t.slice(i), phrases) !== null);
+}
+
+/**
+ * The guard a confirm trips, or null. `approved`: the rule the person approved for the action
+ * that opened it (the question was theirs already).
+ */
+export function dialogHit(d: PageDialog, ctx: { site: string; guards: GuardSettings; approved?: GuardId | null; t?: Translate }): GuardHit | null {
+  if (d.type !== 'confirm') return null;
+  const t = ctx.t ?? english;
+  const allowed = ctx.guards.allow[hostKey(ctx.site)] ?? [];
+  for (const rule of ctx.guards.rules) {
+    if (rule.id !== 'payment' && rule.id !== 'delete' && rule.id !== 'send') continue;
+    if (!rule.on || allowed.includes(rule.id) || ctx.approved === rule.id) continue;
+    if (mentions(d.message, rule.phrases)) return { id: rule.id, reason: t(WHY[rule.id], d.message.trim().slice(0, 120)) };
+  }
+  return null;
+}
+
+/** How the run answers a dialog nobody needs to be asked about: OK, except a prompt (Cancel). */
+export function autoAnswer(d: PageDialog): boolean {
+  return d.type !== 'prompt';
+}
+
+/** What the model is told: what the page said and how it was answered (model text, English). */
+export function dialogNote(d: PageDialog, accepted: boolean, by: 'agent' | 'user'): string {
+  const said = `"${d.message.trim().slice(0, MAX_DIALOG_CHARS)}"`;
+  switch (d.type) {
+    case 'alert': return `The page showed a message in a dialog: ${said}; it was closed.`;
+    case 'beforeunload': return accepted
+      ? `The page warned before leaving it (${said}); the ${by} chose to leave.`
+      : `The page warned before leaving it (${said}); the ${by} chose to stay, so the page did not change.`;
+    case 'prompt': return `The page asked for text in a dialog (${said}); the agent cannot type into page dialogs, so it was cancelled and whatever the page wanted it for did not happen.`;
+    case 'confirm': return accepted
+      ? `The page asked in a dialog: ${said}; the ${by} answered OK.`
+      : `The page asked in a dialog: ${said}; the ${by} answered Cancel, so what it asked about did not happen.`;
+  }
+}
