@@ -8,12 +8,28 @@
  *   "Jetzt kaufen"; not "Gelöscht", "Zahlungsarten");
  * - Chinese, Japanese ("anywhere"): anywhere in the text, there are no spaces between words
  *   ("立即购买", "メッセージを削除").
- * A text ending in a question mark never matches: it asks about an action, it does not do it.
+ * Text and phrases are both folded the same way before they are compared (foldGuardText,
+ * fold-text.ts), so a list saved by the person keeps working: NFKC (full-width letters to ASCII);
+ * zero-width characters, soft hyphens and bidi controls dropped; accents and other combining marks
+ * dropped from Latin, Cyrillic and Greek letters (not the dakuten of Japanese kana); Cyrillic and
+ * Greek look-alike letters read as Latin ones; Traditional Chinese characters read as Simplified
+ * (han-simplified.ts); "&" and "+" between words read as "and"; case, "ß" and spaces folded. So
+ * "Ｐｌａｃｅ ｏｒｄｅｒ", "Pla\u200bce order" (a zero-width space), "Confirm & pay", "De\u00adlete" and
+ * "立即購買" are "place order", "place order", "confirm and pay", "delete" and "立即购买".
+ * A text ending in a question mark is exempt only when it reads as a question (isQuestion: a
+ * question word, a Japanese か / Chinese 吗 before the mark, or more than six words): "How do I
+ * delete my account?" and "如何删除账户？" ask about an action, "Delete account?" does it.
  * An entry "=phrase" must be the whole text ("=confirm": "Confirm", not "Confirm email address").
  * An entry "-phrase" is a look-alike: a phrase standing inside it does not count ("-支付方式" keeps
  * "支付方式" (payment methods) out of 支付, "-送信済" keeps "送信済み" (sent) out of 送信).
- * Lists were tuned against test/fixtures/guards/ (real pages' buttons; see its README).
+ * Lists were tuned against test/fixtures/guards/ (real pages' buttons; see its README). They leave
+ * out plain form-submit words ("Submit", "提交", "Einreichen", "Soumettre"): a form is judged by
+ * what it holds, not by its button's generic word.
  */
+
+import { foldGuardText } from './fold-text';
+
+export { foldGuardText };
 
 export type GuardLang = 'en' | 'zh' | 'de' | 'fr' | 'es' | 'ja';
 export const GUARD_LANGS: GuardLang[] = ['en', 'zh', 'de', 'fr', 'es', 'ja'];
@@ -34,21 +50,21 @@ export const DEFAULT_PHRASES: Record<TextRuleId, Phrases> = {
     de: ['bezahlen', 'zahlen', 'kaufen', 'bestellen', 'bestellung abschicken', 'bestellung aufgeben', 'zur kasse', 'abonnieren', 'spenden'],
     fr: ['payer', 'acheter', 'commander', 'passer la commande', 'passer commande', 'valider la commande', 'valider ma commande', 'confirmer la commande', 'finaliser la commande', 'procéder au paiement', 'continuer vers le paiement', "s'abonner", 'faire un don'],
     es: ['pagar', 'comprar', 'realizar pedido', 'realizar el pedido', 'finalizar compra', 'finalizar pedido', 'confirmar pedido', 'confirmar compra', 'tramitar pedido', 'ir a pagar', 'proceder al pago', 'continuar al pago', 'suscribirse', 'donar'],
-    ja: ['購入', '注文する', '注文を確定', '注文確定', '支払う', 'お支払い', '支払いへ', 'レジに進む', '決済する', '購読', '寄付', '-購入履歴', '-注文履歴', '-購入済', '-支払い方法', '-お支払い方法', '-決済方法'],
+    ja: ['購入', '注文する', '注文を確定', '注文確定', '支払う', 'お支払い', '支払いへ', 'レジに進む', '決済する', '購読', '寄付', '-購入履歴', '-購買履歴', '-注文履歴', '-購入済', '-支払い方法', '-お支払い方法', '-決済方法'],
   },
   delete: {
     en: ['delete', 'remove', 'erase', 'destroy', 'discard', 'move to trash', 'move message to trash', 'move messages to trash', 'empty trash', 'permanently delete', 'close account', 'close my account', 'clear all', 'clear history', 'deactivate account', 'purge', 'wipe', '=empty'],
-    zh: ['删除', '永久删除', '彻底删除', '移除', '清空', '注销账号', '注销账户', '移至回收站', '移到回收站', '移至已删除', '丢弃', '-已删除', '-被删除', '-删除记录'],
+    zh: ['删除', '永久删除', '彻底删除', '移除', '清空', '注销账号', '注销账户', '移至回收站', '移到回收站', '移至资源回收筒', '移到资源回收筒', '移至垃圾桶', '移到垃圾桶', '移至已删除', '丢弃', '-已删除', '-被删除', '-删除记录'],
     de: ['löschen', 'entfernen', 'leeren', 'verwerfen', 'konto schließen', 'in den papierkorb'],
     fr: ['supprimer', 'effacer', 'retirer', 'vider', 'fermer le compte', 'fermer mon compte', 'mettre à la corbeille', 'placer dans la corbeille', 'déplacer vers la corbeille', 'déplacer dans la corbeille', 'déplacer le courriel vers la corbeille', 'déplacer les courriels vers la corbeille'],
     es: ['eliminar', 'borrar', 'quitar', 'vaciar', 'descartar', 'cerrar cuenta', 'cerrar mi cuenta', 'mover a la papelera', 'mover mensaje a la papelera', 'mover mensajes a la papelera'],
     ja: ['削除', '消去', 'ごみ箱に移動', 'ゴミ箱に移動', 'ごみ箱へ移動', 'ゴミ箱へ移動', '空にする', '=空', '破棄', '退会', '-削除済', '-削除された'],
   },
   send: {
-    en: ['send', 'post', 'publish', 'tweet', 'reply all', 'submit comment', 'share now', 'submit', 'reply', 'comment', 'share', 'add comment', 'resend', '-reply-to'],
-    zh: ['发送', '重发', '发布', '发表', '提交', '回复', '发表评论', '提交评论', '发布评论', '分享', '提请', '-已发送', '-已提交', '-已发布', '-已回复', '-发送日期', '-发送时间'],
-    de: ['senden', 'absenden', 'abschicken', 'veröffentlichen', 'posten', 'antworten', 'kommentieren', 'teilen', 'einreichen', 'vorlegen'],
-    fr: ['envoyer', 'renvoyer', 'publier', 'répondre', 'commenter', 'laisser un commentaire', 'partager', 'soumettre', 'poster'],
+    en: ['send', 'post', 'publish', 'tweet', 'reply all', 'submit comment', 'share now', 'submit for review', 'submit for approval', 'reply', 'comment', 'share', 'add comment', 'resend', '-reply-to'],
+    zh: ['发送', '重发', '发布', '发表', '回复', '发表评论', '提交评论', '发布评论', '分享', '传送', '提请审批', '提交审核', '提交审批', '-已发送', '-已提交', '-已发布', '-已回复', '-已传送', '-发送日期', '-发送时间', '-传送日期', '-传送时间'],
+    de: ['senden', 'absenden', 'abschicken', 'veröffentlichen', 'posten', 'antworten', 'kommentieren', 'teilen', 'zur revision vorlegen', 'zur prüfung vorlegen', 'zur prüfung einreichen', 'zur freigabe einreichen'],
+    fr: ['envoyer', 'renvoyer', 'publier', 'répondre', 'commenter', 'laisser un commentaire', 'partager', 'soumettre à relecture', 'soumettre pour relecture', 'soumettre pour révision', 'poster'],
     es: ['enviar', 'publicar', 'responder', 'comentar', 'compartir'],
     ja: ['送信', '再送', '投稿する', '=投稿', 'を投稿', '公開', '返信', 'コメントする', '共有', 'シェア', '-送信済', '-送信日', '-予約投稿', '-公開済', '-返信済', '-投稿日', '-公開日', '-非公開'],
   },
@@ -61,12 +77,9 @@ export const OLD_DEFAULT_WORDS: Record<TextRuleId, string[]> = {
   send: ['send', 'post', 'publish', 'tweet', 'reply all', 'submit comment', 'share now'],
 };
 
-export function normalizeText(s: string): string {
-  return s.toLowerCase().replace(/\s+/g, ' ').trim();
-}
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 const LETTER = /[\p{L}\p{N}_]/u;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** `phrase` stands in `text` at `at` with a word boundary before and after. */
 function boundedAt(text: string, phrase: string, at: number): boolean {
@@ -85,22 +98,95 @@ function places(text: string, phrase: string, mode: Mode): [number, number][] {
   return out;
 }
 
-/** The text as matched: lower case, spaces collapsed, leading and trailing symbols dropped ("🗑 Delete", "Checkout →"). */
-function bare(text: string): string {
-  return normalizeText(text).replace(/^[^\p{L}\p{N}]+/u, '').replace(/[^\p{L}\p{N}]+$/u, '');
+/** Folded text without its leading and trailing symbols ("🗑 Delete", "Checkout →", "Place order?"). */
+function bare(folded: string): string {
+  return folded.replace(/^[^\p{L}\p{N}]+/u, '').replace(/[^\p{L}\p{N}]+$/u, '');
+}
+
+/** Words that open a question, folded (accents dropped), in the six languages; each stands as a whole word. */
+const QUESTION_WORDS = [
+  // English
+  'how', 'what', 'why', 'when', 'where', 'which', 'who', 'whom', 'whose', 'can', 'could', 'do', 'does', 'did', 'is', 'are', 'was', 'were',
+  'should', 'would', 'will', 'shall', 'may', 'might', 'must', 'have', 'has', 'am', "can't", "don't", "doesn't", "isn't", "aren't", "won't", "shouldn't",
+  // German
+  'wie', 'was', 'warum', 'wieso', 'weshalb', 'wann', 'wo', 'woher', 'wohin', 'wer', 'wen', 'wem', 'welche', 'welcher', 'welches', 'welchen',
+  'kann', 'kannst', 'konnen', 'konnte', 'darf', 'soll', 'sollte', 'muss', 'ist', 'sind', 'gibt', 'hat', 'habe', 'haben',
+  // French
+  'comment', 'pourquoi', 'que', "qu'", 'quoi', 'quel', 'quelle', 'quels', 'quelles', 'quand', 'ou', 'qui', 'combien', 'est-ce', 'puis-je', 'peut-on',
+  'pouvez-vous', 'dois-je', 'faut-il',
+  // Spanish
+  'como', 'que', 'por que', 'porque', 'cuando', 'donde', 'cual', 'cuales', 'quien', 'quienes', 'cuanto', 'cuanta', 'cuantos', 'cuantas',
+  'puedo', 'puede', 'puedes', 'podemos', 'debo', 'es', 'hay', 'se puede',
+];
+const QUESTION_START = new RegExp(`^(?:${QUESTION_WORDS.map((w) => (w.endsWith("'") ? w : `${w}(?![\\p{L}\\p{N}])`)).join('|')})`, 'u');
+/** Chinese and Japanese question words, anywhere in the text (after Traditional characters are read as Simplified). */
+const QUESTION_CJK = /如何|怎么|怎样|为什么|为何|是否|能否|可否|能不能|可不可以|什么|哪里|哪个|^哪|^谁|どう|なぜ|どのよう|どうして|どこ|いつ|^何|^誰/u;
+/** A Japanese か, Chinese 吗 / 呢 right before the question mark. */
+const QUESTION_END = /[か吗呢]$/u;
+
+/** How many words a text has: a run of Chinese or Japanese characters counts one word for every two. */
+function wordCount(t: string): number {
+  let n = 0;
+  for (const w of t.split(' ')) {
+    const cjk = [...w].filter((c) => CJK.test(c)).length;
+    n += cjk ? Math.ceil(cjk / 2) : 1;
+  }
+  return n;
 }
 
 /**
- * The first phrase of `phrases` that `text` trips, or null. A place inside a look-alike ("-phrase",
- * any language) does not count: "已删除邮件" holds 删除 only inside 已删除, "移至已删除" is a hit.
+ * A text (folded) that ends in a question mark and reads as a question: a help link or a heading
+ * ("How do I delete my account?", "如何删除账户？", "削除しますか？"), not an action ("Delete account?",
+ * "Place order?", "立即購買？").
+ */
+export function isQuestion(folded: string): boolean {
+  if (!/\?[^\p{L}\p{N}]*$/u.test(folded)) return false;
+  const t = bare(folded);
+  return QUESTION_START.test(t) || QUESTION_CJK.test(t) || QUESTION_END.test(t) || wordCount(t) > 6;
+}
+
+interface Compiled {
+  /** the lists compiled, by identity and length: a changed list compiles again */
+  from: (string[] | undefined)[];
+  lengths: number[];
+  lists: { mode: Mode; words: string[] }[];
+  looks: string[];
+}
+
+/** Folded phrase lists, kept per Phrases object: matchPhrase folds only the text. */
+const compiled = new WeakMap<Partial<Phrases>, Compiled>();
+
+/** A phrase folded, its "=" or "-" kept in front. */
+function foldPhrase(w: string): string {
+  const m = /^\s*([=-]?)([\s\S]*)$/.exec(w)!;
+  const body = foldGuardText(m[2]);
+  return body ? m[1] + body : '';
+}
+
+function compile(phrases: Partial<Phrases>): Compiled {
+  const from = GUARD_LANGS.map((lang) => phrases[lang]);
+  const lengths = from.map((l) => l?.length ?? -1);
+  const known = compiled.get(phrases);
+  if (known && known.from.every((l, i) => l === from[i] && known.lengths[i] === lengths[i])) return known;
+  const lists = GUARD_LANGS.map((lang, i) => ({ mode: MODES[lang], words: (from[i] ?? []).map(foldPhrase).filter(Boolean) }));
+  const looks = lists.flatMap(({ words }) => words.filter((w) => w.startsWith('-')).map((w) => w.slice(1).trim())).filter(Boolean);
+  const out = { from, lengths, lists, looks };
+  compiled.set(phrases, out);
+  return out;
+}
+
+/**
+ * The first phrase of `phrases` that `text` trips (as folded), or null. A place inside a look-alike
+ * ("-phrase", any language) does not count: "已删除邮件" holds 删除 only inside 已删除, "移至已删除" is a hit.
  */
 export function matchPhrase(text: string, phrases: Partial<Phrases>): string | null {
+  const folded = foldGuardText(text);
   // A question is a help link or a heading, not an action ("如何删除学生？", "How do I delete…?").
-  if (/[?？]\s*$/.test(text)) return null;
-  const t = bare(text);
+  if (isQuestion(folded)) return null;
+  const t = bare(folded);
   if (!t) return null;
-  const lists = GUARD_LANGS.map((lang) => ({ mode: MODES[lang], words: (phrases[lang] ?? []).map(normalizeText) }));
-  const looks = lists.flatMap(({ words }) => words.filter((w) => w.startsWith('-')).flatMap((w) => places(t, w.slice(1).trim(), 'word')));
+  const { lists, looks } = compile(phrases);
+  const covered = looks.flatMap((w) => places(t, w, 'word'));
   for (const { mode, words } of lists) {
     for (const w of words) {
       if (w.startsWith('-')) continue;
@@ -108,7 +194,7 @@ export function matchPhrase(text: string, phrases: Partial<Phrases>): string | n
         if (t === w.slice(1).trim()) return w;
         continue;
       }
-      if (places(t, w, mode).some(([a, b]) => !looks.some(([x, y]) => x <= a && b <= y))) return w;
+      if (places(t, w, mode).some(([a, b]) => !covered.some(([x, y]) => x <= a && b <= y))) return w;
     }
   }
   return null;

@@ -5,9 +5,10 @@
  * the model's text is not changed.
  *
  * Pure. The input is the text the model reads: the element list's texts and the page title.
- * Text is normalised first (NFKC: full-width letters to ASCII; zero-width and soft-hyphen
- * characters dropped; Cyrillic/Greek look-alike letters to Latin; case and spacing folded; spaces
- * between Chinese or Japanese characters dropped; letters spaced out one by one read as words).
+ * Text is normalised first (fold-text.ts, as the guards' phrases are: NFKC, full-width letters to
+ * ASCII; zero-width, soft-hyphen and bidi characters dropped; Cyrillic/Greek look-alike letters to
+ * Latin; curly quotes straight; case and spacing folded; spaces between Chinese or Japanese
+ * characters dropped), and letters spaced out one by one read as words.
  * Each text is read on its own: a phrase split across two elements is not joined.
  *
  * Look-alikes that must not trip it: text in code (`code` entries), a phrase quoted in a discussion
@@ -16,6 +17,7 @@
  * "Forget password?", "You are now signed in", "« Previous", "Instructions").
  */
 
+import { foldText } from './fold-text';
 import type { Translate } from './i18n';
 
 export const INJECTION_KINDS = ['override', 'role', 'address', 'command', 'format', 'marker', 'secrecy'] as const;
@@ -45,24 +47,9 @@ export function injectionPlace(where: InjectionPlace, t: Translate): string {
   return typeof where === 'string' ? t('injWhereVariable', where) : t('injWhereElement', where);
 }
 
-/** Look-alike letters from other scripts, mapped to the Latin letter they pass for. */
-const CONFUSABLES: Record<string, string> = {
-  'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'х': 'x', 'у': 'y', 'і': 'i', 'ј': 'j', 'ѕ': 's', 'һ': 'h', 'ԁ': 'd', 'ɡ': 'g',
-  'ο': 'o', 'α': 'a', 'ε': 'e', 'ι': 'i', 'ν': 'v', 'τ': 't', 'ρ': 'p',
-};
-
-/** Text as the patterns read it. */
+/** Text as the patterns read it (fold-text.ts). */
 export function normalizeForInjection(s: string): string {
-  return s.normalize('NFKC')
-    .replace(/[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g, '')
-    .toLowerCase()
-    .replace(/[аеорсхуіјѕһԁɡοαειντρ]/g, (c) => CONFUSABLES[c] ?? c)
-    .replace(/[‘’‚‛]/g, '\'')
-    .replace(/[“”„‟]/g, '"')
-    .replace(/\s+/g, ' ')
-    // Chinese and Japanese are written without spaces: "忽 略 之 前" reads as "忽略之前".
-    .replace(/([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]) (?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu, '$1')
-    .trim();
+  return foldText(s);
 }
 
 /** Letters spaced out one by one ("i g n o r e   p r e v i o u s"), at least 8 of them. */
