@@ -62,6 +62,10 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
     const signals = opts.ownSignals ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {};
     context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: !opts.headed, viewport: null, args, env, ...signals });
   }
+  // A page's alert / confirm / prompt is the extension's to answer during a run (it tells the model,
+  // or asks the person: src/background/dialogs.ts). Playwright dismisses every dialog nobody
+  // listens for, silently, before the extension sees it; listening leaves them to the extension.
+  context.on('dialog', () => undefined);
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
   const extensionId = new URL(worker.url()).host;
   return {

@@ -126,7 +126,7 @@ function approvalBlock(run: RunView): string {
     `  Proposed action: ${oneLine(p.actionText === null ? '(none)' : actionInWords(p.actionText, a?.target ?? p.target))}${at}`,
   ];
   if (a?.reason) lines.push(`  Guard: ${oneLine(a.reason)}${a.rule ? ` (rule "${a.rule}")` : ''}`);
-  if (a?.after) lines.push('  y keeps it; n undoes it (the browser goes back, the download is cancelled)');
+  if (a?.after) lines.push('  y keeps it (a held request is sent, the page\'s question answered OK); n undoes it (the browser goes back, a download is cancelled, a held request blocked, the page\'s question answered Cancel)');
   lines.push(APPROVE_PROMPT);
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@
  * judgement per document or API request. Each paused request is judged by the function the run
  * set for its tab (it knows the watched values and the guards): no hit, and it goes on at once;
  * a hit, and it stays paused until the run asks the person, then goes on (releaseHeld) or fails
- * as blocked by the client (blockHeld). A tab without a judge lets everything go.
+ * as blocked by the client (blockHeld; a page load is answered 204 No Content, so the tab stays on its page). A tab without a judge lets everything go.
  *
  * Fetch.disable and detaching the debugger let paused requests go on, so stopHolding blocks the
  * tab's held requests first, and a run that ends calls dropHeld (or blockHeld with the list it
@@ -79,7 +79,7 @@ function bodyOf(r: Paused['request']): string | null {
   return new TextDecoder('utf-8').decode(all);
 }
 
-async function answer(tabId: number, method: 'Fetch.continueRequest' | 'Fetch.failRequest', params: Record<string, unknown>): Promise<void> {
+async function answer(tabId: number, method: 'Fetch.continueRequest' | 'Fetch.failRequest' | 'Fetch.fulfillRequest', params: Record<string, unknown>): Promise<void> {
   // Straight to the debugger, not cdp.send: a tab no longer attached is not to be attached again.
   await chrome.debugger.sendCommand({ tabId }, method, params).catch(() => undefined);
 }
@@ -101,6 +101,28 @@ function paused(tabId: number, p: Paused): void {
   const list = held.get(tabId) ?? [];
   list.push({ held: heldOf(hit, req, p.requestId, tabId, Date.now()), taken: false });
   held.set(tabId, list);
+  for (const w of waiters) w(tabId);
+}
+
+/** Told of every request held (settledOrHeld). */
+const waiters = new Set<(tabId: number) => void>();
+
+/**
+ * Waits for `settling` (an action's settle wait), or less: until one of these tabs holds a
+ * request, since a page waiting on a held request does not settle and the question comes first.
+ */
+export async function settledOrHeld(tabIds: number[], settling: Promise<void>): Promise<void> {
+  if (tabIds.some((t) => (held.get(t) ?? []).some((h) => !h.taken))) return;
+  let w: (tabId: number) => void = () => undefined;
+  const heldNow = new Promise<void>((resolve) => {
+    w = (tabId) => { if (tabIds.includes(tabId)) resolve(); };
+    waiters.add(w);
+  });
+  try {
+    await Promise.race([settling, heldNow]);
+  } finally {
+    waiters.delete(w);
+  }
 }
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
@@ -138,7 +160,11 @@ export async function releaseHeld(list: Held[]): Promise<void> {
 /** The person said no: they fail (the page sees a network error, net::ERR_BLOCKED_BY_CLIENT). */
 export async function blockHeld(list: Held[]): Promise<void> {
   forget(list);
-  for (const h of list) await answer(h.tabId, 'Fetch.failRequest', { requestId: h.requestId, errorReason: 'BlockedByClient' });
+  // A page load answered "204 No Content" does not happen: the tab stays on its page instead of an error page.
+  for (const h of list) {
+    if (h.document) await answer(h.tabId, 'Fetch.fulfillRequest', { requestId: h.requestId, responseCode: 204, responseHeaders: [] });
+    else await answer(h.tabId, 'Fetch.failRequest', { requestId: h.requestId, errorReason: 'BlockedByClient' });
+  }
 }
 
 /** A run ended: every request its tabs still hold, taken or not, is blocked. */

@@ -133,3 +133,55 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   };
   return { obs, settledAt, keep };
 }
+
+/** What a page that navigated while it was being looked at makes the extension APIs say. */
+const NAVIGATED = /frame with id \d+ was removed|receiving end does not exist|message port closed|no frame with id|frame (?:was )?removed|document was unloaded|execution context was destroyed|did not answer|back\/forward cache|is showing error page/i;
+/** A page that keeps navigating this long by itself stops the run. */
+const RESTLESS_MS = 12_000;
+/** …counted as restless when it started loading this often in the last RESTLESS_WINDOW_MS */
+const RESTLESS_LOADS = 4;
+const RESTLESS_WINDOW_MS = 4_000;
+const RESTLESS_PAUSE_MS = 250;
+
+/**
+ * observe, again when the page navigated under it (a page that reloads itself, a redirect chain):
+ * as soon as the page holds still long enough to be looked at, the run goes on. A page that keeps
+ * starting new loads for RESTLESS_MS (its loads counted from the tab's updates) stops the run with
+ * that reason, never an "unexpected error" and never a wait without end: an observe that a page
+ * navigating under it leaves unanswered is given up.
+ */
+export async function observeSteady(tabId: number, observes: Parameters<typeof observe>[1]): Promise<Observed> {
+  const started = Date.now();
+  const loads: number[] = [];
+  const onUpdated = (id: number, info: { status?: string }) => { if (id === tabId && info.status === 'loading') loads.push(Date.now()); };
+  chrome.tabs.onUpdated.addListener(onUpdated);
+  const restless = () => {
+    const now = Date.now();
+    return now - started > RESTLESS_MS && loads.filter((t) => now - t < RESTLESS_WINDOW_MS).length >= RESTLESS_LOADS;
+  };
+  const giveUp = () => {
+    const s = Math.round((Date.now() - started) / 1000);
+    return new PageError(`The page kept reloading or navigating by itself (${loads.length} times in ${s} s), so it could not be looked at.`, { key: 'stopPageRestless', args: [loads.length, s] });
+  };
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const watchdog = new Promise<never>((_, reject) => {
+    timer = setInterval(() => { if (restless()) reject(giveUp()); }, RESTLESS_PAUSE_MS);
+  });
+  try {
+    for (;;) {
+      try {
+        return await Promise.race([observe(tabId, observes), watchdog]);
+      } catch (err) {
+        if (err instanceof PageError && err.person?.key === 'stopPageRestless') throw err;
+        const person = err instanceof PageError ? err.person : undefined;
+        const message = err instanceof Error ? err.message : String(err);
+        if (person || !NAVIGATED.test(message)) throw err;
+        if (restless()) throw giveUp();
+        await new Promise((resolve) => setTimeout(resolve, RESTLESS_PAUSE_MS));
+      }
+    }
+  } finally {
+    clearInterval(timer);
+    chrome.tabs.onUpdated.removeListener(onUpdated);
+  }
+}

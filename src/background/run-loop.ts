@@ -39,7 +39,7 @@ import { canGoBack, syncTabs, type TabbedRun } from './tabs';
 import { takeFileNotes } from './act/files';
 import { unwatchTab, watchTab } from './watch';
 import { answerDialog, inputOrDialog, takeDialogNotes, type HeldDialog } from './dialogs';
-import { blockHeld, releaseHeld, takeHeld } from './hold';
+import { blockHeld, releaseHeld, settledOrHeld, takeHeld } from './hold';
 import { dialogNote } from '../core/page-dialog';
 import { isCardField } from '../core/guard-fields';
 import { claimStaged, dropRunFiles } from './file-store';
@@ -49,7 +49,7 @@ import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
 import { resetTab } from './label';
 import { askModel, type ModelProgress } from './model';
-import { observe } from './observe';
+import { observeSteady } from './observe';
 import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
 import { personLocale, personT } from './person';
@@ -384,7 +384,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       if (why) throw new PageError(`The run stopped because ${why}.`);
       const started = Date.now();
       const { observes } = dialectOf(a.state.dialect);
-      const o = await observe(tabId, observes);
+      const o = await observeSteady(tabId, observes);
       a.keep = { index: a.state.steps.length, shot: o.obs.screenshot.dataUrl, settledAt: o.settledAt, run: o.keep };
       return { type: 'observed', at: Date.now(), obs: o.obs, ms: Date.now() - started };
     }
@@ -486,7 +486,8 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         a.held = landed.downloads;
         return { type: 'acted', at: Date.now(), result, ms: Date.now() - started, landed };
       }
-      await settleAfter(tabId, eff.action);
+      // A page waiting on a request the hold keeps does not settle: the question comes first.
+      await settledOrHeld(tabs(), settleAfter(tabId, eff.action));
       // the model asked for a pause after its action (capped by the run: effects.ts)
       if (eff.sleepMs) await pause(eff.sleepMs);
       // Exploring: the action judged from the screenshots before and after it, its element documented (explore.ts)

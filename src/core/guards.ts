@@ -46,6 +46,7 @@ export type { FieldInfo, FormInfo } from './guard-fields';
 export { GUARD_LANGS, GUARD_LANG_KEYS, type GuardLang } from './guard-words';
 import { awayHost } from './site';
 import { activations, type Reach } from './gate';
+import { foldGuardText } from './fold-text';
 
 export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
 
@@ -226,7 +227,7 @@ const MESSAGE_WORDS = /\b(message|messages|comment|comments|reply|chat|post|twee
  * comment boxes, and its form's button sends it. Search fields ("Search messages") are not.
  */
 function typesAMessage(text: string): boolean {
-  const t = normalizeText(text);
+  const t = foldGuardText(text);
   return !/^search\b/.test(t) && MESSAGE_WORDS.test(t);
 }
 

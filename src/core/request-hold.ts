@@ -84,6 +84,8 @@ export interface Held {
   /** when it was paused (ms) */
   at: number;
   how?: Carried;
+  /** a page load (a form post): blocking it keeps the page where it is (no error page) */
+  document?: boolean;
 }
 
 export interface HoldContext {
@@ -490,5 +492,6 @@ export function heldOf(hit: HeldHit, req: OutRequest, requestId: string, tabId: 
   return {
     requestId, tabId, url: hit.url, method: (req.method || 'GET').toUpperCase(), rule: hit.id, reason: hit.reason, what: hit.what, at,
     ...(hit.how ? { how: hit.how } : {}),
+    ...(req.resourceType === 'Document' ? { document: true } : {}),
   };
 }

@@ -18,9 +18,9 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import type { PromptParts } from '../fixtures/model/request-shape';
-import { panelSend, runAgentCli, serveFixtures, waitForRun, type CliResult } from './support';
+import type { FakeModel } from '../fixtures/model/server';
+import { runScripted, sequence, type Outcome, type Step } from './scripted-runs';
+import { panelSend, runAgentCli, serveFixtures, waitForRun } from './support';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import type { RunView } from '../../src/core/messages';
 import type { StaticServer } from '../../scripts/static-server';
@@ -30,37 +30,8 @@ const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q
 const SECRET = 'hunter2-secret';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-guards-'));
 
-type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string; tag?: string } | { key: 'Return' } | { answer: string };
-
-/** Step i does steps[i], whatever became of the earlier ones (a rejected step counts). */
-function sequence(steps: Step[]): Promise<FakeModel> {
-  return startFakeModel({
-    policy: (req) => {
-      const p = req.prompt as PromptParts;
-      const s = steps[Math.min(p.history.length, steps.length - 1)];
-      if ('answer' in s) return { content: `Thought: Done.\nAction: ANSWER; <content>${s.answer}</content>\nMemory_Updated: {}` };
-      if ('key' in s) return { content: `Thought: I will press ${s.key}.\nAction: Key; [${s.key}]\nMemory_Updated: {}` };
-      const find = 'click' in s ? s.click : s.type;
-      const el = p.elements.find((e) => find.test(e.text) && (!('tag' in s) || !s.tag || e.tag === s.tag));
-      if (!el) return { content: `Thought: No element matches ${find}.\nAction: Wait\nMemory_Updated: {}` };
-      if ('click' in s) return { content: `Thought: I will click ${el.text}.\nAction: Click [${el.label}]\nMemory_Updated: {}` };
-      return { content: `Thought: I will type into ${el.text}.\nAction: Type [${el.label}]; [${s.text}]\nMemory_Updated: {}` };
-    },
-  });
-}
-
-interface Outcome { r: CliResult; trace: Trace; events: Record<string, string>[]; model: FakeModel }
-
-async function run(site: StaticServer, page: string, steps: Step[], input: string, name: string): Promise<Outcome> {
-  const model = await sequence(steps);
-  try {
-    const traceFile = path.join(out, `${name}.json`);
-    const r = await runAgentCli(['--task', 'Check the guards', '--url', `${site.url}guards/${page}`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', String(steps.length + 2)], {}, input);
-    return { r, trace: JSON.parse(readFileSync(traceFile, 'utf8')) as Trace, events: [...site.events], model };
-  } finally {
-    await model.close();
-  }
-}
+/** guards/ pages run by the runner with a scripted glm-web model (scripted-runs.ts). */
+const run = (site: StaticServer, page: string, steps: Step[], input: string, name: string) => runScripted(site, page, steps, input, path.join(out, `${name}.json`));
 
 /** Which step targeted the element with this text (the model's step order is fixed, this checks it). */
 function stepOn(o: Outcome, text: string) {

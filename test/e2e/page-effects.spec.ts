@@ -1,0 +1,135 @@
+/**
+ * What a page does besides what the action pressed, through the runner in auto mode (issue 24,
+ * items 3 and 4): its dialogs (an alert, an ordinary confirm, a confirm that deletes behind a
+ * harmless "Continue", a prompt, a beforeunload), the request hold (a card number typed by the
+ * model and sent by a page script with fetch in the query, by XHR as JSON, and by a form post
+ * URL-encoded, none of them by a button the guards could read), and a page that reloads itself
+ * every 300 ms. Every effect is reported by the page to the test server (guards/report.js).
+ */
+import { test, expect } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runScripted, type Outcome } from './scripted-runs';
+import { serveFixtures } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+
+const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
+const out = mkdtempSync(path.join(tmpdir(), 'webagent-effects-'));
+const values = (o: Outcome, type: string) => o.events.filter((e) => e.type === type).map((e) => e.value);
+
+let site: StaticServer;
+test.beforeAll(async () => { site = await serveFixtures(); });
+test.afterAll(async () => { await site.close(); });
+
+test.describe('dialogs: answered and told, or asked when a guard cares', () => {
+  let o: Outcome;
+  test.beforeAll(async () => {
+    site.events.length = 0;
+    o = await runScripted(site, 'dialogs.html', [
+      { click: /^Show notice$/ },
+      { click: /^Use address$/ },
+      { click: /^Continue$/ },
+      { click: /^Continue$/ },
+      { click: /^Rename list$/ },
+      { click: /^Next page$/ },
+      { answer: 'checked' },
+    ], 'n\ny\n', path.join(out, 'dialogs.json'));
+  });
+
+  test('the run ends normally, asking twice (the deleting confirm)', () => {
+    expect(o.r.code, o.r.stderr).toBe(0);
+    expect(o.r.stdout).toContain('ANSWER: checked');
+    expect(o.r.stderr.split(PROMPT)).toHaveLength(3);
+    expect(o.r.stderr).toContain('Guard: the page asks "Delete your account permanently?": answering OK may delete something');
+    expect(o.trace.run.stopReason).toBeNull();
+  });
+
+  test('an alert and an ordinary confirm are answered OK, and the model is told what they said', () => {
+    const [notice, filters] = o.trace.steps;
+    expect(notice.result.ok).toBe(true);
+    expect(notice.observation).toContain('The page showed a message in a dialog: "Your settings were saved."');
+    expect(values(o, 'after-alert')).toEqual(['yes']);
+    expect(filters.result.ok).toBe(true);
+    expect(filters.observation).toContain('The page asked in a dialog: "Use this address for delivery?"; the agent answered OK.');
+    expect(values(o, 'address')).toEqual(['used']);
+  });
+
+  test('a confirm that deletes, behind a harmless button: Cancel when the person says no, OK when yes', () => {
+    const [, , no, yes] = o.trace.steps;
+    expect(no.afterAction).toMatchObject({ rule: 'delete', decision: 'rejected', dialog: { type: 'confirm', message: 'Delete your account permanently?' } });
+    expect(no.result.ok).toBe(false);
+    expect(no.observation).toContain('the user answered Cancel');
+    expect(yes.afterAction).toMatchObject({ rule: 'delete', decision: 'approved' });
+    expect(yes.result.ok).toBe(true);
+    expect(yes.observation).toContain('the user answered OK');
+    expect(values(o, 'account')).toEqual(['kept', 'deleted']);
+  });
+
+  test('a prompt is cancelled and the action is not called a success', () => {
+    const rename = o.trace.steps[4];
+    expect(rename.result.ok).toBe(false);
+    expect(rename.observation).toContain('The page asked for text in a dialog ("New name for the list?")');
+    expect(rename.observation).not.toMatch(/^Success/);
+    expect(values(o, 'rename')).toEqual(['null']);
+  });
+
+  test('a page that asks before it is left is left, and the model is told', () => {
+    const leave = o.trace.steps[5];
+    expect(leave.result.ok).toBe(true);
+    expect(leave.observation).toContain('The page warned before leaving it');
+    expect(values(o, 'view')).toContain('dialogs-next.html');
+  });
+});
+
+test.describe('the request hold: a card number the model typed, sent by page scripts', () => {
+  let o: Outcome;
+  test.beforeAll(async () => {
+    site.events.length = 0;
+    o = await runScripted(site, 'card-script.html', [
+      { type: /^Card number$/, text: '4111 1111 1111 1111' },
+      { click: /^Continue with fetch$/ },
+      { click: /^Continue with XHR$/ },
+      { click: /^Continue with form$/ },
+      { click: /^Continue with fetch$/ },
+      { answer: 'checked' },
+    ], 'y\nn\nn\nn\ny\n', path.join(out, 'card.json'));
+  });
+
+  test('typing the card number asks (Enter in a card field); each script\'s request is held and asked about', () => {
+    expect(o.r.code, o.r.stderr).toBe(0);
+    expect(o.r.stderr.split(PROMPT)).toHaveLength(6);
+    const [typed, fetchNo, xhrNo, formNo, fetchYes] = o.trace.steps;
+    expect(typed.approval?.decision).toBe('approved');
+    for (const s of [fetchNo, xhrNo, formNo]) {
+      expect(s.approval?.decision, s.actionText).toBe('auto');
+      expect(s.afterAction, s.actionText).toMatchObject({ rule: 'payment', decision: 'rejected' });
+      expect(s.result.ok).toBe(false);
+      expect(s.observation).toContain('the user did not allow it, so the request was blocked');
+    }
+    expect(fetchYes.afterAction).toMatchObject({ rule: 'payment', decision: 'approved' });
+    expect(o.r.stderr).toMatch(/Guard: the page is sending a card number typed in this run to 127\.0\.0\.1/);
+  });
+
+  test('no card request reached the server until the person said yes, and the card number is nowhere in the trace', () => {
+    expect(values(o, 'card')).toEqual(['fetch']);
+    expect(o.events.find((e) => e.type === 'card')?.pan).toBe('4111111111111111');
+    expect(values(o, 'blocked')).toEqual(expect.arrayContaining(['fetch', 'xhr']));
+    // the held requests are recorded without the number (query cut, long digit runs hidden)
+    const held = JSON.stringify(o.trace.steps.map((s) => s.afterAction ?? null));
+    expect(held).not.toContain('4111111111111111');
+    expect(held).not.toContain('4111 1111');
+  });
+});
+
+test.describe('a page that reloads itself every 300 ms', () => {
+  test('the run ends with a reason a person understands, or goes on, never with an unexpected error', async () => {
+    site.events.length = 0;
+    const o = await runScripted(site, 'restless.html', [{ click: /^Stay$/ }, { answer: 'checked' }], '', path.join(out, 'restless.json'));
+    expect(o.r.stderr).not.toContain('Unexpected error');
+    expect(o.trace.run.stopReason ?? '').not.toMatch(/Unexpected error|Frame with ID/);
+    if (o.trace.run.status === 'finished') expect(o.r.stdout).toContain('ANSWER: checked');
+    else expect(o.trace.run.stopReason).toMatch(/kept reloading or navigating by itself/);
+    for (const s of o.trace.steps) expect(s.observation).not.toMatch(/Frame with ID \d+ was removed/);
+  });
+});
