@@ -5,7 +5,7 @@
  * a card number are held for the person (hold.ts, core/request-hold.ts). Every tab the run works
  * in is watched (its first tab, and each tab it follows: tabs.ts); unwatchTab undoes it all.
  */
-import type { GuardId } from '../core/guards';
+import { hostKey, type GuardId } from '../core/guards';
 import { dialogHit } from '../core/page-dialog';
 import { watchPatterns, holdCheck, type Watched, type WatchPatterns } from '../core/request-hold';
 import type { RunState } from '../core/run';
@@ -55,10 +55,18 @@ function patternsOf(run: WatchedRun): WatchPatterns {
   return p;
 }
 
+/** The request hold has a rule to apply: password or payment, on and not always allowed on the task's site. */
+function holds(state: RunState): boolean {
+  const allowed = state.guards.allow[hostKey(state.site)] ?? [];
+  return state.guards.rules.some((r) => (r.id === 'password' || r.id === 'payment') && r.on && !allowed.includes(r.id));
+}
+
 export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
   await watchFileChoosers(tabId, run.state.id).catch(() => undefined);
   const t = () => translatorFor(run.state.locale);
   await watchDialogs(tabId, (d) => dialogHit(d, { site: run.state.site, guards: run.state.guards, approved: approvedRule(run.state), t: t() })).catch(() => undefined);
+  // With the password and payment rules both off (or always allowed on the site) nothing is held: nothing is paused either.
+  if (!holds(run.state)) return;
   setJudge(tabId, (req) => holdCheck(req, { site: run.state.site, watched: patternsOf(run), guards: run.state.guards, approved: approvedRule(run.state), t: t() }));
   await startHolding(tabId).catch(() => undefined);
 }

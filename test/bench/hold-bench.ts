@@ -1,0 +1,144 @@
+/**
+ * The request hold's cost on page loads ("hold" in bench-results.json): the real documentation
+ * pages of real-pages.ts (Debian's Node.js API and PostgreSQL manuals, with their styles, scripts
+ * and images) and a fixture page that sends 40 API requests (fetch and XHR, JSON bodies) after it
+ * loads, each loaded BENCH_HOLD_LOADS times (default 8; twice that in a run, the two run modes alternated)
+ * in the built extension's browser:
+ *
+ * - "no run": the debugger is not attached, nothing is paused;
+ * - "hold off": in the tab of a run waiting for its (stalled) model, with the password and payment
+ *   rules off, so the run holds nothing (background/watch.ts): the debugger alone;
+ * - "hold on": the same with the rules on: the Fetch domain pauses every document, XHR, fetch,
+ *   ping and "Other" request for the run's judge (background/hold.ts), with a secret to look for.
+ * on/off is "hold on" ÷ "hold off": what the hold itself costs.
+ *
+ * Per page: the load's duration (Navigation Timing, navigationStart to loadEventEnd) and, for the
+ * API page, the time until its 40 requests all came back; median per mode and on ÷ off.
+ * Numbers are reported, never asserted.
+ */
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchWithExtension, openPanel } from '../../scripts/browser';
+import { serveDir } from '../../scripts/static-server';
+import { startFakeModel } from '../fixtures/model/server';
+import { DOC, ensureDocs } from './debian-docs';
+import { REAL_PAGES } from './real-pages';
+
+const LOADS = Number(process.env.BENCH_HOLD_LOADS ?? 8);
+
+const API_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>API</title></head><body><h1>Orders</h1><ul id="l"></ul>
+<script>
+window.apiDone = (async () => {
+  const t = performance.now();
+  const one = (i) => i % 2
+    ? fetch('/api.json?i=' + i, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: i, note: 'x'.repeat(400) }) }).then((r) => r.text())
+    : new Promise((res) => { const x = new XMLHttpRequest(); x.open('POST', '/api.json?i=' + i); x.onloadend = res; x.send(JSON.stringify({ order: i })); });
+  await Promise.all(Array.from({ length: 40 }, (_, i) => one(i)));
+  return performance.now() - t;
+})();
+</script></body></html>`;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? Math.round(s[Math.floor(s.length / 2)] * 10) / 10 : NaN;
+}
+
+async function loadTimes(page: Page, url: string): Promise<{ load: number[]; api: number[] }> {
+  const load: number[] = [], api: number[] = [];
+  for (let i = 0; i < LOADS + 1; i++) {
+    await page.goto(`${url}${url.includes('?') ? '&' : '?'}n=${i}`, { waitUntil: 'load' });
+    const t = await page.evaluate(async () => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const w = window as unknown as { apiDone?: Promise<number> };
+      return { load: nav.loadEventEnd - nav.startTime, api: w.apiDone ? await w.apiDone : null };
+    });
+    if (i === 0) continue; // a warm-up load: caches and the content script's first injection
+    load.push(t.load);
+    if (t.api !== null) api.push(t.api);
+  }
+  return { load, api };
+}
+
+export interface HoldRow { page: string; off: number; debugger: number; on: number; ratio: number; apiOff?: number; apiDebugger?: number; apiOn?: number }
+
+type Send = (type: string, payload: unknown) => Promise<unknown>;
+
+export async function holdBench(log: (s: string) => void = console.log) {
+  if (!ensureDocs(REAL_PAGES, 'hold', log)) return { skipped: true };
+  const docs = await serveDir(DOC);
+  const apiDir = mkdtempSync(path.join(tmpdir(), 'webagent-hold-'));
+  writeFileSync(path.join(apiDir, 'api.html'), API_PAGE);
+  writeFileSync(path.join(apiDir, 'api.json'), '{"ok":true}');
+  const api = await serveDir(apiDir);
+  // Every model request waits until the run is stopped: the run sits there, attached, with its page observed.
+  let stall: () => void = () => undefined;
+  let stalled = new Promise<void>((resolve) => { stall = resolve; });
+  const model = await startFakeModel({
+    policy: async () => {
+      await stalled;
+      return { content: 'Thought: Wait.\nAction: Wait\nMemory_Updated: {}' };
+    },
+  });
+  const browser = await launchWithExtension();
+  const rows: HoldRow[] = [];
+  try {
+    const panel = await openPanel(browser);
+    const send: Send = (type, payload) => panel.evaluate(([t, p]) => (window as unknown as { webagent: { send: Send } }).webagent.send(t as string, p), [type, payload] as const);
+    const pages = [...REAL_PAGES.map((p) => ({ name: p.name, url: `${docs.url}${p.file}` })), { name: 'API page (40 requests)', url: `${api.url}api.html` }];
+    const plain = await browser.context.newPage();
+    const off: Record<string, { load: number[]; api: number[] }> = {};
+    for (const p of pages) off[p.name] = await loadTimes(plain, p.url);
+    await plain.close();
+    /** every page loaded in the tab of a run waiting for its model, with the password and payment rules on or off */
+    const inRun = async (holding: boolean) => {
+      const rules = ['password', 'payment'].map((id) => ({ id, on: holding }));
+      await send('settings/set', { secrets: [{ name: 'card', value: '4111 1111 1111 1111' }], guards: { rules, allow: {} } });
+      const seen = model.requests.length;
+      const { runId } = await send('run/start', {
+        task: 'Wait.', url: pages[0].url, config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: 5, dialect: 'glm-web' },
+      }) as { runId: string };
+      const until = Date.now() + 30_000;
+      while (model.requests.length < seen + 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      if (model.requests.length < seen + 1) {
+        const view = await send("run/get", { runId }) as { status: string; stopReason: string | null; phase?: string; pending?: unknown } | null;
+        throw new Error(`the run did not reach its model request (${model.requests.length - seen} came; run ${view?.status}: ${view?.stopReason} ${JSON.stringify(view?.pending ?? null).slice(0, 400)} ${view?.phase})`);
+      }
+      const tab = browser.context.pages().filter((pg) => pg.url().startsWith(pages[0].url)).pop();
+      if (!tab) throw new Error('the run\'s tab was not found');
+      const out: Record<string, { load: number[]; api: number[] }> = {};
+      for (const p of pages) out[p.name] = await loadTimes(tab, p.url);
+      await send('run/stop', { runId });
+      stall();
+      stalled = new Promise<void>((resolve) => { stall = resolve; });
+      await tab.close();
+      return out;
+    };
+    // Alternated (off, on, off, on), so a warm-up or a drift of the machine weighs on both.
+    const merge = (a: typeof off, b: typeof off) => Object.fromEntries(Object.keys(a).map((k) => [k, { load: [...a[k].load, ...b[k].load], api: [...a[k].api, ...b[k].api] }]));
+    const attached1 = await inRun(false);
+    const on1 = await inRun(true);
+    const attached = merge(attached1, await inRun(false));
+    const on = merge(on1, await inRun(true));
+    for (const p of pages) {
+      const [o, d, h] = [off[p.name], attached[p.name], on[p.name]];
+      const row: HoldRow = { page: p.name, off: median(o.load), debugger: median(d.load), on: median(h.load), ratio: Math.round((median(h.load) / median(d.load)) * 100) / 100 };
+      if (o.api.length) Object.assign(row, { apiOff: median(o.api), apiDebugger: median(d.api), apiOn: median(h.api) });
+      rows.push(row);
+    }
+    log(`\nrequest hold: page loads (median of ${LOADS}, ms) with no run, in a run's tab with the hold off (password and payment rules off: the debugger alone) and on`);
+    log(['page'.padEnd(26), 'no run'.padStart(8), 'hold off'.padStart(9), 'hold on'.padStart(8), 'on/off'.padStart(7), 'API: no run'.padStart(12), 'off'.padStart(7), 'on'.padStart(7)].join(' '));
+    for (const r of rows) {
+      log([r.page.padEnd(26), String(r.off).padStart(8), String(r.debugger).padStart(9), String(r.on).padStart(8), `${r.ratio}×`.padStart(7),
+        String(r.apiOff ?? '').padStart(12), String(r.apiDebugger ?? '').padStart(7), String(r.apiOn ?? '').padStart(7)].join(' '));
+    }
+    return { loads: LOADS, rows };
+  } finally {
+    stall();
+    await browser.close();
+    await model.close();
+    await docs.close();
+    await api.close();
+  }
+}
