@@ -21,6 +21,16 @@ const notes = new Map<number, Array<{ text: string; cut: boolean }>>();
 const waiting = new Map<number, (held: HeldDialog) => void>();
 /** tab -> the dialog held open now */
 const open = new Map<number, HeldDialog>();
+/** tabs where an action is under way (its input and its settle wait: actionUnderway) */
+const acting = new Set<number>();
+
+/** An action begins (true) or has settled (false) in these tabs. */
+export function actionUnderway(tabIds: number[], on: boolean): void {
+  for (const t of tabIds) {
+    if (on) acting.add(t);
+    else acting.delete(t);
+  }
+}
 
 const TYPES: DialogType[] = ['alert', 'confirm', 'prompt', 'beforeunload'];
 
@@ -46,7 +56,8 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   // confirm a guard cares about is refused, anything else answered as autoAnswer says.
   const accept = hit ? false : autoAnswer(dialog);
   void cdp.send(tabId, 'Page.handleJavaScriptDialog', { accept }).catch(() => undefined);
-  notes.set(tabId, [...(notes.get(tabId) ?? []), { text: dialogNote(dialog, accept, 'agent'), cut: !accept }]);
+  // A Cancel cuts short the action under way (not one that comes later: a dialog between actions is only told).
+  notes.set(tabId, [...(notes.get(tabId) ?? []), { text: dialogNote(dialog, accept, 'agent'), cut: !accept && acting.has(tabId) }]);
 });
 
 /** The tab's dialogs are seen from now on (Page events), judged by `judge`. */
@@ -57,6 +68,7 @@ export async function watchDialogs(tabId: number, judge: DialogJudge): Promise<v
 
 export function unwatchDialogs(tabId: number): void {
   judges.delete(tabId);
+  acting.delete(tabId);
   waiting.delete(tabId);
 }
 

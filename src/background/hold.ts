@@ -20,7 +20,12 @@ export type Judge = (req: OutRequest) => HeldHit | null;
 
 /** The resource types paused (CDP Network.ResourceType); the rest never are. */
 const HELD_TYPES = ['Document', 'XHR', 'Fetch', 'Ping', 'EventSource', 'Other'];
-const PATTERNS = HELD_TYPES.map((resourceType) => ({ urlPattern: '*', resourceType, requestStage: 'Request' }));
+const patternsOf = (types: string[]) => types.map((resourceType) => ({ urlPattern: '*', resourceType, requestStage: 'Request' }));
+/** Page loads only (a form post that sends a card number): what is held while the run watches no value. */
+const DOCUMENTS = patternsOf(['Document']);
+const ALL = patternsOf(HELD_TYPES);
+/** tabs whose every held type is paused (startHolding with `all`) */
+const full = new Set<number>();
 
 const judges = new Map<number, Judge>();
 /** tab -> its held requests, still paused (`taken`: the run has them) */
@@ -38,13 +43,20 @@ interface Paused {
   };
 }
 
-/** Pauses the tab's outgoing requests of the held types for judging. */
-export async function startHolding(tabId: number): Promise<void> {
-  await cdp.send(tabId, 'Fetch.enable', { patterns: PATTERNS });
+/**
+ * Pauses the tab's outgoing requests for judging: page loads only, or (`all`) every held type: the
+ * run asks for all once it has a value to watch (a secret, a typed password or card number), since
+ * pausing every API request costs an API-heavy page a round trip each (`npm run bench`, part hold).
+ */
+export async function startHolding(tabId: number, all: boolean): Promise<void> {
+  if (all && full.has(tabId)) return;
+  await cdp.send(tabId, 'Fetch.enable', { patterns: all ? ALL : DOCUMENTS });
+  if (all) full.add(tabId);
 }
 
 /** Ends the pausing; requests still held are blocked first (disabling would let them go). */
 export async function stopHolding(tabId: number): Promise<void> {
+  full.delete(tabId);
   await dropHeld([tabId]);
   if (cdp.attachedTabs().includes(tabId)) await cdp.send(tabId, 'Fetch.disable').catch(() => undefined);
 }
@@ -58,6 +70,7 @@ export function setJudge(tabId: number, judge: Judge | null): void {
 chrome.debugger.onDetach.addListener((source) => {
   if (source.tabId === undefined) return;
   judges.delete(source.tabId);
+  full.delete(source.tabId);
   held.delete(source.tabId);
 });
 

@@ -37,8 +37,8 @@ import { inspectAt } from './act/point';
 import { emulatePhone, restoreDevice } from './act/device';
 import { canGoBack, syncTabs, type TabbedRun } from './tabs';
 import { takeFileNotes } from './act/files';
-import { unwatchTab, watchTab } from './watch';
-import { answerDialog, inputOrDialog, takeDialogNotes, type HeldDialog } from './dialogs';
+import { holdWatched, unwatchTab, watchTab } from './watch';
+import { actionUnderway, answerDialog, inputOrDialog, takeDialogNotes, type HeldDialog } from './dialogs';
 import { blockHeld, releaseHeld, settledOrHeld, takeHeld } from './hold';
 import { dialogNote } from '../core/page-dialog';
 import { isCardField } from '../core/guard-fields';
@@ -442,72 +442,78 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
       const p = a.state.pending!;
       let started = p.actStartedAt;
       let heldDialog: HeldDialog | null = null;
-      if (started === undefined) {
-        started = Date.now();
-        await commit(a, { type: 'acting', at: started });
-        let result: ActResult;
-        // The person's secrets are filled in only now, as the text is typed (core/secrets.ts).
-        const kept = a.state.vault?.kept ?? [];
-        const filled = fillSecrets(eff.action, kept);
-        // a grammar that can quote the clipboard: what the page copies from now on is recorded
-        if (dialectOf(a.state.dialect).observes.clipboard) await armClipboard(tabId);
-        try {
-          if (filled.missing.length) result = { ok: false, error: modelText.noSuchSecret(filled.missing, kept.map((s) => s.name)) };
-          else {
-            // A page dialog a guard cares about stops the action where it is and waits for the person (dialogs.ts).
-            const r = await inputOrDialog(tabId, actInput(tabId, filled.action, {
-              mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
-              ask: (prompt) => askText(a, prompt), tabIds: [tabId, ...[...(a.state.tabStack ?? [])].reverse()],
-            }));
-            if ('held' in r) {
-              heldDialog = r.held;
-              a.inputLeft = r.input.catch(() => undefined);
-              result = { ok: true };
-            } else result = r.done;
-          }
-        } catch (err) {
-          // The page changed or closed under the action: tell the model. A tab the action closed
-          // (a popup's "Close") sends the run back to its opener, when there is one.
-          if (!(await chrome.tabs.get(tabId).catch(() => null))) {
-            if (!a.state.tabStack?.length) throw new PageError('The run\'s tab was closed.');
-            result = { ok: true as const };
-          } else {
-            result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
-          }
-        }
-        await commit(a, { type: 'input', at: Date.now(), result: hideRun(a.state, result) });
-      }
-      // After a restart with the input started but not recorded, nobody knows whether it happened.
-      const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
       const tabs = () => [...new Set([tabId, a.state.tabId, ...a.tabs])];
-      if (heldDialog) {
-        // The page waits on its dialog: nothing settles until the person answers (the 'after' effect).
-        const landed = { url: await tabUrl(a.state.tabId), downloads: await takeDownloads(tabs()), dialog: heldDialog, requests: takeHeld(tabs()) };
-        a.held = landed.downloads;
-        return { type: 'acted', at: Date.now(), result, ms: Date.now() - started, landed };
-      }
-      // A page waiting on a request the hold keeps does not settle: the question comes first.
-      await settledOrHeld(tabs(), settleAfter(tabId, eff.action));
-      // the model asked for a pause after its action (capped by the run: effects.ts)
-      if (eff.sleepMs) await pause(eff.sleepMs);
-      // Exploring: the action judged from the screenshots before and after it, its element documented (explore.ts)
-      const learnt = a.state.explore && result.ok ? await learnFrom(a, tabId, eff.action) : null;
+      actionUnderway(tabs(), true);
+      await holdWatched(tabs(), a);
+      try {
+        if (started === undefined) {
+          started = Date.now();
+          await commit(a, { type: 'acting', at: started });
+          let result: ActResult;
+          // The person's secrets are filled in only now, as the text is typed (core/secrets.ts).
+          const kept = a.state.vault?.kept ?? [];
+          const filled = fillSecrets(eff.action, kept);
+          // a grammar that can quote the clipboard: what the page copies from now on is recorded
+          if (dialectOf(a.state.dialect).observes.clipboard) await armClipboard(tabId);
+          try {
+            if (filled.missing.length) result = { ok: false, error: modelText.noSuchSecret(filled.missing, kept.map((s) => s.name)) };
+            else {
+              // A page dialog a guard cares about stops the action where it is and waits for the person (dialogs.ts).
+              const r = await inputOrDialog(tabId, actInput(tabId, filled.action, {
+                mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
+                ask: (prompt) => askText(a, prompt), tabIds: [tabId, ...[...(a.state.tabStack ?? [])].reverse()],
+              }));
+              if ('held' in r) {
+                heldDialog = r.held;
+                a.inputLeft = r.input.catch(() => undefined);
+                result = { ok: true };
+              } else result = r.done;
+            }
+          } catch (err) {
+            // The page changed or closed under the action: tell the model. A tab the action closed
+            // (a popup's "Close") sends the run back to its opener, when there is one.
+            if (!(await chrome.tabs.get(tabId).catch(() => null))) {
+              if (!a.state.tabStack?.length) throw new PageError('The run\'s tab was closed.');
+              result = { ok: true as const };
+            } else {
+              result = { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` };
+            }
+          }
+          await commit(a, { type: 'input', at: Date.now(), result: hideRun(a.state, result) });
+        }
+        // After a restart with the input started but not recorded, nobody knows whether it happened.
+        const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
+        if (heldDialog) {
+          // The page waits on its dialog: nothing settles until the person answers (the 'after' effect).
+          const landed = { url: await tabUrl(a.state.tabId), downloads: await takeDownloads(tabs()), dialog: heldDialog, requests: takeHeld(tabs()) };
+          a.held = landed.downloads;
+          return { type: 'acted', at: Date.now(), result, ms: Date.now() - started, landed };
+        }
+        // A page waiting on a request the hold keeps does not settle: the question comes first.
+        await settledOrHeld(tabs(), settleAfter(tabId, eff.action));
+        // the model asked for a pause after its action (capped by the run: effects.ts)
+        if (eff.sleepMs) await pause(eff.sleepMs);
+        // Exploring: the action judged from the screenshots before and after it, its element documented (explore.ts)
+        const learnt = a.state.explore && result.ok ? await learnFrom(a, tabId, eff.action) : null;
 
-      // What file choosers the action opened got (act/files.ts) and the page's dialogs answered (dialogs.ts), for the model.
-      const dialogs = takeDialogNotes(tabs());
-      const notes = [...await takeFileNotes(tabId), ...dialogs.notes];
-      // A tab the action opened or closed: this step records the change.
-      await syncTabs(a, (ev) => commit(a, ev));
-      // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
-      const downloads = await takeDownloads(tabs());
-      a.held = downloads;
-      // Requests the page sent that carry a secret or a card number: held for the person (hold.ts).
-      const requests = takeHeld(tabs());
-      const landed = { url: await tabUrl(a.state.tabId), downloads, ...(requests.length ? { requests } : {}) };
-      const learned = learnt && result.ok ? { ...result, learned: learnt.learned, usage: learnt.usage, note: result.note ? `${result.note} ${learnt.note}` : learnt.note } : result;
-      // A dialog answered Cancel cut the action short: not a success.
-      const outcome = dialogs.cut && learned.ok ? { ok: false as const, error: modelText.cutByDialog } : learned;
-      return { type: 'acted', at: Date.now(), result: withNotes(outcome, notes), ms: Date.now() - started, landed };
+        // What file choosers the action opened got (act/files.ts) and the page's dialogs answered (dialogs.ts), for the model.
+        const dialogs = takeDialogNotes(tabs());
+        const notes = [...await takeFileNotes(tabId), ...dialogs.notes];
+        // A tab the action opened or closed: this step records the change.
+        await syncTabs(a, (ev) => commit(a, ev));
+        // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
+        const downloads = await takeDownloads(tabs());
+        a.held = downloads;
+        // Requests the page sent that carry a secret or a card number: held for the person (hold.ts).
+        const requests = takeHeld(tabs());
+        const landed = { url: await tabUrl(a.state.tabId), downloads, ...(requests.length ? { requests } : {}) };
+        const learned = learnt && result.ok ? { ...result, learned: learnt.learned, usage: learnt.usage, note: result.note ? `${result.note} ${learnt.note}` : learnt.note } : result;
+        // A dialog answered Cancel cut the action short: not a success.
+        const outcome = dialogs.cut && learned.ok ? { ok: false as const, error: modelText.cutByDialog } : learned;
+        return { type: 'acted', at: Date.now(), result: withNotes(outcome, notes), ms: Date.now() - started, landed };
+      } finally {
+        actionUnderway(tabs(), false);
+      }
     }
     case 'after': {
       const outcome = await resolveAfter(a, eff.after, eff.before);

@@ -68,7 +68,16 @@ export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
   // With the password and payment rules both off (or always allowed on the site) nothing is held: nothing is paused either.
   if (!holds(run.state)) return;
   setJudge(tabId, (req) => holdCheck(req, { site: run.state.site, watched: patternsOf(run), guards: run.state.guards, approved: approvedRule(run.state), t: t() }));
-  await startHolding(tabId).catch(() => undefined);
+  await startHolding(tabId, watchedOf(run).length > 0).catch(() => undefined);
+}
+
+/**
+ * Before an action: once the run has a value to watch (a secret, a password or card number it
+ * typed), its tabs hold every kind of request that can carry it, not only page loads.
+ */
+export async function holdWatched(tabIds: number[], run: WatchedRun): Promise<void> {
+  if (!holds(run.state) || !watchedOf(run).length) return;
+  for (const t of tabIds) await startHolding(t, true).catch(() => undefined);
 }
 
 /** The run left the tab or ended: held requests are blocked, a held dialog cancelled, choosers native again. */

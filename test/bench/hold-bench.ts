@@ -6,11 +6,12 @@
  * in the built extension's browser:
  *
  * - "no run": the debugger is not attached, nothing is paused;
- * - "hold off": in the tab of a run waiting for its (stalled) model, with the password and payment
+ * - "off": in the tab of a run waiting for its (stalled) model, with the password and payment
  *   rules off, so the run holds nothing (background/watch.ts): the debugger alone;
- * - "hold on": the same with the rules on: the Fetch domain pauses every document, XHR, fetch,
- *   ping and "Other" request for the run's judge (background/hold.ts), with a secret to look for.
- * on/off is "hold on" ÷ "hold off": what the hold itself costs.
+ * - "docs": the rules on and nothing to watch: page loads (form posts) are paused for the judge;
+ * - "all": the rules on and a secret to watch: the Fetch domain pauses every document, XHR, fetch,
+ *   ping and "Other" request for the run's judge (background/hold.ts).
+ * all/off is what the hold costs at most.
  *
  * Per page: the load's duration (Navigation Timing, navigationStart to loadEventEnd) and, for the
  * API page, the time until its 40 requests all came back; median per mode and on ÷ off.
@@ -61,7 +62,13 @@ async function loadTimes(page: Page, url: string): Promise<{ load: number[]; api
   return { load, api };
 }
 
-export interface HoldRow { page: string; off: number; debugger: number; on: number; ratio: number; apiOff?: number; apiDebugger?: number; apiOn?: number }
+type Mode = 'off' | 'documents' | 'all';
+type Times = Record<string, { load: number[]; api: number[] }>;
+
+export interface HoldRow {
+  page: string; off: number; debugger: number; documents: number; all: number; ratio: number;
+  apiOff?: number; apiDebugger?: number; apiDocuments?: number; apiAll?: number;
+}
 
 type Send = (type: string, payload: unknown) => Promise<unknown>;
 
@@ -88,26 +95,27 @@ export async function holdBench(log: (s: string) => void = console.log) {
     const send: Send = (type, payload) => panel.evaluate(([t, p]) => (window as unknown as { webagent: { send: Send } }).webagent.send(t as string, p), [type, payload] as const);
     const pages = [...REAL_PAGES.map((p) => ({ name: p.name, url: `${docs.url}${p.file}` })), { name: 'API page (40 requests)', url: `${api.url}api.html` }];
     const plain = await browser.context.newPage();
-    const off: Record<string, { load: number[]; api: number[] }> = {};
+    const off: Times = {};
     for (const p of pages) off[p.name] = await loadTimes(plain, p.url);
     await plain.close();
-    /** every page loaded in the tab of a run waiting for its model, with the password and payment rules on or off */
-    const inRun = async (holding: boolean) => {
-      const rules = ['password', 'payment'].map((id) => ({ id, on: holding }));
-      await send('settings/set', { secrets: [{ name: 'card', value: '4111 1111 1111 1111' }], guards: { rules, allow: {} } });
+    /**
+     * every page loaded in the tab of a run waiting for its model: the password and payment rules
+     * off (nothing held: the debugger alone), on with nothing to watch (page loads held), on with a
+     * secret to watch (every kind held)
+     */
+    const inRun = async (mode: Mode) => {
+      const rules = ['password', 'payment'].map((id) => ({ id, on: mode !== 'off' }));
+      await send('settings/set', { secrets: mode === 'all' ? [{ name: 'card', value: '4111 1111 1111 1111' }] : [], guards: { rules, allow: {} } });
       const seen = model.requests.length;
       const { runId } = await send('run/start', {
         task: 'Wait.', url: pages[0].url, config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: 5, dialect: 'glm-web' },
       }) as { runId: string };
       const until = Date.now() + 30_000;
       while (model.requests.length < seen + 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-      if (model.requests.length < seen + 1) {
-        const view = await send("run/get", { runId }) as { status: string; stopReason: string | null; phase?: string; pending?: unknown } | null;
-        throw new Error(`the run did not reach its model request (${model.requests.length - seen} came; run ${view?.status}: ${view?.stopReason} ${JSON.stringify(view?.pending ?? null).slice(0, 400)} ${view?.phase})`);
-      }
+      if (model.requests.length < seen + 1) throw new Error('the run did not reach its model request');
       const tab = browser.context.pages().filter((pg) => pg.url().startsWith(pages[0].url)).pop();
       if (!tab) throw new Error('the run\'s tab was not found');
-      const out: Record<string, { load: number[]; api: number[] }> = {};
+      const out: Times = {};
       for (const p of pages) out[p.name] = await loadTimes(tab, p.url);
       await send('run/stop', { runId });
       stall();
@@ -115,23 +123,25 @@ export async function holdBench(log: (s: string) => void = console.log) {
       await tab.close();
       return out;
     };
-    // Alternated (off, on, off, on), so a warm-up or a drift of the machine weighs on both.
-    const merge = (a: typeof off, b: typeof off) => Object.fromEntries(Object.keys(a).map((k) => [k, { load: [...a[k].load, ...b[k].load], api: [...a[k].api, ...b[k].api] }]));
-    const attached1 = await inRun(false);
-    const on1 = await inRun(true);
-    const attached = merge(attached1, await inRun(false));
-    const on = merge(on1, await inRun(true));
+    // Alternated (off, documents, all, twice), so a warm-up or a drift of the machine weighs on each.
+    const merge = (a: Times, b: Times): Times => Object.fromEntries(Object.keys(a).map((k) => [k, { load: [...a[k].load, ...b[k].load], api: [...a[k].api, ...b[k].api] }]));
+    const modes: Mode[] = ['off', 'documents', 'all'];
+    const times: Record<Mode, Times> = { off: {}, documents: {}, all: {} };
+    for (let round = 0; round < 2; round++) {
+      for (const m of modes) times[m] = round ? merge(times[m], await inRun(m)) : await inRun(m);
+    }
     for (const p of pages) {
-      const [o, d, h] = [off[p.name], attached[p.name], on[p.name]];
-      const row: HoldRow = { page: p.name, off: median(o.load), debugger: median(d.load), on: median(h.load), ratio: Math.round((median(h.load) / median(d.load)) * 100) / 100 };
-      if (o.api.length) Object.assign(row, { apiOff: median(o.api), apiDebugger: median(d.api), apiOn: median(h.api) });
+      const med = (m: Mode) => median(times[m][p.name].load);
+      const api = (m: Mode) => median(times[m][p.name].api);
+      const row: HoldRow = { page: p.name, off: median(off[p.name].load), debugger: med('off'), documents: med('documents'), all: med('all'), ratio: Math.round((med('all') / med('off')) * 100) / 100 };
+      if (off[p.name].api.length) Object.assign(row, { apiOff: median(off[p.name].api), apiDebugger: api('off'), apiDocuments: api('documents'), apiAll: api('all') });
       rows.push(row);
     }
-    log(`\nrequest hold: page loads (median of ${LOADS}, ms) with no run, in a run's tab with the hold off (password and payment rules off: the debugger alone) and on`);
-    log(['page'.padEnd(26), 'no run'.padStart(8), 'hold off'.padStart(9), 'hold on'.padStart(8), 'on/off'.padStart(7), 'API: no run'.padStart(12), 'off'.padStart(7), 'on'.padStart(7)].join(' '));
+    log(`\nrequest hold: page loads (median of ${LOADS} loads with no run, ${LOADS * 2} in a run's tab, ms) with no run; in a run's tab with the hold off (the debugger alone), holding page loads only (nothing to watch), holding every kind (a secret to watch); "API" is the API page's 40 requests`);
+    log(['page'.padEnd(24), 'no run'.padStart(7), 'off'.padStart(7), 'docs'.padStart(7), 'all'.padStart(7), 'all/off'.padStart(8), 'API: no run'.padStart(12), 'off'.padStart(6), 'docs'.padStart(6), 'all'.padStart(6)].join(' '));
     for (const r of rows) {
-      log([r.page.padEnd(26), String(r.off).padStart(8), String(r.debugger).padStart(9), String(r.on).padStart(8), `${r.ratio}×`.padStart(7),
-        String(r.apiOff ?? '').padStart(12), String(r.apiDebugger ?? '').padStart(7), String(r.apiOn ?? '').padStart(7)].join(' '));
+      log([r.page.padEnd(24), String(r.off).padStart(7), String(r.debugger).padStart(7), String(r.documents).padStart(7), String(r.all).padStart(7), `${r.ratio}×`.padStart(8),
+        String(r.apiOff ?? '').padStart(12), String(r.apiDebugger ?? '').padStart(6), String(r.apiDocuments ?? '').padStart(6), String(r.apiAll ?? '').padStart(6)].join(' '));
     }
     return { loads: LOADS, rows };
   } finally {
