@@ -10,7 +10,8 @@
  * Per dialect, two runs of the runner (the model's moves: test/fixtures/model/effects.ts):
  * - refused: every dangerous form asks (a guard question on stderr, with its rule), `n` rejects
  *   it, and no effect reaches the server;
- * - approved: the same moves answered `y` do the thing (the effect reaches the server), except
+ * - approved: each effect's first form (and the first form the act refuses, approvedPlan) answered
+ *   `y` does the thing (the effect reaches the server), except
  *   typing at something that is not a field, which the gate judges as a press (it asks) and the
  *   act refuses (nothing is clicked or typed), and Control+Enter, which the gate asks about
  *   (editors send on it) and Chromium ignores on a button.
@@ -279,6 +280,25 @@ function checkTarget(o: Outcome, i: number, move: Move): void {
   expect(s.target?.text ?? '', `the step hit the ${move.target}: ${said(o, i)}`).toMatch(TARGET_TEXT[move.target]);
 }
 
+/**
+ * What the approved run plays (the refused run plays every form): for each effect its first form
+ * that does it, with the set-up step just before it, and the first form the act refuses. That the
+ * approval path lets an effect through is the same path for every form; the refusals are per form.
+ */
+function approvedPlan(plan: Planned[]): Planned[] {
+  const keep = new Set<number>();
+  const seen = new Set<string>();
+  plan.forEach((p, i) => {
+    if ('setup' in p) return;
+    const key = p.nothing ?? p.effect;
+    if (seen.has(key)) return;
+    seen.add(key);
+    keep.add(i);
+    if (i > 0 && 'setup' in plan[i - 1]) keep.add(i - 1);
+  });
+  return plan.filter((_, i) => keep.has(i));
+}
+
 const cellName = (p: Planned) => `${p.move.form}${p.move.target ? ` on ${p.move.target}` : ' (focused element)'}`;
 
 for (const dialect of Object.keys(PLANS) as Dialect[]) {
@@ -325,23 +345,24 @@ for (const dialect of Object.keys(PLANS) as Dialect[]) {
     });
   });
 
-  test.describe(`${dialect}: every form approved`, () => {
+  const approved = approvedPlan(plan);
+  test.describe(`${dialect}: each target approved`, () => {
     let site: StaticServer;
     let o: Outcome;
     test.beforeAll(async () => {
       site = await serveFixtures();
-      o = await run(site, dialect, moves, 'effects.html?focus=order', 'y', `${dialect}-approved`);
+      o = await run(site, dialect, approved.map((p) => p.move), 'effects.html?focus=order', 'y', `${dialect}-approved`);
     });
     test.afterAll(async () => { await site?.close(); });
 
     test('the run went through every move and finished', () => {
       expect(o.r.stderr).not.toContain('Error:');
       expect(o.r.code, o.r.stderr.slice(-2000)).toBe(0);
-      expect(o.trace.steps.length, o.trace.steps.map((s) => s.actionText).join(' | ')).toBe(plan.length + 1);
+      expect(o.trace.steps.length, o.trace.steps.map((s) => s.actionText).join(' | ')).toBe(approved.length + 1);
       expect(o.violations).toEqual([]);
     });
 
-    plan.forEach((p, i) => {
+    approved.forEach((p, i) => {
       if ('setup' in p) return;
       const does = p.nothing === 'act-refuses' ? 'the act refuses it (not a field): nothing happens'
         : p.nothing === 'inert' ? 'the browser does nothing with it (no effect)' : `the ${p.effect} reaches the server`;
