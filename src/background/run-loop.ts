@@ -582,18 +582,21 @@ async function askText(a: Active, prompt: string): Promise<{ ok: true; text: str
 async function resolveAfter(a: Active, after: AfterAction, before: string): Promise<string> {
   const keep = after.decision !== 'rejected';
   const said: string[] = [];
-  if (after.dialog) {
+  // Only the person's yes sends a held request or answers OK; a take-over blocks the requests and
+  // leaves the dialog to the person, who now has the page.
+  const yes = after.decision === 'approved';
+  if (after.dialog && after.decision !== 'takeover') {
     // OK or Cancel, as the person said; then the action's input ends and the page settles.
-    await answerDialog(a.state.tabId, keep);
+    await answerDialog(a.state.tabId, yes);
     await Promise.race([a.inputLeft, pause(INPUT_AFTER_DIALOG_MS)]);
     a.inputLeft = undefined;
     await settle(a.state.tabId, BACK_SETTLE_MS);
-    said.push(dialogNote(after.dialog, keep, 'user'));
+    said.push(dialogNote(after.dialog, yes, 'user'));
   }
   if (after.requests?.length) {
-    if (keep) await releaseHeld(after.requests);
+    if (yes) await releaseHeld(after.requests);
     else await blockHeld(after.requests);
-    said.push(keep ? modelText.requestsSent(after.requests.map((r) => r.what)) : modelText.requestsBlocked(after.requests.map((r) => r.what)));
+    said.push(yes ? modelText.requestsSent(after.requests.map((r) => r.what)) : modelText.requestsBlocked(after.requests.map((r) => r.what)));
   }
   if (after.downloads.length) {
     const names = after.downloads.map((d) => d.filename);

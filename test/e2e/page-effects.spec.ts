@@ -122,6 +122,19 @@ test.describe('the request hold: a card number the model typed, sent by page scr
   });
 });
 
+test.describe('a button whose words are drawn by CSS', () => {
+  test('"Place order" drawn by ::before asks; a plain button beside it does not', async () => {
+    site.events.length = 0;
+    const o = await runScripted(site, 'names.html', [{ click: /^(?!Show basket)/, tag: 'button' }, { click: /^Show basket$/, tag: 'button' }, { answer: 'checked' }], 'n\n', path.join(out, 'names.json'));
+    expect(o.r.code, o.r.stderr).toBe(0);
+    expect(o.r.stderr).toContain('Guard: this clicks "Place order", which may pay or place an order');
+    const [buy, basket] = o.trace.steps;
+    expect(buy.approval?.decision).toBe('rejected');
+    expect(basket.approval?.decision).toBe('auto');
+    expect(values(o, 'effect')).toEqual(['basket']);
+  });
+});
+
 test.describe('a page that reloads itself every 300 ms', () => {
   test('the run ends with a reason a person understands, or goes on, never with an unexpected error', async () => {
     site.events.length = 0;
