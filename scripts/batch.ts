@@ -4,11 +4,12 @@
  * BullMQ queue (npm run worker). Exit 0 when every task ended (whatever its kind), 1 when the
  * batch was interrupted or could not go on, 2 bad usage.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DIST } from './browser';
 import { ensureChromium } from './chromium';
+import { readInputText } from './read-input';
 import { readRunOptions, readApiKey, RUN_OPTIONS, RUN_USAGE } from './runner-options';
 import { readTasks } from '../src/core/batch/tasks';
 import { GUARD_IDS } from '../src/core/guards';
@@ -86,7 +87,7 @@ async function main() {
   if (values.approve !== undefined && values.approve !== 'auto') usage('A batch runs with --approve auto: nobody is there to approve each step (guards: see --allow-guard).');
   let text: string;
   try {
-    text = readFileSync(values.tasks, 'utf8');
+    text = readInputText(values.tasks, 50 * 1024 * 1024);
   } catch (e) {
     usage(`--tasks ${values.tasks}: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -113,7 +114,7 @@ async function main() {
   let references: Record<string, string[]> = {};
   if (values.references) {
     try {
-      references = readReferences(JSON.parse(readFileSync(values.references, 'utf8')));
+      references = readReferences(JSON.parse(readInputText(values.references, 50 * 1024 * 1024)));
     } catch (e) {
       usage(`--references ${values.references}: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium } from './chromium';
+import { browserEnv } from './browser-env';
 
 export const DIST = path.resolve(import.meta.dirname, '..', 'dist');
 /** Height of headless Chromium's top chrome in CSS px. */
@@ -52,7 +53,8 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--disable-gpu', '--disable-quic', '--no-default-browser-check',
   ];
-  const env = opts.display ? { ...process.env, DISPLAY: opts.display } : undefined;
+  // never the runner's whole environment (VLM_API_KEY, JUDGE_API_KEY, …): browser-env.ts
+  const env = browserEnv(process.env, opts.display);
   let context: BrowserContext;
   let stop = async () => { await context.close().catch(() => undefined); };
   if (opts.personsBrowser) {
@@ -87,12 +89,12 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
  * another still said document.visibilityState "visible", timers unthrottled). So: no Playwright
  * switches at all, and a connection with noDefaults (no focus emulation, no other overrides).
  */
-async function launchPersonsBrowser(executablePath: string, args: string[], userDataDir: string, env: NodeJS.ProcessEnv | undefined) {
+async function launchPersonsBrowser(executablePath: string, args: string[], userDataDir: string, env: NodeJS.ProcessEnv) {
   const portFile = path.join(userDataDir, 'DevToolsActivePort');
   rmSync(portFile, { force: true });
   // --no-sandbox as Playwright passes it (root in containers); it does not change throttling.
   const proc = spawn(executablePath, [...args, `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', '--no-sandbox', 'about:blank'], {
-    env: env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'],
+    env, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   proc.stderr!.on('data', (d) => { stderr = (stderr + d).slice(-2000); });

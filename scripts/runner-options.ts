@@ -4,12 +4,14 @@
  * from node:util parseArgs values into the extension's settings, with a clear message for each
  * bad value.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '../src/core/settings';
 import { isDialect, DEFAULT_DIALECT, DIALECTS, dialectOf } from '../src/core/dialects/registry';
 import { BBOX_CONVENTIONS, DEFAULT_BBOX, isBboxConvention } from '../src/core/action/bbox';
 import type { AgentOptions } from './run-agent';
+import { readInputFile, readInputText, humanBytes } from './read-input';
+import { MAX_FILES_BYTES } from '../src/core/files';
 
 /** parseArgs' option spec of the shared run options. */
 export const RUN_OPTIONS = {
@@ -66,6 +68,9 @@ function mimeOf(file: string): string {
   return MIME[path.extname(file).toLowerCase()] ?? '';
 }
 
+/** An API key file larger than this is not a key file (read-input.ts refuses it unread). */
+export const API_KEY_FILE_MAX_BYTES = 64 * 1024;
+
 /**
  * The API key: from --api-key-file or VLM_API_KEY; --api-key still works but says why not (any
  * user's `ps` shows a process's arguments, and npm echoes the command it runs).
@@ -73,7 +78,7 @@ function mimeOf(file: string): string {
 export function readApiKey(onCommandLine: string | undefined, file: string | undefined, usage: (problem: string) => never, env = 'VLM_API_KEY'): string {
   if (file !== undefined) {
     try {
-      return readFileSync(file, 'utf8').split(/\r?\n/)[0].trim();
+      return readInputText(file, API_KEY_FILE_MAX_BYTES).split(/\r?\n/)[0].trim();
     } catch (e) {
       return usage(`--api-key-file ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -102,9 +107,16 @@ export function readRunOptions(values: RunOptionValues, usage: (problem: string)
     if (!m) usage(`--app must look like Shop=https://shop.example/, got "${a}".`);
     return `${m[1].trim()} = ${m[2]}`;
   });
+  // the --file files together: MAX_FILES_BYTES, as for files attached in the side panel
+  let filesBytes = 0;
   const files = (values.file ?? []).map((f) => {
     try {
-      return { name: path.basename(f), type: mimeOf(f), lastModified: statSync(f).mtimeMs, base64: readFileSync(f).toString('base64') };
+      const left = MAX_FILES_BYTES - filesBytes;
+      const bytes = readInputFile(f, left, {
+        limit: `${humanBytes(MAX_FILES_BYTES)} for all the --file files together${filesBytes ? ` (${humanBytes(left)} left after the files before it)` : ''}`,
+      });
+      filesBytes += bytes.length;
+      return { name: path.basename(f), type: mimeOf(f), lastModified: statSync(f).mtimeMs, base64: bytes.toString('base64') };
     } catch (e) {
       return usage(`--file ${f}: ${e instanceof Error ? e.message : String(e)}`);
     }
