@@ -21,6 +21,8 @@ import { runLocalBatch } from './batch/local';
 import type { ResultsFile } from './batch/results-file';
 import { submitAndFollow } from './batch/queue';
 import { parseRate } from './batch/rate-limit';
+import { endpointAllowed, endpointKey } from '../src/core/batch/job';
+import { scrub } from '../src/core/trace';
 
 const USAGE = `Usage: npm run batch -- --tasks FILE --out DIR [options]
 
@@ -103,11 +105,16 @@ async function main() {
   if (judgeMode !== 'webvoyager' && judgeMode !== 'mind2web') usage('--judge-mode must be webvoyager or mind2web.');
   // default: 3 for WebVoyager's judge, up to 50 for WebJudge (which scores each and keeps the relevant ones)
   const judgeShots = values['judge-screenshots'] === undefined ? undefined : positive(values['judge-screenshots'], 3, '--judge-screenshots');
-  const judgeKey = values['judge-api-key-file'] !== undefined || process.env.JUDGE_API_KEY !== undefined
-    ? readApiKey(undefined, values['judge-api-key-file'], usage, 'JUDGE_API_KEY')
-    : run.config.apiKey ?? '';
+  const judgeBaseUrl = values['judge-base-url'] ?? process.env.JUDGE_BASE_URL ?? run.config.baseUrl!;
+  const judgeKeyGiven = values['judge-api-key-file'] !== undefined || process.env.JUDGE_API_KEY !== undefined;
+  // The agent's key goes to the judge only when the judge is the agent's own endpoint: a key goes only where its owner said.
+  const judgeOwnsAgentKey = endpointAllowed(judgeBaseUrl, [run.config.baseUrl!]);
+  const judgeKey = judgeKeyGiven ? readApiKey(undefined, values['judge-api-key-file'], usage, 'JUDGE_API_KEY') : judgeOwnsAgentKey ? run.config.apiKey ?? '' : '';
+  if (values.judge && !judgeKeyGiven && !judgeOwnsAgentKey && run.config.apiKey) {
+    process.stderr.write(`note: the judge's endpoint (${endpointKey(judgeBaseUrl) ?? judgeBaseUrl}) is not the agent's, so the agent's key is not sent to it; give the judge its own with --judge-api-key-file or JUDGE_API_KEY if it needs one.\n`);
+  }
   const judgeConfig = {
-    baseUrl: values['judge-base-url'] ?? process.env.JUDGE_BASE_URL ?? run.config.baseUrl!,
+    baseUrl: judgeBaseUrl,
     model: values['judge-model'] ?? process.env.JUDGE_MODEL ?? run.config.model!,
     judge: judgeMode, screenshots: judgeShots,
   } as const;
@@ -137,9 +144,11 @@ async function main() {
   const out = path.resolve(values.out);
   mkdirSync(out, { recursive: true });
   const tasks = read.tasks;
+  // every output of the batch is scrubbed of these, as the trace, report and zip are
+  const secrets = [run.config.apiKey ?? '', judgeKey].filter(Boolean);
   const writeSummary = (results: ResultsFile) => {
     const all = tasks.map((t) => results.byId.get(t.id)).filter((r): r is TaskResult => !!r);
-    writeFileSync(path.join(out, 'summary.html'), summaryHtml(all, { title: `Batch ${path.basename(values.tasks!)}`, generatedAt: new Date().toISOString(), references }));
+    writeFileSync(path.join(out, 'summary.html'), scrub(summaryHtml(all, { title: `Batch ${path.basename(values.tasks!)}`, generatedAt: new Date().toISOString(), references }), secrets));
   };
   const display = makeDisplay();
   const controller = new AbortController();
@@ -164,11 +173,11 @@ async function main() {
     ? await submitAndFollow({
       queue: values.queue, tasks, out, retryFailed: !!values['retry-failed'], attempts, rate,
       job: { run: { ...run, config: { ...run.config, apiKey: '' } }, allowGuards: [...allow], timeoutMs },
-      judge, display, signal: controller.signal, onEnd: writeSummary,
+      judge, secrets, display, signal: controller.signal, onEnd: writeSummary,
     })
     : await runLocalBatch({
       tasks, out, concurrency, retryFailed: !!values['retry-failed'], attempts,
-      task: { run, allowGuards: allow, timeoutMs }, judge, display, signal: controller.signal, onEnd: writeSummary,
+      task: { run, allowGuards: allow, timeoutMs }, judge, secrets, display, signal: controller.signal, onEnd: writeSummary,
     });
   writeSummary(outcome.results);
   const all = tasks.map((t) => outcome.results.byId.get(t.id)).filter((r): r is TaskResult => !!r);

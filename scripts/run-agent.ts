@@ -46,6 +46,8 @@ export interface AgentOptions {
   signal?: AbortSignal;
   /** stop the run on Ctrl+C (default true; the batch runner handles Ctrl+C itself) */
   handleSigint?: boolean;
+  /** more keys to scrub from the exports besides config.apiKey (a worker's real key when the browser has a proxy's token) */
+  secrets?: string[];
 }
 
 export interface AgentResult {
@@ -319,7 +321,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     }
     const runMs = Math.round(performance.now() - tRun);
     const tExport = performance.now();
-    const secrets = [o.config.apiKey ?? ''];
+    const secrets = [o.config.apiKey ?? '', ...(o.secrets ?? [])];
     // the same JSON export as the panel's (compact with screenshots, under 25 MB)
     const traceFile = path.resolve(o.traceFile ?? path.join('traces', `${runId}.json`));
     const traced = await exportFrom(panel, runId, 'json', secrets);

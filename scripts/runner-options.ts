@@ -6,10 +6,9 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Settings } from '../src/core/settings';
-import { isDialect, DEFAULT_DIALECT, DIALECTS, dialectOf } from '../src/core/dialects/registry';
-import { BBOX_CONVENTIONS, DEFAULT_BBOX, isBboxConvention } from '../src/core/action/bbox';
-import type { AgentOptions } from './run-agent';
+import { DEFAULT_DIALECT, DIALECTS } from '../src/core/dialects/registry';
+import { DEFAULT_BBOX } from '../src/core/action/bbox';
+import { runOptionsFrom, type RunOptions } from '../src/core/run-options';
 import { readInputFile, readInputText, humanBytes } from './read-input';
 import { MAX_FILES_BYTES } from '../src/core/files';
 
@@ -47,14 +46,7 @@ export const RUN_USAGE = {
   --headed             show the browser window`,
 };
 
-export interface RunOptions {
-  /** the run's settings (approveSteps left to the caller) */
-  config: Partial<Settings>;
-  files: NonNullable<AgentOptions['files']>;
-  width: number;
-  height: number;
-  headed: boolean;
-}
+export type { RunOptions };
 
 /** A file's MIME type from its extension (what a browser's file chooser would say), '' when unknown. */
 const MIME: Record<string, string> = {
@@ -90,18 +82,14 @@ export function readApiKey(onCommandLine: string | undefined, file: string | und
   return process.env[env] ?? '';
 }
 
-/** The shared options read, or `usage` called with what is wrong. */
+/**
+ * The shared options read, or `usage` called with what is wrong. The values are checked by
+ * runOptionsFrom (src/core/run-options.ts), the same check a queue's worker makes of a job.
+ */
 export function readRunOptions(values: RunOptionValues, usage: (problem: string) => never): RunOptions {
   const baseUrl = values['base-url'] ?? process.env.VLM_BASE_URL;
   if (!baseUrl) usage('No model endpoint: give --base-url or set VLM_BASE_URL (for a run without a model, try "npm run demo").');
   const apiKey = readApiKey(values['api-key'], values['api-key-file'], usage);
-  const model = values.model ?? process.env.VLM_MODEL ?? 'glm-4.5v';
-  const dialect = values.dialect ?? DEFAULT_DIALECT;
-  if (!isDialect(dialect)) usage(`Unknown dialect "${dialect}"; known: ${Object.keys(DIALECTS).join(', ')}.`);
-  const bbox = values.bbox ?? DEFAULT_BBOX;
-  if (!isBboxConvention(bbox)) usage(`--bbox must be one of ${BBOX_CONVENTIONS.join(', ')}, got "${bbox}".`);
-  const appagentDevice = values.device ?? 'phone';
-  if (appagentDevice !== 'phone' && appagentDevice !== 'desktop') usage(`--device must be phone or desktop, got "${appagentDevice}".`);
   const apps = (values.app ?? []).map((a) => {
     const m = /^([^=]+)=(https?:\/\/\S+)$/.exec(a.trim());
     if (!m) usage(`--app must look like Shop=https://shop.example/, got "${a}".`);
@@ -122,12 +110,12 @@ export function readRunOptions(values: RunOptionValues, usage: (problem: string)
     }
   });
   const maxSteps = values['max-steps'] === undefined ? 15 : Number(values['max-steps']);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) usage('--max-steps must be a positive whole number.');
   const vp = /^(\d+)x(\d+)$/.exec(values.viewport ?? '1280x800');
   if (!vp) usage('--viewport must look like 1280x800.');
-  return {
-    // the request options the dialect's model was tuned with, as choosing it in Settings does
-    config: { baseUrl, apiKey, model, dialect, bbox, appagentDevice, ...dialectOf(dialect).request, apps: apps.join('\n'), maxSteps },
-    files, width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed,
-  };
+  const read = runOptionsFrom({
+    baseUrl, model: values.model ?? process.env.VLM_MODEL ?? 'glm-4.5v', dialect: values.dialect ?? DEFAULT_DIALECT, bbox: values.bbox ?? DEFAULT_BBOX,
+    appagentDevice: values.device ?? 'phone', apps: apps.join('\n'), maxSteps, width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed, files,
+  });
+  if (!read.ok) usage(read.problem);
+  return { ...read.run, config: { ...read.run.config, apiKey } };
 }

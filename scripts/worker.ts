@@ -1,8 +1,9 @@
 /**
- * npm run worker -- --queue redis://HOST:PORT [--concurrency N]: takes tasks of batches submitted
- * with `npm run batch -- --queue …` and runs them here, each in its own browser (docs/batch.md).
- * Run one per machine. The model endpoint's key comes from this machine (--api-key-file or
- * VLM_API_KEY), never from the queue.
+ * npm run worker -- --queue redis://HOST:PORT --base-url URL [--concurrency N]: takes tasks of
+ * batches submitted with `npm run batch -- --queue …` and runs them here, each in its own browser
+ * (docs/batch.md). Run one per machine. The model endpoint's key comes from this machine
+ * (--api-key-file or VLM_API_KEY), never from the queue, and goes only to the endpoints this
+ * machine names (--base-url or VLM_BASE_URL): a job that names another is refused.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,16 @@ import { DIST } from './browser';
 import { ensureChromium } from './chromium';
 import { readApiKey } from './runner-options';
 import { startWorker } from './batch/worker';
+import { shownQueue } from './batch/queue';
+import { endpointKey } from '../src/core/batch/job';
 
-const USAGE = `Usage: npm run worker -- --queue redis://HOST:PORT [options]
+const USAGE = `Usage: npm run worker -- --queue redis://HOST:PORT --base-url URL [options]
 
-  --queue URL          the Redis of the batch's BullMQ queue (required)
+  --queue URL          the Redis of the batch's BullMQ queue (required); redis://USER:PASSWORD@HOST:PORT
+                       for a Redis with a password or ACL user, rediss:// for TLS
+  --base-url URL       the model endpoint this worker sends its key to (required; env VLM_BASE_URL,
+                       several separated by commas); repeatable. A job that names another endpoint
+                       is refused
   --concurrency N      browsers at once on this machine (default 1)
   --api-key-file FILE  the model endpoint's key on this machine (first line); or set VLM_API_KEY
   --work DIR           where task folders are made before they go back to the submitting side
@@ -33,7 +40,7 @@ async function main() {
   try {
     ({ values } = parseArgs({
       options: {
-        queue: { type: 'string' }, concurrency: { type: 'string' }, 'api-key-file': { type: 'string' }, work: { type: 'string' },
+        queue: { type: 'string' }, 'base-url': { type: 'string', multiple: true }, concurrency: { type: 'string' }, 'api-key-file': { type: 'string' }, work: { type: 'string' },
         'lock-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -43,6 +50,9 @@ async function main() {
   }
   if (values.help) { process.stdout.write(`${USAGE}\n`); process.exit(0); }
   if (!values.queue) usage('--queue is required.');
+  const endpoints = (values['base-url'] ?? (process.env.VLM_BASE_URL ?? '').split(',')).map((u) => u.trim()).filter(Boolean);
+  if (!endpoints.length) usage('--base-url is required: the model endpoint(s) this worker sends its key to (or set VLM_BASE_URL). Jobs that name another endpoint are refused.');
+  for (const e of endpoints) if (!endpointKey(e)) usage(`--base-url ${e}: not an http(s) URL.`);
   const concurrency = Number(values.concurrency ?? 1);
   if (!Number.isInteger(concurrency) || concurrency < 1) usage('--concurrency must be a positive whole number.');
   const lockSeconds = Number(values['lock-seconds'] ?? 30);
@@ -56,8 +66,8 @@ async function main() {
   ensureChromium();
   const own = !values.work;
   const work = values.work ? path.resolve(values.work) : mkdtempSync(path.join(tmpdir(), 'webagent-worker-'));
-  const w = await startWorker({ queue: values.queue, concurrency, apiKey, work, lockMs: lockSeconds * 1000, log: (l) => process.stderr.write(`${l}\n`) });
-  process.stderr.write(`worker ${w.id}: taking tasks from ${values.queue} (${concurrency} at once); Ctrl+C to stop\n`);
+  const w = await startWorker({ queue: values.queue, concurrency, apiKey, endpoints, work, lockMs: lockSeconds * 1000, log: (l) => process.stderr.write(`${l}\n`) });
+  process.stderr.write(`worker ${w.id}: taking tasks from ${shownQueue(values.queue)} for ${endpoints.map((e) => endpointKey(e)).join(', ')} (${concurrency} at once); Ctrl+C to stop\n`);
   let stopping = false;
   const stop = async () => {
     if (stopping) process.exit(130);

@@ -10,7 +10,7 @@ import { oneLine } from '../../src/core/run/person-text';
 export interface Display {
   /** the progress changed (a task started, ended or waits for a retry) */
   update(p: Progress): void;
-  /** a line to keep above the bar (a task's end, a warning) */
+  /** a line to keep above the bar (a task's end, a warning); control and bidi characters are shown escaped */
   line(text: string): void;
   /** the last progress, and no more redraws */
   close(p: Progress): void;
@@ -34,7 +34,7 @@ export function makeDisplay(stream: NodeJS.WriteStream = process.stderr, now: ()
     timer.unref();
     return {
       update(p) { last = p; if (now() - lastAt > 30_000) { lastAt = now(); stream.write(`progress: ${progressText(p, now())}\n`); } },
-      line(text) { stream.write(`${text}\n`); },
+      line(text) { stream.write(`${oneLine(text)}\n`); },
       close(p) { clearInterval(timer); stream.write(`progress: ${progressText(p, now())}\n`); },
     };
   }
@@ -48,7 +48,7 @@ export function makeDisplay(stream: NodeJS.WriteStream = process.stderr, now: ()
   timer.unref();
   return {
     update(p) { last = p; draw(); },
-    line(text) { stream.write(`\r\x1b[K${text}\n`); draw(); },
+    line(text) { stream.write(`\r\x1b[K${oneLine(text)}\n`); draw(); },
     close(p) { clearInterval(timer); last = p; draw(); stream.write('\n'); },
   };
 }

@@ -21,7 +21,9 @@ export interface LocalBatchOptions {
   retryFailed: boolean;
   /** tries per task for infrastructure failures (1 = no retry) */
   attempts: number;
-  task: Omit<TaskOptions, 'out' | 'signal'>;
+  task: Omit<TaskOptions, 'out' | 'signal' | 'secrets'>;
+  /** the batch's keys (model, judge): scrubbed from every output */
+  secrets: string[];
   /** the judge of a finished task (--judge), or null */
   judge: ((r: TaskResult) => Promise<Verdict | null>) | null;
   display: Display;
@@ -43,13 +45,13 @@ function pause(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 export async function runLocalBatch(o: LocalBatchOptions): Promise<BatchOutcome> {
-  const results = new ResultsFile(o.out);
+  const results = new ResultsFile(o.out, o.secrets);
   if (results.skipped) o.display.line(`results.jsonl: ${results.skipped} unreadable line(s) skipped (a crash cut a line?); their tasks run again`);
   const plan = planBatch(o.tasks, results.byId, o.retryFailed);
   const tally = new Tally(results, o, o.tasks.length, o.tasks.length - plan.run.length);
   if (plan.kept.length) tally.line(`${plan.kept.length} task(s) already ended in ${results.file}; ${plan.run.length} to run${o.retryFailed ? ' (failed ones included: --retry-failed)' : ''}`);
   const limit = pLimit(o.concurrency);
-  const taskOptions: TaskOptions = { ...o.task, out: o.out, signal: o.signal };
+  const taskOptions: TaskOptions = { ...o.task, out: o.out, signal: o.signal, secrets: o.secrets };
 
   const one = async (t: BatchTask): Promise<void> => {
     for (let attempt = 1; !o.signal.aborted; attempt++) {

@@ -10,33 +10,24 @@
  */
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { unzipSync } from 'fflate';
 import { noRunResult, planBatch } from '../../src/core/batch/results';
+import { checkWorkerResult, type JobData } from '../../src/core/batch/job';
+import { oneLine } from '../../src/core/run/person-text';
 import type { BatchTask, TaskResult, Verdict } from '../../src/core/batch/types';
-import type { RunOptions } from '../runner-options';
 import type { Display } from './display';
 import { Tally } from './tally';
 import { ResultsFile } from './results-file';
 import type { BatchOutcome } from './local';
+import { ARTEFACT_LIMITS, mb, readArtefacts, unpackFolder } from './artefacts';
+
+export type { JobData };
 
 export const QUEUE_NAME = 'webagent-tasks';
 /** artefacts are kept this long in Redis when nobody collects them */
 export const ARTEFACTS_TTL_S = 7 * 24 * 3600;
-
-/** What a job carries: the task and the batch's options, never a key. */
-export interface JobData {
-  batch: string;
-  task: BatchTask;
-  run: RunOptions;
-  allowGuards: string[];
-  timeoutMs: number;
-  /** model requests for all workers together (null: no limit) */
-  rate: { max: number; perMs: number } | null;
-}
 
 export function artefactsKey(jobId: string): string {
   return `webagent:artefacts:${jobId}`;
@@ -55,6 +46,17 @@ export function redisFrom(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
 }
 
+/** A queue's URL as it may be printed: its password (redis://user:PASSWORD@host) hidden. */
+export function shownQueue(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
 /** The same --out on the same machine is the same batch (submitting again resumes it). */
 export function batchId(out: string): string {
   return createHash('sha1').update(`${hostname()}\n${path.resolve(out)}`).digest('hex').slice(0, 12);
@@ -62,22 +64,6 @@ export function batchId(out: string): string {
 
 export function jobIdOf(batch: string, task: BatchTask): string {
   return `${batch}-${encodeURIComponent(task.id)}`;
-}
-
-/** A task folder from its zip, unpacked under a temporary name and renamed when whole. */
-export function unpackFolder(zip: Uint8Array, out: string, folder: string): void {
-  const work = path.join(out, `.${folder}.incoming-${process.pid}`);
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
-  for (const [name, bytes] of Object.entries(unzipSync(zip))) {
-    if (name.endsWith('/')) continue;
-    const to = path.join(work, name);
-    if (!to.startsWith(work + path.sep)) continue; // no path leaves the folder
-    mkdirSync(path.dirname(to), { recursive: true });
-    writeFileSync(to, bytes);
-  }
-  rmSync(path.join(out, folder), { recursive: true, force: true });
-  renameSync(work, path.join(out, folder));
 }
 
 export interface QueueBatchOptions {
@@ -89,6 +75,8 @@ export interface QueueBatchOptions {
   rate: { max: number; perMs: number } | null;
   job: Omit<JobData, 'batch' | 'task' | 'rate'>;
   judge: ((r: TaskResult) => Promise<Verdict | null>) | null;
+  /** the submitting side's keys (model, judge): scrubbed from every output */
+  secrets: string[];
   display: Display;
   signal: AbortSignal;
   onEnd?: (results: ResultsFile) => void;
@@ -100,7 +88,7 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
   const connection = redisFrom(o.queue);
   const queue = new Queue<JobData, TaskResult>(QUEUE_NAME, { connection });
   const events = new QueueEvents(QUEUE_NAME, { connection: connection.duplicate() });
-  const results = new ResultsFile(o.out);
+  const results = new ResultsFile(o.out, o.secrets);
   const batch = batchId(o.out);
   const plan = planBatch(o.tasks, results.byId, o.retryFailed);
   const tally = new Tally(results, o, o.tasks.length, o.tasks.length - plan.run.length);
@@ -117,18 +105,38 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
       });
       pending.set(id, t);
     }
-    tally.line(`${pending.size} task(s) in the queue "${QUEUE_NAME}" at ${o.queue} (batch ${batch}); start workers with: npm run worker -- --queue ${o.queue}`);
+    tally.line(`${pending.size} task(s) in the queue "${QUEUE_NAME}" at ${shownQueue(o.queue)} (batch ${batch}); start workers with: npm run worker -- --queue ${shownQueue(o.queue)} --base-url ${o.job.run.config.baseUrl}`);
     // As a local batch does: kept finished tasks without a verdict are judged when --judge is given.
     for (const r of tally.unjudged(plan.kept, new Set(o.tasks.map((t) => t.id)))) await tally.judgeKept(r);
 
-    /** A completed job: its folder unpacked into --out, its result judged and taken, its artefacts removed from Redis. */
-    const collect = async (job: Job<JobData, TaskResult>, result: TaskResult): Promise<void> => {
+    /**
+     * A completed job: its result checked against the task this batch submitted (a worker names
+     * no path: the folder is the task's own), its folder's zip checked and unpacked into --out,
+     * its result judged and taken, its artefacts removed from Redis. What is refused ends the
+     * task as an infrastructure failure that says why (the batch run again retries it).
+     */
+    const collect = async (job: Job<JobData, TaskResult>, t: BatchTask, returned: unknown): Promise<void> => {
       const key = artefactsKey(job.id!);
-      const zip = await connection.getBuffer(key);
-      let r = result;
-      if (zip) unpackFolder(zip, o.out, r.folder);
-      else if (r.status !== 'error') r = { ...r, stopReason: `${r.stopReason ? `${r.stopReason}; ` : ''}the task's folder did not come back from the worker (expired or lost)` };
-      tally.end(zip ? await tally.judged(r) : r);
+      const checked = checkWorkerResult(returned, t);
+      const refuse = (why: string) => {
+        tally.line(`${t.id}: ${why}`);
+        const now = new Date().toISOString();
+        return noRunResult(t, why, { attempts: job.attemptsMade || 1, startedAt: now, endedAt: now, worker: '', totalMs: 0 });
+      };
+      let r: TaskResult;
+      if (!checked.ok) r = refuse(checked.problem);
+      else {
+        r = checked.result;
+        const size = await connection.strlen(key);
+        const zip = size > ARTEFACT_LIMITS.zipBytes ? null : await connection.getBuffer(key);
+        const files = size > ARTEFACT_LIMITS.zipBytes ? `its folder's zip is ${mb(size)}; the limit is ${mb(ARTEFACT_LIMITS.zipBytes)}` : zip ? readArtefacts(zip) : null;
+        if (typeof files === 'string') r = refuse(`the worker's result was refused: ${files}`);
+        else if (files) {
+          unpackFolder(files, o.out, r.folder);
+          r = await tally.judged(r);
+        } else if (r.status !== 'error') r = { ...r, stopReason: `${r.stopReason ? `${r.stopReason}; ` : ''}the task's folder did not come back from the worker (expired or lost)` };
+      }
+      tally.end(r);
       pending.delete(job.id!);
       await connection.del(key);
     };
@@ -143,10 +151,10 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
         const job = await queue.getJob(id);
         if (!job) { pending.delete(id); tally.line(`${t.id}: its job left the queue (removed by someone?); run the batch again to submit it`); continue; }
         const state = await job.getState();
-        if (state === 'completed' && job.returnvalue) await collect(job, job.returnvalue);
+        if (state === 'completed') await collect(job, t, job.returnvalue);
         else if (state === 'failed') {
           const now = new Date().toISOString();
-          tally.end(noRunResult(t, job.failedReason || 'the job failed', {
+          tally.end(noRunResult(t, oneLine((job.failedReason || 'the job failed').slice(0, 2_000)), {
             attempts: job.attemptsMade, startedAt: job.processedOn ? new Date(job.processedOn).toISOString() : now, endedAt: now, worker: '', totalMs: 0,
           }));
           pending.delete(id);

@@ -3,12 +3,13 @@
  * ended), a line appended as each task ends (so a crash loses nothing that ended), and rewritten
  * at the end with one line per task in the task file's order (written to a temporary file, then
  * renamed). A task's end is taken once per start: a second end of the same task (a queue
- * delivering a job twice) is ignored.
+ * delivering a job twice) is ignored. The batch's keys are scrubbed from every line written.
  */
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readResults, resultsText } from '../../src/core/batch/results';
 import type { BatchTask, TaskResult } from '../../src/core/batch/types';
+import { scrub } from '../../src/core/trace';
 
 export class ResultsFile {
   readonly file: string;
@@ -17,7 +18,8 @@ export class ResultsFile {
   readonly skipped: number;
   private taken = new Set<string>();
 
-  constructor(out: string) {
+  /** `secrets`: the batch's keys, replaced by [REDACTED] in every line written */
+  constructor(out: string, private secrets: string[] = []) {
     this.file = path.join(out, 'results.jsonl');
     const r = readResults(existsSync(this.file) ? readFileSync(this.file, 'utf8') : '');
     this.byId = r.byId;
@@ -25,7 +27,8 @@ export class ResultsFile {
   }
 
   /** Records a task's end; false when this start already took an end of that task. */
-  add(r: TaskResult): boolean {
+  add(result: TaskResult): boolean {
+    const r = scrub(result, this.secrets);
     if (this.taken.has(r.id)) return false;
     this.taken.add(r.id);
     this.byId.set(r.id, r);
@@ -34,7 +37,8 @@ export class ResultsFile {
   }
 
   /** Replaces a recorded result (the judge's verdict added later). */
-  update(r: TaskResult): void {
+  update(result: TaskResult): void {
+    const r = scrub(result, this.secrets);
     this.byId.set(r.id, r);
     appendFileSync(this.file, `${JSON.stringify(r)}\n`);
   }
@@ -42,7 +46,7 @@ export class ResultsFile {
   /** One line per task, in the task file's order. */
   compact(order: BatchTask[]): void {
     const tmp = `${this.file}.tmp-${process.pid}`;
-    writeFileSync(tmp, resultsText(this.byId.values(), order));
+    writeFileSync(tmp, scrub(resultsText(this.byId.values(), order), this.secrets));
     renameSync(tmp, this.file);
   }
 }

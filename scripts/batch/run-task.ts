@@ -23,6 +23,8 @@ import { noRunResult, stopKindOf } from '../../src/core/batch/results';
 import { taskFolder } from '../../src/core/batch/tasks';
 import type { BatchTask, TaskResult } from '../../src/core/batch/types';
 import { oneLine } from '../../src/core/run/person-text';
+import { scrub } from '../../src/core/trace';
+import { childPath } from './artefacts';
 
 export interface TaskOptions {
   /** the batch's output folder */
@@ -34,6 +36,8 @@ export interface TaskOptions {
   timeoutMs: number;
   /** the batch was interrupted: the run stops and nothing is written */
   signal: AbortSignal;
+  /** keys (the model's, the judge's, a proxy's token): replaced by [REDACTED] in everything the task writes or returns */
+  secrets: string[];
 }
 
 export type TaskEnd = { result: TaskResult } | { interrupted: true };
@@ -49,8 +53,9 @@ function unpackWebVoyager(zipFile: string, dir: string): void {
 
 export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Promise<TaskEnd> {
   const folder = taskFolder(t.id);
-  const final = path.join(o.out, folder);
-  const work = path.join(o.out, `.${folder}.partial-${process.pid}-${attempt}`);
+  // checked to stay in --out whatever the id (a queue's job is a stranger's request)
+  const final = childPath(o.out, folder);
+  const work = childPath(o.out, `.${folder}.partial-${process.pid}-${attempt}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const log: string[] = [];
@@ -65,7 +70,7 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
       task: t.task, url: t.url, files: o.run.files, config: { ...o.run.config, approveSteps: false },
       width: o.run.width, height: o.run.height, headed: o.run.headed,
       traceFile: path.join(work, 'trace.json'), reportFile: path.join(work, 'report.html'), zipFile: path.join(work, 'run.zip'),
-      out: (l) => log.push(l), err: (l) => log.push(l), handleSigint: false, signal,
+      out: (l) => log.push(l), err: (l) => log.push(l), handleSigint: false, signal, secrets: o.secrets,
       decide: async (run) => {
         const a = run.pending?.approval;
         if (a?.rule && o.allowGuards.has(a.rule)) return { kind: 'approve' };
@@ -78,11 +83,11 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
     });
     if (o.signal.aborted) return { interrupted: true };
     unpackWebVoyager(path.join(work, 'run.zip'), work);
-    writeFileSync(path.join(work, 'log.txt'), `${log.join('\n')}\n`);
+    writeFileSync(path.join(work, 'log.txt'), scrub(`${log.join('\n')}\n`, o.secrets));
     const timedOut = timeout.aborted && r.status !== 'finished';
     const status = r.status === 'running' ? 'stopped' : r.status; // an ended run is never running
     const kind = stopKindOf({ status, failCause: r.run.failCause, guard: !!guard && r.status === 'stopped', timedOut });
-    const result: TaskResult = {
+    const result: TaskResult = scrub({
       ...base, status, kind, answer: r.answer,
       stopReason: timedOut ? `ran past the task's time limit (${Math.round(o.timeoutMs / 1000)} s)` : r.status === 'finished' ? null : r.stopReason,
       guard: kind === 'guard' ? guard : null,
@@ -91,7 +96,7 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
       cost: r.run.totals.cost,
       durations: { totalMs: Math.round(performance.now() - t0), ...r.timings },
       endedAt: new Date().toISOString(),
-    };
+    }, o.secrets);
     writeFileSync(path.join(work, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
     rmSync(final, { recursive: true, force: true });
     renameSync(work, final);
@@ -101,7 +106,7 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
     if (o.signal.aborted) return { interrupted: true };
     const message = e instanceof Error ? e.message : String(e);
     return {
-      result: noRunResult(t, oneLine(message), { attempts: attempt, startedAt: base.startedAt, endedAt: new Date().toISOString(), worker: WORKER_ID, totalMs: Math.round(performance.now() - t0) }),
+      result: noRunResult(t, scrub(oneLine(message), o.secrets), { attempts: attempt, startedAt: base.startedAt, endedAt: new Date().toISOString(), worker: WORKER_ID, totalMs: Math.round(performance.now() - t0) }),
     };
   }
 }

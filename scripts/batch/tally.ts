@@ -7,6 +7,7 @@ import { newProgress, withResult, type Progress } from '../../src/core/batch/pro
 import type { TaskResult, Verdict } from '../../src/core/batch/types';
 import { endLine, type Display } from './display';
 import type { ResultsFile } from './results-file';
+import { scrub } from '../../src/core/trace';
 
 export interface TallyOptions {
   display: Display;
@@ -15,6 +16,8 @@ export interface TallyOptions {
   signal: AbortSignal;
   /** called after each end (the summary page is rewritten) */
   onEnd?: (results: ResultsFile) => void;
+  /** the batch's keys, replaced by [REDACTED] in every line shown */
+  secrets?: string[];
 }
 
 export class Tally {
@@ -34,7 +37,7 @@ export class Tally {
   }
 
   line(text: string): void {
-    this.o.display.line(text);
+    this.o.display.line(scrub(text, this.o.secrets ?? []));
   }
 
   /** The result with the judge's verdict when it is finished and a judge was asked for; a judge that fails leaves it without. */

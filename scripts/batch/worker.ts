@@ -7,22 +7,33 @@
  * gives it to another worker. With a rate in the job, model requests go through a local proxy
  * that takes a token from a limiter in Redis before each request (one limit for all workers) and
  * adds this machine's key.
+ *
+ * A job is a stranger's request (whoever can write to Redis can add one): its data is checked
+ * as a task file and the flags are (core/batch/job.ts) and rebuilt from the known fields; a job
+ * that names an endpoint this worker was not given (--base-url) is refused, so the key goes only
+ * where its owner said; every path is made from the checked task id and checked to stay in
+ * --work. A refused job fails at once (no retry) with the reason, which the submitting side
+ * writes as the task's stop reason.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { Worker, type Job } from 'bullmq';
-import { zipSync } from 'fflate';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { retryable } from '../../src/core/batch/results';
+import { taskFolder } from '../../src/core/batch/tasks';
 import type { TaskResult } from '../../src/core/batch/types';
-import { ARTEFACTS_TTL_S, artefactsKey, QUEUE_NAME, redisFrom, type JobData } from './queue';
+import { checkJob, endpointAllowed, endpointKey, type JobData } from '../../src/core/batch/job';
+import { oneLine } from '../../src/core/run/person-text';
+import { ARTEFACTS_TTL_S, artefactsKey, QUEUE_NAME, redisFrom } from './queue';
 import { runTask, WORKER_ID } from './run-task';
 import { createLimiter } from './rate-limit';
 import { startLimitProxy } from './limit-proxy';
+import { childPath, packFolder } from './artefacts';
 
 export interface WorkerOptions {
   queue: string;
   concurrency: number;
+  /** the model endpoints this worker sends its key to (--base-url): a job naming another is refused */
+  endpoints: string[];
   /** this machine's key for the model endpoint ('' for none) */
   apiKey: string;
   /** where task folders are made */
@@ -32,52 +43,62 @@ export interface WorkerOptions {
   log: (line: string) => void;
 }
 
-function filesOf(dir: string, prefix = ''): Record<string, Uint8Array> {
-  const out: Record<string, Uint8Array> = {};
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) Object.assign(out, filesOf(full, `${prefix}${name}/`));
-    else out[`${prefix}${name}`] = readFileSync(full);
-  }
-  return out;
-}
-
 export async function startWorker(o: WorkerOptions): Promise<{ id: string; close(): Promise<void> }> {
   const connection = redisFrom(o.queue);
   const stop = new AbortController();
   const proxies = new Map<string, Promise<Awaited<ReturnType<typeof startLimitProxy>>>>();
   /** the model endpoint for this job: its limited endpoint's local proxy (one per endpoint and rate), or the endpoint itself with this machine's key */
+  /** the model endpoint for this job: its limited endpoint's local proxy (one per endpoint and rate), or the endpoint itself with this machine's key */
   const endpoint = async (data: JobData): Promise<{ baseUrl: string; apiKey: string }> => {
-    const target = data.run.config.baseUrl ?? '';
+    const asked = data.run.config.baseUrl ?? '';
+    const target = o.endpoints.find((e) => endpointAllowed(asked, [e]));
+    if (!target) {
+      throw new UnrecoverableError(`the job was refused: it names the model endpoint ${oneLine((endpointKey(asked) ?? asked).slice(0, 200))}, and this worker sends its key only to ${o.endpoints.map((e) => endpointKey(e)).join(', ')} (its --base-url)`);
+    }
     if (!data.rate) return { baseUrl: target, apiKey: o.apiKey };
-    const key = `webagent:rate:${createHash('sha1').update(target).digest('hex').slice(0, 16)}`;
+    const key = `webagent:rate:${createHash('sha1').update(endpointKey(target)!).digest('hex').slice(0, 16)}`;
     const tag = `${key}:${data.rate.max}/${data.rate.perMs}`;
     let proxy = proxies.get(tag);
     if (!proxy) {
       proxy = startLimitProxy({ target, limiter: createLimiter(connection, { key, ...data.rate }), ...(o.apiKey ? { apiKey: o.apiKey } : {}) });
       proxies.set(tag, proxy);
     }
-    // the proxy sends this machine's key; the browser's profile gets a placeholder
-    return { baseUrl: (await proxy).baseUrl, apiKey: 'via-local-proxy' };
+    // the proxy sends this machine's key; the browser's profile gets the proxy's own token, which it alone accepts
+    const p = await proxy;
+    return { baseUrl: p.baseUrl, apiKey: p.token };
   };
   const processor = async (job: Job<JobData, TaskResult>): Promise<TaskResult> => {
-    const data = job.data;
+    const jobName = oneLine(String(job.id).slice(0, 200));
+    const read = checkJob(job.data, JSON.stringify(job.data ?? null).length);
+    if (!read.ok) {
+      o.log(`${jobName}: ${read.problem}`);
+      throw new UnrecoverableError(read.problem);
+    }
+    const data = read.job;
     const attempt = job.attemptsMade + 1;
-    const { baseUrl, apiKey } = await endpoint(data);
-    o.log(`${job.id}: ${data.task.id} (attempt ${attempt})`);
+    let baseUrl: string;
+    let apiKey: string;
+    try {
+      ({ baseUrl, apiKey } = await endpoint(data));
+    } catch (e) {
+      o.log(`${jobName}: ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
+    }
+    o.log(`${jobName}: ${data.task.id} (attempt ${attempt})`);
     const end = await runTask(data.task, attempt, {
       out: o.work, run: { ...data.run, config: { ...data.run.config, baseUrl, apiKey } },
       allowGuards: new Set(data.allowGuards), timeoutMs: data.timeoutMs, signal: stop.signal,
+      secrets: [o.apiKey, apiKey],
     });
     if ('interrupted' in end) throw new Error(`the worker ${WORKER_ID} stopped during the task`);
     const result = end.result;
     if (retryable(result.kind) && attempt < (job.opts.attempts ?? 1)) throw new Error(result.stopReason ?? 'infrastructure failure');
-    const dir = path.join(o.work, result.folder);
+    const dir = childPath(o.work, taskFolder(data.task.id));
     if (result.status !== 'error') {
-      await connection.set(artefactsKey(job.id!), Buffer.from(zipSync(filesOf(dir), { level: 0 })), 'EX', ARTEFACTS_TTL_S);
+      await connection.set(artefactsKey(job.id!), Buffer.from(packFolder(dir)), 'EX', ARTEFACTS_TTL_S);
       rmSync(dir, { recursive: true, force: true });
     }
-    o.log(`${job.id}: ${result.kind}`);
+    o.log(`${jobName}: ${result.kind}`);
     return result;
   };
   const worker = new Worker<JobData, TaskResult>(QUEUE_NAME, processor, {

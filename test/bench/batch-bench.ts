@@ -47,7 +47,7 @@ export async function batchBench(): Promise<BatchRound[]> {
       const o = await runLocalBatch({
         tasks, out, concurrency, retryFailed: false, attempts: 1,
         task: { run: { config: { baseUrl: model.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', maxSteps: 8 }, files: [], width: 1280, height: 800, headed: false }, allowGuards: new Set(), timeoutMs: 300_000 },
-        judge: null, display: quiet, signal: new AbortController().signal,
+        judge: null, secrets: [], display: quiet, signal: new AbortController().signal,
       });
       const wallMs = performance.now() - t0;
       const rs = [...o.results.byId.values()] as TaskResult[];

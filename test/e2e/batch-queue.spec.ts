@@ -7,16 +7,19 @@
  */
 import { test, expect } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { Queue, Worker } from 'bullmq';
+import { zipSync } from 'fflate';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { batchPolicy, nutritionPlan, starts } from '../fixtures/model/batch';
 import { serveFixtures, spawnScript, type Spawned } from './support';
 import { startRedis, type RedisServer } from '../../scripts/redis-server';
 import type { StaticServer } from '../../scripts/static-server';
 import type { TaskResult } from '../../src/core/batch/types';
+import { artefactsKey, QUEUE_NAME } from '../../scripts/batch/queue';
 
 const KEY = 'sk-worker-3c9e1a77f0b24d51';
 const DISHES: Array<[string, string, string]> = [
@@ -36,14 +39,16 @@ test.beforeAll(async () => {
   site = await serveFixtures();
   model = await startFakeModel({ apiKey: KEY, policy: batchPolicy(PLANS, { delayMs: 400 }) });
 });
+/** Each worker stops its runs on SIGTERM. */
+async function stopWorker(w: Spawned): Promise<void> {
+  const pid = /^worker [^:\s]+:(\d+):/m.exec(w.stderr())?.[1];
+  if (pid && alive(Number(pid))) process.kill(Number(pid), 'SIGTERM');
+  if (w.child.exitCode === null) await Promise.race([w.done, new Promise((r) => setTimeout(r, 10_000))]);
+  if (w.child.exitCode === null) w.child.kill('SIGKILL');
+}
+
 test.afterAll(async () => {
-  // Each worker stops its runs on SIGTERM.
-  for (const w of workers) {
-    const pid = /^worker [^:\s]+:(\d+):/m.exec(w.stderr())?.[1];
-    if (pid && alive(Number(pid))) process.kill(Number(pid), 'SIGTERM');
-    if (w.child.exitCode === null) await Promise.race([w.done, new Promise((r) => setTimeout(r, 10_000))]);
-    if (w.child.exitCode === null) w.child.kill('SIGKILL');
-  }
+  for (const w of workers) await stopWorker(w);
   await model.close();
   await site.close();
   await redis.stop();
@@ -65,7 +70,7 @@ test('two workers, one killed mid-task: every task ends exactly once and its fol
   writeFileSync(tasks, DISHES.map(([name], i) => JSON.stringify({ web_name: 'Recipes', id: `Recipes--${i}`, ques: `How many calories per serving does the ${name} have?`, web: `${site.url}recipes/index.html` })).join('\n'));
   const out = path.join(root, 'out');
   for (const name of ['a', 'b']) {
-    workers.push(spawnScript('worker', ['--queue', redis.url, '--concurrency', '1', '--lock-seconds', '3', '--work', path.join(root, `work-${name}`)], { VLM_API_KEY: KEY }));
+    workers.push(spawnScript('worker', ['--queue', redis.url, '--base-url', model.baseUrl, '--concurrency', '1', '--lock-seconds', '3', '--work', path.join(root, `work-${name}`)], { VLM_API_KEY: KEY }));
   }
   // The submitting side has no key at all: the workers' own keys reach the model.
   const submit = spawnScript('batch', ['--tasks', tasks, '--out', out, '--queue', redis.url, '--base-url', model.baseUrl, '--max-steps', '6', '--rate', '50/s'], { VLM_API_KEY: '' });
@@ -111,5 +116,151 @@ test('two workers, one killed mid-task: every task ends exactly once and its fol
     expect(await client.keys('webagent:artefacts:*'), 'artefacts collected and removed').toEqual([]);
   } finally {
     client.disconnect();
+  }
+});
+
+/** Every file under `dir`, as latin1 text (for "is this string anywhere in it"). */
+function allText(dir: string): Array<[string, string]> {
+  const files: Array<[string, string]> = [];
+  for (const f of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (f.isFile()) files.push([path.join(f.parentPath, f.name), readFileSync(path.join(f.parentPath, f.name), 'latin1')]);
+  }
+  return files;
+}
+
+function canary(name: string): string {
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'keep.txt'), 'keep me');
+  return dir;
+}
+
+test('a worker refuses hostile jobs and sends its key only to its own endpoint; a key on a page reaches no output', async () => {
+  test.setTimeout(180_000);
+  const PAGE_KEY = 'sk-page-6d1f0b93c2a84e77'; // this worker's key, also shown by fixtures/pages/batch/account-key.html
+  const own = await startRedis();
+  const keyed = await startFakeModel({ apiKey: PAGE_KEY, policy: batchPolicy([{ task: /API key shown/, goals: [{ do: 'answer', from: /Copy key (\S+)/ }] }]) });
+  // A server the submitter controls: whoever sends it a request gives away the key in it.
+  const foreign = await startFakeModel({ policy: batchPolicy(PLANS) });
+  const keep = canary('canary-jobs');
+  const work = path.join(root, 'work-c');
+  const w = spawnScript('worker', ['--queue', own.url, '--base-url', keyed.baseUrl, '--lock-seconds', '3', '--work', work], { VLM_API_KEY: PAGE_KEY });
+  const connection = new Redis(own.url, { maxRetriesPerRequest: null });
+  const queue = new Queue(QUEUE_NAME, { connection });
+  try {
+    // Jobs written straight into Redis, as anyone who can write to it could.
+    const task = { id: 'Evil--0', site: 'Evil', task: 'Find anything.', url: `${site.url}recipes/index.html` };
+    const config = { baseUrl: keyed.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', bbox: 'norm-xy', appagentDevice: 'phone', apps: '', maxSteps: 3 };
+    const good = { batch: 'hostile', task, run: { config, files: [], width: 1280, height: 800, headed: false }, allowGuards: [], timeoutMs: 120_000, rate: null };
+    const hostile: Record<string, unknown> = {
+      // runTask used to rm -r and rename path.join(work, 'task' + id): here, the canary
+      walk: { ...good, task: { ...task, id: `/../../${path.basename(keep)}` } },
+      endpoint: { ...good, run: { ...good.run, config: { ...config, baseUrl: foreign.baseUrl } } },
+      huge: { ...good, task: { ...task, task: 'x'.repeat(50_000) } },
+      settings: { ...good, run: { ...good.run, config: { ...config, maxSteps: 1e9 } } },
+    };
+    for (const [id, data] of Object.entries(hostile)) await queue.add(id, data, { jobId: id, attempts: 3 });
+    const failed = async () => Promise.all(Object.keys(hostile).map(async (id) => {
+      const j = await queue.getJob(id);
+      return (await j?.getState()) === 'failed' ? `${id}: ${j!.failedReason} (${j!.attemptsMade})` : null;
+    }));
+    await expect.poll(async () => (await failed()).filter(Boolean).length, { timeout: 60_000 }).toBe(4);
+    const reasons = (await failed()).join('\n');
+    expect(reasons).toMatch(/^walk: the job was refused: its task: its id "\/\.\.\/\.\.\/canary-jobs" cannot be a folder name .* \(1\)$/m);
+    expect(reasons).toMatch(new RegExp(`^endpoint: the job was refused: it names the model endpoint ${foreign.baseUrl.replace(/[/.]/g, '\\$&')}, and this worker sends its key only to .* \\(1\\)$`, 'm'));
+    expect(reasons).toMatch(/^huge: the job was refused: its task: its task is longer than 20000 characters \(1\)$/m);
+    expect(reasons).toMatch(/^settings: the job was refused: --max-steps must be a whole number from 1 to 1000\. \(1\)$/m);
+    expect(readFileSync(path.join(keep, 'keep.txt'), 'utf8')).toBe('keep me');
+
+    // A submitter with no key that names its own server: the task ends saying why, and that server hears nothing.
+    const tasks = path.join(root, 'tasks-foreign.jsonl');
+    writeFileSync(tasks, JSON.stringify({ web_name: 'Recipes', id: 'Recipes--0', ques: `How many calories per serving does the ${DISHES[0][0]} have?`, web: `${site.url}recipes/index.html` }));
+    const r1 = await spawnScript('batch', ['--tasks', tasks, '--out', path.join(root, 'out-foreign'), '--queue', own.url, '--base-url', foreign.baseUrl], { VLM_API_KEY: '' }).done;
+    expect(r1.code, r1.stderr).toBe(0);
+    const [refused] = readFileSync(path.join(root, 'out-foreign', 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TaskResult);
+    expect(refused).toMatchObject({ kind: 'infrastructure', stopReason: expect.stringMatching(/^the job was refused: it names the model endpoint .* this worker sends its key only to/) });
+    expect(foreign.requests).toHaveLength(0);
+
+    // A good job whose page shows the worker's key: the worker's outputs are scrubbed of it.
+    const pageTasks = path.join(root, 'tasks-page.jsonl');
+    writeFileSync(pageTasks, JSON.stringify({ web_name: 'Account', id: 'Account--0', ques: 'What is the API key shown on the account page?', web: `${site.url}batch/account-key.html` }));
+    const out = path.join(root, 'out-page');
+    const r2 = await spawnScript('batch', ['--tasks', pageTasks, '--out', out, '--queue', own.url, '--base-url', keyed.baseUrl, '--max-steps', '3'], { VLM_API_KEY: '' }).done;
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(keyed.requests.length, 'the worker\'s key reached its own endpoint').toBeGreaterThan(0);
+    const [x] = readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TaskResult);
+    expect(x).toMatchObject({ kind: 'finished', answer: '[REDACTED]' });
+    const files = allText(out);
+    expect(files.map(([f]) => path.relative(out, f))).toEqual(expect.arrayContaining(['results.jsonl', 'summary.html', 'taskAccount--0/result.json', 'taskAccount--0/log.txt', 'taskAccount--0/trace.json']));
+    for (const [f, text] of files) if (!f.endsWith('.zip') && !f.endsWith('.png')) expect(text.includes(PAGE_KEY), path.relative(out, f)).toBe(false);
+    // The worker's browser was not given its environment's key.
+    expect(w.stderr()).not.toContain(PAGE_KEY);
+  } finally {
+    await queue.close();
+    connection.disconnect();
+    await stopWorker(w);
+    await keyed.close();
+    await foreign.close();
+    await own.stop();
+  }
+});
+
+test('the submitting side refuses a hostile worker\'s results: a folder that walks out of --out, an oversized zip, a task it never submitted, paths in the zip', async () => {
+  test.setTimeout(120_000);
+  const own = await startRedis();
+  const keep = canary('canary-results');
+  const out = path.join(root, 'out-hostile');
+  const tasks = path.join(root, 'tasks-hostile.jsonl');
+  writeFileSync(tasks, [0, 1, 2, 3].map((i) => JSON.stringify({ web_name: 'Evil', id: `Evil--${i}`, ques: `Task ${i}`, web: 'http://127.0.0.1:9/' })).join('\n'));
+  const submit = spawnScript('batch', ['--tasks', tasks, '--out', out, '--queue', own.url, '--base-url', 'http://127.0.0.1:9/v1', '--attempts', '1'], { VLM_API_KEY: '' });
+  const connection = new Redis(own.url, { maxRetriesPerRequest: null });
+  const evilConnection = connection.duplicate();
+  // A worker that answers each job with a result crafted against the submitting side.
+  const evil = new Worker(QUEUE_NAME, async (job) => {
+    const t = job.data.task as { id: string; site: string; task: string; url: string };
+    const now = new Date().toISOString();
+    const base = {
+      ...t, folder: `task${t.id}`, status: 'finished', kind: 'finished', answer: 'done', stopReason: null, guard: null, steps: 1,
+      tokens: { prompt: 1, completion: 1 }, cost: null, durations: { totalMs: 1, startMs: 0, runMs: 1, exportMs: 0 }, attempts: 1, verdict: null,
+      startedAt: now, endedAt: now, worker: 'evil:1',
+    };
+    const fine = Buffer.from(zipSync({ 'trace.json': new TextEncoder().encode('{}') }, { level: 0 }));
+    switch (t.id) {
+      case 'Evil--0':
+        await connection.set(artefactsKey(job.id!), fine);
+        return { ...base, folder: `../${path.basename(keep)}` };
+      case 'Evil--1':
+        await connection.set(artefactsKey(job.id!), Buffer.alloc(301 * 1024 * 1024));
+        return base;
+      case 'Evil--2':
+        await connection.set(artefactsKey(job.id!), fine);
+        return { ...base, id: 'Never--9', folder: 'taskNever--9' };
+      default:
+        await connection.set(artefactsKey(job.id!), Buffer.from(zipSync({ [`../../${path.basename(keep)}/pwned.txt`]: new Uint8Array([1]) }, { level: 0 })));
+        return base;
+    }
+  }, { connection: evilConnection });
+  try {
+    const r = await submit.done;
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TaskResult);
+    const by = new Map(lines.map((l) => [l.id, l]));
+    expect([...by.keys()].sort(), 'no line for a task never submitted').toEqual(['Evil--0', 'Evil--1', 'Evil--2', 'Evil--3']);
+    for (const l of lines) expect(l).toMatchObject({ kind: 'infrastructure', folder: `task${l.id}` });
+    expect(by.get('Evil--0')!.stopReason).toMatch(/^the worker's result was refused: it names the folder "\.\.\/canary-results"; a task's folder is "taskEvil--0"$/);
+    expect(by.get('Evil--1')!.stopReason).toMatch(/^the worker's result was refused: its folder's zip is 301\.0 MB; the limit is 300\.0 MB$/);
+    expect(by.get('Evil--2')!.stopReason).toMatch(/^the worker's result was refused: it is for the task "Never--9", not "Evil--2"/);
+    expect(by.get('Evil--3')!.stopReason).toMatch(/^the worker's result was refused: its folder holds ".*pwned\.txt", which is not a plain file name$/);
+    // Logged as they came, and nothing written outside --out or into it for them.
+    expect(r.stderr).toContain('Evil--2: the worker\'s result was refused: it is for the task "Never--9"');
+    expect(readdirSync(keep)).toEqual(['keep.txt']);
+    expect(readFileSync(path.join(keep, 'keep.txt'), 'utf8')).toBe('keep me');
+    expect(readdirSync(out).filter((f) => f.startsWith('task') || f.startsWith('.'))).toEqual([]);
+    expect(existsSync(path.join(root, 'pwned.txt'))).toBe(false);
+  } finally {
+    await evil.close();
+    evilConnection.disconnect();
+    connection.disconnect();
+    await own.stop();
   }
 });

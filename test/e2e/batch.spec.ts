@@ -13,6 +13,7 @@ import { serveFixtures, spawnScript } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { TaskResult } from '../../src/core/batch/types';
 import { readInteractMessages } from '../../src/core/batch/webvoyager-folder';
+import { unzipSync } from 'fflate';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -181,4 +182,39 @@ test('--judge on a batch that has ended judges its finished tasks, here with Onl
   }
   // Stage 1 once, stage 2 once per screenshot, stage 3 once, per finished task.
   expect(model.judgings.length - judged).toBe(before.filter((x) => x.kind === 'finished').reduce((n, x) => n + x.steps + 2, 0));
+});
+
+test('a key that is on a page and in a task is in none of the batch\'s outputs', async () => {
+  test.setTimeout(120_000);
+  const KEY = 'sk-page-6d1f0b93c2a84e77'; // the batch's key, also shown by the page (fixtures/pages/batch/account-key.html)
+  const keyed = await startFakeModel({ apiKey: KEY, judge: true, policy: batchPolicy([{ task: /API key shown/, goals: [{ do: 'answer', from: /Copy key (\S+)/ }] }]) });
+  try {
+    const out = path.join(root, 'keyed');
+    const tasks = path.join(root, 'tasks-keyed.jsonl');
+    writeFileSync(tasks, JSON.stringify({ web_name: 'Account', id: 'Account--0', ques: `What is the API key shown on the account page? Is it ${KEY}?`, web: `${site.url}batch/account-key.html` }));
+    const r = await spawnScript('batch', ['--tasks', tasks, '--out', out, '--base-url', keyed.baseUrl, '--max-steps', '3', '--judge'], { VLM_API_KEY: KEY }).done;
+    expect(r.code, r.stderr).toBe(0);
+    // The key was used (the endpoint takes no other) and the run read it off the page.
+    expect(keyed.requests.length).toBeGreaterThan(0);
+    const [x] = results(out);
+    expect(x).toMatchObject({ kind: 'finished', answer: '[REDACTED]' });
+    const files: Array<[string, string]> = [];
+    const walk = (dir: string) => {
+      for (const f of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, f.name);
+        if (f.isDirectory()) walk(full);
+        else if (f.name.endsWith('.zip')) for (const [n, b] of Object.entries(unzipSync(readFileSync(full)))) files.push([`${full}:${n}`, Buffer.from(b).toString('latin1')]);
+        else files.push([full, readFileSync(full, 'latin1')]);
+      }
+    };
+    walk(out);
+    const names = files.map(([f]) => path.relative(out, f));
+    expect(names).toEqual(expect.arrayContaining(['results.jsonl', 'summary.html', 'taskAccount--0/result.json', 'taskAccount--0/log.txt', 'taskAccount--0/trace.json', 'taskAccount--0/report.html', 'taskAccount--0/interact_messages.json']));
+    for (const [f, text] of files) expect(text.includes(KEY), path.relative(out, f)).toBe(false);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(KEY);
+    // and the outputs say where it was
+    expect(readFileSync(path.join(out, 'taskAccount--0', 'log.txt'), 'utf8')).toContain('[REDACTED]');
+  } finally {
+    await keyed.close();
+  }
 });

@@ -52,7 +52,7 @@ describe('task files', () => {
       'line 2: not a JSON object',
       'line 3: it has no task ("ques" or "task")',
       'line 4: its start page "ftp://a.example/" is not an http(s) URL',
-      'line 5: its id "../x" cannot be a folder name (no slashes or control characters)',
+      'line 5: its id "../x" cannot be a folder name (no slashes, control or invisible characters)',
       'the id "a" is used twice',
     ]);
     expect(readTasks('  \n')).toEqual({ ok: false, errors: ['the file has no tasks'] });

@@ -7,6 +7,7 @@
  * refused, so a batch never starts on half a file. Pure.
  */
 import type { BatchTask } from './types';
+import { oneLine } from '../run/person-text';
 
 export type TasksRead = { ok: true; tasks: BatchTask[] } | { ok: false; errors: string[] };
 
@@ -15,11 +16,26 @@ export function taskFolder(id: string): string {
   return `task${id}`;
 }
 
-/** An id that is safe as a folder name: no separators, no dot-only names, no control characters. */
-function idProblem(id: string): string | null {
+/** Limits on a task's fields: a task file (or a queue's job) cannot make a run carry more. */
+export const TASK_LIMITS = { idChars: 150, taskChars: 20_000, urlChars: 8_192, siteChars: 200 } as const;
+
+/**
+ * Characters an id may not hold: C0 and C1 controls, and the invisible format characters (bidi
+ * overrides and isolates, zero-width ones, the BOM) that would make a folder name or a terminal
+ * line read other than it is.
+ */
+// eslint-disable-next-line no-control-regex
+const ID_UNSAFE = /[\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
+
+/**
+ * An id that is safe as a folder name: no separators, no dot-only names, no control or invisible
+ * characters, not too long. `id` may be any JSON value (a queue's job is not trusted).
+ */
+export function idProblem(id: unknown): string | null {
+  if (typeof id !== 'string') return 'its id is not a string';
   if (!id.trim()) return 'its id is empty';
-  if (/[/\\]/.test(id) || [...id].some((c) => c.charCodeAt(0) < 32) || /^\.+$/.test(id)) return `its id "${id}" cannot be a folder name (no slashes or control characters)`;
-  if (id.length > 150) return 'its id is longer than 150 characters';
+  if (id.length > TASK_LIMITS.idChars) return `its id is longer than ${TASK_LIMITS.idChars} characters`;
+  if (/[/\\]/.test(id) || ID_UNSAFE.test(id) || /^\.+$/.test(id)) return `its id "${oneLine(id)}" cannot be a folder name (no slashes, control or invisible characters)`;
   return null;
 }
 
@@ -40,14 +56,19 @@ function hostOf(url: string): string {
   }
 }
 
-/** One entry (already parsed JSON) -> a task, or why not. */
-function taskOf(x: unknown, fallbackId: string): BatchTask | string {
+/**
+ * One entry (already parsed JSON) -> a task, or why not. The one check of a task, whoever gives
+ * it: a task file's entry, or a queue job's task on a worker (job.ts).
+ */
+export function taskOf(x: unknown, fallbackId: string): BatchTask | string {
   if (!x || typeof x !== 'object' || Array.isArray(x)) return 'it is not an object';
   const o = x as Record<string, unknown>;
   const task = str(o, 'ques', 'task')?.trim();
   if (!task) return 'it has no task ("ques" or "task")';
+  if (task.length > TASK_LIMITS.taskChars) return `its task is longer than ${TASK_LIMITS.taskChars} characters`;
   const url = str(o, 'web', 'url')?.trim();
   if (!url) return 'it has no start page ("web" or "url")';
+  if (url.length > TASK_LIMITS.urlChars) return `its start page is longer than ${TASK_LIMITS.urlChars} characters`;
   try {
     if (!/^https?:$/.test(new URL(url).protocol)) return `its start page "${url}" is not an http(s) URL`;
   } catch {
@@ -57,6 +78,7 @@ function taskOf(x: unknown, fallbackId: string): BatchTask | string {
   const bad = idProblem(id);
   if (bad) return bad;
   const site = str(o, 'web_name', 'site')?.trim() || hostOf(url);
+  if (site.length > TASK_LIMITS.siteChars) return `its site name is longer than ${TASK_LIMITS.siteChars} characters`;
   return { id, site, task, url };
 }
 

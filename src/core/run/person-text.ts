@@ -83,13 +83,14 @@ export function stepActionInWords(step: StepLike): string {
 
 /**
  * Text from a page or a model made safe to print as part of one terminal line: line breaks
- * (LF and CR LF as `\n`), other control characters (escape sequences included) and the Unicode
- * line and paragraph separators are written as escapes (`\r`, `\t`, `\u001b`, `\u2028`, …), so
- * such text can never start a line of its own (a fake `ANSWER:` line) or move the cursor.
+ * (LF and CR LF as `\n`), other control characters (escape sequences included), the Unicode
+ * line and paragraph separators and the bidi controls (overrides, embeddings, isolates, marks)
+ * are written as escapes (`\r`, `\t`, `\u001b`, `\u2028`, `\u202e`, …), so such text can never
+ * start a line of its own (a fake `ANSWER:` line), move the cursor, or read backwards.
  */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\r\n/g, '\n').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+  return text.replace(/\r\n/g, '\n').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';
     if (c === '\t') return '\\t';
