@@ -3,7 +3,6 @@
  * The headless runner of docs/runner.md. Exit 0 finished, 1 stopped/failed, 2 bad usage.
  */
 import { parseArgs } from 'node:util';
-import { runAgent } from './run-agent';
 import { readRunOptions, RUN_OPTIONS, RUN_USAGE } from './runner-options';
 
 const USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
@@ -56,6 +55,8 @@ async function main() {
   const run = readRunOptions(values, usage);
   const approve = values.approve ?? 'auto';
   if (approve !== 'auto' && approve !== 'step') usage('--approve must be auto or step.');
+  // loaded after the flags and files are checked: a bad one is refused at once
+  const { runAgent } = await import('./run-agent');
   const result = await runAgent({
     task: values.task!, url: values.url!, files: run.files, traceFile: values.trace, reportFile: values.report, zipFile: values.zip,
     config: { ...run.config, approveSteps: approve === 'step' }, width: run.width, height: run.height, headed: run.headed,

@@ -7,19 +7,16 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DIST } from './browser';
-import { ensureChromium } from './chromium';
+// Only light modules load before the flags and files are checked (a bad one is refused at once);
+// the browser's, the queue's and the judge's load after.
 import { readInputText } from './read-input';
 import { readRunOptions, readApiKey, RUN_OPTIONS, RUN_USAGE } from './runner-options';
 import { readTasks } from '../src/core/batch/tasks';
 import { GUARD_IDS } from '../src/core/guards';
 import type { TaskResult } from '../src/core/batch/types';
 import { readReferences, summaryHtml, summaryStats } from '../src/core/batch/summary';
-import { judgeFolder } from './batch/judge';
 import { makeDisplay } from './batch/display';
-import { runLocalBatch } from './batch/local';
 import type { ResultsFile } from './batch/results-file';
-import { submitAndFollow } from './batch/queue';
 import { parseRate } from './batch/rate-limit';
 import { endpointAllowed, endpointKey } from '../src/core/batch/job';
 import { scrub } from '../src/core/trace';
@@ -135,6 +132,9 @@ async function main() {
   })();
   if (rate && !values.queue) usage('--rate limits the model requests of a queue\'s workers: give --queue too.');
 
+  const { DIST } = await import('./browser');
+  const { ensureChromium } = await import('./chromium');
+  const { judgeFolder } = await import('./batch/judge');
   // Here (the workers run the tasks in queue mode): checked once, not found missing by every task in turn (each would count as an infrastructure failure).
   if (!values.queue && !existsSync(path.join(DIST, 'manifest.json'))) {
     process.stderr.write(`The extension is not built (${DIST} has no manifest.json). Run "npm run build" first.\n`);
@@ -170,12 +170,12 @@ async function main() {
     }
     : null;
   const outcome = values.queue
-    ? await submitAndFollow({
+    ? await (await import('./batch/queue')).submitAndFollow({
       queue: values.queue, tasks, out, retryFailed: !!values['retry-failed'], attempts, rate,
       job: { run: { ...run, config: { ...run.config, apiKey: '' } }, allowGuards: [...allow], timeoutMs },
       judge, secrets, display, signal: controller.signal, onEnd: writeSummary,
     })
-    : await runLocalBatch({
+    : await (await import('./batch/local')).runLocalBatch({
       tasks, out, concurrency, retryFailed: !!values['retry-failed'], attempts,
       task: { run, allowGuards: allow, timeoutMs }, judge, secrets, display, signal: controller.signal, onEnd: writeSummary,
     });

@@ -14,6 +14,7 @@ import type { StaticServer } from '../../scripts/static-server';
 import type { TaskResult } from '../../src/core/batch/types';
 import { readInteractMessages } from '../../src/core/batch/webvoyager-folder';
 import { unzipSync } from 'fflate';
+import { execFileSync } from 'node:child_process';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -217,4 +218,28 @@ test('a key that is on a page and in a task is in none of the batch\'s outputs',
   } finally {
     await keyed.close();
   }
+});
+
+test('--file and --tasks of a FIFO, /dev/zero or a directory end at once with a clear message', async () => {
+  const fifo = path.join(root, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  const tasks = path.join(root, 'tasks-one.jsonl');
+  writeFileSync(tasks, JSON.stringify({ id: 'a', ques: 'x', web: 'https://a.example/' }));
+  const cases: Array<[string[], RegExp]> = [
+    [['--file', fifo], /--file .*fifo: .* is a named pipe \(FIFO\), not a regular file/],
+    [['--file', '/dev/zero'], /--file \/dev\/zero: \/dev\/zero is a device \(character device\), not a regular file/],
+    [['--file', root], /is a directory, not a regular file/],
+  ];
+  for (const [extra, message] of cases) {
+    const t0 = performance.now();
+    const r = await spawnScript('batch', ['--tasks', tasks, '--out', path.join(root, 'never'), '--base-url', 'http://127.0.0.1:9/v1', ...extra]).done;
+    // the process's whole life, node's start included (a read of /dev/zero used to take 12 GB, a FIFO to hang)
+    expect(performance.now() - t0, extra.join(' ')).toBeLessThan(5_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  }
+  const r = await spawnScript('batch', ['--tasks', fifo, '--out', path.join(root, 'never'), '--base-url', 'http://127.0.0.1:9/v1']).done;
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/--tasks .*fifo: .* is a named pipe/);
+  expect(existsSync(path.join(root, 'never'))).toBe(false);
 });
