@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { noRunResult, planBatch } from '../../src/core/batch/results';
-import { checkWorkerResult, type JobData } from '../../src/core/batch/job';
+import { checkWorkerResult, JOB_LIMITS, type JobData } from '../../src/core/batch/job';
 import { oneLine } from '../../src/core/run/person-text';
 import type { BatchTask, TaskResult, Verdict } from '../../src/core/batch/types';
 import type { Display } from './display';
@@ -26,6 +26,9 @@ import { ARTEFACT_LIMITS, mb, readArtefacts, unpackFolder } from './artefacts';
 export type { JobData };
 
 export const QUEUE_NAME = 'webagent-tasks';
+/** How much of each field of a job's hash the submitting side reads (bytes); a bigger one ends the task unread. */
+const JOB_FIELD_CAPS = { data: JOB_LIMITS.jobBytes, returnvalue: 1024 * 1024, failedReason: 64 * 1024, stacktrace: 1024 * 1024 } as const;
+
 /** artefacts are kept this long in Redis when nobody collects them */
 export const ARTEFACTS_TTL_S = 7 * 24 * 3600;
 
@@ -93,13 +96,32 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
   const plan = planBatch(o.tasks, results.byId, o.retryFailed);
   const tally = new Tally(results, o, o.tasks.length, o.tasks.length - plan.run.length);
   try {
-    // Submit: a job per task without one; with --retry-failed an ended job of a failed task is replaced.
+    /** Why a job's hash is not read (a field made huge by a worker or by anyone with Redis), or null. */
+    const oversized = async (id: string): Promise<string | null> => {
+      const key = queue.toKey(id);
+      for (const [field, cap] of Object.entries(JOB_FIELD_CAPS)) {
+        const n = await connection.hstrlen(key, field);
+        if (n > cap) return `its job's ${field} is ${mb(n)} in Redis; the limit is ${mb(cap)}`;
+      }
+      return null;
+    };
+    /** A task's end when its job's result or state could not be taken: an infrastructure failure that says why. */
+    const refused = (t: BatchTask, why: string, attempts = 1): TaskResult => {
+      tally.line(`${t.id}: ${why}`);
+      const now = new Date().toISOString();
+      return noRunResult(t, why, { attempts, startedAt: now, endedAt: now, worker: '', totalMs: 0 });
+    };
+
+    // Submit: a job per task without one; with --retry-failed an ended job of a failed task is replaced,
+    // and so is a job under this task's id that does not carry this task (someone else's, in its place).
     const pending = new Map<string, BatchTask>();
     for (const t of plan.run) {
       const id = jobIdOf(batch, t);
-      const old = await queue.getJob(id);
-      if (old && (results.byId.has(t.id) || (await old.isFailed()))) await old.remove();
+      const old = (await oversized(id)) ? null : await queue.getJob(id);
+      const ours = !!old && old.data?.batch === batch && JSON.stringify(old.data?.task) === JSON.stringify(t);
+      if (old && (!ours || results.byId.has(t.id) || (await old.isFailed()))) await old.remove();
       else if (old) { pending.set(id, t); continue; }
+      else if (await oversized(id)) await queue.remove(id).catch(() => undefined); // locked by a worker: followed, and refused unread below
       await queue.add(t.id, { batch, task: t, ...o.job, rate: o.rate }, {
         jobId: id, attempts: o.attempts, backoff: { type: 'exponential', delay: 5_000 }, removeOnComplete: false, removeOnFail: false,
       });
@@ -118,11 +140,7 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
     const collect = async (job: Job<JobData, TaskResult>, t: BatchTask, returned: unknown): Promise<void> => {
       const key = artefactsKey(job.id!);
       const checked = checkWorkerResult(returned, t);
-      const refuse = (why: string) => {
-        tally.line(`${t.id}: ${why}`);
-        const now = new Date().toISOString();
-        return noRunResult(t, why, { attempts: job.attemptsMade || 1, startedAt: now, endedAt: now, worker: '', totalMs: 0 });
-      };
+      const refuse = (why: string) => refused(t, why, job.attemptsMade || 1);
       let r: TaskResult;
       if (!checked.ok) r = refuse(checked.problem);
       else {
@@ -148,6 +166,8 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
       let running = 0;
       let retrying = 0;
       for (const [id, t] of [...pending]) {
+        const big = await oversized(id);
+        if (big) { tally.end(refused(t, `the job was not read: ${big}`)); pending.delete(id); continue; }
         const job = await queue.getJob(id);
         if (!job) { pending.delete(id); tally.line(`${t.id}: its job left the queue (removed by someone?); run the batch again to submit it`); continue; }
         const state = await job.getState();
