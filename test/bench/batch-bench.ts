@@ -6,8 +6,16 @@
  * the overhead each task pays besides its run — starting a browser with a fresh profile and the
  * extension (startMs) and writing the trace, report, zip and WebVoyager folder (exportMs).
  * BENCH_BATCH_TASKS tasks per round (default 8).
+ *
+ * Then what the queue's checks cost a finished task (issue 25): a real task folder from the first
+ * round, packed as a worker packs it, taken on the submitting side as before the checks (unzip,
+ * write) and as now (the result checked, the zip's names, count, compression and size checked,
+ * unpacked under a temporary name and renamed), and the worker's check of that task's job.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
+import { packFolder, readArtefacts, unpackFolder } from '../../scripts/batch/artefacts';
+import { checkJob, checkWorkerResult } from '../../src/core/batch/job';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveDir } from '../../scripts/static-server';
@@ -33,10 +41,45 @@ export interface BatchRound {
   medianTaskMs: number; medianRunMs: number; medianStartMs: number; medianExportMs: number; overheadShare: number;
 }
 
-export async function batchBench(): Promise<BatchRound[]> {
+export interface CollectCost { folderBytes: number; files: number; beforeMs: number; nowMs: number; checkJobMs: number }
+
+/** Median ms of `n` runs of `f`. */
+function timed(n: number, f: () => void): number {
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) { const t0 = performance.now(); f(); xs.push(performance.now() - t0); }
+  return Math.round(median(xs) * 100) / 100;
+}
+
+function collectCost(folder: string, r: TaskResult, task: BatchTask, run: Parameters<typeof runLocalBatch>[0]['task']['run']): CollectCost {
+  const zip = packFolder(folder);
+  const dest = mkdtempSync(path.join(tmpdir(), 'webagent-bench-collect-'));
+  try {
+    // before issue 25: every entry unzipped and written under the folder the worker named
+    const beforeMs = timed(20, () => {
+      const work = path.join(dest, 'before');
+      rmSync(work, { recursive: true, force: true });
+      mkdirSync(work);
+      for (const [name, bytes] of Object.entries(unzipSync(zip))) writeFileSync(path.join(work, name), bytes);
+    });
+    const nowMs = timed(20, () => {
+      const checked = checkWorkerResult(r, task);
+      const files = readArtefacts(zip);
+      if (!checked.ok || typeof files === 'string') throw new Error(`the bench's own folder was refused: ${checked.ok ? files : checked.problem}`);
+      unpackFolder(files, dest, checked.result.folder);
+    });
+    const job = { batch: 'bench', task, run, allowGuards: [], timeoutMs: 60_000, rate: null };
+    const checkJobMs = timed(200, () => { if (!checkJob(job, JSON.stringify(job).length).ok) throw new Error('the bench job was refused'); });
+    return { folderBytes: zip.byteLength, files: readdirSync(folder).length, beforeMs, nowMs, checkJobMs };
+  } finally {
+    rmSync(dest, { recursive: true, force: true });
+  }
+}
+
+export async function batchBench(): Promise<{ rounds: BatchRound[]; collect: CollectCost | null }> {
   const site = await serveDir(path.join(import.meta.dirname, '..', 'fixtures', 'pages'));
   const model = await startFakeModel({ policy: batchPolicy(PLANS) });
   const rounds: BatchRound[] = [];
+  let collect: CollectCost | null = null;
   try {
     const tasks: BatchTask[] = Array.from({ length: TASKS }, (_, i) => ({
       id: `Recipes--${i}`, site: 'Recipes', task: `How many calories per serving does the ${DISHES[i % DISHES.length][0]} have?`, url: `${site.url}recipes/index.html`,
@@ -60,6 +103,8 @@ export async function batchBench(): Promise<BatchRound[]> {
         medianTaskMs: total, medianRunMs: median(rs.map((r) => r.durations.runMs)), medianStartMs: start, medianExportMs: exp,
         overheadShare: Math.round(((start + exp) / Math.max(1, total)) * 100) / 100,
       });
+      const done = rs.find((r) => r.kind === 'finished');
+      if (!collect && done) collect = collectCost(path.join(out, done.folder), done, tasks.find((t) => t.id === done.id)!, { config: { baseUrl: model.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', bbox: 'norm-xy', appagentDevice: 'phone', apps: '', maxSteps: 8 }, files: [], width: 1280, height: 800, headed: false });
       rmSync(out, { recursive: true, force: true });
     }
   } finally {
@@ -71,5 +116,9 @@ export async function batchBench(): Promise<BatchRound[]> {
   for (const r of rounds) {
     console.log(`${String(r.concurrency).padStart(11)}  ${String(r.tasks).padStart(5)}  ${String(r.finished).padStart(8)}  ${(r.wallMs / 1000).toFixed(1).padStart(6)}  ${String(r.tasksPerMinute).padStart(9)}  ${String(r.medianTaskMs).padStart(16)}  ${String(r.medianRunMs).padStart(6)}  ${String(r.medianStartMs).padStart(8)}  ${String(r.medianExportMs).padStart(9)}  ${`${Math.round(r.overheadShare * 100)}%`.padStart(8)}`);
   }
-  return rounds;
+  if (collect) {
+    console.log('\nA finished task through the queue: what the submitting side\'s checks cost (median of 20)');
+    console.log(`folder ${(collect.folderBytes / 1024).toFixed(0)} KB in ${collect.files} files: taken as before (unzip, write) ${collect.beforeMs} ms; checked and taken now ${collect.nowMs} ms; a worker's check of the job ${collect.checkJobMs} ms`);
+  }
+  return { rounds, collect };
 }
