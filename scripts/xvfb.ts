@@ -4,6 +4,7 @@
  * connections). Debian/Ubuntu: apt-get install xvfb (.ci/run does).
  */
 import { spawn, execFileSync } from 'node:child_process';
+import { browserEnv } from './browser-env';
 
 export interface Display { display: string; close(): Promise<void> }
 
@@ -20,7 +21,7 @@ export function hasXvfb(): boolean {
 /** Starts Xvfb; resolves with its display (":N") once it is ready. */
 export function startXvfb(size = '1920x1080x24', timeoutMs = 10_000): Promise<Display> {
   return new Promise((resolve, reject) => {
-    const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    const proc = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp'], { env: browserEnv(process.env), stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     let err = '';
     let out = '';
     proc.stderr!.on('data', (d) => { err = (err + d).slice(-2000); });

@@ -43,7 +43,9 @@ export interface WorkerOptions {
   log: (line: string) => void;
 }
 
-export async function startWorker(o: WorkerOptions): Promise<{ id: string; close(): Promise<void> }> {
+export async function startWorker(options: WorkerOptions): Promise<{ id: string; close(): Promise<void> }> {
+  // what a job says reaches the log escaped (control and bidi characters shown as \u…)
+  const o = { ...options, log: (line: string) => options.log(oneLine(line)) };
   const connection = redisFrom(o.queue);
   const stop = new AbortController();
   const proxies = new Map<string, Promise<Awaited<ReturnType<typeof startLimitProxy>>>>();
