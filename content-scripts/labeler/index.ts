@@ -7,7 +7,7 @@
  * (no drawing), the background merges (src/core/frames.ts), then drawOverlay(merged) in the top.
  * Actions then use this frame's local labels: resolveMark, focusMark, scrollMark, chooseInSelect.
  */
-import type { FrameMarks, LabelStyle, Mark, MarksSnapshot, Rect } from '../../src/core/marks';
+import type { FrameMarks, LabelStyle, Mark, MarksSnapshot, Rect, TextFinding } from '../../src/core/marks';
 import type { ResolvedMark } from '../../src/core/messages';
 import { adoptWalkedRoots, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
 import { collectCandidates, dropIndex, indexDropped, type Walked } from './collect';
@@ -17,6 +17,7 @@ import { beginLinking, childFrames, forgetFrames, framesMoved, listenForLinks, p
 import { rememberingRoots } from './dom';
 import { inputTypeOf, tagOf, textsOf } from './describe';
 import { beginTextPass } from './unseen-text';
+import { screenPageText } from './screen-text';
 import { state, type Entry } from './state';
 
 export type { ResolvedMark };
@@ -59,6 +60,14 @@ function readMarks(): { marks: Mark[]; walked: Walked; indexed: boolean } {
   return { marks, walked, indexed: kind === 'index' };
 }
 
+/** The shadow roots the last pass's walk met (the page text screen reads them too). */
+let lastRoots: ShadowRoot[] = [];
+
+/** The page text screen of this frame (screen-text.ts) over the last pass's roots: for the harness and tests. */
+export function screenText(): TextFinding[] {
+  return screenPageText(lastRoots, window.innerWidth, window.innerHeight);
+}
+
 /** Single frame: label this document and draw the overlay (replacing any earlier one). */
 export function drawMarks(): MarksSnapshot {
   installSelectRewrite(false);
@@ -66,6 +75,7 @@ export function drawMarks(): MarksSnapshot {
   const t0 = performance.now();
   const { marks, walked, indexed } = labelPass();
   adoptWalkedRoots(walked.roots);
+  lastRoots = walked.roots;
   const labelMs = performance.now() - t0;
   const view = viewport();
   renderOverlay(marks, view.width, view.height);
@@ -98,7 +108,12 @@ export async function collectFrame(): Promise<FrameMarks> {
   const t1 = performance.now();
   const frames = childFrames(view.width, view.height);
   ms += performance.now() - t1;
-  return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed };
+  // what the frame shows besides its controls, screened for words aimed at the agent (screen-text.ts)
+  const t2 = performance.now();
+  lastRoots = walked.roots;
+  const findings = screenPageText(walked.roots, view.width, view.height);
+  const screenMs = performance.now() - t2;
+  return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, screenMs, ...(findings.length ? { findings } : {}) };
 }
 
 /** Top frame only: draw the merged marks (top-page coordinates) as the overlay. */

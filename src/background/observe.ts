@@ -119,6 +119,7 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), captureMs: Math.round(ms.captureMs) };
   const obs: Observation = {
     url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets, screenshot: shot, stages, settle,
+    ...(snap.findings?.length ? { findings: snap.findings } : {}),
   };
   // A dialect that reads learned documentation (observes.docs) gets the site's entries for the
   // elements on screen. A store that cannot be read costs the step its notes, not the run.

@@ -19,7 +19,7 @@
  * Frames that could not be placed (no id, a disputed id, a size that does not
  * match) are left out, not guessed: labels of one frame never go over another.
  */
-import type { FrameMarks, Mark, MarksSnapshot, Rect } from './marks';
+import type { FrameMarks, Mark, MarksSnapshot, Rect, TextFinding } from './marks';
 
 export interface FrameResult { frameId: number; result: FrameMarks }
 
@@ -78,6 +78,8 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   const out: Mark[] = [];
   const offsets: Record<number, { x: number; y: number }> = {};
   let labelMs = 0;
+  let screenMs = 0;
+  const findings: TextFinding[] = [];
   const seen = new Set<number>();
   const topView: Rect = { x: 0, y: 0, width: top.result.viewport.width, height: top.result.viewport.height };
 
@@ -86,6 +88,8 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
     seen.add(f.frameId);
     offsets[f.frameId] = { x: dx, y: dy };
     labelMs += f.result.ms;
+    screenMs += f.result.screenMs ?? 0;
+    for (const x of f.result.findings ?? []) findings.push(f.frameId === 0 ? x : { ...x, frame: f.result.url });
     for (const m of f.result.marks) {
       const rect = intersect({ x: m.rect.x + dx, y: m.rect.y + dy, width: m.rect.width, height: m.rect.height }, clip);
       if (!usable(rect)) continue;
@@ -100,7 +104,10 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
     }
   };
   visit(top, 0, 0, topView);
-  return { url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true) };
+  return {
+    url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true),
+    ...(findings.length ? { findings } : {}), screenMs,
+  };
 }
 
 /** What a frame's content script says when one of its iframes moved since the labeling pass. */

@@ -1,3 +1,4 @@
+import type { InjectionKind } from './injection';
 import type { FieldInfo, FormInfo } from './guard-fields';
 
 /** What the labeler reports for one labelled element (serializable). */
@@ -44,11 +45,32 @@ export interface Mark {
 export interface Viewport { width: number; height: number; devicePixelRatio: number }
 
 /** The answer to one labeling pass (all frames merged). */
+/**
+ * Words aimed at the agent found in what a frame shows besides its controls (paragraphs,
+ * headings, cells, an image's alt, a tooltip, an accessible name): the page text screen of
+ * content-scripts/labeler/screen-text.ts, for the injection check (core/injection.ts).
+ */
+export interface TextFinding {
+  phrase: string;
+  kind: InjectionKind;
+  channel: 'text' | 'alt' | 'title' | 'aria-label';
+  /** the element's tag */
+  tag: string;
+  /** the start of the text, one line */
+  excerpt: string;
+  /** the frame's address when it is not the top page (set when the frames are merged) */
+  frame?: string;
+}
+
 export interface MarksSnapshot {
   url: string;
   title: string;
   viewport: Viewport;
   marks: Mark[];
+  /** words aimed at the agent in the text the frames show (TextFinding) */
+  findings?: TextFinding[];
+  /** time the text screen took in the pages, summed over frames (ms) */
+  screenMs?: number;
   /** time spent labelling in the pages, per frame pass summed (performance.now) */
   labelMs?: number;
   /** where each labelled frame's viewport origin sits in the top page (frame-local + offset = top coords) */
@@ -81,6 +103,10 @@ export interface FrameMarks {
   frames: ChildFrame[];
   /** how long the pass took in the page (performance.now), ms */
   ms: number;
+  /** words aimed at the agent in this frame's shown text (its page text screen) */
+  findings?: TextFinding[];
+  /** how long that screen took, ms */
+  screenMs?: number;
   /** the candidates came from the frame's page index, not a walk */
   indexed?: boolean;
 }

@@ -10,7 +10,7 @@ import type { BboxConvention } from '../action/bbox';
 import type { Action, Memory } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { InjectionHit } from '../injection';
-import type { Fingerprint, HitElement, Mark, Rect, Viewport } from '../marks';
+import type { Fingerprint, HitElement, Mark, Rect, TextFinding, Viewport } from '../marks';
 import type { App, Device, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
 import type { FileMeta } from '../files';
@@ -358,6 +358,8 @@ export interface Observation {
   stages?: ObserveStages;
   /** learned documentation of the elements on screen (dialects with observes.docs) */
   docs?: ScreenDoc[];
+  /** words aimed at the agent in what the page shows besides its controls (the frames' page text screen) */
+  findings?: TextFinding[];
 }
 
 export type RunEvent =
