@@ -7,10 +7,12 @@
  * - one of the person's Settings secrets or a password typed in this run (the password rule), or
  *   a card number typed in this run (the payment rule), in any encoding: raw, URL-encoded (either
  *   case of %hex, `+` for space, or any mix: the text is also read percent-decoded), JSON-escaped
- *   (`\"`, `\uXXXX` for every character or some), base64 (standard or URL-safe, padded or not,
- *   at any of the 3 byte alignments inside a larger base64 string, and every base64-looking token
- *   decoded), and these nested (base64 of a URL-encoded value, URL-encoded JSON…); a card number
- *   also as its digits alone, with or without spaces or dashes between groups;
+ *   (`\"`, `\uXXXX` for every character or some), HTML entities (`&#64;`, `&#x40;`, `&amp;`… for
+ *   the whole value), base64 (standard or URL-safe, padded or not, at any of the 3 byte alignments
+ *   inside a larger base64 string, and every base64-looking token decoded), and these nested
+ *   (base64 of a URL-encoded value, URL-encoded JSON…); a card number also as its digits alone,
+ *   with or without spaces or dashes between groups. The encoded forms are encodings.ts's, the
+ *   same list masking (secrets.ts) uses;
  * - a payment card number under a card-number-like key (`cc-number`, `cardNumber`, `card[number]`,
  *   `number` in a `card` object, `pan`…) in a form-encoded, JSON or multipart body or the URL's
  *   query, Luhn-valid, 13–19 digits (the payment rule), whoever typed it.
@@ -22,7 +24,8 @@
  * suffix list) freely. GET and HEAD requests are judged by their URL only. Values shorter than
  * MIN_SECRET_CHARS are never looked for. Pure.
  */
-import { base64Decode, base64Encode } from './export/data-url';
+import { encodedForms, type Carried } from './encodings';
+import { base64Decode } from './export/data-url';
 import { isCardField } from './guard-fields';
 import { hostKey, type GuardHit, type GuardId, type GuardSettings } from './guards';
 import type { Translate } from './i18n';
@@ -54,8 +57,8 @@ export interface OutRequest {
   resourceType?: string;
 }
 
-/** How a value was found in a request's text. */
-export type Carried = 'raw' | 'url' | 'json' | 'base64';
+/** How a value was found in a request's text (encodings.ts). */
+export type { Carried };
 
 /** A request the hold stops: which rule, why (in the person's language), and what it is. */
 export interface HeldHit extends GuardHit {
@@ -107,7 +110,7 @@ interface Pattern {
   value: string;
   /** the card's digits with optional spaces / dashes between them; null when not a card */
   digits: RegExp | null;
-  /** the value encoded (URL, JSON, base64 at each alignment), each with how */
+  /** the value encoded (encodings.ts: URL, form, JSON, HTML entities, base64 at each alignment), each with how */
   needles: Array<[Carried, string]>;
   /** the host of the site the value is released to */
   releasedTo: string | null;
@@ -129,12 +132,8 @@ const MAX_PARSE_CHARS = 4_000_000;
 /** Decoded readings of a request at most (raw, percent-decoded, JSON-unescaped, base64… nested). */
 const MAX_VIEWS = 16;
 const DECODE_DEPTH = 3;
-/** A base64 needle shorter than this is left to the decoded reading (a short one matches by chance). */
-const MIN_BASE64_NEEDLE = 6;
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8');
-const utf8 = (s: string) => encoder.encode(s);
 /** UTF-8 that never throws: invalid bytes become U+FFFD (an ASCII byte after one is kept). */
 const fromUtf8 = (b: Uint8Array) => decoder.decode(b);
 
@@ -163,38 +162,11 @@ export function cardNumberOf(value: string): string | null {
   return d && luhnValid(d) && !/^0+$/.test(d) ? d : null;
 }
 
-/** The base64 of `bytes` at each of the 3 alignments, only the characters no neighbouring byte changes. */
-function base64Needles(bytes: Uint8Array): string[] {
-  const out: string[] = [];
-  for (let k = 0; k < 3; k++) {
-    const padded = new Uint8Array(k + bytes.length);
-    padded.set(bytes, k);
-    const enc = base64Encode(padded).replace(/=+$/, '');
-    const start = Math.ceil((8 * k) / 6);
-    const end = Math.floor((8 * (k + bytes.length)) / 6);
-    const needle = enc.slice(start, end);
-    if (needle.length >= MIN_BASE64_NEEDLE) out.push(needle);
-  }
-  return out;
-}
-
 function patternOf(w: Watched): Pattern | null {
   if (typeof w?.value !== 'string' || w.value.length < MIN_SECRET_CHARS) return null;
   const value = w.value;
-  const needles: Array<[Carried, string]> = [];
-  const add = (how: Carried, s: string) => { if (s !== value && !needles.some(([, n]) => n === s)) needles.push([how, s]); };
-  const uri = encodeURIComponent(value);
-  add('url', uri);
-  add('url', uri.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()));
-  add('url', uri.replace(/%20/g, '+'));
-  add('json', JSON.stringify(value).slice(1, -1));
-  const u = [...value].flatMap((ch) => ch.length === 1 ? [ch] : ch.split('')).map((c) => c.charCodeAt(0).toString(16).padStart(4, '0'));
-  add('json', u.map((h) => `\\u${h}`).join(''));
-  add('json', u.map((h) => `\\u${h.toUpperCase()}`).join(''));
-  for (const b of base64Needles(utf8(value))) {
-    add('base64', b);
-    add('base64', b.replace(/\+/g, '-').replace(/\//g, '_'));
-  }
+  // a base64 form shorter than MIN_BASE64_NEEDLE is left to the decoded reading (a short one matches by chance)
+  const needles = encodedForms(value);
   const d = w.kind === 'card' ? digitsOf(value) : null;
   const releasedTo = w.site ? httpHost(w.site) ?? (w.site.trim() ? hostKey(w.site.trim()) : null) : null;
   return {

@@ -7,12 +7,17 @@
  *   it, and a typed placeholder is filled in only when the text is typed into the page.
  * - A typed password is shown as the mask (••••) wherever it appears later in the run.
  *
+ * A value is found in every encoding a page, a URL or a request may give it (encodings.ts: URL- and
+ * form-encoded, HTML entities, JSON escapes, base64), and each occurrence gets the same
+ * placeholder or mask: `q=alice%40example.com` in a URL reads `q={{secret:email}}`.
+ *
  * Values shorter than MIN_SECRET_CHARS are not looked for in text: a 1–3 character value
  * ("a", "12") is part of ordinary words and numbers, so hiding it would garble every thought and
  * element list while protecting almost nothing (three characters are guessed quickly anyway).
  * Settings refuses such secrets; a short password is masked only in the step that typed it.
  */
 import type { Action } from './action/action';
+import { hasEncoded, matcherOf } from './encodings';
 import { hostKey, type GuardHit, type GuardSettings } from './guards';
 import type { Translate } from './i18n';
 import { english } from './locales';
@@ -71,8 +76,7 @@ export function usableSecrets(list: Secret[]): Secret[] {
 }
 
 /** Every value to hide, longest first (so a value inside a longer one does not split it), with what replaces it. */
-function replacements(v: Vault | undefined, mask: string): Array<[string, string]> {
-  if (!v) return [];
+function replacements(v: Vault, mask: string): Array<[string, string]> {
   const pairs: Array<[string, string]> = [
     ...v.kept.filter((s) => s.value.length >= MIN_SECRET_CHARS).map((s): [string, string] => [s.value, placeholderOf(s.name)]),
     ...v.typed.filter((p) => p.length >= MIN_SECRET_CHARS).map((p): [string, string] => [p, mask]),
@@ -80,11 +84,40 @@ function replacements(v: Vault | undefined, mask: string): Array<[string, string
   return pairs.sort((a, b) => b[0].length - a[0].length);
 }
 
-/** `value` with every string in it (deeply) hidden: secrets as placeholders, typed passwords as `mask`. */
-export function hideIn<T>(value: T, v: Vault | undefined, mask: string): T {
-  const pairs = replacements(v, mask);
-  if (!pairs.length) return value;
-  const one = (s: string) => pairs.reduce((acc, [from, to]) => (acc.includes(from) ? acc.split(from).join(to) : acc), s);
+type Masker = (text: string) => string;
+
+/** A screenshot: not masked (README "Screenshots are not masked"), and a chance match would break the picture. */
+const IMAGE_DATA_URL = /^data:image\/[\w.+-]+;base64,/;
+
+/** One text with each value, in every encoding (encodings.ts), replaced by its replacement, in order. */
+function maskerOf(pairs: ReadonlyArray<readonly [string, string]>): Masker | null {
+  if (!pairs.length) return null;
+  const compiled = pairs.map(([value, by]) => [matcherOf(value), by] as const);
+  return (text) => {
+    if (!text || IMAGE_DATA_URL.test(text)) return text;
+    let out = text;
+    for (const [re, by] of compiled) out = out.replace(re, () => by);
+    return out;
+  };
+}
+
+/** A vault's masker, made once per vault and mask (a run masks every string of every step with it). */
+const vaultMaskers = new WeakMap<Vault, { typed: string[]; kept: Secret[]; sizes: string; by: Map<string, Masker | null> }>();
+
+function vaultMasker(v: Vault, mask: string): Masker | null {
+  const sizes = `${v.typed.length}/${v.kept.length}`;
+  let known = vaultMaskers.get(v);
+  // a vault is replaced, never changed, when a password joins it; checked anyway
+  if (!known || known.typed !== v.typed || known.kept !== v.kept || known.sizes !== sizes) {
+    known = { typed: v.typed, kept: v.kept, sizes, by: new Map() };
+    vaultMaskers.set(v, known);
+  }
+  if (!known.by.has(mask)) known.by.set(mask, maskerOf(replacements(v, mask)));
+  return known.by.get(mask)!;
+}
+
+/** Every string in `value` (deeply) passed through `one`. */
+function walkStrings<T>(value: T, one: Masker): T {
   const walk = (x: unknown, depth: number): unknown => {
     if (typeof x === 'string') return one(x);
     if (depth > 200) return x; // memory is capped far below this (limits.ts)
@@ -93,6 +126,34 @@ export function hideIn<T>(value: T, v: Vault | undefined, mask: string): T {
     return x;
   };
   return walk(value, 0) as T;
+}
+
+/**
+ * `value` with every string in it (deeply) hidden: secrets as placeholders, typed passwords as
+ * `mask`, each in every encoding (encodings.ts). Image data URLs (screenshots) are left as they are.
+ */
+export function hideIn<T>(value: T, v: Vault | undefined, mask: string): T {
+  const one = v ? vaultMasker(v, mask) : null;
+  return one ? walkStrings(value, one) : value;
+}
+
+/**
+ * `value` with every string in it (deeply) rid of each of `values` (MIN_SECRET_CHARS or longer), in
+ * every encoding, each replaced by `by`: for a last scrub of an export (trace.ts `scrub`, with
+ * `[REDACTED]`). Image data URLs are left as they are.
+ */
+export function hideValues<T>(value: T, values: readonly string[], by: string): T {
+  const list = [...new Set(values.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_CHARS))].sort((a, b) => b.length - a.length);
+  const one = maskerOf(list.map((s) => [s, by] as const));
+  return one ? walkStrings(value, one) : value;
+}
+
+/**
+ * `text` with `value` replaced by `mask` in every encoding, whatever its length: a password in the
+ * step that typed it (run/reduce.ts `maskSecret`), where even a short one is hidden.
+ */
+export function hideValue(text: string, value: string, mask: string): string {
+  return value ? maskerOf([[value, mask]])!(text) : text;
 }
 
 /** Every value a vault holds (for the export's last scrub). */
@@ -129,7 +190,7 @@ export function fillSecrets(a: Action, kept: Secret[]): { action: Action; missin
 export function secretGuard(a: Action, site: string, guards: GuardSettings, t: Translate = english, typed: string[] = []): GuardHit | null {
   if (a.type !== 'type') return null;
   const names = placeholdersIn(a);
-  const again = typed.some((p) => p.length >= MIN_SECRET_CHARS && a.text.includes(p));
+  const again = typed.some((p) => p.length >= MIN_SECRET_CHARS && hasEncoded(a.text, p));
   if (!names.length && !again) return null;
   const rule = guards.rules.find((r) => r.id === 'password');
   if (!rule?.on || (guards.allow[hostKey(site)] ?? []).includes('password')) return null;

@@ -7,9 +7,12 @@
  * - The run's vault (the person's secrets, the passwords it typed) is kept there too.
  * - Once a password is typed, it is masked in everything the run keeps, earlier steps included
  *   (rememberTyped), and in everything later (hideRun: replies, prompts).
+ * - Everything goes through hideIn (core/secrets.ts), which finds a value in every encoding
+ *   (core/encodings.ts): raw, URL/form-encoded, HTML entities, JSON escapes, base64.
  */
 import type { Action } from '../action/action';
 import type { Mark } from '../marks';
+import { hasEncoded } from '../encodings';
 import { hideIn, MIN_SECRET_CHARS, type Vault } from '../secrets';
 import { modelText } from './model-text';
 import { PASSWORD_MASK, type ActedElement, type PendingReply, type PendingStep, type RunState, type StepRecord } from './state';
@@ -89,9 +92,9 @@ export function hideReply(r: PendingReply, state: RunState): PendingReply {
   };
 }
 
-/** The text types a password the run typed before (it is masked like one). */
+/** The text types a password the run typed before, in any encoding (encodings.ts): it is masked like one. */
 export function typesKnownPassword(state: RunState, text: string): boolean {
-  return !!state.vault?.typed.some((p) => text.includes(p));
+  return !!state.vault?.typed.some((p) => hasEncoded(text, p));
 }
 
 /**
