@@ -11,6 +11,7 @@ import type { Price } from './costs';
 import type { InjectionHit } from './injection';
 import { PASSWORD_MASK, type AfterAction, type Learned, type Variables } from './run/state';
 import { hideRun } from './run/secrets';
+import { hideValues } from './secrets';
 import { shownVariables } from './run/variables';
 
 export const TRACE_FORMAT = 'webagent-trace';
@@ -82,17 +83,12 @@ function markOut(m: Mark) {
   return m.fingerprint ? { label: m.label, tag: m.tag, text: m.text, rect: m.rect, fingerprint: m.fingerprint } : { label: m.label, tag: m.tag, text: m.text, rect: m.rect };
 }
 
-/** Replaces every occurrence of each secret (of 4+ characters) in every string of a JSON value. */
+/** Replaces every occurrence of each secret (of 4+ characters), in any encoding, in every string of a JSON value. */
 export function scrub<T>(value: T, secrets: string[]): T {
   const list = secrets.filter((s) => s && s.length >= 4);
   if (!list.length) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return list.reduce((acc, s) => acc.split(s).join(REDACTED), v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return walk(value) as T;
+  // in every encoding a page or a URL may hold it (core/encodings.ts)
+  return hideValues(value, list, REDACTED);
 }
 
 export interface TraceOptions {

@@ -32,7 +32,7 @@ import { modelText } from './model-text';
 import { translatorFor } from '../locales';
 import { personTextIn } from './person-text';
 import { hideMarks, hideReply, hideRun, hideTarget, rememberTyped, taskForModel, typesKnownPassword } from './secrets';
-import { placeholdersIn, usableSecrets } from '../secrets';
+import { hideValue, placeholdersIn, usableSecrets } from '../secrets';
 import { keptValue, previewValue, variablesUsed } from './variables';
 import {
   DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, TOOK_OVER_FEEDBACK, siteOf,
@@ -112,7 +112,7 @@ function end(state: RunState, at: number, status: RunStatus, reason: string | nu
 
 /** Hides what was typed into a password field in everything that is kept. */
 function maskSecret(text: string, secret: string): string {
-  return secret ? text.split(secret).join(PASSWORD_MASK) : text;
+  return secret ? hideValue(text, secret, PASSWORD_MASK) : text;
 }
 
 function maskMemory(m: Memory, secret: string): Memory {
@@ -226,11 +226,11 @@ function personStep(state: RunState, paused: Paused, at: number, url: string): S
   const last = state.steps[state.steps.length - 1];
   const tabs = state.tabChanges ?? [];
   return {
-    index: state.steps.length, url, title: '', viewport: last?.viewport ?? { width: 0, height: 0, devicePixelRatio: 1 },
+    index: state.steps.length, url: hideRun(state, url), title: '', viewport: last?.viewport ?? { width: 0, height: 0, devicePixelRatio: 1 },
     elements: [], promptText: '', imageBytes: 0, imageWidth: 0, imageHeight: 0, screenshot: '', cleanScreenshot: '',
     raw: '', reasoning: null, thought: '', action: null, actionText: 'The user took over the browser',
     memory: state.memory, result: { ok: true },
-    observation: withTabs(modelText.personActed(modelText.personMoved(paused.url, url)), tabs),
+    observation: hideRun(state, withTabs(modelText.personActed(modelText.personMoved(paused.url, url)), tabs)),
     timings: { observeMs: 0, modelMs: 0, actMs: 0, totalMs: Math.max(0, at - paused.at) },
     usage: null, approval: null, kind: 'person',
     ...(tabs.length ? { tabs } : {}),
@@ -372,7 +372,7 @@ function onTab(state: RunState, ev: Extract<RunEvent, { type: 'tab' }>): RunStat
   if (ev.tabId === state.tabId) return state;
   const stack = state.tabStack ?? [];
   const tabStack = ev.change === 'opened' ? [...stack, state.tabId] : stack.slice(0, Math.max(0, stack.lastIndexOf(ev.tabId)));
-  const moved: RunState = { ...state, tabId: ev.tabId, tabStack, tabChanges: [...(state.tabChanges ?? []), { change: ev.change, url: ev.url }] };
+  const moved: RunState = { ...state, tabId: ev.tabId, tabStack, tabChanges: [...(state.tabChanges ?? []), { change: ev.change, url: hideRun(state, ev.url) }] };
   const p = state.pending;
   if (p?.acted || (state.phase === 'act' && p?.actStartedAt !== undefined)) return moved;
   if (p?.reply && (state.phase === 'act' || state.phase === 'approve')) {
@@ -389,8 +389,10 @@ function afterAction(state: RunState, p: PendingStep, landed: Landed<AfterAction
   const approved = p.decision?.decision === 'approved' ? p.guardRule ?? null : null;
   const hit = afterActionHit(landed, { site: state.site, before: p.url, apps: state.apps, approved, t: translatorFor(state.locale) }, state.guards);
   const held = { ...(landed.dialog ? { dialog: landed.dialog.dialog } : {}), ...(landed.requests?.length ? { requests: landed.requests } : {}) };
-  if (hit) return { rule: hit.id, reason: hit.reason, url: landed.url, downloads: landed.downloads, ...held };
-  return landed.downloads.length ? { rule: null, reason: null, url: landed.url, downloads: landed.downloads, decision: 'auto' } : null;
+  const url = hideRun(state, landed.url);
+  const downloads = hideRun(state, landed.downloads);
+  if (hit) return { rule: hit.id, reason: hit.reason, url, downloads, ...held };
+  return downloads.length ? { rule: null, reason: null, url, downloads, decision: 'auto' } : null;
 }
 
 /** The action's outcome with what became of what it did (kept: a note; undone: the action counts as not done). */
