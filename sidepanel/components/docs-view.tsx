@@ -2,17 +2,21 @@
  * The Site notes view: what the agent learned about a site's controls (core/docs,
  * docs/learned-docs.md). Choose a site (the current tab's is chosen first when it has notes), read
  * each element's notes, edit them in place, delete them, export the site's notes as a JSON file and
- * import one. An edit or an imported entry with a page's instructions in it is refused by the
- * background with the reason, shown here.
+ * import one. An edit or an imported entry with a page's instructions in it, or that tells the agent
+ * how to behave, is refused by the background with the reason, shown here. Each note says where it
+ * came from (learned while exploring or from the person's demonstration, edited, imported, and from
+ * which file: text, never HTML), and a stored note that fails today's checks says it is not given
+ * to the model, and why.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ViewMessages } from '../../src/core/messages';
 import { DOC_ACTIONS, type DocAction, type DocEntry } from '../../src/core/docs/types';
+import { screenEntry } from '../../src/core/docs/matching';
 import { sortableTime } from '../../src/core/export/file-name';
 import { messageOf, send, targetTab } from '../api';
 import { download } from '../export';
 import { formatDate } from '../format';
-import { t } from '../i18n';
+import { currentLocale, t } from '../i18n';
 
 type Origins = ViewMessages['docs/list']['res']['origins'];
 type Drafts = Partial<Record<DocAction, string>>;
@@ -27,12 +31,13 @@ function useName(a: DocAction): string {
   }
 }
 
+/** How the note was last written, and when; an imported one names its file. */
 function sourceText(e: DocEntry): string {
   const when = formatDate(e.updatedAt);
   switch (e.source) {
     case 'explore': return t('docsFromExplore', when);
     case 'demo': return t('docsFromDemo', when);
-    case 'import': return t('docsFromImport', when);
+    case 'import': return e.importedFrom ? t('docsFromImportFile', e.importedFrom, when) : t('docsFromImport', when);
     case 'edit': return t('docsFromEdit', when);
   }
 }
@@ -49,6 +54,9 @@ export function DocsView({ home }: { home?: number }) {
   const [refused, setRefused] = useState<Array<{ entry: number; reason: string }>>([]);
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  /** Why each stored note is not given to the model (it fails today's checks), by id; screened once per list and language. */
+  const locale = currentLocale();
+  const heldBack = useMemo(() => new Map(entries.map((e) => [e.id, screenEntry(e, t)])), [entries, locale]);
 
   /** The sites and the chosen site's entries; `prefer`: the site to show (else the current one, else the tab's, else the first). */
   async function refresh(prefer?: string): Promise<void> {
@@ -112,7 +120,9 @@ export function DocsView({ home }: { home?: number }) {
 
   async function importFile(f: File): Promise<void> {
     await act(async () => {
-      const res = await send('docs/import', { file: await f.text() });
+      // the file's name is kept on each entry (importedFrom) by a background that reads `fileName`
+      const req: ViewMessages['docs/import']['req'] & { fileName?: string } = { file: await f.text(), fileName: f.name };
+      const res = await send('docs/import', req);
       await refresh();
       setNotice(t('docsImported', f.name, res.added, res.updated));
       setRefused(res.refused);
@@ -153,7 +163,11 @@ export function DocsView({ home }: { home?: number }) {
             <div class="run-title">
               <b data-testid="doc-element"><code>{`<${e.fingerprint.tag}>`}</code> {e.fingerprint.text || t('docsNoElementText')}</b>
             </div>
-            <div class="run-meta"><span data-testid="doc-source">{sourceText(e)}</span></div>
+            <div class="run-meta">
+              <span data-testid="doc-source">{sourceText(e)}</span>
+              {e.importedFrom && e.source !== 'import' && <span data-testid="doc-imported-from">{' · '}{t('docsFirstImported', e.importedFrom)}</span>}
+            </div>
+            {heldBack.get(e.id) && <p class="error" role="note" data-testid="doc-held-back">{t('docsHeldBack', heldBack.get(e.id)!)}</p>}
             {editing === e.id ? (
               <form class="doc-edit" onSubmit={(ev) => { ev.preventDefault(); void save(e); }}>
                 {DOC_ACTIONS.map((a) => (

@@ -6,10 +6,13 @@
  * schema's version waits for the other and clearing the history never touches what was learned.
  *
  * Every entry is masked (the person's secrets and any passwords the caller names: never typed text
- * in a note) and screened for page instructions (matching.ts screenEntry) before it is written, by
- * every way in: the model's notes (docSink), the person's edits, imported files. A refused entry
- * is not written and the caller gets the reason. Writes go through one chain so a refinement read
- * and written back never loses another written meanwhile.
+ * in a note) and screened (matching.ts screenEntry: page instructions, and notes that tell the agent
+ * how to behave, note-rules.ts) before it is written, by every way in: the model's notes (docSink),
+ * the person's edits, imported files. A refused entry is not written and the caller gets the reason.
+ * Entries stored before a rule was added stay stored (the panel shows them, with why they are held
+ * back) but are screened again when read for the model (docsForPage, docSink.find) and never given.
+ * Writes go through one chain so a refinement read and written back never loses another written
+ * meanwhile.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { docOrigin, findEntry, MAX_DOC_CHARS, maskEntry, matchDocs, screenEntry, upsertEntry } from '../core/docs/matching';
@@ -117,6 +120,7 @@ export function editEntry(
     const entry: DocEntry = {
       id: old?.id ?? crypto.randomUUID(), origin: old?.origin ?? origin, fingerprint: old?.fingerprint ?? req.fingerprint,
       docs, source: 'edit', updatedAt: Date.now(),
+      ...(old?.importedFrom ? { importedFrom: old.importedFrom } : {}), // where it first came from stays known
     };
     const stored = await clean(entry, [], t);
     await d.put('entries', stored);
@@ -131,7 +135,8 @@ export function deleteEntry(id: string): Promise<void> {
 /**
  * Entries read from a file (core/docs/file.ts, already screened there) merged into the store: an
  * element already documented gets the file's texts for the actions the file has (the rest kept),
- * others are added. Screened again here, after masking, like every write.
+ * others are added. Screened again here, after masking, like every write. Each keeps the name of
+ * the file it came from (importedFrom, set by readDocsFile), replacing an earlier import's.
  */
 export function importEntries(entries: DocEntry[], t: Translate = english): Promise<{ added: number; updated: number; refused: Refused[] }> {
   return serial(async () => {
@@ -143,7 +148,15 @@ export function importEntries(entries: DocEntry[], t: Translate = english): Prom
     for (const [i, e] of entries.entries()) {
       const have = byOrigin.get(e.origin) ?? (await listEntries(e.origin));
       const old = findEntry(have, e.origin, e.fingerprint);
-      const merged: DocEntry = old ? { ...old, docs: { ...old.docs, ...e.docs }, source: 'import', updatedAt: Math.max(old.updatedAt, e.updatedAt) } : e;
+      let merged = e;
+      if (old) {
+        // the file it came from is this import's now (none when the caller did not name the file)
+        const { importedFrom: _earlier, ...kept } = old;
+        merged = {
+          ...kept, docs: { ...old.docs, ...e.docs }, source: 'import', updatedAt: Math.max(old.updatedAt, e.updatedAt),
+          ...(e.importedFrom ? { importedFrom: e.importedFrom } : {}),
+        };
+      }
       try {
         const stored = await clean(merged, [], t);
         await d.put('entries', stored);
@@ -165,7 +178,7 @@ export async function exportOrigin(origin: string): Promise<DocsFile> {
   return toDocsFile((await listEntries(origin)).map((e) => maskEntry(e, secrets)), Date.now(), origin);
 }
 
-/** The documentation of the elements on screen of a page of `origin`. */
+/** The documentation of the elements on screen of a page of `origin` (entries that fail screening left out: matchDocs). */
 export async function docsForPage(origin: string, marks: Mark[]): Promise<ScreenDoc[]> {
   const entries = await listEntries(origin);
   return entries.length ? matchDocs(entries, marks) : [];
@@ -178,8 +191,12 @@ export async function docsForPage(origin: string, marks: Mark[]): Promise<Screen
  */
 export function docSink(source: DocEntry['source'] = 'explore', typed: () => string[] = () => []) {
   return {
+    /** The text to refine: none when it fails screening today (a note stored before a rule was added), so the model never reads it. */
     async find(origin: string, fingerprint: Fingerprint, kind: DocAction): Promise<string | null> {
-      return findEntry(await listEntries(origin), origin, fingerprint)?.docs[kind] ?? null;
+      const entry = findEntry(await listEntries(origin), origin, fingerprint);
+      const text = entry?.docs[kind];
+      if (!entry || !text) return null;
+      return screenEntry({ ...entry, docs: { [kind]: text } }) ? null : text;
     },
     async put(origin: string, fingerprint: Fingerprint, kind: DocAction, text: string): Promise<{ ok: true } | { ok: false; reason: string }> {
       try {

@@ -7,6 +7,7 @@
  * what it refused and why (a bad shape, a non-web origin, page instructions in the text). A file
  * comes from someone else, so every entry is screened exactly as one the model wrote (matching.ts).
  */
+import { dropInvisible } from '../fold-text';
 import type { Translate } from '../i18n';
 import { english } from '../locales';
 import { docOrigin, MAX_DOC_CHARS, newDocId, screenEntry } from './matching';
@@ -47,6 +48,22 @@ export function toDocsFile(entries: DocEntry[], now: number, origin?: string): D
   };
 }
 
+/** A kept file name is cut here. */
+export const MAX_FILE_NAME_CHARS = 200;
+
+/**
+ * The name an imported file is remembered by (DocEntry.importedFrom), or undefined: its last part
+ * only (no folders), without control or hidden characters (no bidi overrides that would show it
+ * reversed), spaces collapsed, at most MAX_FILE_NAME_CHARS. It is page-independent data, shown as
+ * text, never as HTML.
+ */
+export function importName(name: unknown): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const clean = dropInvisible(base).replace(/\s+/g, ' ').replace(/[\p{Cc}\p{Cf}]/gu, '').trim();
+  return Array.from(clean).slice(0, MAX_FILE_NAME_CHARS).join('') || undefined;
+}
+
 /** An entry the reader did not take: its place in the file (1-based) and why, in the person's words. */
 export interface Refused { entry: number; reason: string }
 
@@ -58,8 +75,8 @@ function isObject(x: unknown): x is Record<string, unknown> {
   return !!x && typeof x === 'object' && !Array.isArray(x);
 }
 
-/** One entry of the file as a DocEntry (source "import"), or why not. */
-function readEntry(x: unknown, fileOrigin: string | null, now: number, t: Translate): DocEntry | string {
+/** One entry of the file as a DocEntry (source "import", `from`: the file's name), or why not. */
+function readEntry(x: unknown, fileOrigin: string | null, now: number, t: Translate, from?: string): DocEntry | string {
   if (!isObject(x)) return t('docBadEntry');
   const origin = typeof x.origin === 'string' ? docOrigin(x.origin) : fileOrigin;
   if (!origin) return t('docBadOrigin');
@@ -79,6 +96,7 @@ function readEntry(x: unknown, fileOrigin: string | null, now: number, t: Transl
   const updatedAt = typeof x.updatedAt === 'number' && Number.isFinite(x.updatedAt) && x.updatedAt > 0 ? Math.min(x.updatedAt, now) : now;
   const entry: DocEntry = {
     id: newDocId(now), origin, fingerprint: { tag: fp.tag, text: fp.text, path: fp.path }, docs, source: 'import', updatedAt,
+    ...(from ? { importedFrom: from } : {}),
   };
   return screenEntry(entry, t) ?? entry;
 }
@@ -86,8 +104,10 @@ function readEntry(x: unknown, fileOrigin: string | null, now: number, t: Transl
 /**
  * The entries of a documentation file (its JSON text or already parsed), those refused with why; or
  * why the whole file cannot be read. `only`: take only entries of this origin (the others refused).
+ * `fileName`: the file's name as the person chose it, kept on every entry (importedFrom, cleaned by
+ * importName); an `importedFrom` inside the file is ignored, a file does not say where it came from.
  */
-export function readDocsFile(input: unknown, now: number, t: Translate = english, only?: string): ReadDocs {
+export function readDocsFile(input: unknown, now: number, t: Translate = english, only?: string, fileName?: string): ReadDocs {
   let json = input;
   if (typeof input === 'string') {
     try {
@@ -103,8 +123,9 @@ export function readDocsFile(input: unknown, now: number, t: Translate = english
   const origin = typeof json.origin === 'string' ? docOrigin(json.origin) : null;
   const entries: DocEntry[] = [];
   const refused: Refused[] = [];
+  const from = importName(fileName);
   json.entries.forEach((x, i) => {
-    const r = readEntry(x, origin, now, t);
+    const r = readEntry(x, origin, now, t, from);
     if (typeof r === 'string') refused.push({ entry: i + 1, reason: r });
     else if (only && r.origin !== only) refused.push({ entry: i + 1, reason: t('docOtherSite', r.origin, only) });
     else entries.push(r);

@@ -20,6 +20,7 @@ import { english } from '../locales';
 import type { Translate } from '../i18n';
 import { PASSWORD_MASK } from '../run/state';
 import { DOC_ACTIONS, type DocAction, type DocEntry, type ScreenDoc } from './types';
+import { noteRuleHit, type NoteRuleKind } from './note-rules';
 
 /** Text at least this alike (0–1) matches anywhere on the page. */
 export const TEXT_ALIKE = 0.75;
@@ -107,6 +108,8 @@ function hasDocs(e: DocEntry): boolean {
 /**
  * The documentation of the elements on screen: each entry given to at most one mark and each mark
  * at most one entry, the best-fitting pairs first (ties: the earlier mark, the newer entry).
+ * An entry that fails screening today (screenEntry: one stored before a rule was added, say) is
+ * never given: it is passed over as if it were not there, so the model never reads it.
  */
 export function matchDocs(entries: DocEntry[], marks: Mark[]): ScreenDoc[] {
   const pairs: Array<{ e: number; m: number; score: number }> = [];
@@ -121,9 +124,15 @@ export function matchDocs(entries: DocEntry[], marks: Mark[]): ScreenDoc[] {
   pairs.sort((x, y) => y.score - x.score || x.m - y.m || entries[y.e].updatedAt - entries[x.e].updatedAt);
   const usedE = new Set<number>();
   const usedM = new Set<number>();
+  const passes = new Map<number, boolean>(); // screened only when about to be given
   const out: ScreenDoc[] = [];
   for (const p of pairs) {
     if (usedE.has(p.e) || usedM.has(p.m)) continue;
+    if (!passes.has(p.e)) passes.set(p.e, screenEntry(entries[p.e]) === null);
+    if (!passes.get(p.e)) {
+      usedE.add(p.e);
+      continue;
+    }
     usedE.add(p.e);
     usedM.add(p.m);
     out.push({ label: marks[p.m].label, docs: { ...entries[p.e].docs } });
@@ -159,14 +168,30 @@ export function upsertEntry(
 ): { entries: DocEntry[]; entry: DocEntry } {
   const old = findEntry(entries, origin, fingerprint);
   const docs = { ...(old?.docs ?? {}), [action]: text.trim().slice(0, MAX_DOC_CHARS) };
-  const entry: DocEntry = { id: old?.id ?? newDocId(now), origin, fingerprint: { ...fingerprint }, docs, source, updatedAt: now };
+  const entry: DocEntry = {
+    id: old?.id ?? newDocId(now), origin, fingerprint: { ...fingerprint }, docs, source, updatedAt: now,
+    ...(old?.importedFrom ? { importedFrom: old.importedFrom } : {}),
+  };
   return { entries: old ? entries.map((e) => (e === old ? entry : e)) : [...entries, entry], entry };
 }
 
+/** Each note rule's name for the person (note-rules.ts). */
+const RULE_NAMES: Record<NoteRuleKind, string> = {
+  confirm: 'docRuleConfirm',
+  secret: 'docRuleSecret',
+  elsewhere: 'docRuleElsewhere',
+  action: 'docRuleAction',
+  authority: 'docRuleAuthority',
+};
+
 /**
- * Why an entry must not be stored or imported, or null: learned notes reach the model in later runs,
- * so page instructions in them ("ignore previous instructions…") would be carried into those runs.
- * The element's text and each action's text are checked (core/injection.ts).
+ * Why an entry must not be stored, imported or given to the model, or null: learned notes reach the
+ * model in later runs, so page instructions in them ("ignore previous instructions…") would be
+ * carried into those runs. The element's text and each action's text are checked for injections
+ * (core/injection.ts); then each action's text must only describe what the element does: a text
+ * that tells the agent how to behave (whether to ask or confirm, secrets, other sites, which action,
+ * orders and urgency) is refused (note-rules.ts). The element's text is the page's own label, which
+ * the model reads on the page anyway, so only the injection checks apply to it.
  */
 export function screenEntry(entry: DocEntry, t: Translate = english): string | null {
   const texts = [
@@ -174,10 +199,16 @@ export function screenEntry(entry: DocEntry, t: Translate = english): string | n
     ...DOC_ACTIONS.map((a) => ({ text: entry.docs[a] ?? '', where: a })),
   ];
   const hit = detectInjection(texts)[0];
-  if (!hit) return null;
-  return hit.where === 'element'
-    ? t('docRefusedElement', hit.phrase)
-    : t('docRefusedText', String(hit.where), hit.phrase);
+  if (hit) {
+    return hit.where === 'element'
+      ? t('docRefusedElement', hit.phrase)
+      : t('docRefusedText', String(hit.where), hit.phrase);
+  }
+  for (const a of DOC_ACTIONS) {
+    const rule = noteRuleHit(entry.docs[a] ?? '', entry.origin);
+    if (rule) return t('docRefusedRule', a, t(RULE_NAMES[rule.kind]), rule.phrase);
+  }
+  return null;
 }
 
 /**

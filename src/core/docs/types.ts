@@ -18,8 +18,14 @@ export interface DocEntry {
   fingerprint: Fingerprint;
   /** what each kind of use does, in the model's words (English, never translated) */
   docs: Partial<Record<DocAction, string>>;
-  /** how it was learned */
+  /** how it was last written: while exploring, from the person's demonstration, from a file, by the person */
   source: 'explore' | 'demo' | 'import' | 'edit';
+  /**
+   * the name of the file it was last imported from (docs/file.ts importName: no folders, no control
+   * or hidden characters, at most 200 characters); kept through later edits and refinements, so the
+   * panel can say where the note first came from. Shown as text only. Never in exported files.
+   */
+  importedFrom?: string;
   /** ms since the epoch */
   updatedAt: number;
 }
