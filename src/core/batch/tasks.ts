@@ -8,6 +8,7 @@
  */
 import type { BatchTask } from './types';
 import { oneLine } from '../run/person-text';
+import { detectInjection } from '../injection';
 
 export type TasksRead = { ok: true; tasks: BatchTask[] } | { ok: false; errors: string[] };
 
@@ -66,6 +67,9 @@ export function taskOf(x: unknown, fallbackId: string): BatchTask | string {
   const task = str(o, 'ques', 'task')?.trim();
   if (!task) return 'it has no task ("ques" or "task")';
   if (task.length > TASK_LIMITS.taskChars) return `its task is longer than ${TASK_LIMITS.taskChars} characters`;
+  // a task file is someone else's words: a task that reads as instructions to an AI agent is refused (core/injection.ts)
+  const aimed = detectInjection([{ text: task, where: 'task' }])[0];
+  if (aimed) return `its task reads as instructions aimed at an AI agent ("${oneLine(aimed.phrase)}"), not a task a person would give`;
   const url = str(o, 'web', 'url')?.trim();
   if (!url) return 'it has no start page ("web" or "url")';
   if (url.length > TASK_LIMITS.urlChars) return `its start page is longer than ${TASK_LIMITS.urlChars} characters`;
