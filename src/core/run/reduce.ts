@@ -162,6 +162,8 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   if (result.ok && result.usage !== undefined) result = { ok: true, ...(result.note ? { note: result.note } : {}), ...(set ? { set } : {}) };
   let variables = state.variables;
   let note = result.ok ? result.note : undefined;
+  // what an action stored reaches later prompts (the history, an LLM prompt): screened like the page
+  const aimed = set ? detectInjection([{ text: set.value, where: set.name }]) : [];
   if (set) {
     const secret = typesKnownPassword(state, set.value);
     const value = keptValue(set.value);
@@ -197,6 +199,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   const next: RunState = {
     ...state, steps: [...state.steps, step], memory: r.memory, pending: null, phase: 'observe', tabChanges: [],
     ...(variables ? { variables } : {}), ...(uselessNow ? { useless: uselessNow } : {}),
+    ...(aimed.length ? { heldFindings: [...(state.heldFindings ?? []), ...aimed] } : {}),
   };
   // the model's last action (Midscene's more_actions_needed_by_instruction: false) ran: the run is finished
   if (r.endsAfter !== undefined && result.ok && step.approval?.decision !== 'rejected') return end(next, at, 'finished', null, hideRun(state, r.endsAfter) || state.answer);
@@ -300,7 +303,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
         ...(o.stages ? { observeStages: o.stages } : {}),
       };
       // Text aimed at the agent: the next action waits for the person (the model is not told).
-      const injection = detectInjection(pageTexts(o.title, o.marks));
+      const injection = [...detectInjection(pageTexts(o.title, o.marks)), ...(state.heldFindings ?? [])];
       const dialect = dialectOf(state.dialect);
       const request = dialect.buildRequest({
         task: taskForModel(state), site: state.site, now: new Date(startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
@@ -308,7 +311,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
         ...(o.docs?.length ? { docs: o.docs } : {}),
         ...(state.explore ? { explore: true, avoid: avoidedLabels(state, o.marks) } : {}),
       });
-      return { ...state, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request), ...(injection.length ? { injection } : {}) } };
+      return { ...state, heldFindings: undefined, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request), ...(injection.length ? { injection } : {}) } };
     }
     case 'kept': {
       // Made while the model thought; joined before the action, so any phase of the same step takes it.

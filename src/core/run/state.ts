@@ -330,6 +330,12 @@ export interface RunState {
   files?: FileMeta[];
   /** values actions stored for later actions, by the name the grammar uses (variables.ts; absent: none) */
   variables?: Variables;
+  /**
+   * words aimed at the agent found in what the last action stored (a quoted text, the clipboard, a
+   * language model's answer): they reach later prompts, so the next action waits for the person
+   * (taken into the next step's findings, then cleared)
+   */
+  heldFindings?: InjectionHit[];
   /** exploring the site to learn its controls (AppAgent): each action is judged and documented after it */
   explore?: boolean;
   /** elements an exploring action found to change nothing (INEFFECTIVE): not to be tried again */
