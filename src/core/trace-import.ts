@@ -6,7 +6,20 @@
 import { upgradeAction } from './action/legacy';
 import { dialectOf } from './dialects/registry';
 import { DEFAULT_GUARDS } from './guards';
-import { INJECTION_KINDS } from './injection';
+import { INJECTION_KINDS, type InjectionPlace } from './injection';
+
+/** A place off the element list as a trace file gives it (any JSON): kept when it is one, else "title". */
+function placeOf(x: unknown): InjectionPlace {
+  const o = (x && typeof x === 'object' ? x : {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 200) : '');
+  if (o.channel === 'url') return { channel: 'url' };
+  if (o.channel === 'notes' && typeof o.label === 'number') return { channel: 'notes', label: o.label };
+  if (o.channel === 'file') return { channel: 'file', name: str(o.name) };
+  if (o.channel === 'text' || o.channel === 'alt' || o.channel === 'title' || o.channel === 'aria-label') {
+    return { channel: o.channel, tag: str(o.tag), excerpt: str(o.excerpt), ...(typeof o.frame === 'string' ? { frame: str(o.frame) } : {}) };
+  }
+  return 'title';
+}
 import { asPrice } from './costs';
 import { siteOf, type AfterAction, type RunState, type StepRecord } from './run/state';
 import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from './trace';
@@ -81,7 +94,7 @@ function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
   };
   if (a.type === 'takeover') step.kind = 'person';
   const injection = Array.isArray(t.injection) ? t.injection.filter((h) => h && typeof h.phrase === 'string').map((h) => ({
-    phrase: h.phrase.slice(0, 80), kind: INJECTION_KINDS.includes(h.kind) ? h.kind : 'command' as const, where: typeof h.where === 'number' || typeof h.where === 'string' ? h.where : 'title' as const,
+    phrase: h.phrase.slice(0, 80), kind: INJECTION_KINDS.includes(h.kind) ? h.kind : 'command' as const, where: typeof h.where === 'number' || typeof h.where === 'string' ? h.where : placeOf(h.where),
   })) : [];
   if (injection.length) step.injection = injection;
   const after = afterActionOf(t.afterAction);

@@ -19,6 +19,7 @@ import { endsRun, isParseError, labelOf, type Action, type Memory } from '../act
 import { browserShortcut } from '../action/shortcuts';
 import { hostKey, normalizeGuards, DEFAULT_GUARDS, type GuardId } from '../guards';
 import { detectInjection, injectionPlace, pageTexts, type InjectionHit } from '../injection';
+import { fileFindings, findingsOf } from './findings';
 import { afterActionHit, type Landed } from '../guard-after';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
@@ -274,7 +275,11 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected ?? sensitive } } };
     }
     case 'tab': return onTab(state, ev);
-    case 'files': return { ...state, files: ev.files };
+    case 'files': {
+      // the model is told the attached files' names: a name aimed at the agent makes the next action wait
+      const named = fileFindings(ev.files.filter((f) => !state.files?.some((g) => g.name === f.name)));
+      return { ...state, files: ev.files, ...(named.length ? { heldFindings: [...(state.heldFindings ?? []), ...named] } : {}) };
+    }
     case 'approve': return onApprove(state, ev);
     case 'reject': {
       if (state.phase !== 'approve' || !p?.reply) return state;
@@ -303,7 +308,8 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
         ...(o.stages ? { observeStages: o.stages } : {}),
       };
       // Text aimed at the agent: the next action waits for the person (the model is not told).
-      const injection = [...detectInjection(pageTexts(o.title, o.marks)), ...(state.heldFindings ?? [])];
+      const listed = detectInjection(pageTexts(o.title, o.marks));
+      const injection = [...listed, ...findingsOf(o, listed), ...(state.heldFindings ?? [])];
       const dialect = dialectOf(state.dialect);
       const request = dialect.buildRequest({
         task: taskForModel(state), site: state.site, now: new Date(startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
