@@ -68,22 +68,22 @@ function inCode(el: Element): boolean {
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 80);
 
 /**
- * The text of a block as a person sees it: the labeler's own rules (hidden-text.ts: parts whose
+ * A group's text as a person sees it: the labeler's own rules (hidden-text.ts: parts whose
  * style hides their text, aria-hidden; unseen-text.ts: the background's colour, scrolled or
- * pushed out of a clipping box, covered) leave out what cannot be seen.
+ * pushed out of a clipping box, covered; visibility) leave out what cannot be seen. `nodes` are
+ * the group's text nodes, all inside `el`.
  */
-function shownText(el: Element): string {
+function shownText(el: Element, nodes: readonly Text[]): string {
   const style = getComputedStyle(el);
-  if (!el.firstElementChild) return leafTextUnseen(el, style) ? '' : el.textContent ?? '';
+  if (!el.firstElementChild) return leafTextUnseen(el, style) ? '' : nodes.map((n) => n.data).join('');
   const hidden = hiddenParts(el);
   const unseen = new Set(unseenTextNodes(el, style, hidden));
   const parts: string[] = [];
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  for (const n of nodes) {
     const p = n.parentElement;
-    if (!p || SKIP.has(p.localName) || unseen.has(n as Text) || hidden.some((h) => h.contains(p)) || p.closest('[aria-hidden="true"]')) continue;
+    if (!p || unseen.has(n) || hidden.some((h) => h.contains(p)) || p.closest('[aria-hidden="true"]')) continue;
     if (p !== el && typeof p.checkVisibility === 'function' && !p.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
-    parts.push((n as Text).data);
+    parts.push(n.data);
   }
   return parts.join('');
 }
@@ -93,10 +93,10 @@ export function screenPageText(roots: readonly ShadowRoot[], vw = window.innerWi
   const findings: TextFinding[] = [];
   const flagged = new Set<Element>();
   let budget = MAX_TEXTS;
-  const report = (el: Element, text: string, channel: TextFinding['channel'], code = false) => {
+  const report = (el: Element, text: string, channel: TextFinding['channel'], code = false, nodes: readonly Text[] = []) => {
     if (budget-- <= 0) return;
     const raw = screen(text.slice(0, MAX_TEXT), code);
-    if (!raw || flagged.has(el) || !readable(el, vw, vh)) return;
+    if (!raw || (channel !== 'text' && flagged.has(el)) || !readable(el, vw, vh)) return;
     if (hidesOwnText(el, getComputedStyle(el))) return;
     // shown text: what a person sees of the block (the labeler's own reading: hidden, covered,
     // same-colour and clipped parts left out) must still say it; a block longer than that reading
@@ -104,7 +104,7 @@ export function screenPageText(roots: readonly ShadowRoot[], vw = window.innerWi
     let hit = raw;
     let shown = text;
     if (channel === 'text') {
-      shown = shownText(el);
+      shown = shownText(el, nodes);
       const seen = screen(shown, code);
       if (!seen && text.length <= MAX_SEEN) return;
       hit = seen ?? raw;
@@ -116,20 +116,20 @@ export function screenPageText(roots: readonly ShadowRoot[], vw = window.innerWi
     // shown text, grouped by block in document order
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     let block: Element | null = null;
-    let parts: string[] = [];
+    let nodes: Text[] = [];
     const flush = () => {
-      if (block && parts.length) {
-        const text = parts.join('');
-        if (/\S/.test(text)) report(block, text, 'text', inCode(block));
+      if (block && nodes.length) {
+        const text = nodes.map((n) => n.data).join('');
+        if (/\S/.test(text)) report(block, text, 'text', inCode(block), nodes);
       }
-      parts = [];
+      nodes = [];
     };
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const parent = n.parentElement;
       if (!parent || SKIP.has(parent.localName)) continue;
       const b = blockOf(parent);
       if (b !== block) { flush(); block = b; }
-      parts.push((n as Text).data);
+      nodes.push(n as Text);
     }
     flush();
     // words shown beside the text: an image's alt, a tooltip, an accessible name

@@ -121,8 +121,7 @@ export function DocsView({ home }: { home?: number }) {
   async function importFile(f: File): Promise<void> {
     await act(async () => {
       // the file's name is kept on each entry (importedFrom) by a background that reads `fileName`
-      const req: ViewMessages['docs/import']['req'] & { fileName?: string } = { file: await f.text(), fileName: f.name };
-      const res = await send('docs/import', req);
+      const res = await send('docs/import', { file: await f.text(), fileName: f.name });
       await refresh();
       setNotice(t('docsImported', f.name, res.added, res.updated));
       setRefused(res.refused);

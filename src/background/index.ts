@@ -150,10 +150,10 @@ const handlers: Handlers = {
     if (!site) throw new Error(personT(await loadSettings())('docBadOrigin'));
     return exportOrigin(site);
   },
-  'docs/import': async ({ file, origin }) => {
+  'docs/import': async ({ file, origin, fileName }) => {
     const t = personT(await loadSettings());
     const only = typeof origin === 'string' ? docOrigin(origin) ?? undefined : undefined;
-    const read = readDocsFile(file, Date.now(), t, only);
+    const read = readDocsFile(file, Date.now(), t, only, typeof fileName === 'string' ? fileName : undefined);
     if (!read.ok) throw new Error(read.error);
     const done = await importEntries(read.entries, t);
     // the store's own refusals are numbered by the entries it was given: give them the file's numbers

@@ -111,7 +111,7 @@ export interface ViewMessages {
   /** a site's entries as a webagent-docs file */
   'docs/export': { req: { origin: string }; res: DocsFile };
   /** a webagent-docs file's JSON (text or parsed) merged into the store; `origin`: take only that site's entries */
-  'docs/import': { req: { file: unknown; origin?: string }; res: { added: number; updated: number; refused: Refused[] } };
+  'docs/import': { req: { file: unknown; origin?: string; /** the imported file's name, kept on its notes (shown as text) */ fileName?: string }; res: { added: number; updated: number; refused: Refused[] } };
   /** label a tab now and give the documentation of its elements on screen, as a step's observation would get it */
   'docs/page': { req: { tabId: number }; res: { origin: string | null; marks: Array<Pick<Mark, 'label' | 'tag' | 'text'>>; docs: ScreenDoc[] } };
 }
