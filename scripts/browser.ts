@@ -74,7 +74,8 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
     context, extensionId, userDataDir,
     close: async () => {
       await stop();
-      if (own) rmSync(userDataDir, { recursive: true, force: true });
+      // Chromium's helper processes can still write to the profile for a moment after the browser exits
+      if (own) rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
