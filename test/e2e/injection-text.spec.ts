@@ -12,7 +12,7 @@
  * instructions (HIDDENTXT) are never flagged, its instruction pages are.
  */
 import { test, expect } from '@playwright/test';
-import type { Browser, Frame } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { launchPlainChromium, serveFixtures } from './support';
@@ -29,10 +29,13 @@ const NAMES = [...pagesIn('hostile-text'), ...pagesIn('hostile')];
 
 let browser: Browser;
 let site: StaticServer;
+let page: Page;
 
+// one browser, one page for the file: each test loads its page into it (a fresh document, a fresh labeler)
 test.beforeAll(async () => {
   site = await serveFixtures();
   browser = await launchPlainChromium();
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
 });
 test.afterAll(async () => {
   await browser?.close();
@@ -70,9 +73,7 @@ test('the page text corpus has its channels and look-alikes', () => {
 
 for (const name of NAMES) {
   test(`page text screen: ${name}`, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    try {
-      const page = await context.newPage();
+    {
       await page.goto(`${site.url}${name}`);
       const bundle = await labelerBundle();
       const findings: TextFinding[] = [];
@@ -95,8 +96,6 @@ for (const name of NAMES) {
       const at = (i: { tag: string; words: string }) => findings.some((f) => f.tag === i.tag && i.words.replace(/\s+/g, ' ').startsWith(f.excerpt.slice(0, 24)));
       for (const i of instructions) expect(at(i), `${i.tag}: ${i.words}`).toBe(true);
       for (const f of findings) expect(f.phrase.length).toBeGreaterThan(0);
-    } finally {
-      await context.close();
     }
   });
 }
