@@ -166,20 +166,28 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
       let running = 0;
       let retrying = 0;
       for (const [id, t] of [...pending]) {
+        // the state first, then the job as it is in that state (read the other way round, a job
+        // that ends in between looks ended without its result or its reason)
+        const state = await queue.getJobState(id);
+        const gone = () => { pending.delete(id); tally.line(`${t.id}: its job left the queue (removed by someone?); run the batch again to submit it`); };
+        if (state === 'unknown') { gone(); continue; }
+        if (state === 'active') { running++; continue; }
+        if (state !== 'completed' && state !== 'failed') {
+          if (state === 'delayed' || (state === 'waiting' && Number(await connection.hget(queue.toKey(id), 'atm')) > 0)) retrying++;
+          continue;
+        }
         const big = await oversized(id);
         if (big) { tally.end(refused(t, `the job was not read: ${big}`)); pending.delete(id); continue; }
         const job = await queue.getJob(id);
-        if (!job) { pending.delete(id); tally.line(`${t.id}: its job left the queue (removed by someone?); run the batch again to submit it`); continue; }
-        const state = await job.getState();
+        if (!job) { gone(); continue; }
         if (state === 'completed') await collect(job, t, job.returnvalue);
-        else if (state === 'failed') {
+        else {
           const now = new Date().toISOString();
           tally.end(noRunResult(t, oneLine((job.failedReason || 'the job failed').slice(0, 2_000)), {
             attempts: job.attemptsMade, startedAt: job.processedOn ? new Date(job.processedOn).toISOString() : now, endedAt: now, worker: '', totalMs: 0,
           }));
           pending.delete(id);
-        } else if (state === 'active') running++;
-        else if (state === 'delayed' || (state === 'waiting' && job.attemptsMade > 0)) retrying++;
+        }
       }
       if (running !== tally.progress.running || retrying !== tally.progress.retrying) tally.set({ running, retrying });
       if (!pending.size) break;
