@@ -144,6 +144,11 @@ function advance(a: Active, ev: RunEvent): void {
   if (a.state === before) a.keep = null;
 }
 
+/** DevTools errors that say the page's document or frame went away under the call (it reloaded or navigated). */
+const PAGE_GONE = /Not attached to an active page|Cannot find context with specified id|Execution context was destroyed|Inspected target navigated or closed|No frame with given id|Frame with the given id was not found|Cannot find default execution context/i;
+/** observations retried in a row when the page went away under them */
+const GONE_RETRIES = 5;
+
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -660,6 +665,7 @@ async function drive(a: Active): Promise<void> {
     }
     // File choosers, the page's dialogs and its requests are watched for the run (watch.ts).
     await watchTab(tabId, a);
+    let goneInARow = 0;
     while (a.state.status === 'running') {
       await syncTabs(a, (ev) => commit(a, ev));
       if (a.state.status !== 'running') break;
@@ -674,11 +680,19 @@ async function drive(a: Active): Promise<void> {
       try {
         ev = await perform(a, eff);
       } catch (err) {
-        const reason = err instanceof PageError ? (err.person ? reasonText(a.state, err.person) : err.message) : `Unexpected error: ${messageOf(err)}`;
-        ev = { type: err instanceof PageError ? 'stop' : 'fail', at: Date.now(), reason };
+        // The page reloaded or navigated under a DevTools call (its document or frame is gone): an
+        // observation is taken again (a page that never holds still is stopped by observeSteady, or
+        // here after a few tries); an action under way is not run again: the run stops and says why.
+        const gone = !(err instanceof PageError) && PAGE_GONE.test(messageOf(err));
+        goneInARow = gone ? goneInARow + 1 : 0;
+        if (gone && eff.kind === 'observe' && goneInARow < GONE_RETRIES) continue;
+        const reason = err instanceof PageError ? (err.person ? reasonText(a.state, err.person) : err.message)
+          : gone ? reasonText(a.state, { key: 'stopPageGone' }) : `Unexpected error: ${messageOf(err)}`;
+        ev = { type: err instanceof PageError || gone ? 'stop' : 'fail', at: Date.now(), reason };
         // The run's tab closed under the step: back to its opener at the top of the loop.
         if (await canGoBack(a.state)) ev = null;
       }
+      if (ev) goneInARow = 0;
       // The observed step goes to the model at once; it is stored with its images ('kept', startKeeping).
       if (ev?.type === 'observed') advance(a, ev);
       else if (ev) await commit(a, ev);
