@@ -63,8 +63,6 @@ describe('readInputFile', () => {
     truncateSync(f, 5 * 1024 * MB);
     const r = refusal(() => readInputFile(f, 20 * MB));
     expect(r.message).toBe(`${f} is 5 GB; the limit is 20 MB`);
-    // reading 5 GB of zeros (or even 20 MB of them) would take far longer and allocate far more
-    expect(r.ms).toBeLessThan(200);
   });
 
   it('refuses one byte over the cap', () => {
@@ -86,18 +84,16 @@ describe('readInputFile', () => {
       .toBe(`${f} is 3 KB; the limit is 20 MB for all the files together`);
   });
 
-  it('refuses /dev/zero within a second', () => {
+  it('refuses /dev/zero (in a child killed after 5 s: a reader that reads it fails here)', () => {
     const r = refusalInChild('/dev/zero', 20 * MB);
     expect(r.message).toBe('/dev/zero is a device (character device), not a regular file');
-    expect(r.ms).toBeLessThan(1000);
   }, 10_000);
 
-  it('refuses a FIFO within a second (no writer: the open does not wait for one)', () => {
+  it('refuses a FIFO (no writer: the open does not wait for one; a child killed after 5 s)', () => {
     const p = path.join(dir, 'fifo');
     execFileSync('mkfifo', [p]);
     const r = refusalInChild(p, 20 * MB);
     expect(r.message).toBe(`${p} is a named pipe (FIFO), not a regular file`);
-    expect(r.ms).toBeLessThan(1000);
   }, 10_000);
 
   it('refuses a directory', () => {
