@@ -99,11 +99,11 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
     /** Why a job's hash is not read (a field made huge by a worker or by anyone with Redis), or null. */
     const oversized = async (id: string): Promise<string | null> => {
       const key = queue.toKey(id);
-      for (const [field, cap] of Object.entries(JOB_FIELD_CAPS)) {
-        const n = await connection.hstrlen(key, field);
-        if (n > cap) return `its job's ${field} is ${mb(n)} in Redis; the limit is ${mb(cap)}`;
-      }
-      return null;
+      const caps = Object.entries(JOB_FIELD_CAPS);
+      // one round trip for the four fields
+      const sizes = await Promise.all(caps.map(([field]) => connection.hstrlen(key, field)));
+      const i = sizes.findIndex((n, k) => n > caps[k][1]);
+      return i < 0 ? null : `its job's ${caps[i][0]} is ${mb(sizes[i])} in Redis; the limit is ${mb(caps[i][1])}`;
     };
     /** A task's end when its job's result or state could not be taken: an infrastructure failure that says why. */
     const refused = (t: BatchTask, why: string, attempts = 1): TaskResult => {

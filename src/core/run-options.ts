@@ -53,7 +53,8 @@ function httpUrl(x: unknown, max: number): string | null {
   }
 }
 
-const whole = (x: unknown, min: number, max: number): x is number => typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max;
+/** A whole number from `min` to `max` (any JSON value may be given). */
+export const whole = (x: unknown, min: number, max: number): x is number => typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max;
 
 function fileProblem(f: unknown, i: number): string | null {
   const o = f as Partial<RunFile> | null;

@@ -10,7 +10,7 @@
  * Pure.
  */
 import { GUARD_IDS } from '../guards';
-import { choicesOf, runOptionsFrom, type RunOptions } from '../run-options';
+import { choicesOf, runOptionsFrom, whole, type RunOptions } from '../run-options';
 import { taskFolder, taskOf } from './tasks';
 import type { BatchTask, StopKind, TaskResult } from './types';
 import { oneLine } from '../run/person-text';
@@ -36,7 +36,6 @@ export const JOB_LIMITS = {
 
 export type JobRead = { ok: true; job: JobData } | { ok: false; problem: string };
 
-const whole = (x: unknown, min: number, max: number): x is number => typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max;
 
 /**
  * A job's data checked and rebuilt, or why it is refused. `bytes` is the size of its JSON as it
