@@ -17,7 +17,7 @@ import { beginLinking, childFrames, forgetFrames, framesMoved, listenForLinks, p
 import { rememberingRoots } from './dom';
 import { inputTypeOf, tagOf, textsOf } from './describe';
 import { beginTextPass } from './unseen-text';
-import { screenPageText } from './screen-text';
+import { screenAfresh, screenPageText } from './screen-text';
 import { state, type Entry } from './state';
 
 export type { ResolvedMark };
@@ -144,6 +144,11 @@ export function resetMarks(): void {
 /** Test-only: walk the page in full on the next pass (the page index is built again after it). */
 export function forgetIndex(): void {
   dropIndex();
+}
+
+/** Test-only: the page text screen of the last pass's roots, as if the frame were read for the first time. */
+export function screenTextAfresh(): TextFinding[] {
+  return screenAfresh(lastRoots, window.innerWidth, window.innerHeight);
 }
 
 /** Test-only: why the page index was last dropped. */

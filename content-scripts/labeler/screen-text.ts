@@ -10,27 +10,33 @@
  * not display:none, visibility:hidden or opacity 0), its box meets the viewport, its own style
  * does not hide its text (hidden-text.ts), and the text a person sees of it (the labeler's
  * reading, text.ts: hidden, covered, same-colour and clipped parts left out) still says it.
- * Those reads are made only for texts the detector flags, so a pass costs a walk over the text
- * nodes and a look-up per text: each distinct text is screened once and its answer remembered
- * (the page's text rarely changes between two steps).
+ * Those reads are made only for texts the detector flags.
  *
- * Text is grouped by its block: a text node joins its parent, climbing through inline elements
- * (b, em, a, span, …), so "ignore <b>previous</b> instructions" is read as one text.
+ * Cost (`npm run bench`, BENCH_PART=real and observe): what was screened is kept between passes
+ * (text-watch.ts). A text is read again only when a mutation may have changed it (its block's
+ * text, an alt, title or aria-label) or its shadow root is new; a pass over a page that only
+ * scrolled reads nothing but the few texts the detector flagged. On a page it has not seen, a
+ * pass screens the texts on screen (one box read per block) and leaves the rest for idle time
+ * right after it (while the model thinks), so the detector's first, unoptimised runs are spent
+ * on what the model can see now. Each distinct text is screened once per page and its answer
+ * remembered.
+ *
+ * Text is grouped by its block (text-watch.ts): a text node joins its parent, climbing through
+ * inline elements (b, em, a, span, …), so "ignore <b>previous</b> instructions" is read as one text.
  */
 import { detectInjection, type InjectionKind } from '../../src/core/injection';
 import type { TextFinding } from '../../src/core/marks';
 import { hiddenParts, hidesOwnText } from './hidden-text';
 import { MAX_TEXT as MAX_SEEN } from './text';
+import { readGroups, TextWatch, type Group } from './text-watch';
 import { leafTextUnseen, unseenTextNodes } from './unseen-text';
 
-
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'textarea', 'option']);
-const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'a', 'mark', 'small', 'sub', 'sup', 'u', 's', 'font', 'abbr', 'cite', 'q', 'bdi', 'bdo', 'del', 'ins', 'kbd', 'var', 'time', 'data', 'label']);
-const CODE = new Set(['code', 'pre', 'samp']);
 /** a text is read up to this many characters (a phrase is short; a huge text node is one page's dump) */
 const MAX_TEXT = 4000;
-/** texts screened in one pass at most (the rest is left: a finding is what is asked for, not a census) */
-const MAX_TEXTS = 60_000;
+/** idle screening: starts this long after a pass (the screenshot is taken first) … */
+const IDLE_DELAY_MS = 300;
+/** … in slices this long, ms (the page stays responsive) */
+const SLICE_MS = 8;
 /** remembered answers (cleared when full) */
 const MAX_REMEMBERED = 50_000;
 
@@ -47,22 +53,10 @@ function screen(text: string, code: boolean): { phrase: string; kind: InjectionK
   return answer;
 }
 
-/** The block a text node's words belong to: its parent, through inline parents (at most 4 up). */
-function blockOf(el: Element): Element {
-  let b = el;
-  for (let i = 0; i < 4 && INLINE.has(b.localName) && b.parentElement; i++) b = b.parentElement;
-  return b;
-}
-
 function readable(el: Element, vw: number, vh: number): boolean {
   if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) return false;
   const r = el.getBoundingClientRect();
   return r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
-}
-
-function inCode(el: Element): boolean {
-  for (let e: Element | null = el, i = 0; e && i < 6; e = e.parentElement, i++) if (CODE.has(e.localName)) return true;
-  return false;
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 80);
@@ -88,58 +82,122 @@ function shownText(el: Element, nodes: readonly Text[]): string {
   return parts.join('');
 }
 
-/** The findings of this frame (document and `roots`), for the texts the model can read now. */
+/** A group with the detector's answer: what the screen keeps between passes. */
+type Flagged = Group & { hit: { phrase: string; kind: InjectionKind } };
+
+/** What this frame's screen keeps between passes (text-watch.ts says when it is still right). */
+const kept = {
+  watch: null as TextWatch | null,
+  /** groups not screened yet (off screen when read): screened in idle time, or when on screen */
+  pending: [] as Group[],
+  /** groups the detector flagged (whether the model can read them is asked each pass) */
+  flagged: [] as Flagged[],
+  idle: 0,
+};
+
+function onScreen(el: Element, vw: number, vh: number): boolean {
+  const r = el.getBoundingClientRect();
+  return r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+}
+
+/** Screen a group whose answer is known, or (`now`) any: false when it is left pending. */
+function settle(g: Group, now: boolean): boolean {
+  const text = g.text.slice(0, MAX_TEXT);
+  if (!now && !remembered.has(g.code ? `\u0000${text}` : text)) return false;
+  const hit = screen(text, g.code);
+  if (hit) kept.flagged.push({ ...g, hit });
+  return true;
+}
+
+/** Screen what is left pending, a slice at a time, while the page is idle (the model thinks). */
+function screenLater(delay = IDLE_DELAY_MS): void {
+  if (kept.idle || !kept.pending.length) return;
+  kept.idle = window.setTimeout(() => {
+    kept.idle = 0;
+    const end = performance.now() + SLICE_MS;
+    let i = 0;
+    while (i < kept.pending.length && performance.now() < end) settle(kept.pending[i++], true);
+    kept.pending = kept.pending.slice(i);
+    screenLater(0);
+  }, delay);
+}
+
+/**
+ * Bring the kept groups up to date with the DOM: read again what changed (text-watch.ts) and
+ * every root met for the first time; drop the groups inside what is read again.
+ */
+function update(roots: ReadonlyArray<Document | ShadowRoot>): void {
+  const watch = (kept.watch ??= new TextWatch());
+  const fresh = roots.filter((r) => watch.watch(r));
+  const { all, scopes, wholeRoots } = watch.take();
+  const read: Group[] = [];
+  if (all) {
+    kept.pending = [];
+    kept.flagged = [];
+    for (const root of roots) readGroups(root, root, read);
+  } else {
+    const again = new Set<Document | ShadowRoot>([...fresh, ...wholeRoots]);
+    const stale = (g: Group) => !g.el.isConnected || again.has(g.root) || scopes.some((s) => s.contains(g.el));
+    kept.pending = kept.pending.filter((g) => !stale(g));
+    kept.flagged = kept.flagged.filter((g) => !stale(g));
+    for (const root of again) readGroups(root, root, read);
+    for (const scope of scopes) {
+      const root = scope.getRootNode();
+      if (root instanceof Document || root instanceof ShadowRoot) readGroups(scope, root, read);
+    }
+  }
+  for (const g of read) if (!settle(g, false)) kept.pending.push(g);
+}
+
+/** Test-only: the findings of a screen that keeps nothing from earlier passes (what is kept is left as it was). */
+export function screenAfresh(roots: readonly ShadowRoot[], vw = window.innerWidth, vh = window.innerHeight): TextFinding[] {
+  const saved = { ...kept };
+  Object.assign(kept, { watch: null, pending: [], flagged: [] });
+  try {
+    return screenPageText(roots, vw, vh);
+  } finally {
+    kept.watch?.stop();
+    Object.assign(kept, saved);
+  }
+}
+
+/** The order findings are given in: the document's before shadow roots', texts before attributes, then document order. */
+function inOrder(a: Group, b: Group): number {
+  if (a.root !== b.root) return a.root === document ? -1 : b.root === document ? 1 : 0;
+  if ((a.channel === 'text') !== (b.channel === 'text')) return a.channel === 'text' ? -1 : 1;
+  if (a.el === b.el) return 0;
+  return a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+}
+
+/**
+ * The findings of this frame (document and `roots`, the shadow roots the labeling walk met), for
+ * the texts the model can read now.
+ */
 export function screenPageText(roots: readonly ShadowRoot[], vw = window.innerWidth, vh = window.innerHeight): TextFinding[] {
+  const inPass = new Set<Document | ShadowRoot>([document, ...roots]);
+  update([...inPass]);
+  // what is on screen and not screened yet is screened now; the rest after the pass
+  kept.pending = kept.pending.filter((g) => !(onScreen(g.el, vw, vh) && settle(g, true)));
+  screenLater();
   const findings: TextFinding[] = [];
   const flagged = new Set<Element>();
-  let budget = MAX_TEXTS;
-  const report = (el: Element, text: string, channel: TextFinding['channel'], code = false, nodes: readonly Text[] = []) => {
-    if (budget-- <= 0) return;
-    const raw = screen(text.slice(0, MAX_TEXT), code);
-    if (!raw || (channel !== 'text' && flagged.has(el)) || !readable(el, vw, vh)) return;
-    if (hidesOwnText(el, getComputedStyle(el))) return;
+  for (const g of kept.flagged.length > 1 ? [...kept.flagged].sort(inOrder) : kept.flagged) {
+    const { el, channel, text, code, nodes } = g;
+    if (!inPass.has(g.root) || (channel !== 'text' && flagged.has(el)) || !readable(el, vw, vh)) continue;
+    if (hidesOwnText(el, getComputedStyle(el))) continue;
     // shown text: what a person sees of the block (the labeler's own reading: hidden, covered,
     // same-colour and clipped parts left out) must still say it; a block longer than that reading
     // keeps the raw finding (a miss would be worse than asking)
-    let hit = raw;
+    let hit = g.hit;
     let shown = text;
     if (channel === 'text') {
       shown = shownText(el, nodes);
       const seen = screen(shown, code);
-      if (!seen && text.length <= MAX_SEEN) return;
-      hit = seen ?? raw;
+      if (!seen && text.length <= MAX_SEEN) continue;
+      hit = seen ?? hit;
     }
     flagged.add(el);
     findings.push({ ...hit, channel, tag: el.localName, excerpt: oneLine(shown || text) });
-  };
-  for (const root of [document as Document | ShadowRoot, ...roots]) {
-    // shown text, grouped by block in document order
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    let block: Element | null = null;
-    let nodes: Text[] = [];
-    const flush = () => {
-      if (block && nodes.length) {
-        const text = nodes.map((n) => n.data).join('');
-        if (/\S/.test(text)) report(block, text, 'text', inCode(block), nodes);
-      }
-      nodes = [];
-    };
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const parent = n.parentElement;
-      if (!parent || SKIP.has(parent.localName)) continue;
-      const b = blockOf(parent);
-      if (b !== block) { flush(); block = b; }
-      nodes.push(n as Text);
-    }
-    flush();
-    // words shown beside the text: an image's alt, a tooltip, an accessible name
-    for (const el of root.querySelectorAll('[alt],[title],[aria-label]')) {
-      if (SKIP.has(el.localName)) continue;
-      for (const channel of ['alt', 'title', 'aria-label'] as const) {
-        const v = el.getAttribute(channel);
-        if (v && /\S/.test(v)) report(el, v, channel);
-      }
-    }
   }
   return findings;
 }
