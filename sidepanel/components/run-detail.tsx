@@ -12,6 +12,7 @@ import { diffMemory, isEmptyDiff } from '../../src/core/memory-diff';
 import type { Memory } from '../../src/core/action/action';
 import { hostKey } from '../../src/core/guards';
 import { injectionPlace } from '../../src/core/injection';
+import { ScreenField } from './screen-note';
 import { formatCost } from '../../src/core/costs';
 import { stepActionInWords } from '../../src/core/run/person-text';
 import { messageOf, onRunUpdate, send } from '../api';
@@ -233,6 +234,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
           {step.injection?.length ? (
             <p class="field" data-testid="detail-injection"><b>{t('injFlagged')}</b> {step.injection.map((h) => `${injectionPlace(h.where, t)}: “${h.phrase}”`).join(' · ')}</p>
           ) : null}
+          <ScreenField step={step} />
           <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>{t('detailObservation')}</b> <span data-testid="detail-observation">{step.observation}</span></p>
           <MemoryField before={before} after={step.memory} />
           <p class="field" data-testid="timings">

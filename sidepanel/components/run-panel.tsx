@@ -18,6 +18,7 @@ import { costNoteFor } from '../cost-note';
 import { useCommand } from '../use-command';
 import { ApprovalCard } from './approval-card';
 import { TabNote } from './tab-note';
+import { ScreenNote } from './screen-note';
 import { t } from '../i18n';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
@@ -321,6 +322,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
           <p class="action" data-testid="action"><code>{stepActionInWords(step)}</code></p>
           <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
           {step.warning && <p class="obs bad" role="note" data-testid="model-warning">{t('modelWarning', step.warning)}</p>}
+          <ScreenNote step={step} />
           <TabNote step={step} />
         </div>
       </div>

@@ -30,6 +30,7 @@ const mainFields = (): Field[] => [
   { key: 'model', label: t('fieldModel'), help: t('fieldModelHelp'), type: 'text' },
   { key: 'maxSteps', label: t('fieldMaxSteps'), help: t('fieldMaxStepsHelp'), type: 'number' },
   { key: 'searchStartPage', label: t('fieldSearch'), help: t('fieldSearchHelp'), type: 'text' },
+  { key: 'screenImages', label: t('fieldScreenImages'), help: t('fieldScreenImagesHelp'), type: 'checkbox' },
 ];
 const advancedFields = (): Field[] => [
   { key: 'temperature', label: t('fieldTemperature'), help: t('fieldTemperatureHelp'), type: 'number' },

@@ -49,6 +49,8 @@ import * as cdp from './cdp';
 import { PageError, sendContent } from './content';
 import { resetTab } from './label';
 import { askModel, type ModelProgress } from './model';
+import { screenPicture } from './image-screen';
+import type { ImageScreen } from '../core/image-screen';
 import { observeSteady } from './observe';
 import { latestRun, latestRunHead, loadRun, loadRunConfig, markEnded, saveRun, saveRunConfig, StorageFullError } from './run-store';
 import { loadSettings, saveSettings } from './settings-store';
@@ -73,6 +75,8 @@ interface Active extends TabbedRun {
   keeping?: Promise<void> | null;
   /** an action's input stuck behind a page dialog held for the person: it ends once the dialog is answered */
   inputLeft?: Promise<unknown>;
+  /** the last picture check (option screenImages): the same picture again is not sent (memory only) */
+  lastScreen?: ImageScreen | null;
 }
 
 interface KeepJob {
@@ -142,6 +146,15 @@ function advance(a: Active, ev: RunEvent): void {
   const before = a.state;
   a.state = reduce(a.state, ev);
   if (a.state === before) a.keep = null;
+}
+
+/** The step's picture check when the person opted in (null: off, or no screenshot to check). */
+async function screenStep(a: Active, signal: AbortSignal): Promise<ImageScreen | null> {
+  const shot = a.state.pending?.screenshot;
+  if (!a.settings.screenImages || !shot) return null;
+  const screen = await screenPicture(a.settings, shot, a.lastScreen ?? null, signal);
+  a.lastScreen = screen;
+  return screen;
 }
 
 /** DevTools errors that say the page's document or frame went away under the call (it reloaded or navigated). */
@@ -404,9 +417,12 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         const settledAt = a.keep?.settledAt;
         // The history's images and the store write start once the request has left (not before it).
         const onSent = () => void startKeeping(a, settledAt === undefined ? undefined : { encodeMs, requestMs: Math.round(performance.now() - settledAt) });
+        // The opt-in picture check (image-screen.ts), beside the request: it never throws.
+        const screening = screenStep(a, request.signal);
         const r = await askModel(a.settings, messages, request.signal, { ...streamTo(a, index), onSent });
         // Made while the model thought: joined before anything else touches the page or the step.
         await startKeeping(a);
+        const screen = await screening;
         // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
         if (request.signal.aborted) return null;
         if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error, cause: 'endpoint' };
@@ -414,7 +430,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
         const p = a.state.pending;
         const parsed = p ? dialectOf(a.state.dialect).parseReply(r.content, r.reasoning, shotOf(p), a.state) : null;
         const target = parsed && !isParseError(parsed) ? await probe(a.state, parsed.action) : null;
-        return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs, truncated: r.truncated, target };
+        return { type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs, truncated: r.truncated, target, ...(screen ? { screen } : {}) };
       } finally {
         if (a.request === request) a.request = null;
       }

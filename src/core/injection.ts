@@ -58,7 +58,8 @@ export { INJECTION_KINDS, type InjectionKind } from './injection-kinds';
  * Where a text the model reads is: an element's label (the element list), "title", the name of
  * a run variable (a value an action stored), or a place outside the element list: the page's own
  * text (a paragraph, a cell: its tag and start; an image's alt; a tooltip; an accessible name; in
- * a frame), its address, the site notes of an element, an attached file's name.
+ * a frame), its address, the site notes of an element, an attached file's name, the screenshot
+ * (text drawn in a picture, found by the opt-in picture check: image-screen.ts).
  */
 export type InjectionPlace = number | 'title' | string | PlaceOffList;
 
@@ -66,7 +67,9 @@ export type PlaceOffList =
   | { channel: 'text' | 'alt' | 'title' | 'aria-label'; tag: string; excerpt: string; frame?: string }
   | { channel: 'url' }
   | { channel: 'notes'; label: number }
-  | { channel: 'file'; name: string };
+  | { channel: 'file'; name: string }
+  /** text drawn in the screenshot, found by the opt-in picture check (image-screen.ts): the words the model quoted */
+  | { channel: 'image'; excerpt: string };
 
 export interface InjectionText {
   text: string;
@@ -92,6 +95,7 @@ export function injectionPlace(where: InjectionPlace, t: Translate): string {
     case 'url': return t('injWhereUrl');
     case 'notes': return t('injWhereNotes', where.label);
     case 'file': return t('injWhereFile', where.name);
+    case 'image': return t('injWhereImage');
     default: {
       const said = where.channel === 'text' ? t('injWhereText', where.tag, where.excerpt)
         : where.channel === 'alt' ? t('injWhereAlt')

@@ -65,6 +65,12 @@ export interface Settings {
   textBaseUrl: string;
   textApiKey: string;
   textModel: string;
+  /**
+   * The picture check (image-screen.ts), off by default: each step whose screenshot changed sends
+   * one more request, to the run's own endpoint and model, asking whether the picture holds text
+   * aimed at the agent (text drawn in images is not in the page text the detector reads).
+   */
+  screenImages: boolean;
 }
 
 /** One saved endpoint: what a preset fills, plus the key. */
@@ -98,6 +104,7 @@ export const DEFAULT_SETTINGS: Settings = {
   textBaseUrl: '',
   textApiKey: '',
   textModel: '',
+  screenImages: false,
 };
 
 export type SettingsProblems = Partial<Record<keyof Settings, string>>;

@@ -7,6 +7,7 @@ import { upgradeAction } from './action/legacy';
 import { dialectOf } from './dialects/registry';
 import { DEFAULT_GUARDS } from './guards';
 import { INJECTION_KINDS, type InjectionPlace } from './injection';
+import type { ImageScreen } from './image-screen';
 
 /** A place off the element list as a trace file gives it (any JSON): kept when it is one, else "title". */
 function placeOf(x: unknown): InjectionPlace {
@@ -15,6 +16,7 @@ function placeOf(x: unknown): InjectionPlace {
   if (o.channel === 'url') return { channel: 'url' };
   if (o.channel === 'notes' && typeof o.label === 'number') return { channel: 'notes', label: o.label };
   if (o.channel === 'file') return { channel: 'file', name: str(o.name) };
+  if (o.channel === 'image') return { channel: 'image', excerpt: str(o.excerpt) };
   if (o.channel === 'text' || o.channel === 'alt' || o.channel === 'title' || o.channel === 'aria-label') {
     return { channel: o.channel, tag: str(o.tag), excerpt: str(o.excerpt), ...(typeof o.frame === 'string' ? { frame: str(o.frame) } : {}) };
   }
@@ -78,6 +80,23 @@ function afterActionOf(v: unknown): AfterAction | null {
   };
 }
 
+/** A trace's `imageScreen`, checked field by field (absent or unreadable: none). */
+function imageScreenOf(v: unknown): ImageScreen | null {
+  if (!isObject(v) || !['none', 'found', 'unreadable', 'failed'].includes(v.verdict as string)) return null;
+  const str = (x: unknown, n = 500) => (typeof x === 'string' ? x.slice(0, n) : undefined);
+  const u = isObject(v.usage) && typeof v.usage.promptTokens === 'number' && typeof v.usage.completionTokens === 'number'
+    ? { promptTokens: v.usage.promptTokens, completionTokens: v.usage.completionTokens } : null;
+  const words = str(v.words, 300);
+  const reply = str(v.reply);
+  const error = str(v.error);
+  return {
+    hash: str(v.hash, 64) ?? '', verdict: v.verdict as ImageScreen['verdict'],
+    ...(words !== undefined ? { words } : {}), ...(reply !== undefined ? { reply } : {}), ...(error !== undefined ? { error } : {}),
+    ...(v.reused === true ? { reused: true } : {}),
+    usage: u, ms: typeof v.ms === 'number' && v.ms >= 0 ? v.ms : 0,
+  };
+}
+
 /** `sameClean`: a missing clean view is the labelled one (dialects whose model sees no labels). */
 function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
   const a = t.action as { type: string };
@@ -97,6 +116,8 @@ function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
     phrase: h.phrase.slice(0, 80), kind: INJECTION_KINDS.includes(h.kind) ? h.kind : 'command' as const, where: typeof h.where === 'number' || typeof h.where === 'string' ? h.where : placeOf(h.where),
   })) : [];
   if (injection.length) step.injection = injection;
+  const screen = imageScreenOf(t.imageScreen);
+  if (screen) step.imageScreen = screen;
   const after = afterActionOf(t.afterAction);
   if (after) step.afterAction = after;
   if (Array.isArray(t.tabs) && t.tabs.length) step.tabs = t.tabs.map((c) => ({ change: c.change === 'closed' ? 'closed' : 'opened', url: String(c.url ?? '') }));

@@ -9,6 +9,7 @@ import type { Fingerprint, Mark, Rect, Viewport } from './marks';
 import type { ActedElement, ActResult, FailCause, ObserveStages, RunState, RunStatus, TabChange, Usage } from './run/state';
 import type { Price } from './costs';
 import type { InjectionHit } from './injection';
+import type { ImageScreen } from './image-screen';
 import { PASSWORD_MASK, type AfterAction, type Learned, type Variables } from './run/state';
 import { hideRun } from './run/secrets';
 import { hideValues } from './secrets';
@@ -50,6 +51,8 @@ export interface TraceStep {
   tabs?: TabChange[];
   /** text on the page aimed at the agent (src/core/injection.ts): the action waited for the person; absent when none */
   injection?: InjectionHit[];
+  /** the opt-in picture check of the screenshot (src/core/image-screen.ts): verdict, tokens and ms of its own request; absent when off */
+  imageScreen?: ImageScreen;
   /** the action left the site or began a download, seen after it (core/guard-after.ts); absent when neither */
   afterAction?: AfterAction;
   /** the model marked the action as sensitive, so the person was asked first (CogAgent); absent: not marked */
@@ -129,6 +132,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       cleanScreenshot: opts.excludeScreenshots || s.cleanScreenshot === s.screenshot ? '' : s.cleanScreenshot ?? '',
       ...(s.tabs?.length ? { tabs: s.tabs } : {}),
       ...(s.injection?.length ? { injection: s.injection } : {}),
+      ...(s.imageScreen ? { imageScreen: s.imageScreen } : {}),
       ...(s.afterAction ? { afterAction: s.afterAction } : {}),
       ...(s.sensitive ? { sensitive: true } : {}),
       ...(s.warning ? { warning: s.warning } : {}),

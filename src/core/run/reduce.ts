@@ -20,6 +20,7 @@ import { browserShortcut } from '../action/shortcuts';
 import { hostKey, normalizeGuards, DEFAULT_GUARDS, type GuardId } from '../guards';
 import { detectInjection, injectionPlace, pageTexts, type InjectionHit } from '../injection';
 import { fileFindings, findingsOf } from './findings';
+import { withScreen } from './screen';
 import { afterActionHit, type Landed } from '../guard-after';
 import { dialectOf } from '../dialects/registry';
 import { promptTextOf } from '../dialects/request';
@@ -192,6 +193,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     approval: p.decision ?? null,
     ...(tabs.length ? { tabs } : {}),
     ...(p.injection?.length ? { injection: p.injection } : {}),
+    ...(p.imageScreen ? { imageScreen: p.imageScreen } : {}),
     ...(p.after ? { afterAction: p.after } : {}),
     ...(r.sensitive ? { sensitive: true } : {}),
     ...(r.warning ? { warning: r.warning } : {}),
@@ -464,8 +466,13 @@ function asAddress(state: RunState, a: Action): Action {
 
 function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): RunState {
   if (state.phase !== 'model' || !state.pending) return state;
+  // The picture check made beside the request: its finding waits for the person like the page's.
+  const p = ev.screen ? withScreen(state.pending, ev.screen) : state.pending;
+  if (ev.screen) {
+    state = { ...state, pending: p };
+    ev = { ...ev, usage: addUsage(ev.usage, ev.screen.usage) };
+  }
   const dialect = dialectOf(state.dialect);
-  const p = state.pending;
   const parsed = dialect.parseReply(ev.raw, ev.reasoning, shotOf(p), state);
   if (isParseError(parsed)) {
     const reply: PendingReply = { raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: '', action: { type: 'wait' },

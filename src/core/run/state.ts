@@ -10,6 +10,7 @@ import type { BboxConvention } from '../action/bbox';
 import type { Action, Memory } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { InjectionHit } from '../injection';
+import type { ImageScreen } from '../image-screen';
 import type { Fingerprint, HitElement, Mark, Rect, TextFinding, Viewport } from '../marks';
 import type { App, Device, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
@@ -173,6 +174,11 @@ export interface StepRecord {
    * the person (absent: none found)
    */
   injection?: InjectionHit[];
+  /**
+   * the opt-in picture check of the screenshot (image-screen.ts): its verdict and its own cost
+   * (absent: the option was off; `reused`: the same picture as the step before, no request)
+   */
+  imageScreen?: ImageScreen;
   /** the action left the site or started a download, seen after it (absent: neither) */
   afterAction?: AfterAction;
   /** the model marked the action as sensitive (the person was asked first) */
@@ -380,7 +386,11 @@ export type RunEvent =
    * `target`: what the reply's action would act on when it is not a label (a point, the focused
    * field), looked up before the reply is recorded so a password typed there is masked at once
    */
-  | { type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs?: number | null; truncated?: boolean; target?: ActedElement | null }
+  | {
+    type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs?: number | null; truncated?: boolean; target?: ActedElement | null;
+    /** the picture check made beside the request (option screenImages): its finding joins the step's, its tokens the step's usage */
+    screen?: ImageScreen;
+  }
   /** a replay's next action, instead of a model reply */
   | { type: 'replayed'; at: number; action: Action; memory: Memory; from: number; target?: ActedElement | null }
   /** `target`: what the action will act on, when the check found it (points, the focused field) */
