@@ -30,7 +30,8 @@ let site: StaticServer;
 let model: FakeModel;
 const root = mkdtempSync(path.join(tmpdir(), 'webagent-batch-'));
 
-function writeTasks(file: string): void {
+/** The tasks file: all five tasks, or those of `ids` (a shorter batch where the test needs only some kinds). */
+function writeTasks(file: string, ids?: string[]): void {
   const r = `${site.url}recipes/index.html`;
   const lines = [
     { web_name: 'Recipes', id: 'Recipes--0', ques: 'How many calories per serving does the Miso Ramen have?', web: r },
@@ -39,7 +40,7 @@ function writeTasks(file: string): void {
     { web_name: 'Recipes', id: 'Recipes--3', ques: 'Open the recipe for unicorn stew.', web: r },
     { web_name: 'Projects', id: 'Projects--0', ques: 'Delete the project called Apollo.', web: `${site.url}guards/form.html` },
   ];
-  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+  writeFileSync(file, lines.filter((l) => !ids || ids.includes(l.id)).map((l) => JSON.stringify(l)).join('\n'));
 }
 
 function results(out: string): TaskResult[] {
@@ -104,7 +105,8 @@ test('Ctrl+C in the middle, then the same command: every task ends exactly once'
   test.setTimeout(240_000);
   const out = path.join(root, 'two');
   const tasks = path.join(root, 'tasks-two.jsonl');
-  writeTasks(tasks);
+  const ids = ['Projects--0', 'Recipes--0', 'Recipes--1'];
+  writeTasks(tasks, ids);
   const slow = await startFakeModel({ policy: batchPolicy(PLANS, { delayMs: 300 }) });
   try {
     const args = ['--tasks', tasks, '--out', out, '--concurrency', '2', '--base-url', slow.baseUrl, '--max-steps', '5'];
@@ -119,7 +121,7 @@ test('Ctrl+C in the middle, then the same command: every task ends exactly once'
     expect(r1.stderr).toContain('Run the same command again to resume');
     const endedFirst = results(out).map((x) => x.id);
     expect(endedFirst.length).toBeGreaterThan(0);
-    expect(endedFirst.length).toBeLessThan(5);
+    expect(endedFirst.length).toBeLessThan(ids.length);
     // No half folder of an interrupted task.
     expect(readdirSync(out).filter((f) => f.startsWith('task')).sort()).toEqual(endedFirst.map((id) => `task${id}`).sort());
     const startsBefore = starts(slow.requests);
@@ -127,7 +129,7 @@ test('Ctrl+C in the middle, then the same command: every task ends exactly once'
     expect(r2.code, r2.stderr).toBe(0);
     expect(r2.stderr).toContain(`${endedFirst.length} task(s) already ended`);
     const all = results(out);
-    expect(all.map((x) => x.id).sort()).toEqual(['Projects--0', 'Recipes--0', 'Recipes--1', 'Recipes--2', 'Recipes--3']);
+    expect(all.map((x) => x.id).sort()).toEqual(ids);
     // The tasks that had ended were not started again.
     const startsAfter = starts(slow.requests);
     for (const id of endedFirst) {
@@ -143,7 +145,8 @@ test('--retry-failed runs the failed tasks again, and --allow-guard answers a gu
   test.setTimeout(240_000);
   const out = path.join(root, 'three');
   const tasks = path.join(root, 'tasks-three.jsonl');
-  writeTasks(tasks);
+  // one of each kind: finished (kept as it was), agent (run again), guard (answered yes)
+  writeTasks(tasks, ['Projects--0', 'Recipes--0', 'Recipes--3']);
   const args = ['--tasks', tasks, '--out', out, '--concurrency', '2', '--base-url', model.baseUrl, '--max-steps', '5'];
   const r1 = await spawnScript('batch', args).done;
   expect(r1.code, r1.stderr).toBe(0);
@@ -151,16 +154,16 @@ test('--retry-failed runs the failed tasks again, and --allow-guard answers a gu
   expect(first.get('Projects--0')!.kind).toBe('guard');
   const r2 = await spawnScript('batch', [...args, '--retry-failed', '--allow-guard', 'delete']).done;
   expect(r2.code, r2.stderr).toBe(0);
-  expect(r2.stderr).toContain('3 task(s) already ended');
+  expect(r2.stderr).toContain('1 task(s) already ended');
   const second = new Map(results(out).map((x) => [x.id, x]));
-  expect(second.size).toBe(5);
+  expect(second.size).toBe(3);
   // The guard's question answered yes: the click ran and the task finished.
   expect(second.get('Projects--0')).toMatchObject({ kind: 'finished', answer: 'The project is deleted.' });
   expect(site.events.some((e) => e.type === 'click' && e.value === 'delete-project')).toBe(true);
   // The agent's failure ran again (and failed again); finished tasks were kept as they were.
   expect(second.get('Recipes--3')!.kind).toBe('agent');
   expect(second.get('Recipes--3')!.startedAt).not.toBe(first.get('Recipes--3')!.startedAt);
-  for (const id of ['Recipes--0', 'Recipes--1', 'Recipes--2']) expect(second.get(id)).toEqual(first.get(id));
+  expect(second.get('Recipes--0')).toEqual(first.get('Recipes--0'));
 });
 
 test('--judge on a batch that has ended judges its finished tasks, here with Online-Mind2Web\'s three stages; nothing runs again', async () => {
