@@ -1,5 +1,5 @@
 /**
- * npm run bench, eleven parts (numbers are reported, never asserted):
+ * npm run bench, twelve parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -46,7 +46,10 @@
  * 11. Request hold ("hold"): page loads of the real pages and of a page sending 40 API requests with no
  *    run and in a run's tab with the request hold on, side by side (hold-bench.ts).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 12. Picture check ("screen"): the demo task with Settings → "Check pictures for instructions aimed at
+ *    the agent" off and on: step times, the check's time, requests and checks (screen-bench.ts).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold|screen runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -63,6 +66,7 @@ import { settleBench } from './settle-bench';
 import { observeBench } from './observe-bench';
 import { holdBench } from './hold-bench';
 import { batchBench } from './batch-bench';
+import { screenBench } from './screen-bench';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
 import { heapBench } from './heap-bench';
@@ -167,6 +171,7 @@ async function main() {
   if (PART === 'all' || PART === 'observe') out.observe = await observeBench();
   if (PART === 'all' || PART === 'batch') out.batch = await batchBench();
   if (PART === 'all' || PART === 'hold') out.hold = await holdBench();
+  if (PART === 'all' || PART === 'screen') out.screen = await screenBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }
