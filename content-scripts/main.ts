@@ -7,12 +7,11 @@
 import type { ContentMessages, ContentName, Reply } from '../src/core/messages';
 import {
   chooseInSelect, collectFrame, drawMarks, drawOverlay, focusMark, framesMoved, hideMarks, lastSelectPick,
-  listenForLinks, overlayTampered, prepareFrames, resetMarks, resolveMark, scrollMark, scrollWindow,
+  listenForLinks, prepareFrames, resetMarks, resolveMark, scrollMark, scrollWindow,
 } from './labeler';
 import { frameLinks } from './labeler/frames';
 import { markDetails } from './details';
 import { activeElement, focusedField, focusState, inspectPoint, markPoint } from './point';
-import { hideSelectLists, showSelectLists } from './select-rewrite';
 import { pageReady, waitForQuiet } from './settle';
 import { quoteBox } from './quote';
 import { recordCopies } from './clipboard';
@@ -61,24 +60,19 @@ if (!g[FLAG]) {
       const marks = await collectFrame();
       if (marks.frames.length) return 'frames';
       const style = draw === 'centre-from-1' ? 'centre-from-1' : draw === true || draw === 'corner' ? 'corner' : null;
-      // drawn as the background will list them: the same merge of the one frame
-      drawOverlay(style ? mergeFrames([{ frameId: 0, result: marks }])?.marks ?? [] : [], style ?? 'corner');
+      // drawn as the background will list them: the same merge of the one frame (a run draws nothing here)
+      if (style) drawOverlay(mergeFrames([{ frameId: 0, result: marks }])?.marks ?? [], style);
       return marks;
     },
     resetMarks,
     hideMarks,
-    // After the screenshot (background/observe.ts): did the page scroll, move an iframe or touch our overlay?
-    // what the page did since the pass (src/background/observe.ts): FRAME_MOVED is told apart
+    // After the screenshot (background/observe.ts): did the page scroll or move an iframe since the pass?
     labelsChanged: () => {
-      const tampered = overlayTampered();
       const moved = framesMoved();
-      return tampered ?? (moved === 'scroll' ? 'the page scrolled' : moved === 'frame' ? FRAME_MOVED : null);
+      return moved === 'scroll' ? 'the page scrolled' : moved === 'frame' ? FRAME_MOVED : null;
     },
     // Every iframe's id and content-box origin now (background/act/frames.ts).
     frameLinks,
-    // The clean screenshot (background/observe.ts): our overlay and select lists out of the picture.
-    hideUi: () => { hideMarks(); hideSelectLists(); return null; },
-    showUi: () => { showSelectLists(); return null; },
     // Typing into the focused field when it sits in a cross-origin frame (background/act/type.ts).
     focusState,
     // What the page copies, for a grammar that can quote the clipboard (background/clipboard.ts).

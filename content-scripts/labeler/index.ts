@@ -4,14 +4,15 @@
  *
  * Single frame (harness, and the "marks/draw" message): drawMarks() = collect + draw.
  * All frames (background/label.ts): prepareFrames() in every frame, collectFrame() in every frame
- * (no drawing), the background merges (src/core/frames.ts), then drawOverlay(merged) in the top.
+ * (no drawing), the background merges (src/core/frames.ts); a run draws the labels onto its
+ * screenshot (src/background/draw-labels.ts), Show labels calls drawOverlay(merged) in the top.
  * Actions then use this frame's local labels: resolveMark, focusMark, scrollMark, chooseInSelect.
  */
 import type { FrameMarks, LabelStyle, Mark, MarksSnapshot, Rect, TextFinding } from '../../src/core/marks';
 import type { ResolvedMark } from '../../src/core/messages';
 import { adoptWalkedRoots, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
 import { collectCandidates, dropIndex, indexDropped, type Walked } from './collect';
-import { drawnLabelBoxes, overlayTampered, removeOverlay, renderOverlay } from './draw';
+import { drawnLabelBoxes, removeOverlay, renderOverlay } from './draw';
 import { PathCache } from './fingerprint';
 import { beginLinking, childFrames, forgetFrames, framesMoved, listenForLinks, prepareFrames, selfId } from './frames';
 import { rememberingRoots } from './dom';
@@ -21,7 +22,7 @@ import { screenAfresh, screenPageText } from './screen-text';
 import { state, type Entry } from './state';
 
 export type { ResolvedMark };
-export { framesMoved, listenForLinks, overlayTampered, prepareFrames, lastSelectPick };
+export { framesMoved, listenForLinks, prepareFrames, lastSelectPick };
 export { chooseInSelect, focusMark, resolveMark, scrollMark, scrollWindow } from './resolve';
 
 // Every frame answers its parent's link request from the start (frames.ts step 2).
@@ -116,7 +117,7 @@ export async function collectFrame(): Promise<FrameMarks> {
   return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, screenMs, ...(findings.length ? { findings } : {}) };
 }
 
-/** Top frame only: draw the merged marks (top-page coordinates) as the overlay. */
+/** Top frame only: draw the merged marks (top-page coordinates) as the overlay a person sees. */
 export function drawOverlay(marks: Mark[], style: LabelStyle = 'corner'): void {
   if (window !== window.top) return;
   renderOverlay(marks, window.innerWidth, window.innerHeight, style);

@@ -3,7 +3,8 @@
  * the page settled (run-loop.ts):
  * 1. the use the action made of a labelled element (tap, long press, swipe, typing into it); an
  *    action on no element teaches nothing;
- * 2. the page now, labelled the dialect's way and captured (AppAgent labels both pictures, so an
+ * 2. the page now, labelled the dialect's way and captured, the labels drawn onto the picture
+ *    (draw-labels.ts: nothing is drawn in the page; AppAgent labels both pictures, so an
  *    action that changed nothing gives the same picture twice): with the step's own screenshot
  *    (the labelled one the model chose from, taken before the action, so it exists even when the
  *    action navigated away) the reflection prompt is asked: BACK, INEFFECTIVE, CONTINUE or SUCCESS;
@@ -23,7 +24,7 @@ import { docPrompt, parseDoc, parseReflection, reflectPrompt, useOf } from '../c
 import type { Learned } from '../core/run/state';
 import type { Settings } from '../core/settings';
 import * as cdp from './cdp';
-import { sendContent } from './content';
+import { decodeImage, drawLabels, encodeCanvas } from './draw-labels';
 import { labelTab } from './label';
 import { historyStep } from './act/navigate';
 import { askModel } from './model';
@@ -71,9 +72,10 @@ function add(a: Usage | null, b: Usage | null): Usage | null {
 export async function learnFromAction(x: Exploring): Promise<Explored | null> {
   const use = useOf(x.action);
   if (!use || !x.fingerprint) return null;
-  const snap = await labelTab(x.tabId, true, x.style);
-  const after = (await cdp.screenshot(x.tabId, snap.viewport)).dataUrl;
-  await sendContent(x.tabId, 'marks/hide', {}).catch(() => undefined);
+  const snap = await labelTab(x.tabId, false, x.style);
+  const shot = await decodeImage((await cdp.screenshot(x.tabId, snap.viewport)).dataUrl);
+  const after = (await encodeCanvas(drawLabels(shot, snap.marks, snap.viewport, x.style), 'image/png')).dataUrl;
+  shot.close();
   const images = [x.before, after];
   const asked = await askModel(x.settings, message(reflectPrompt(use, x.summary, x.task), images), x.signal);
   if (!asked.ok) return { learned: { decision: 'CONTINUE', thought: '', doc: null, refused: asked.error }, note: `The action could not be judged: ${asked.error}`, usage: null };

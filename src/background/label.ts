@@ -11,9 +11,11 @@
  *    get it injected first);
  * 2. collect: every frame labels itself (no drawing) and links its iframes;
  * 3. merge into one numbered list in top-page coordinates;
- * 4. the top frame draws the merged overlay;
- * 5. after the screenshot, labelsChanged: did the page scroll, move a frame or
- *    touch the overlay since (background/observe.ts takes it again then)?
+ * 4. for a person (Show labels, a demonstration), the top frame draws the
+ *    merged overlay; a run draws nothing in the page: its labels are drawn onto
+ *    the screenshot (background/draw-labels.ts);
+ * 5. after the screenshot, labelsChanged: did the page scroll or move a frame
+ *    since (background/observe.ts takes it again then)?
  * A tab whose last pass found no iframe is labelled in one round trip instead of three
  * (labelAlone: steps 1, 2 and 4 in the top frame); when its page now has iframes, it says so
  * and the steps above run.
@@ -41,7 +43,7 @@ async function injectInto(tabId: number, frameIds: number[]): Promise<void> {
 /** Tabs whose last pass found no iframe (labelled with labelAlone). */
 const alone = new Set<number>();
 
-/** `draw` false: label without drawing (dialects whose model sees the clean page); `style`: how labels are drawn. */
+/** `draw`: show the labels in the page (for a person: Show labels, a demonstration); `style`: how labels are drawn. */
 export async function labelTab(tabId: number, draw = true, style: LabelStyle = 'corner'): Promise<MarksSnapshot> {
   if (alone.has(tabId)) {
     alone.delete(tabId);
@@ -64,7 +66,7 @@ export async function labelTab(tabId: number, draw = true, style: LabelStyle = '
     .map((c) => ({ frameId: c.frameId, result: c.result }));
   const snap = mergeFrames(frames);
   if (!snap) throw new PageError('The page did not answer the labeler (top frame missing).');
-  await sendContent(tabId, 'marks/overlay', { marks: draw ? snap.marks : [], style });
+  if (draw) await sendContent(tabId, 'marks/overlay', { marks: snap.marks, style });
   if (frames.length === 1 && !frames[0].result.frames.length) alone.add(tabId);
   return snap;
 }

@@ -1,71 +1,57 @@
 /**
  * Observe: wait for the page a person would see (settle.ts settlePage: loaded, custom elements
  * defined, fonts, network quiet; capped, reported as the observation's `settle`), label the page in
- * all frames (content scripts), then screenshot it by CDP at CSS-pixel size in the format the
- * dialect sends (PNG, or JPEG straight from the browser: no re-encoding before the model is asked),
- * and for the history two images as KEPT_IMAGE says (WebP): the same labelled view (converted from
- * what the model saw) and a clean one with our overlay and select lists hidden. Those two are made
- * while the model thinks (run-loop.ts).
+ * all frames (content scripts) without drawing anything in it, then take one screenshot by CDP at
+ * CSS-pixel size: the clean picture, as the person sees the page. A dialect whose model reads
+ * labels gets them drawn onto that picture in the worker (draw-labels.ts) and encoded in its format
+ * (PNG, or JPEG); a dialect that acts at points gets the capture as the browser encoded it. The
+ * history's two images (KEPT_IMAGE, WebP: the labelled view and the clean one) come from the same
+ * capture, made while the model thinks (run-loop.ts).
  */
 import type { Observation } from '../core/run';
-import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
 import { KEPT_IMAGE } from '../core/history';
 import * as cdp from './cdp';
-import { PageError, sendContent } from './content';
-import { everyFrame, labelsChanged, labelTab } from './label';
+import { PageError } from './content';
+import { labelsChanged, labelTab } from './label';
 import { FRAME_MOVED, topFrameMarks } from '../core/frames';
 import type { LabelStyle, MarksSnapshot } from '../core/marks';
 import { settlePage } from './settle';
 import type { Observes } from '../core/dialects/types';
 import { docOrigin } from '../core/docs/matching';
 import { docsForPage } from './doc-store';
+import { canvasOf, decodeImage, drawLabels, encodeCanvas } from './draw-labels';
 
 const LOAD_CAP_MS = 15_000;
-/** labeling + screenshot attempts while the page keeps moving frames or touching the labels */
+/** labeling + screenshot attempts while the page keeps scrolling or moving frames */
 const SHOT_TRIES = 3;
 const RETRY_PAUSE_MS = 150;
-
-/** The model's screenshot (PNG or JPEG data URL) as the history keeps it (KEPT_IMAGE; OffscreenCanvas: available in the service worker). */
-async function toKept(dataUrl: string): Promise<string> {
-  const png = dataUrlToBytes(dataUrl);
-  if (!png) return '';
-  const bitmap = await createImageBitmap(new Blob([png.bytes as Uint8Array<ArrayBuffer>], { type: png.mime }));
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-  canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
-  bitmap.close();
-  const kept = await canvas.convertToBlob({ type: KEPT_IMAGE.mime, quality: KEPT_IMAGE.quality / 100 });
-  return bytesToDataUrl(kept.type, new Uint8Array(await kept.arrayBuffer()));
-}
-
-/** The page as the person sees it: overlay and in-page select lists hidden for one capture. */
-async function cleanShot(tabId: number, snap: { viewport: Observation['viewport']; marks: Observation['marks'] }, style: LabelStyle): Promise<string> {
-  await everyFrame(tabId, 'hideUi').catch(() => undefined);
-  try {
-    return (await cdp.screenshot(tabId, snap.viewport, KEPT_IMAGE)).dataUrl;
-  } finally {
-    await everyFrame(tabId, 'showUi').catch(() => undefined);
-    await sendContent(tabId, 'marks/overlay', { marks: snap.marks, style }).catch(() => undefined);
-  }
-}
 
 /** The model's screenshot format (a dialect's observes.image; absent: PNG). */
 export type ShotFormat = { mime: 'image/jpeg'; quality: number } | undefined;
 
 /**
- * Label, screenshot, then check that the labels are still where the pass put them: a page that
- * scrolls, moves or resizes an iframe, or removes, moves, restyles or covers our overlay between
- * the two would give the model a list that does not match its picture. Then label and shoot again.
- * A page that keeps moving its iframes only (an animated banner, a carousel) while its own document
- * holds still goes on without the frames' labels; any other page that keeps doing it ends the run
- * with a message rather than mislead the model.
+ * What the capture is taken as when labels are drawn on it: PNG (lossless), so the page is
+ * compressed once, after the labels are drawn, in the model's format.
  */
-async function labelledShot(tabId: number, labels: boolean, format: ShotFormat, style: LabelStyle) {
+const LABELLED_CAPTURE: ShotFormat = undefined;
+
+type Shot = Observation['screenshot'];
+
+/**
+ * Label, screenshot, then check that the labels are still where the pass put them: a page that
+ * scrolls, or moves or resizes an iframe, between the two would give the model a list that does
+ * not match its picture. Then label and shoot again. A page that keeps moving its iframes only
+ * (an animated banner, a carousel) while its own document holds still goes on without the
+ * frames' labels; any other page that keeps doing it ends the run with a message rather than
+ * mislead the model.
+ */
+async function labelledShot(tabId: number, format: ShotFormat) {
   let why = '';
   const ms = { labelMs: 0, captureMs: 0 };
-  let last: { snap: MarksSnapshot; changes: Array<{ frameId: number; why: string }> } | null = null;
+  let last: { snap: MarksSnapshot; shot: Shot; changes: Array<{ frameId: number; why: string }> } | null = null;
   for (let i = 0; i < SHOT_TRIES; i++) {
     let t = performance.now();
-    const snap = await labelTab(tabId, labels, style);
+    const snap = await labelTab(tabId, false);
     ms.labelMs += performance.now() - t;
     t = performance.now();
     const shot = await cdp.screenshot(tabId, snap.viewport, format);
@@ -75,20 +61,49 @@ async function labelledShot(tabId: number, labels: boolean, format: ShotFormat, 
     ms.labelMs += performance.now() - t;
     if (!changes.length) return { snap, shot, ms };
     why = changes[0].why;
-    last = { snap, changes };
+    last = { snap, shot, changes };
     await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * (i + 1))); // a transition may be ending
   }
-  // Only frames moved (or scrolled inside): the top document's own marks are right where they are.
+  // Only frames moved (or scrolled inside): the top document's own marks are right where they are
+  // in the last picture.
   const framesOnly = (c: { frameId: number; why: string }) => c.why === FRAME_MOVED || (c.frameId !== 0 && c.why === 'the page scrolled');
-  if (last && last.changes.every(framesOnly)) {
-    const marks = topFrameMarks(last.snap.marks);
-    await sendContent(tabId, 'marks/overlay', { marks: labels ? marks : [], style });
-    const shot = await cdp.screenshot(tabId, last.snap.viewport, format);
-    const changes = await labelsChanged(tabId).catch(() => []);
-    if (changes.every(framesOnly)) return { snap: { ...last.snap, marks }, shot, ms };
-    why = changes.find((c) => !framesOnly(c))!.why;
-  }
+  if (last && last.changes.every(framesOnly)) return { snap: { ...last.snap, marks: topFrameMarks(last.snap.marks) }, shot: last.shot, ms };
+  why = last?.changes.find((c) => !framesOnly(c))?.why ?? why;
   throw new PageError(`The page kept changing under the labels while its screenshot was taken (${why}).`, { key: 'stopLabelsChanged', args: [why] });
+}
+
+/**
+ * The model's picture: the capture with the labels drawn on it, in the model's format; `keep`
+ * makes the history's two images from the same pixels.
+ */
+async function labelPicture(shot: Shot, snap: MarksSnapshot, format: ShotFormat, style: LabelStyle) {
+  const clean = await decodeImage(shot.dataUrl);
+  const labelled = drawLabels(clean, snap.marks, snap.viewport, style);
+  const encoded = format ? await encodeCanvas(labelled, format.mime, format.quality) : await encodeCanvas(labelled, 'image/png');
+  const picture: Shot = { ...encoded, width: labelled.width, height: labelled.height };
+  const keep = async () => {
+    try {
+      const [l, c] = await Promise.all([
+        encodeCanvas(labelled, KEPT_IMAGE.mime, KEPT_IMAGE.quality),
+        encodeCanvas(canvasOf(clean), KEPT_IMAGE.mime, KEPT_IMAGE.quality),
+      ]);
+      return { labelled: l.dataUrl, clean: c.dataUrl };
+    } finally {
+      clean.close();
+    }
+  };
+  return { picture, keep };
+}
+
+/** The capture as the history keeps it (KEPT_IMAGE), labelled and clean being the same picture. */
+async function keepPlain(shot: Shot): Promise<{ labelled: string; clean: string }> {
+  const bitmap = await decodeImage(shot.dataUrl);
+  try {
+    const kept = (await encodeCanvas(canvasOf(bitmap), KEPT_IMAGE.mime, KEPT_IMAGE.quality)).dataUrl;
+    return { labelled: kept, clean: kept };
+  } finally {
+    bitmap.close();
+  }
 }
 
 /** An observation, and the history's images still to make (after the request left, before the action). */
@@ -96,7 +111,7 @@ export interface Observed {
   obs: Observation;
   /** when the settle wait ended (performance.now()) */
   settledAt: number;
-  /** the labelled view as kept and the clean one: the clean one hides our overlay for a moment */
+  /** the labelled view as kept and the clean one, both from the observation's one capture */
   keep: () => Promise<{ labelled: string; clean: string }>;
 }
 
@@ -115,10 +130,14 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const t0 = performance.now();
   const settle = await settlePage(tabId, LOAD_CAP_MS);
   const settledAt = performance.now();
-  const { snap, shot, ms } = await labelledShot(tabId, labels, format, style);
-  const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), captureMs: Math.round(ms.captureMs) };
+  const { snap, shot, ms } = await labelledShot(tabId, labels ? LABELLED_CAPTURE : format);
+  const t = performance.now();
+  const drawn = labels ? await labelPicture(shot, snap, format, style) : null;
+  const drawMs = performance.now() - t;
+  const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), captureMs: Math.round(ms.captureMs + drawMs) };
   const obs: Observation = {
-    url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets, screenshot: shot, stages, settle,
+    url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
+    screenshot: drawn ? drawn.picture : shot, stages, settle,
     ...(snap.findings?.length ? { findings: snap.findings } : {}),
   };
   // A dialect that reads learned documentation (observes.docs) gets the site's entries for the
@@ -126,12 +145,7 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const origin = docs ? docOrigin(snap.url) : null;
   const found = origin ? await docsForPage(origin, snap.marks).catch(() => []) : [];
   if (found.length) obs.docs = found;
-  const keep = async () => {
-    // The clean capture first (the page as close as can be to the labelled shot), the conversion beside it.
-    const clean = labels ? cleanShot(tabId, snap, style).catch(() => '') : null;
-    const labelled = await toKept(shot.dataUrl).catch(() => '');
-    return { labelled, clean: clean ? await clean : labelled };
-  };
+  const keep = () => (drawn ? drawn.keep() : keepPlain(shot)).catch(() => ({ labelled: '', clean: '' }));
   return { obs, settledAt, keep };
 }
 

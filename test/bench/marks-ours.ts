@@ -10,13 +10,13 @@
  * Label tags (for the overlap count) are read from the drawn overlay (<… data-wa-ui="overlay">
  * hosts with an open shadow root, `.l` children), in every frame, offset into top-page
  * coordinates. When no readable overlay is found, they are computed from the marks with the
- * drawing code's own placement (content-scripts/labeler/draw.ts).
+ * drawing code's own placement (src/core/label-layout.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { MarksSnapshot, Rect } from '../../src/core/marks';
-import * as draw from '../../content-scripts/labeler/draw';
+import * as draw from '../../src/core/label-layout';
 import { injectLabeler } from '../e2e/inject';
 import { extensionSession, plainSession, type ExtensionSession, type Session } from './marks-browser';
 import type { LabelResult } from './marks-score';
@@ -135,7 +135,7 @@ export async function labelBoxes(page: Page, snap: MarksSnapshot): Promise<Rect[
   return computedBoxes(snap);
 }
 
-/** The placement draw.ts uses (labelBoxes() when it exports one, else placeLabels()). */
+/** The placement both painters use (src/core/label-layout.ts: labelBoxes() when it exports one, else placeLabels()). */
 export function computedBoxes(snap: MarksSnapshot): Rect[] {
   const api = draw as unknown as Record<string, unknown>;
   const items = snap.marks.map((m) => ({ label: m.label, rect: m.rect }));

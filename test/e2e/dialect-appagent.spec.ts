@@ -7,7 +7,8 @@
  *   template filled in, one PNG, no element list: request-appagent.ts);
  * - with --device desktop the tab keeps the desktop viewport;
  * - the tags the model's screenshot shows are drawn centred on their elements and read label + 1
- *   (read from the overlay in the page, not from the picture).
+ *   (found in the picture by their colours: they are drawn on the image, the page has no overlay
+ *   while the model thinks; the approval's highlight is drawn in the page).
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -17,7 +18,9 @@ import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest }
 import { learnerPlayer } from '../fixtures/model/learner-appagent';
 import { documentedTag } from '../fixtures/model/player-appagent';
 import { decodePng } from '../fixtures/model/png';
-import { COLOURS, locate } from '../fixtures/model/locate';
+import { COLOURS, locate, parseColour } from '../fixtures/model/locate';
+import type { Rgba } from '../fixtures/model/png';
+import { labelColour } from '../../src/core/label-layout';
 import type { RunView } from '../../src/core/messages';
 import type { DocEntry } from '../../src/core/docs/types';
 import { appAgentPlayer, type AppGoal } from '../fixtures/model/player-appagent';
@@ -30,7 +33,7 @@ const MODEL = 'gpt-4-vision-preview';
 const APPROVE_PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-appagent-'));
 
-type Tag = Awaited<ReturnType<typeof overlayTags>>[number];
+type Tag = { x: number; y: number; width: number; height: number };
 /** What the one fake model plays now (each test sets it); `inspect`: run while a request is held, before the answer. */
 const now: { goals: AppGoal[]; inspect?: () => Promise<void>; policy?: (req: RecordedRequest) => ModelReply } = { goals: [] };
 const models: FakeModel[] = [];
@@ -123,23 +126,50 @@ function centres(page: Page, ids: string[]): Promise<Array<{ x: number; y: numbe
   }), ids);
 }
 
-function expectCentred(tag: Tag | undefined, want: { x: number; y: number }, what: string): void {
+function expectCentred(tag: Tag | null | undefined, want: { x: number; y: number }, what: string): void {
   expect(tag, what).toBeTruthy();
   expect(Math.abs(tag!.x + tag!.width / 2 - want.x), `${what}: centred horizontally`).toBeLessThanOrEqual(1);
   expect(Math.abs(tag!.y + tag!.height / 2 - want.y), `${what}: centred vertically`).toBeLessThanOrEqual(1);
 }
 
-test('side panel: the tags of the model\'s screenshot are drawn centred on their elements, numbered from 1; the approval shows the target\'s tag so', async () => {
+/**
+ * The fill of the tag drawn in `colour` on a picture, in image px: its pixels of that colour in
+ * runs no longer than a tag (24 px across, 16 down); the element's box in the same colour is
+ * made of longer lines. The fill's box shares the tag's centre.
+ */
+function tagIn(img: Rgba, colour: string): Tag | null {
+  const [r, g, b] = parseColour(colour);
+  const is = (x: number, y: number) => {
+    if (x < 0 || y < 0 || x >= img.width || y >= img.height) return false;
+    const o = (y * img.width + x) * 4;
+    return Math.abs(img.pixels[o] - r) <= 10 && Math.abs(img.pixels[o + 1] - g) <= 10 && Math.abs(img.pixels[o + 2] - b) <= 10;
+  };
+  const run = (x: number, y: number, dx: number, dy: number) => {
+    let n = 1;
+    for (let i = 1; is(x + dx * i, y + dy * i); i++) n++;
+    for (let i = 1; is(x - dx * i, y - dy * i); i++) n++;
+    return n;
+  };
+  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      if (!is(x, y) || run(x, y, 1, 0) > 24 || run(x, y, 0, 1) > 16) continue;
+      x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+    }
+  }
+  return x1 < 0 ? null : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
+
+test('side panel: the tags of the model\'s screenshot are drawn on the picture centred on their elements, numbered from 1, none in the page; the approval shows the target\'s tag in the page', async () => {
   now.goals = [{ do: 'tap', words: 'search field' }, { do: 'finish', answer: 'Done.' }];
   const page = () => e.browser.context.pages().find((p) => p.url().includes('appagent/basket.html'))!;
-  let seen: Tag[] = [];
-  // While the first request is held, the page shows the overlay its screenshot was taken with
-  // (the history's clean capture hides it for a moment: wait for it back).
+  // While the first request is held, the page shows nothing of ours: the labels are on the picture.
+  let inPage: Tag[] | null = null;
   let first = true; // the model's counter runs on across the file's tests
   now.inspect = async () => {
     if (!first) return;
     first = false;
-    await expect.poll(async () => (seen = await overlayTags(page())).length, { timeout: 10_000 }).toBe(3);
+    inPage = await overlayTags(page());
   };
   const { runId } = await panelSend<{ runId: string }>(e.panel, 'run/start', {
     task: 'Open the search field', url: `${e.site.url}appagent/basket.html`,
@@ -147,12 +177,17 @@ test('side panel: the tags of the model\'s screenshot are drawn centred on their
   });
   try {
     const run = await waitForRun(e.panel, runId, (r) => !!r.pending?.approval, 'the first action waits for approval');
+    expect(inPage).toEqual([]);
     const [q, add, checkout] = await centres(page(), ['q', 'add', 'checkout']);
-    expect(seen.map((t) => t.text)).toEqual(['1', '2', '3']); // labels 0, 1, 2 drawn as tags 1, 2, 3
-    expectCentred(seen.find((t) => t.text === '1'), q, 'tag 1 on the search field');
-    expectCentred(seen.find((t) => t.text === '2'), add, 'tag 2 on "Add to basket"');
-    expectCentred(seen.find((t) => t.text === '3'), checkout, 'tag 3 on "Checkout"');
-    // the approval highlights tap(1)'s target with its tag, as the model saw it
+    // labels 0, 1, 2 drawn as tags 1, 2, 3, each in its label's colour, on the phone's picture
+    // (device pixel ratio 2.625, captured at CSS-pixel size: one image px per CSS px)
+    const shot = decodePng(m.requests[0].appagent!.screenshot);
+    expect(shot.width).toBe(412);
+    expectCentred(tagIn(shot, labelColour(0)), q, 'tag 1 on the search field');
+    expectCentred(tagIn(shot, labelColour(1)), add, 'tag 2 on "Add to basket"');
+    expectCentred(tagIn(shot, labelColour(2)), checkout, 'tag 3 on "Checkout"');
+    expect(tagIn(shot, labelColour(3))).toBeNull();
+    // the approval highlights tap(1)'s target with its tag in the page, as the model saw it
     expect(run.pending!.approval).toBeTruthy();
     const shown = await overlayTags(page());
     expect(shown.map((t) => t.text)).toEqual(['1']);

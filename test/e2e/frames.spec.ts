@@ -118,7 +118,7 @@ test('an iframe moved under its labels: the page is labelled again, so labels si
   const seen = a.events.length;
   const els = await firstStep(`${a.url}hostile/frame-moving.html?move=once`, 'moving-once');
   expect(a.events.slice(seen)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'moved', value: 'once' })]));
-  // the frames swapped places when the first labels appeared: a now at x 400, b at x 20
+  // the frames swapped places right after the first labeling pass: a now at x 400, b at x 20
   const of = (n: string) => els.filter((e) => e.text.startsWith(`${n} `));
   expect(of('a').map((e) => e.text)).toEqual(['a button', 'a other']);
   expect(of('b').map((e) => e.text)).toEqual(['b button', 'b other']);
@@ -129,34 +129,21 @@ test('an iframe moved under its labels: the page is labelled again, so labels si
 test('a page that keeps moving its iframes (a carousel, an animated banner): the run goes on with the top document\'s labels only, numbered without gaps', async () => {
   const seen = a.events.length;
   const els = await firstStep(`${a.url}hostile/frame-moving.html?move=always`, 'moving-always');
-  // the page really moved its frames at every drawing of our labels
-  expect(a.events.slice(seen).filter((e) => e.type === 'moved' && e.value === 'always').length).toBeGreaterThanOrEqual(3);
+  // the page really kept moving its frames once the labeler looked at it
+  expect(a.events.slice(seen)).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'moved', value: 'always' })]));
   expect(els.map((e) => e.text)).toEqual(['Top button', 'Top other']);
   expect(els.map((e) => e.label)).toEqual([0, 1]);
 });
 
-test('a page that keeps tampering with the labels stops the run before the model sees a wrong picture', async () => {
-  const cases = ['frame-overlay-tamper.html?do=remove&from=child', 'frame-overlay-tamper.html?do=move',
-    'frame-overlay-tamper.html?do=restyle', 'frame-overlay-tamper.html?do=close', 'frame-overlay-tamper.html?do=cover', 'frame-overlay-tamper.html?do=backdrop'];
-  for (const [i, c] of cases.entries()) {
-    model = await startFakeModel({ policy: () => ({ content: 'Thought: seen\nAction: ANSWER; <content>done</content>' }) });
-    const r = await runAgentCli(['--task', 'Look', '--url', `${a.url}hostile/${c}`, '--base-url', model.baseUrl, '--trace', path.join(out, `tamper-${i}.json`)]);
-    expect(r.stderr, c).toContain('The page kept changing under the labels while its screenshot was taken');
-    expect(model.requests, c).toHaveLength(0);
-    await model.close();
-    model = null;
-  }
-});
-
-test('a page that tampers with the labels once: taken again, the run goes on and clicks the real button', async () => {
+test('a page that goes after our labels finds none during a run (they are drawn on the screenshot): the run goes on and clicks the real button', async () => {
   const policy = scriptedPolicy([{ do: 'click', find: /^Open photo$/ }, { do: 'answer', text: 'done' }], 'glm');
   model = await startFakeModel({ policy: (q) => policy(q.prompt) });
-  const traceFile = path.join(out, 'tamper-once.json');
+  const traceFile = path.join(out, 'tamper.json');
   const seen = a.events.length; // the server is shared by the file's tests
-  const r = await runAgentCli(['--task', 'Open the photo', '--url', `${a.url}hostile/frame-overlay-tamper.html?do=move&times=1`, '--base-url', model.baseUrl, '--trace', traceFile]);
+  const r = await runAgentCli(['--task', 'Open the photo', '--url', `${a.url}hostile/frame-overlay-tamper.html?do=remove&from=child`, '--base-url', model.baseUrl, '--trace', traceFile]);
   expect(r.code, r.stderr).toBe(0);
   const events = a.events.slice(seen).map((e) => `${e.type}:${e.value}`);
-  expect(events.filter((e) => e.startsWith('tamper:'))).toEqual(['tamper:move']);
+  expect(events.filter((e) => e.startsWith('tamper:'))).toEqual([]);
   expect(events).toContain('click:Open photo');
   const first = (JSON.parse(readFileSync(traceFile, 'utf8')) as Trace).steps[0].elements.map((e) => e.text);
   // the page's own numbered boxes are not elements; its button with our attribute is one

@@ -2,7 +2,9 @@
  * The model side, robustly, through the real extension and the fake OpenAI-compatible server:
  * retries (429 with Retry-After, 500, a timeout) that end in success, each error class with its
  * message, unreadable replies (recovered, then stopped after 3 with the last reply shown), usage
- * and cost totals that match the server's usage, the loop guard nudging then stopping, caps.
+ * and cost totals that match the server's usage, the loop guard nudging then stopping, caps; and
+ * what the model is shown: a page that looks for our labels during a run finds nothing, while the
+ * model's picture (JPEG) carries them, drawn on the capture in the worker.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelFault, type ModelReply } from '../fixtures/model/server';
@@ -12,6 +14,7 @@ import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
 import type { Settings } from '../../src/core/settings';
+import { layoutLabels } from '../../src/core/label-layout';
 
 const KEY = 'sk-robust-9f8e7d6c5b';
 const GOALS = scriptedPolicy([{ do: 'click', find: /^Step one$/ }, { do: 'answer', text: 'done' }], 'plain');
@@ -32,9 +35,9 @@ async function fake(policy: FakeModelOptions['policy'], extra: Partial<FakeModel
 }
 
 /** Runs the task to its end with these settings; the final view and the trace. */
-async function runTask(m: FakeModel, config: Partial<Settings> = {}, baseUrl = m.baseUrl): Promise<{ run: RunView; trace: Trace }> {
+async function runTask(m: FakeModel, config: Partial<Settings> = {}, baseUrl = m.baseUrl, page = 'restart/index.html', screenshots = false): Promise<{ run: RunView; trace: Trace }> {
   const { runId } = await send<{ runId: string }>('run/start', {
-    task: 'Press Step one', url: `${site.url}restart/index.html`,
+    task: 'Press Step one', url: `${site.url}${page}`,
     config: { baseUrl, apiKey: KEY, model: 'glm-4.5v', ...config },
   });
   let run: RunView | null = null;
@@ -43,7 +46,7 @@ async function runTask(m: FakeModel, config: Partial<Settings> = {}, baseUrl = m
     return run?.status;
   }, { timeout: 90_000, message: 'the run ends' }).not.toBe('running');
   // Let the tab's run finish tearing down before the next test starts one.
-  return { run: run!, trace: await send<Trace>('run/trace', { runId, excludeScreenshots: true }) };
+  return { run: run!, trace: await send<Trace>('run/trace', { runId, excludeScreenshots: !screenshots }) };
 }
 
 test('429 with Retry-After, then 500, then success: the run goes on', async () => {
@@ -177,4 +180,48 @@ test('Test connection sends a small image and says whether it was accepted', asy
   const textOnly = await fake(GOALS as never, { rejectImages: true });
   const err = await send('model/test', { config: { baseUrl: textOnly.baseUrl, apiKey: KEY, model: 'glm-4.5v' } }).then(() => '', (e: Error) => e.message);
   expect(err).toContain('does not accept images');
+});
+
+/** For each box, the share of its pixels within 48 of `colour` on every channel in the image (decoded by the browser: JPEG, WebP, PNG). */
+function colourShares(image: string, boxes: Array<{ x: number; y: number; w: number; h: number; colour: string }>): Promise<{ width: number; shares: number[] }> {
+  return panel.evaluate(async ({ image, boxes }) => {
+    const bitmap = await createImageBitmap(await (await fetch(image)).blob());
+    const ctx = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
+    ctx.drawImage(bitmap, 0, 0);
+    const shares = boxes.map((b) => {
+      const want = [1, 3, 5].map((i) => parseInt(b.colour.slice(i, i + 2), 16));
+      const d = ctx.getImageData(b.x, b.y, b.w, b.h).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (want.every((v, c) => Math.abs(d[i + c] - v) <= 48)) n++;
+      return n / (b.w * b.h);
+    });
+    return { width: bitmap.width, shares };
+  }, { image, boxes });
+}
+
+test('a page that looks for our labels during a run finds nothing of ours, in the document or the top layer; the model\'s picture carries them', async () => {
+  const m = await fake((req) => scriptedPolicy([{ do: 'click', find: /^Open photo$/ }, { do: 'answer', text: 'done' }], 'plain')(req.prompt));
+  const seen = site.events.length;
+  const { run, trace } = await runTask(m, {}, m.baseUrl, 'watch/labels.html', true);
+  expect(run.status).toBe('finished');
+  expect(site.events.slice(seen).filter((e) => e.type === 'click').map((e) => e.value)).toEqual(['Open photo']);
+  // the page looked all through the first step (labels, screenshot, the click) and found nothing
+  expect(site.events.slice(seen).filter((e) => e.type === 'found')).toEqual([]);
+  expect(trace.steps[1].title).toMatch(/^found nothing \((\d{2,}) looks\)$/);
+  // what the model saw: every label's box and tag drawn on its JPEG where the overlay would have put them
+  const first = trace.steps[0];
+  const image = m.requests[0].prompt!.imageUrl;
+  expect(image.startsWith('data:image/jpeg;base64,')).toBe(true);
+  const view = { width: first.request.imageWidth, height: first.request.imageHeight };
+  const drawn = layoutLabels(first.elements, view.width, view.height);
+  expect(drawn.map((d) => d.text)).toEqual(['0', '1', '2']);
+  const tags = drawn.map((d) => ({ x: d.tag.x + 2, y: d.tag.y + 2, w: d.tag.w - 4, h: d.tag.h - 4, colour: d.colour }));
+  // a box's left edge: the 2 px line in its colour
+  const edges = drawn.map((d) => ({ x: Math.ceil(d.box.x), y: Math.round(d.box.y) + 4, w: 1, h: Math.round(d.box.height) - 8, colour: d.colour }));
+  const model = await colourShares(image, [...tags, ...edges]);
+  expect(model.width).toBe(view.width);
+  for (const [i, share] of model.shares.entries()) expect(share, `${i < tags.length ? 'tag' : 'box edge'} ${i % tags.length} in the model's picture`).toBeGreaterThan(i < tags.length ? 0.25 : 0.7);
+  // the history keeps the same capture twice: labelled, and clean (no label anywhere)
+  expect((await colourShares(first.screenshot, tags)).shares.every((s) => s > 0.25)).toBe(true);
+  expect((await colourShares(first.cleanScreenshot, [...tags, ...edges])).shares.every((s) => s < 0.05)).toBe(true);
 });

@@ -9,7 +9,7 @@ import { normalizeSettings } from '../../../src/core/settings';
 import { createRun } from '../../../src/core/run/reduce';
 import { isParseError, type ParsedStep, type ParseError } from '../../../src/core/action/action';
 import type { DialectContext, HistoryEntry } from '../../../src/core/dialects/types';
-import { centreLabels } from '../../../content-scripts/labeler/draw';
+import { centreLabels } from '../../../src/core/label-layout';
 import { docs, golden, shot } from '../../fixtures/dialects/appagent/cases';
 import { checkRequestAppAgent, parseRequestAppAgent, seedTaskTemplate } from '../../fixtures/model/request-appagent';
 import { appAgentPlayer } from '../../fixtures/model/player-appagent';
