@@ -473,7 +473,7 @@ async function perform(a: Active, eff: Effect): Promise<RunEvent | null> {
           let result: ActResult;
           // The person's secrets are filled in only now, as the text is typed (core/secrets.ts).
           const kept = a.state.vault?.kept ?? [];
-          const filled = fillSecrets(eff.action, kept);
+          const filled = fillSecrets(eff.action, kept, a.state.vault?.typed);
           // a grammar that can quote the clipboard: what the page copies from now on is recorded
           if (dialectOf(a.state.dialect).observes.clipboard) await armClipboard(tabId);
           try {

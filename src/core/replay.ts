@@ -16,6 +16,7 @@
  */
 import { labelOf, pointOf, withTarget, at, type Action, type Memory } from './action/action';
 import type { Mark, Rect } from './marks';
+import { typedPlaceholdersIn } from './secrets';
 import { PASSWORD_MASK, type ReplayPlan, type ReplayStep, type StepRecord } from './run/state';
 
 export type { ReplayPlan, ReplayStep };
@@ -72,7 +73,8 @@ export function nextReplayed(plan: ReplayPlan, i: number, marks: Mark[], url: st
   const step = plan.steps[i];
   if (!step) return { ok: false, reason: `Replay complete: all ${plan.steps.length} recorded actions were done.` };
   let action = step.action;
-  if (action.type === 'type' && action.text === PASSWORD_MASK) {
+  // a password typed (the mask), or typed again (its placeholder, {{password:1}}): never kept, so never replayed
+  if (action.type === 'type' && (action.text === PASSWORD_MASK || typedPlaceholdersIn(action).length)) {
     return { ok: false, reason: `Replay stopped at recorded step ${step.from + 1}: it typed into a password field, and traces never keep what was typed there. Log in yourself, then replay from there.` };
   }
   if (step.target) {

@@ -388,7 +388,7 @@ test('a guard in auto mode: typing a password waits with the reason; "Always all
   await expect(card).toBeVisible({ timeout: 30_000 });
   await expect(card.getByTestId('approval-reason')).toContainText('this types into a password field');
   const pw = labelIn(model.requests[0], /password/i);
-  await expect(card.getByTestId('approval-action')).toContainText(`Type [${pw}]; [••••] <input>`);
+  await expect(card.getByTestId('approval-action')).toContainText(`Type [${pw}]; [{{password:1}}] <input>`);
   await expect(card).not.toContainText('hunter2');
   await expect(card.locator('label', { has: panel.getByTestId('always-allow') })).toContainText('Always allow this on 127.0.0.1');
   expect(events('signin')).toHaveLength(0);

@@ -81,7 +81,7 @@ test.describe('on a form: password, payment, delete, send', () => {
     const pw = stepOn(o, 'Password');
     expect(pw.approval).toEqual({ decision: 'rejected', feedback: null });
     expect(pw.result.ok).toBe(false);
-    expect(o.r.stderr).toMatch(/Proposed action: Type \[\d+\]; \[••••\] <input> "Password"\n {2}Guard: this types into a password field/);
+    expect(o.r.stderr).toMatch(/Proposed action: Type \[\d+\]; \[\{\{password:1\}\}\] <input> "Password"\n {2}Guard: this types into a password field/);
     expect(ids(o, 'input')).toContain('hint');
     expect(ids(o, 'input')).not.toContain('password');
     // what would have been typed stays out of everything the runner shows and keeps

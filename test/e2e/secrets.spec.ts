@@ -94,33 +94,38 @@ test('a typed password the model repeats later is masked in the next request, th
   const model = await fake((q) => {
     const done = q.prompt?.history.length ?? 0;
     if (done === 0) return reply('Type the password.', `Type [${labelIn(q, /^Password$/)}]; [${PW}]`);
-    if (done === 1) return reply(`I typed ${PW} into the password field; now sign in.`, `Click [${labelIn(q, /^Sign in$/)}]`, `{"password": "${PW}"}`);
+    if (done === 1) return reply(`I typed ${PW} into the password field; type it once more.`, `Type [${labelIn(q, /^Password$/)}]; [{{password:1}}]`, `{"password": "${PW}"}`);
+    if (done === 2) return reply('Now sign in.', `Click [${labelIn(q, /^Sign in$/)}]`, `{"password": "${PW}"}`);
     return reply(`Signed in with ${PW}.`, `ANSWER; <content>Signed in, the password was ${PW}</content>`, `{"password": "${PW}"}`);
   });
   const runId = await start(model, `Sign in with the password ${PW}`);
-  // The password guard asks first (auto mode); the card shows the mask.
-  await approveCard(/password field/, /••••/, PW);
+  // The password guard asks first (auto mode); the card shows the password's placeholder.
+  await approveCard(/password field/, /\{\{password:1\}\}/, PW);
+  // The model types the placeholder it reads (a task that needs the password twice): asked again, filled in on the page.
+  await expect.poll(() => model.requests.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await approveCard(/password field/, /\{\{password:1\}\}/, PW);
   const run = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
   expect(run.status).toBe('finished');
-  expect(run.answer).toBe('Signed in, the password was ••••');
-  // The real password was typed (its length reaches the page's report), not the mask.
+  expect(run.answer).toBe('Signed in, the password was {{password:1}}');
+  // The real password was typed (its length reaches the page's report), not the mask nor the placeholder.
   expect(signins()).toEqual([`:${PW.length}`]);
 
-  expect(model.requests).toHaveLength(3);
+  expect(model.requests).toHaveLength(4);
   // The first request has it (the person wrote it in the task); none after it was typed does,
   // though the model wrote it in its thought and memory.
   expect(JSON.stringify(model.requests[0].body)).toContain(PW);
   for (const q of model.requests.slice(1)) expect(JSON.stringify(q.body)).not.toContain(PW);
   const last = JSON.stringify(model.requests[2].body);
-  expect(last).toContain('I typed •••• into the password field');
-  expect(last).toContain('Sign in with the password ••••');
+  expect(last).toContain('I typed {{password:1}} into the password field');
+  expect(last).toContain('shown as {{password:1}}. To type it again, write its placeholder');
+  expect(last).toContain('Sign in with the password {{password:1}}');
 
-  await expect(panel.getByTestId('answer')).toContainText('the password was ••••');
+  await expect(panel.getByTestId('answer')).toContainText('the password was {{password:1}}');
   expect(await panel.locator('body').innerText()).not.toContain(PW);
   expect(JSON.stringify(await panelSend<RunView>(panel, 'run/get', { runId }))).not.toContain(PW);
   for (const text of await exports(runId)) {
     expect(text.length).toBeGreaterThan(1000);
-    expect(text).toContain('••••');
+    expect(text).toContain('{{password:1}}');
     expect(text).not.toContain(PW);
   }
   const db = await dumpDb();

@@ -74,9 +74,11 @@ describe('replay', () => {
     expect(effectOf(s)).toMatchObject({ kind: 'replay', next: { ok: false, reason: expect.stringContaining('<button> "Go"') } });
   });
 
-  it('a typed password cannot be replayed (traces never keep it)', () => {
-    const steps = recordedRun().steps.map((st) => (st.action?.type === 'type' ? { ...st, action: { ...st.action, text: '••••' } } : st));
-    expect(nextReplayed(replayPlan('orig', steps), 0, recorded, 'u')).toMatchObject({ ok: false, reason: expect.stringContaining('password') });
+  it('a typed password cannot be replayed (traces never keep it), typed as the mask or again as its placeholder', () => {
+    for (const text of ['••••', '{{password:1}}']) {
+      const steps = recordedRun().steps.map((st) => (st.action?.type === 'type' ? { ...st, action: { ...st.action, text } } : st));
+      expect(nextReplayed(replayPlan('orig', steps), 0, recorded, 'u'), text).toMatchObject({ ok: false, reason: expect.stringContaining('password') });
+    }
   });
 });
 

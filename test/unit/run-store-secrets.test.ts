@@ -68,7 +68,7 @@ describe('a run\'s secrets in storage', () => {
     expect(session.get('secret:sec-run')).toBe(PW);
     expect(session.get('vault:sec-run')).toMatchObject({ typed: [PW] });
     const written = await dump('sec-run');
-    expect(written).toContain('I will use ••••');
+    expect(written).toContain('I will use {{password:1}}');
     expect(written).not.toContain(PW);
     expect(written).not.toContain(CARD);
 

@@ -266,19 +266,19 @@ describe('every channel of a run gets the placeholder or the mask', () => {
 
   it('the recorded URL, title, element texts, observation ("A new tab opened: …"), thought, memory, reasoning', () => {
     const st = s.steps[2];
-    expect(st.url).toBe(`https://search.example/?q={{secret:email}}&pw=${PASSWORD_MASK}&p={{secret:phrase}}`);
+    expect(st.url).toBe(`https://search.example/?q={{secret:email}}&pw={{password:1}}&p={{secret:phrase}}`);
     expect(st.title).toBe('Results for {{secret:email}}, {{secret:phrase}}');
-    expect(st.elements.find((m) => m.label === 3)?.text).toBe(`{"user":"{{secret:email}}","pw":"${PASSWORD_MASK}"}`);
+    expect(st.elements.find((m) => m.label === 3)?.text).toBe(`{"user":"{{secret:email}}","pw":"{{password:1}}"}`);
     expect(st.elements.find((m) => m.label === 4)?.text).toBe('token {{secret:email}}');
-    expect(st.observation).toContain(`A new tab opened: https://mail.example/compose?to={{secret:email}}&t=${PASSWORD_MASK};`);
+    expect(st.observation).toContain(`A new tab opened: https://mail.example/compose?to={{secret:email}}&t={{password:1}};`);
     expect(st.thought).toBe('open {{secret:email}}');
     expect(st.memory).toEqual({ seen: '{{secret:phrase}}' });
     expect(st.reasoning).toBe('the {{secret:phrase}}');
-    expect(s.steps[0].thought).toBe(`I will use ${PASSWORD_MASK}`); // said before the password was typed: masked once it was
-    expect(s.steps[0].raw).toContain(`I will use ${PASSWORD_MASK}`);
+    expect(s.steps[0].thought).toBe(`I will use {{password:1}}`); // said before the password was typed: masked once it was
+    expect(s.steps[0].raw).toContain(`I will use {{password:1}}`);
     expect(s.task).toBe('find mail for {{secret:email}}');
     expect(taskForModel(s)).toContain('find mail for {{secret:email}}');
-    expect(s.pending?.url).toBe(`https://mail.example/compose?to={{secret:email}}&t=${PASSWORD_MASK}`);
+    expect(s.pending?.url).toBe(`https://mail.example/compose?to={{secret:email}}&t={{password:1}}`);
     expect(s.pending?.title).toBe('To: {{secret:email}}');
   });
 
@@ -311,6 +311,6 @@ describe('every channel of a run gets the placeholder or the mask', () => {
     expect(hidden[0].text).toBe('mailto:{{secret:email}}');
     expect(hidden[0].fingerprint?.text).toBe('mailto:{{secret:email}}');
     const t = hideTarget({ vault: VAULT }, { tag: 'a', text: `${form(PW)}`, rect: { x: 0, y: 0, width: 1, height: 1 }, href: `https://x.example/?u=${E}` });
-    expect(t).toMatchObject({ text: PASSWORD_MASK, href: 'https://x.example/?u={{secret:email}}' });
+    expect(t).toMatchObject({ text: '{{password:1}}', href: 'https://x.example/?u={{secret:email}}' });
   });
 });

@@ -4,7 +4,7 @@ import {
   type Observation, type RunState,
 } from '../../src/core/run';
 import {
-  fillSecrets, hideIn, MIN_SECRET_CHARS, normalizeSecrets, placeholdersIn, secretGuard, secretsProblem, usableSecrets, type Secret,
+  AS_PLACEHOLDERS, fillSecrets, hideIn, MIN_SECRET_CHARS, normalizeSecrets, placeholdersIn, secretGuard, secretsProblem, usableSecrets, type Secret,
 } from '../../src/core/secrets';
 import { checkSettings, normalizeSettings } from '../../src/core/settings';
 import { DEFAULT_GUARDS } from '../../src/core/guards';
@@ -133,23 +133,26 @@ describe('placeholders both ways', () => {
 });
 
 describe('a typed password is masked in everything later (and earlier)', () => {
+  /** how the run shows the first password it typed: a placeholder the model can type back */
+  const TYPED = '{{password:1}}';
+
   it('thought, memory, reasoning, answer, history and the task: nothing written or sent has it', () => {
     let s = fresh({ task: `Sign in with the password ${PW}` });
     s = step(s, `I will type ${PW} later.`, 'Click [1]', `{"plan": "use ${PW}"}`);
     expect(s.steps[0].thought).toContain(PW); // not known as a password yet
     s = step(s, 'Type the password.', `Type [2]; [${PW}]`, '{}');
     // Once typed, the earlier step, the task and the memory are masked too.
-    expect(s.steps[0].thought).toBe(`I will type ${PASSWORD_MASK} later.`);
-    expect(s.task).toBe(`Sign in with the password ${PASSWORD_MASK}`);
+    expect(s.steps[0].thought).toBe(`I will type ${TYPED} later.`);
+    expect(s.task).toBe(`Sign in with the password ${TYPED}`);
     s = step(s, `Signed in with ${PW}.`, 'Click [1]', `{"password": "${PW}", "note": "pw=${PW}"}`);
-    expect(s.steps[2].thought).toBe(`Signed in with ${PASSWORD_MASK}.`);
-    expect(s.steps[2].memory).toEqual({ password: PASSWORD_MASK, note: `pw=${PASSWORD_MASK}` });
-    expect(s.steps[2].reasoning).toBe(`thinking: Signed in with ${PASSWORD_MASK}.`);
+    expect(s.steps[2].thought).toBe(`Signed in with ${TYPED}.`);
+    expect(s.steps[2].memory).toEqual({ password: TYPED, note: `pw=${TYPED}` });
+    expect(s.steps[2].reasoning).toBe(`thinking: Signed in with ${TYPED}.`);
     expect(nextRequest(s)).not.toContain(PW);
     expect(JSON.stringify(historyOf(s))).not.toContain(PW);
     s = step(s, 'Done.', `ANSWER; <content>Logged in; the password was ${PW}</content>`, '{}');
     expect(s.status).toBe('finished');
-    expect(s.answer).toBe(`Logged in; the password was ${PASSWORD_MASK}`);
+    expect(s.answer).toBe(`Logged in; the password was ${TYPED}`);
     expect(written(s)).not.toContain(PW);
     // Kept only in the vault, which storage puts in memory-only session storage.
     expect(splitSecret(s).vault?.typed).toEqual([PW]);
@@ -166,11 +169,11 @@ describe('a typed password is masked in everything later (and earlier)', () => {
   it('only text is masked, never structure: a password that reads "password" leaves input types and actions alone', () => {
     let s = step(fresh(), 'Type it.', 'Type [2]; [password]', '{}');
     s = step(s, 'The password is in.', 'Click [1]', '{"typed": "password"}');
-    expect(s.steps[1].thought).toBe(`The ${PASSWORD_MASK} is in.`);
-    expect(s.steps[1].memory).toEqual({ typed: PASSWORD_MASK });
+    expect(s.steps[1].thought).toBe(`The ${TYPED} is in.`);
+    expect(s.steps[1].memory).toEqual({ typed: TYPED });
     expect(s.steps.map((x) => x.elements[2].inputType)).toEqual(['password', 'password']);
     expect(s.steps[0].target?.inputType).toBe('password');
-    expect(s.steps[0].action).toMatchObject({ type: 'type', target: { kind: 'label', label: 2 }, text: PASSWORD_MASK });
+    expect(s.steps[0].action).toMatchObject({ type: 'type', target: { kind: 'label', label: 2 }, text: PASSWORD_MASK }); // the record's own stand-in: never typed back by replay
     const secret = fresh({ secrets: [{ name: 'n', value: 'label' }] });
     const o = reduce(secret, { type: 'observed', at: 2000, obs: obs(), ms: 10 });
     const r = reduce(o, { type: 'replied', at: 3000, raw: 'Thought: a label\nAction: ANSWER; <content>the label</content>\nMemory_Updated: {}', reasoning: null, usage: null, ms: 5 });
@@ -191,7 +194,50 @@ describe('a typed password is masked in everything later (and earlier)', () => {
     expect(stored.vault).toBeUndefined();
     s = joinSecret(stored, null, vault);
     s = step(s, `repeat ${PW}`, 'Click [1]', '{}');
-    expect(s.steps[1].thought).toBe(`repeat ${PASSWORD_MASK}`);
+    expect(s.steps[1].thought).toBe(`repeat ${TYPED}`);
+  });
+});
+
+describe('a masked password stays usable: the model reads and types its placeholder', () => {
+  const PW5 = 'TVkEp';
+  const second: Mark[] = [{ label: 3, tag: 'input', text: 'Confirm password', rect: { x: 10, y: 90, width: 200, height: 30 }, inputType: 'password' }];
+
+  it('the task keeps the password as {{password:1}}, the model types it into the second field, it is filled in only there', () => {
+    let s = fresh({ task: `Enter the password "${PW5}" into both fields` });
+    s = step(s, 'First field.', `Type [2]; [${PW5}]`, '{}', second);
+    expect(s.task).toBe('Enter the password "{{password:1}}" into both fields');
+    expect(s.steps[0].actionText).toBe('Type [2]; [{{password:1}}]');
+    const sent = nextRequest(s);
+    expect(sent).toContain('Enter the password \\"{{password:1}}\\" into both fields');
+    expect(sent).toContain('shown as {{password:1}}');
+    expect(sent).not.toContain(PW5);
+    expect(sent).not.toContain(PASSWORD_MASK);
+    s = reduce(s, { type: 'observed', at: 5000, obs: obs(second), ms: 10 });
+    s = reduce(s, { type: 'replied', at: 6000, raw: 'Thought: Second field.\nAction: Type [3]; [{{password:1}}]\nMemory_Updated: {}', reasoning: null, usage: null, ms: 5 });
+    const check = effectOf(s);
+    if (check.kind !== 'check') throw new Error(check.kind);
+    expect(check.action).toMatchObject({ text: '{{password:1}}' });
+    // typing a password again asks first, as it always has
+    const hit = secretGuard(check.action, s.site, s.guards, undefined, s.vault!.typed);
+    expect(hit).toEqual({ id: 'password', reason: 'this types a password this run typed before' });
+    s = reduce(s, { type: 'checked', at: 6001, hit });
+    s = reduce(s, { type: 'approve', at: 6002 });
+    const act = effectOf(s);
+    if (act.kind !== 'act') throw new Error(act.kind);
+    expect(fillSecrets(act.action, s.vault!.kept, s.vault!.typed)).toEqual({ action: expect.objectContaining({ text: PW5 }), missing: [] });
+    expect(fillSecrets(act.action, [], [])).toMatchObject({ missing: ['{{password:1}}'] });
+    s = reduce(s, { type: 'acted', at: 6100, result: { ok: true }, ms: 50 });
+    expect(s.steps[1].action).toMatchObject({ text: '{{password:1}}' });
+    expect(s.vault!.typed).toEqual([PW5]);
+    expect(written(s)).not.toContain(PW5);
+  });
+
+  it('hiding twice changes nothing: a password that is a word of the placeholders ("password", "secret") leaves them whole', () => {
+    const v = { typed: ['password', 'secret'], kept: [{ name: 'card', value: CARD }] };
+    const once = hideIn(`password, secret and ${CARD}`, v, AS_PLACEHOLDERS);
+    expect(once).toBe('{{password:1}}, {{password:2}} and {{secret:card}}');
+    expect(hideIn(once, v, AS_PLACEHOLDERS)).toBe(once);
+    expect(hideIn('{{secret:card}}', { typed: ['card'], kept: [] }, AS_PLACEHOLDERS)).toBe('{{secret:card}}');
   });
 });
 

@@ -5,7 +5,7 @@
 import type { BudgetStop } from './budget';
 import { PASSWORD_MASK } from './state';
 import type { FileMeta, FilePick } from '../files';
-import { placeholderOf } from '../secrets';
+import { placeholderOf, typedPlaceholderOf } from '../secrets';
 
 export const modelText = {
   success: 'Success',
@@ -56,6 +56,12 @@ export const modelText = {
    */
   secretsNote: (names: string[]) =>
     `The user keeps these values secret: ${names.map(placeholderOf).join(', ')}. You never see a secret's value; where the page or this task shows a placeholder, it stands for that value. To type a secret, write its placeholder exactly as the text to type (for example ${placeholderOf(names[0])}): it is filled in when typed.`,
+  /**
+   * Added to the task in every dialect once the run has typed a password: the model reads each as
+   * its placeholder from then on, and types it back the same way (core/secrets.ts).
+   */
+  typedNote: (n: number) =>
+    `${n === 1 ? 'The password typed earlier in this run is' : 'Passwords typed earlier in this run are'} shown as ${Array.from({ length: n }, (_, i) => typedPlaceholderOf(i)).join(', ')}. To type ${n === 1 ? 'it' : 'one'} again, write its placeholder exactly as the text to type: it is filled in when typed.`,
   /** an action refers to run variables nothing stored */
   noSuchVariable: (missing: string[], names: string[]) =>
     `Not run: no earlier action stored ${quoted(missing)}; ${names.length ? `the variables are ${quoted(names)}` : 'no variables are stored yet'}.`,

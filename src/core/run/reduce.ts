@@ -34,7 +34,7 @@ import { modelText } from './model-text';
 import { translatorFor } from '../locales';
 import { personTextIn } from './person-text';
 import { hideMarks, hideReply, hideRun, hideTarget, rememberTyped, taskForModel, typesKnownPassword } from './secrets';
-import { hideValue, placeholdersIn, usableSecrets } from '../secrets';
+import { hideValue, MIN_SECRET_CHARS, onlyPlaceholders, placeholdersIn, typedPlaceholderFor, usableSecrets } from '../secrets';
 import { keptValue, previewValue, variablesUsed } from './variables';
 import {
   DEFAULT_SEARCH, MAX_FORMAT_ERRORS, PASSWORD_MASK, TOOK_OVER_FEEDBACK, siteOf,
@@ -112,13 +112,13 @@ function end(state: RunState, at: number, status: RunStatus, reason: string | nu
   return { ...state, status, phase: 'done', endedAt: at, stopReason: reason, answer, pending: null, paused: null };
 }
 
-/** Hides what was typed into a password field in everything that is kept. */
-function maskSecret(text: string, secret: string): string {
-  return secret ? hideValue(text, secret, PASSWORD_MASK) : text;
+/** Hides what was typed into a password field in everything that is kept, as `mask`. */
+function maskSecret(text: string, secret: string, mask: string): string {
+  return secret ? hideValue(text, secret, mask) : text;
 }
 
-function maskMemory(m: Memory, secret: string): Memory {
-  return typeof m === 'string' ? maskSecret(m, secret) : (JSON.parse(maskSecret(JSON.stringify(m), secret)) as Memory);
+function maskMemory(m: Memory, secret: string, mask: string): Memory {
+  return typeof m === 'string' ? maskSecret(m, secret, mask) : (JSON.parse(maskSecret(JSON.stringify(m), secret, mask)) as Memory);
 }
 
 /**
@@ -129,14 +129,17 @@ function maskMemory(m: Memory, secret: string): Memory {
 export function withSecretMasked(reply: PendingReply, target: ActedElement | null, state: RunState, p: PendingStep, password = target?.inputType === 'password'): PendingReply {
   const r = hideReply(reply, state);
   const a = r.action;
-  if (a.type !== 'type' || !a.text || (!password && !typesKnownPassword(state, a.text))) return { ...r, secret: false };
+  // placeholders only (a secret, a password typed before): no value of its own to hide
+  if (a.type !== 'type' || !a.text || onlyPlaceholders(a.text) || (!password && !typesKnownPassword(state, a.text))) return { ...r, secret: false };
+  // the placeholder it is kept as from now on (rememberTyped), so the model can type it again; a short one: the mask
+  const mask = a.text.length >= MIN_SECRET_CHARS ? typedPlaceholderFor(state.vault?.typed ?? [], a.text) : PASSWORD_MASK;
   return {
     ...r,
-    raw: maskSecret(r.raw, a.text),
-    reasoning: r.reasoning === null ? null : maskSecret(r.reasoning, a.text),
-    thought: maskSecret(r.thought, a.text),
-    memory: maskMemory(r.memory, a.text),
-    actionText: dialectOf(state.dialect).formatAction({ ...a, text: PASSWORD_MASK }, shotOf(p), state),
+    raw: maskSecret(r.raw, a.text, mask),
+    reasoning: r.reasoning === null ? null : maskSecret(r.reasoning, a.text, mask),
+    thought: maskSecret(r.thought, a.text, mask),
+    memory: maskMemory(r.memory, a.text, mask),
+    actionText: dialectOf(state.dialect).formatAction({ ...a, text: mask }, shotOf(p), state),
     secret: true,
   };
 }

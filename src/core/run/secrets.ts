@@ -13,17 +13,18 @@
 import type { Action } from '../action/action';
 import type { Mark } from '../marks';
 import { hasEncoded } from '../encodings';
-import { hideIn, MIN_SECRET_CHARS, type Vault } from '../secrets';
+import { AS_PLACEHOLDERS, hideIn, MIN_SECRET_CHARS, type Vault } from '../secrets';
 import { modelText } from './model-text';
 import { PASSWORD_MASK, type ActedElement, type PendingReply, type PendingStep, type RunState, type StepRecord } from './state';
 
 /**
  * Secrets hidden in `value` (every string in it): the person's as placeholders, typed passwords
- * as the mask. For text and free-form data (memory); structured records go through the helpers
- * below, which hide only their text fields (a password "password" must not rename an input type).
+ * as theirs (`{{password:1}}`: the model can type one again, core/secrets.ts). For text and
+ * free-form data (memory); structured records go through the helpers below, which hide only their
+ * text fields (a password "password" must not rename an input type).
  */
 export function hideRun<T>(state: Pick<RunState, 'vault'>, value: T): T {
-  return hideIn(value, state.vault, PASSWORD_MASK);
+  return hideIn(value, state.vault, AS_PLACEHOLDERS);
 }
 
 type Hide = (text: string) => string;
@@ -69,11 +70,13 @@ function hidePending(state: RunState, p: PendingStep): PendingStep {
   };
 }
 
-/** The task as the model reads it: secrets hidden, and the names of the person's secrets. */
+/** The task as the model reads it: secrets hidden, the names of the person's secrets, and the placeholders of the passwords typed. */
 export function taskForModel(state: RunState): string {
   const task = hideRun(state, state.task);
   const names = state.vault?.kept.map((s) => s.name) ?? [];
-  return names.length ? `${task}\n\n${modelText.secretsNote(names)}` : task;
+  const typed = state.vault?.typed.filter((p) => p.length >= MIN_SECRET_CHARS).length ?? 0;
+  const notes = [...(names.length ? [modelText.secretsNote(names)] : []), ...(typed ? [modelText.typedNote(typed)] : [])];
+  return notes.length ? `${task}\n\n${notes.join(' ')}` : task;
 }
 
 /**
