@@ -13,11 +13,15 @@
  */
 import { test, expect } from '@playwright/test';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchPlainChromium, serveFixtures } from './support';
 import { labelerBundle } from './inject';
 import type { TextFinding } from '../../src/core/marks';
+import { detectInjection } from '../../src/core/injection';
+import { findingsOf } from '../../src/core/run/findings';
+import { readDocsFile } from '../../src/core/docs/file';
+import { readAttack } from '../fixtures/model/obey';
 import type { StaticServer } from '../../scripts/static-server';
 
 type LabelerApi = typeof import('../../content-scripts/labeler/index');
@@ -67,8 +71,14 @@ function readFrame(frame: Frame): Promise<FrameRead> {
   });
 }
 
-test('the page text corpus has its channels and look-alikes', () => {
-  expect(pagesIn('hostile-text').length).toBeGreaterThanOrEqual(20);
+test('the page text corpus has its channels, languages and look-alikes', () => {
+  const attacks = pagesIn('hostile-text').map((n) => readAttack(readFileSync(path.join(PAGES, n), 'utf8'))).filter((a) => a !== null);
+  expect(attacks.length).toBeGreaterThanOrEqual(60);
+  const channels = new Set(attacks.map((a) => a.channel.replace(/^grammar-.*/, 'grammar')));
+  for (const c of ['paragraph', 'heading', 'table', 'list', 'alt', 'tooltip', 'aria-label', 'iframe', 'iframe-cross', 'shadow-open', 'shadow-closed', 'url-path', 'url-link', 'notes', 'clipboard', 'quoted-text', 'grammar']) expect(channels, c).toContain(c);
+  const langs = new Set(attacks.map((a) => a.lang));
+  for (const l of ['en', 'zh-Hans', 'zh-Hant', 'de', 'fr', 'es', 'ja', 'ru', 'it', 'pt', 'pl', 'tr', 'ko']) expect(langs, l).toContain(l);
+  expect(pagesIn('hostile-text').filter((n) => n.includes('/lookalike-')).length).toBeGreaterThanOrEqual(8);
 });
 
 for (const name of NAMES) {
@@ -85,17 +95,48 @@ for (const name of NAMES) {
         instructions.push(...r.instructions);
       }
       const flagged = await page.locator('meta[name="injection"][content="flagged"]').count() > 0;
+      const elsewhere = await page.evaluate(() => document.querySelector('meta[name="injection"]')?.getAttribute('content') ?? null);
       expect(findings.filter((f) => f.excerpt.includes('HIDDENTXT')), 'nothing a person cannot see').toEqual([]);
       if (!flagged) {
         expect(findings, 'nothing on this page is aimed at the agent').toEqual([]);
+        if (elsewhere) await offPage(elsewhere);
         return;
       }
       expect(instructions.length, 'an instruction page marks its instructions').toBeGreaterThan(0);
       // every instruction is found at its element (the older corpus's are in controls: the element list's check finds those, injection.spec.ts)
       if (!name.startsWith('hostile-text/')) return;
       const at = (i: { tag: string; words: string }) => findings.some((f) => f.tag === i.tag && i.words.replace(/\s+/g, ' ').startsWith(f.excerpt.slice(0, 24)));
-      for (const i of instructions) expect(at(i), `${i.tag}: ${i.words}`).toBe(true);
+      for (const i of instructions) expect(at(i), `${i.tag}: ${i.words}; findings: ${JSON.stringify(findings)}`).toBe(true);
       for (const f of findings) expect(f.phrase.length).toBeGreaterThan(0);
     }
   });
+}
+
+/**
+ * The page's instruction is not in its text but in what else the model reads (meta injection=url,
+ * notes, clipboard): its address or a link's target (the run's URL finding, core/run/findings.ts),
+ * its imported site notes (refused at import, core/docs/note-rules.ts), what its copy button puts
+ * on the clipboard (a run variable, screened like page text).
+ */
+async function offPage(where: string): Promise<void> {
+  if (where === 'url') {
+    const link = await page.evaluate(() => document.querySelector('[data-instruction-url]')?.getAttribute('href') ?? null);
+    const url = link ? new URL(link, page.url()).href : page.url();
+    const hits = findingsOf({ url, findings: [], docs: [], marks: [] }, []);
+    expect(hits.map((h) => h.where), url).toEqual([{ channel: 'url' }]);
+  } else if (where === 'notes') {
+    const file = JSON.parse(await page.locator('#site-notes').textContent() ?? '') as Record<string, unknown>;
+    const read = readDocsFile({ ...file, origin: new URL(page.url()).origin }, Date.now());
+    if (!read.ok) throw new Error(read.error);
+    const entries = (file.entries as unknown[]).length;
+    // every note but the last (a description) tells the agent how to behave: refused, with the reason
+    expect(read.refused.map((r) => r.entry)).toEqual(Array.from({ length: entries - 1 }, (_, i) => i + 1));
+    for (const r of read.refused) expect(r.reason).toMatch(/tells the agent how to behave/);
+    expect(read.entries.map((e) => e.fingerprint.text)).toEqual(['Send message']);
+  } else if (where === 'clipboard') {
+    const copied = await page.locator('[data-copy]').getAttribute('data-copy');
+    expect(detectInjection([{ text: copied ?? '', where: '__CogName_Coupon__' }]).length, copied ?? '').toBeGreaterThan(0);
+  } else {
+    throw new Error(`unknown meta injection "${where}"`);
+  }
 }
