@@ -146,6 +146,13 @@ export function stepBlock(s: StepView): string {
     `  Memory: ${oneLine(JSON.stringify(s.memory))}`,
   ];
   for (const c of s.tabs ?? []) lines.push(`  Tab: ${oneLine(personText.tabChange(c))}`);
+  // the opt-in picture check (src/core/image-screen.ts), when it was on
+  const pic = s.imageScreen;
+  if (pic) {
+    const said = pic.verdict === 'found' ? `words aimed at the agent: "${pic.words ?? ''}"` : pic.verdict === 'failed' ? `the picture could not be checked (${pic.error ?? ''}); the run went on`
+      : pic.verdict === 'unreadable' ? `the answer could not be read, nothing counted as found: "${pic.reply ?? ''}"` : 'nothing aimed at the agent';
+    lines.push(`  Picture check: ${oneLine(said)}${pic.reused ? ' (the same picture as before: no request)' : ` (${pic.ms} ms)`}`);
+  }
   return lines.join('\n');
 }
 
