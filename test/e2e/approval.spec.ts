@@ -329,7 +329,7 @@ test('Pause: the reply that comes in is not acted on until Resume', async () => 
   expect(model.violations()).toEqual([]);
 });
 
-test('Take over: the labels go, the person acts, and on Resume the model is told with the URLs before and after', async () => {
+test('Take over: nothing of ours in the page, the person acts, and on Resume the model is told with the URLs before and after', async () => {
   const held = gate();
   const model = await fakeModel(async (q, n) => {
     if (n === 0) {
@@ -340,7 +340,8 @@ test('Take over: the labels go, the person acts, and on Resume the model is told
   });
   await startRun(model, { approveSteps: false });
   await expect.poll(() => model.requests.length, { timeout: 30_000 }).toBe(1);
-  await expect.poll(pageLabels, { message: 'the page is labelled while the model thinks' }).not.toBeNull();
+  // the labels are on the model's picture: the page has none while the model thinks
+  expect(await pageLabels()).toBeNull();
 
   await panel.getByTestId('takeover').click();
   await expect(panel.getByTestId('paused-banner')).toHaveText('You have the page: the labels are removed. Press Resume when you are done; the agent will be told what you did.');
