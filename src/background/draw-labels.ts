@@ -10,7 +10,7 @@
  * (cdp.screenshot), and smaller on a zoomed-out phone page: drawing is scaled by image size /
  * viewport size.
  */
-import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
+import { bytesToDataUrl } from '../core/export/data-url';
 import { layoutLabels } from '../core/label-layout';
 import type { LabelStyle, Mark, Viewport } from '../core/marks';
 
@@ -18,10 +18,10 @@ type Ctx = OffscreenCanvasRenderingContext2D;
 
 const FONT = "bold 12px Arial, 'Liberation Sans', Helvetica, sans-serif";
 
+/** A screenshot's data URL decoded (the browser reads the base64 itself: faster than in script). */
 export async function decodeImage(dataUrl: string): Promise<ImageBitmap> {
-  const img = dataUrlToBytes(dataUrl);
-  if (!img) throw new Error('The screenshot could not be read.');
-  return createImageBitmap(new Blob([img.bytes as Uint8Array<ArrayBuffer>], { type: img.mime }));
+  if (!dataUrl.startsWith('data:image/')) throw new Error('The screenshot could not be read.');
+  return createImageBitmap(await (await fetch(dataUrl)).blob());
 }
 
 /** A canvas holding the picture `bitmap` with the marks' labels drawn on it. */
