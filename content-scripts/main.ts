@@ -11,6 +11,7 @@ import {
 } from './labeler';
 import { frameLinks } from './labeler/frames';
 import { markDetails } from './details';
+import { readField, setField } from './field';
 import { activeElement, focusedField, focusState, inspectPoint, markPoint } from './point';
 import { pageReady, waitForQuiet } from './settle';
 import { quoteBox } from './quote';
@@ -29,6 +30,8 @@ const handlers: Handlers = {
   'marks/resolve': ({ label }) => resolveMark(label),
   'marks/details': ({ label }) => markDetails(label),
   'marks/focus': ({ label }) => focusMark(label),
+  'field/read': ({ label }) => readField(label),
+  'field/set': ({ label, value }) => setField(label, value),
   'page/scroll': ({ direction }) => scrollWindow(direction),
   'marks/scroll': ({ label, direction }) => scrollMark(label, direction),
   'page/quote': ({ box, all }) => quoteBox(box, all),

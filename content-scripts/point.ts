@@ -120,7 +120,7 @@ export function inspectPoint(x: number, y: number): PointHit {
 }
 
 /** The focused element, through shadow roots (open and closed) and same-origin frames. */
-function deepActiveElement(): Element | null {
+export function deepActiveElement(): Element | null {
   let el: Element | null = document.activeElement;
   for (let i = 0; el && i < 32; i++) {
     const root = shadowRootOf(el);

@@ -141,6 +141,10 @@ export interface ContentMessages {
   'marks/details': { req: { label: number }; res: ({ href: string | null; download: boolean; formAction?: string | null; navigatesTo?: string | null; names?: string[]; buttonOf?: FormInfo & { submits: boolean } } & GuardFieldDetails) | null };
   'marks/resolve': { req: { label: number }; res: ResolvedMark };
   'marks/focus': { req: { label: number }; res: boolean };
+  /** a Type action's field (label null: the focused element): its value, to tell whether typing changed it (content-scripts/field.ts) */
+  'field/read': { req: { label: number | null }; res: { value: string; type: string } | null };
+  /** set a field keystrokes cannot fill (core/field-value.ts) as a person's input ends: its value, then input and change; read back */
+  'field/set': { req: { label: number | null; value: string }; res: { before: string; after: string } | null };
   'page/scroll': { req: { direction: 'up' | 'down' }; res: { moved: number } };
   /** Scroll [N] on a scrollable container: scroll that element itself (null: N is gone) */
   'marks/scroll': { req: { label: number; direction: 'up' | 'down' }; res: { moved: number } | null };

@@ -146,3 +146,46 @@ test.describe('a page that reloads itself every 300 ms', () => {
     for (const s of o.trace.steps) expect(s.observation).not.toMatch(/Frame with ID \d+ was removed/);
   });
 });
+
+test.describe('typing says what it did: fields keys cannot fill get their value, a field that ignores keys is no Success', () => {
+  let o: Outcome;
+  test.beforeAll(async () => {
+    site.events.length = 0;
+    o = await runScripted(site, '../widgets/fields.html', [
+      { type: /^Arrival date$/, text: '09/10/2012' },
+      { type: /^Check-in time$/, text: '2:30 PM' },
+      { type: /^Reminder$/, text: '2012-09-10 08:15' },
+      { type: /^Travel month$/, text: 'September 2027' },
+      { type: /^Holiday week$/, text: '2012-W37' },
+      { type: /^Room colour$/, text: 'rgb(0, 128, 255)' },
+      { type: /^Guests$/, text: '4' },
+      { type: /^Guests$/, text: '9' },
+      { type: /^Arrival date$/, text: 'next Tuesday' },
+      { type: /^Promo code$/, text: 'SPRING' },
+      { type: /^Nights$/, text: 'three' },
+      { answer: 'typed' },
+    ], 'y\n'.repeat(12), path.join(out, 'fields.json')); // a month field reads as a card's expiry: its Enter asks (the payment rule)
+  });
+
+  test('each segmented, colour and range field holds the value, and the page saw input and change', () => {
+    expect(o.r.code, o.r.stderr).toBe(0);
+    const SET = ['arrival', 'checkin', 'reminder', 'expiry', 'week', 'colour', 'guests'];
+    expect(values(o, 'field').filter((v) => SET.includes(v.split('=')[0]))).toEqual([
+      'arrival=2012-09-10', 'checkin=14:30', 'reminder=2012-09-10T08:15', 'expiry=2027-09', 'week=2012-W37', 'colour=#0080ff', 'guests=4',
+      // 9 is over the slider's maximum: the field keeps 6, and the step says so
+      'guests=6',
+    ]);
+    const results = o.trace.steps.map((s) => (s.result.ok ? `ok ${s.observation}` : `error ${s.result.error}`));
+    expect(results[0]).toMatch(/^ok Success\. \[\d+\] now reads 2012-09-10\./);
+    expect(results[6]).toMatch(/now reads 4\./);
+  });
+
+  test('what the field did not take is an error that says why, never Success', () => {
+    const results = o.trace.steps.map((s) => (s.result.ok ? 'ok' : s.result.error));
+    expect(results[7]).toMatch(/did not take 9: it reads "6"/);
+    expect(results[8]).toMatch(/"next Tuesday" is not a date this field can take; write it like 2012-09-10/);
+    expect(results[9]).toMatch(/its value did not change: the field did not take the keys/);
+    expect(results[10]).toMatch(/its value did not change/);
+    expect(o.trace.run.status).toBe('finished');
+  });
+});

@@ -10,6 +10,8 @@ import * as cdp from '../cdp';
 import { sendContent } from '../content';
 import { toTop } from '../label';
 import type { ActResult, FrameOffsets } from './types';
+import { typeInto } from './field';
+import { SET_BY_VALUE } from '../../core/field-value';
 
 export function whyNot(label: number, r: Extract<ResolvedMark, { ok: false }>): string {
   switch (r.reason) {
@@ -62,19 +64,18 @@ export async function clickLabel(tabId: number, t: LabelTarget, button: MouseBut
   return { ok: true };
 }
 
-/** Click the field, focus it, then (as flagged) empty it, insert the text and press Enter. */
+/**
+ * Click the field, focus it, then (as flagged) empty it, insert the text and press Enter; a field
+ * keys cannot fill (a date, a colour, a range) gets its value set instead (field.ts). Either way
+ * the field must take it to be Success.
+ */
 export async function typeLabel(tabId: number, t: LabelTarget, a: { text: string; clear: boolean; enter: boolean }): Promise<ActResult> {
   if (t.r.tag === 'select') return chooseByText(tabId, t, a.text);
-  if (!t.r.editable) return { ok: false, error: `The element [${t.label}] is a <${t.r.tag}>, not a text field; nothing was typed.` };
-  await cdp.click(tabId, t.x, t.y);
-  await sendContent(tabId, 'marks/focus', { label: t.local }, t.frameId);
-  if (a.clear) {
-    await cdp.selectAll(tabId);
-    await cdp.press(tabId, 'Delete');
-  }
-  if (a.text) await cdp.insertText(tabId, a.text);
-  if (a.enter) await cdp.press(tabId, 'Enter');
-  return { ok: true };
+  if (!t.r.editable && !SET_BY_VALUE.has(t.r.inputType ?? '')) return { ok: false, error: `The element [${t.label}] is a <${t.r.tag}>, not a text field; nothing was typed.` };
+  return typeInto(tabId, { label: t.local, frameId: t.frameId, name: `[${t.label}]` }, t.r.inputType, a, async () => {
+    await cdp.click(tabId, t.x, t.y);
+    await sendContent(tabId, 'marks/focus', { label: t.local }, t.frameId);
+  });
 }
 
 function end(direction: Direction): string {

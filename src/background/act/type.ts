@@ -9,6 +9,7 @@ import { sendContent } from '../content';
 import { everyFrame } from '../label';
 import { inspectAt } from './point';
 import type { ActResult, FrameOffsets } from './types';
+import { typeInto } from './field';
 
 interface Focused { tag: string; text: string; inputType?: string; editable: boolean }
 interface FocusState { field: Focused | null; inChild: boolean; hasFocus: boolean }
@@ -33,21 +34,16 @@ function describe(f: { tag: string; text: string }): string {
   return `<${f.tag}>${f.text ? ` "${f.text.slice(0, 60)}"` : ''}`;
 }
 
-async function typeHere(tabId: number, a: { text: string; clear: boolean; enter: boolean }): Promise<void> {
-  if (a.clear) {
-    await cdp.selectAll(tabId);
-    await cdp.press(tabId, 'Delete');
-  }
-  if (a.text) await cdp.insertText(tabId, a.text);
-  if (a.enter) await cdp.press(tabId, 'Enter');
+/** Type into the focused field (field.ts: it must take the text; a date or colour field gets its value set). */
+async function typeHere(tabId: number, field: Focused, a: { text: string; clear: boolean; enter: boolean }): Promise<ActResult> {
+  return typeInto(tabId, { label: null, frameId: 0, name: `the focused field ${describe(field)}` }, field.inputType, a, async () => undefined);
 }
 
 /** Type into the focused field. */
 export async function typeFocused(tabId: number, a: { text: string; clear: boolean; enter: boolean }): Promise<ActResult> {
   const field = await focusedField(tabId);
   if (!field) return { ok: false, error: 'No text field has the focus, so nothing was typed: click the field first, then type.' };
-  await typeHere(tabId, a);
-  return { ok: true };
+  return typeHere(tabId, field, a);
 }
 
 /**
@@ -70,6 +66,5 @@ export async function typeAt(tabId: number, p: Point, a: { text: string; clear: 
     const what = hit ? ` (it is a ${describe(hit)})` : '';
     return { ok: false, error: `Clicking at ${where} did not put the focus in a text field${what}; nothing was typed.` };
   }
-  await typeHere(tabId, a);
-  return { ok: true };
+  return typeHere(tabId, field, a);
 }
