@@ -34,11 +34,14 @@ export interface LaunchOptions {
    * have). Without it Playwright's own handlers close the browser and exit the process (code 130).
    */
   ownSignals?: boolean;
+  /** the built extension to load (default dist/): a test may load a copy, so a build during its run cannot change it */
+  extensionDir?: string;
 }
 
 export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Launched> {
-  if (!existsSync(path.join(DIST, 'manifest.json'))) {
-    throw new Error(`The extension is not built (${DIST} has no manifest.json). Run "npm run build" first.`);
+  const dist = opts.extensionDir ?? DIST;
+  if (!existsSync(path.join(dist, 'manifest.json'))) {
+    throw new Error(`The extension is not built (${dist} has no manifest.json). Run "npm run build" first.`);
   }
   const executablePath = ensureChromium();
   const width = opts.width ?? 1280;
@@ -46,8 +49,8 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
   const own = !opts.userDataDir;
   const userDataDir = opts.userDataDir ?? mkdtempSync(path.join(tmpdir(), 'webagent-profile-'));
   const args = [
-    `--disable-extensions-except=${DIST}`,
-    `--load-extension=${DIST}`,
+    `--disable-extensions-except=${dist}`,
+    `--load-extension=${dist}`,
     `--window-size=${width},${height + (opts.headed ? 0 : HEADLESS_CHROME_PX)}`,
     '--silent-debugger-extension-api',
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
