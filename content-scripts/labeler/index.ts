@@ -20,6 +20,7 @@ import { inputTypeOf, tagOf, textsOf } from './describe';
 import { beginTextPass } from './unseen-text';
 import { screenAfresh, screenPageText } from './screen-text';
 import { state, type Entry } from './state';
+import { controlValues } from './values';
 
 export type { ResolvedMark };
 export { framesMoved, listenForLinks, prepareFrames, lastSelectPick };
@@ -114,7 +115,7 @@ export async function collectFrame(): Promise<FrameMarks> {
   lastRoots = walked.roots;
   const findings = screenPageText(walked.roots, view.width, view.height);
   const screenMs = performance.now() - t2;
-  return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, screenMs, ...(findings.length ? { findings } : {}) };
+  return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, screenMs, values: controlValues(state().entries), ...(findings.length ? { findings } : {}) };
 }
 
 /** Top frame only: draw the merged marks (top-page coordinates) as the overlay a person sees. */

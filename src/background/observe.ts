@@ -138,7 +138,7 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const obs: Observation = {
     url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
     screenshot: drawn ? drawn.picture : shot, stages, settle,
-    ...(snap.findings?.length ? { findings: snap.findings } : {}),
+    ...(snap.findings?.length ? { findings: snap.findings } : {}), ...(snap.values ? { values: snap.values } : {}),
   };
   // A dialect that reads learned documentation (observes.docs) gets the site's entries for the
   // elements on screen. A store that cannot be read costs the step its notes, not the run.

@@ -79,6 +79,7 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   const offsets: Record<number, { x: number; y: number }> = {};
   let labelMs = 0;
   let screenMs = 0;
+  const values: string[] = [];
   const findings: TextFinding[] = [];
   const seen = new Set<number>();
   const topView: Rect = { x: 0, y: 0, width: top.result.viewport.width, height: top.result.viewport.height };
@@ -89,6 +90,7 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
     offsets[f.frameId] = { x: dx, y: dy };
     labelMs += f.result.ms;
     screenMs += f.result.screenMs ?? 0;
+    if (f.result.values) values.push(`${f.frameId}:${f.result.values}`);
     for (const x of f.result.findings ?? []) findings.push(f.frameId === 0 ? x : { ...x, frame: f.result.url });
     for (const m of f.result.marks) {
       const rect = intersect({ x: m.rect.x + dx, y: m.rect.y + dy, width: m.rect.width, height: m.rect.height }, clip);
@@ -106,7 +108,7 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   visit(top, 0, 0, topView);
   return {
     url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true),
-    ...(findings.length ? { findings } : {}), screenMs,
+    ...(findings.length ? { findings } : {}), screenMs, ...(values.length ? { values: values.join(' ') } : {}),
   };
 }
 

@@ -77,6 +77,8 @@ export interface MarksSnapshot {
   frameOffsets?: Record<number, { x: number; y: number }>;
   /** every frame read its candidates from its page index (docs/labeling.md, "Between passes") instead of walking its page */
   indexed?: boolean;
+  /** the frames' control values, hashed (FrameMarks.values), in frame order */
+  values?: string;
 }
 
 /** A child frame as its parent sees it. */
@@ -109,6 +111,8 @@ export interface FrameMarks {
   screenMs?: number;
   /** the candidates came from the frame's page index, not a walk */
   indexed?: boolean;
+  /** a short hash of the labelled controls' values and states (not passwords'): the loop guard's "the page changed" sees a value change that no text shows */
+  values?: string;
 }
 
 /**

@@ -189,3 +189,14 @@ test.describe('typing says what it did: fields keys cannot fill get their value,
     expect(o.trace.run.status).toBe('finished');
   });
 });
+
+test('the loop guard counts a value that keeps changing as progress: a spinner clicked down six times is not stopped', async () => {
+  site.events.length = 0;
+  const down = Array.from({ length: 6 }, () => ({ click: /^Decrease$/ }));
+  const o = await runScripted(site, '../widgets/spinner.html', [...down, { answer: '-6' }], '', path.join(out, 'spinner.json'));
+  expect(o.r.code, o.r.stderr).toBe(0);
+  expect(o.trace.run.status).toBe('finished');
+  expect(values(o, 'qty')).toEqual(['-1', '-2', '-3', '-4', '-5', '-6']);
+  // the element list itself never changed: only the field's value did
+  expect(new Set(o.trace.steps.slice(0, 6).map((s) => s.elements.map((m) => m.text).join('|'))).size).toBe(1);
+});

@@ -45,6 +45,19 @@ describe('loop guard', () => {
     expect(s.status).toBe('running');
   });
 
+  it('a control whose value keeps changing (a spinner clicked down five times) is progress; the same values again are a loop', () => {
+    const at = (values: string) => (s: RunState) => {
+      s = reduce(s, { type: 'observed', at: 1, obs: { ...obs(), values }, ms: 1 });
+      s = reduce(s, { type: 'replied', at: 2, raw: 'Thought: t\nAction: Click [0]\nMemory_Updated: {}', reasoning: null, usage: null, ms: 1 });
+      return s.phase === 'act' ? reduce(reduce(s, { type: 'checked', at: 3, hit: null }), { type: 'acted', at: 4, result: { ok: true }, ms: 1 }) : s;
+    };
+    let s = run();
+    for (let i = 0; i < REPEAT_STOP + 2; i++) s = at(`0:v${i}`)(s);
+    expect(s.status).toBe('running');
+    for (let i = 0; i < REPEAT_STOP; i++) s = at('0:same')(s);
+    expect(s.status).toBe('stopped');
+  });
+
   it('stops after too many Waits in a row', () => {
     let s = run();
     for (let i = 0; i < MAX_WAITS_IN_A_ROW; i++) s = step(s, 'Wait', `https://a.example/w${i}`);

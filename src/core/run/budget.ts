@@ -1,6 +1,6 @@
 /**
  * Guards against a run that wastes the person's budget (used by reduce.ts when a reply comes in):
- * - the loop guard: the same action on an unchanged page (same URL and element list) is pointed
+ * - the loop guard: the same action on an unchanged page (same URL, element list and control values) is pointed
  *   out to the model at REPEAT_NUDGE and stops the run at REPEAT_STOP; Waits in a row are capped;
  * - caps on tokens and cost per run, from the responses' usage and the model's price.
  * Reasons come back as data; model-text.ts and person-text.ts word them for each audience. Pure.
@@ -22,9 +22,13 @@ export type BudgetStop =
   | { kind: 'tokens'; used: number; cap: number }
   | { kind: 'cost'; cost: string; cap: number };
 
-/** A short stable key of the page as the model saw it: the URL and the element list. */
-export function pageKeyOf(url: string, elements: Mark[]): string {
-  const text = `${url}\n${elements.map((m) => `${m.tag}:${m.text}`).join('\n')}`;
+/**
+ * A short stable key of the page as the model saw it: the URL, the element list, and the
+ * controls' values and states (hashed in the page: a spinner's value, a checkbox, aria-valuenow),
+ * so an action that keeps changing a value is not taken for one that changes nothing.
+ */
+export function pageKeyOf(url: string, elements: Mark[], values = ''): string {
+  const text = `${url}\n${elements.map((m) => `${m.tag}:${m.text}`).join('\n')}\n${values}`;
   let h = 5381;
   for (let i = 0; i < text.length; i++) h = ((h * 33) ^ text.charCodeAt(i)) >>> 0;
   return `${text.length}:${h.toString(36)}`;
@@ -48,7 +52,7 @@ function waitsInARow(state: RunState): number {
 }
 
 export function repeatStop(state: RunState, p: PendingStep, actionText: string, action: Action): BudgetStop | null {
-  const n = repeats(state, pageKeyOf(p.url, p.elements), actionText) + 1;
+  const n = repeats(state, pageKeyOf(p.url, p.elements, p.values), actionText) + 1;
   if (n >= REPEAT_STOP) return { kind: 'repeat', action: actionText, n };
   if (action.type === 'wait' && waitsInARow(state) + 1 > MAX_WAITS_IN_A_ROW) return { kind: 'waits', n: MAX_WAITS_IN_A_ROW };
   return null;
@@ -56,7 +60,7 @@ export function repeatStop(state: RunState, p: PendingStep, actionText: string, 
 
 /** How many times in a row this action has been proposed on this page, when the model should be told. */
 export function repeatCount(state: RunState, p: PendingStep, actionText: string): number | null {
-  const n = repeats(state, pageKeyOf(p.url, p.elements), actionText) + 1;
+  const n = repeats(state, pageKeyOf(p.url, p.elements, p.values), actionText) + 1;
   return n >= REPEAT_NUDGE ? n : null;
 }
 

@@ -192,7 +192,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
       ...(p.observeStages ? { observeStages: p.observeStages } : {}),
     },
     usage,
-    pageKey: pageKeyOf(p.url, p.elements),
+    pageKey: pageKeyOf(p.url, p.elements, p.values),
     approval: p.decision ?? null,
     ...(tabs.length ? { tabs } : {}),
     ...(p.injection?.length ? { injection: p.injection } : {}),
@@ -310,7 +310,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
         index: state.steps.length, url: o.url, title: o.title, viewport: o.viewport, elements: o.marks,
         imageBytes: o.screenshot.bytes, imageWidth: o.screenshot.width, imageHeight: o.screenshot.height,
         screenshot: o.screenshot.dataUrl, kept: o.kept, observeMs: ev.ms, startedAt, frameOffsets: o.frameOffsets,
-        ...(o.stages ? { observeStages: o.stages } : {}),
+        ...(o.stages ? { observeStages: o.stages } : {}), ...(o.values ? { values: o.values } : {}),
       };
       // Text aimed at the agent: the next action waits for the person (the model is not told).
       const listed = detectInjection(pageTexts(o.title, o.marks));

@@ -230,6 +230,8 @@ export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'ac
   observeStages?: ObserveStages;
   startedAt: number;
   frameOffsets?: FrameOffsets;
+  /** the controls' values, hashed (Observation.values): for the loop guard's page key */
+  values?: string;
   reply?: PendingReply;
   /** the guards have looked at the action (phase act) */
   checked?: boolean;
@@ -372,6 +374,8 @@ export interface Observation {
   docs?: ScreenDoc[];
   /** words aimed at the agent in what the page shows besides its controls (the frames' page text screen) */
   findings?: TextFinding[];
+  /** the labelled controls' values and states, hashed (MarksSnapshot.values): part of the loop guard's page key */
+  values?: string;
 }
 
 export type RunEvent =
