@@ -18,6 +18,9 @@
  * 5. Number 0..n-1 in that order: no gaps.
  * Frames that could not be placed (no id, a disputed id, a size that does not
  * match) are left out, not guessed: labels of one frame never go over another.
+ * Their page text screen's findings still count (what a frame says to the agent may be on the
+ * screenshot though its labels are not); only frames placed where nothing of them shows have
+ * theirs left out.
  */
 import type { FrameMarks, Mark, MarksSnapshot, Rect, TextFinding } from './marks';
 
@@ -99,13 +102,31 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
     }
     for (const c of f.result.frames) {
       const child = c.token && counts(c) ? byToken.get(c.token) : null;
-      if (!child || !c.visible || !sameSize(c.box, child.result.viewport)) continue;
-      const vis = intersect({ x: c.visible.x + dx, y: c.visible.y + dy, width: c.visible.width, height: c.visible.height }, clip);
-      if (!vis) continue;
+      if (!child || !sameSize(c.box, child.result.viewport)) continue;
+      const vis = c.visible && intersect({ x: c.visible.x + dx, y: c.visible.y + dy, width: c.visible.width, height: c.visible.height }, clip);
+      if (!vis) { hidden(child); continue; }
       visit(child, dx + c.box.x, dy + c.box.y, vis);
     }
   };
+  /** a frame placed where nothing of it shows, with the frames inside it */
+  const judged = new Set<number>();
+  const hidden = (f: FrameResult) => {
+    if (judged.has(f.frameId)) return;
+    judged.add(f.frameId);
+    for (const c of f.result.frames) {
+      const child = c.token && counts(c) ? byToken.get(c.token) : null;
+      if (child) hidden(child);
+    }
+  };
   visit(top, 0, 0, topView);
+  // A frame that answered but could not be placed (its link came late, its id was disputed, its
+  // size did not match yet) gets no labels, but what it says to the agent still counts: the
+  // screenshot may show it, and asking is safer than missing it. Only a frame placed where
+  // nothing of it shows is left out.
+  for (const f of frames) {
+    if (seen.has(f.frameId) || judged.has(f.frameId)) continue;
+    for (const x of f.result.findings ?? []) findings.push({ ...x, frame: f.result.url });
+  }
   return {
     url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true),
     ...(findings.length ? { findings } : {}), screenMs, ...(values.length ? { values: values.join(' ') } : {}),

@@ -41,6 +41,21 @@ describe('mergeFrames', () => {
     expect(s.marks.map((m) => [m.label, m.frameId, m.localLabel])).toEqual([[0, 2, 1]]);
   });
 
+  it('what a frame says to the agent counts unless the frame is placed where nothing of it shows (and the frames inside it)', () => {
+    const said = (text: string) => ({ findings: [{ phrase: text, kind: 'override' as const, channel: 'text' as const, tag: 'p', excerpt: text }] });
+    const s = mergeFrames([
+      { frameId: 0, result: frame({ frames: [{ token: 'H', box: { x: 0, y: 0, width: 100, height: 100 }, visible: null }, { token: 'C', box: { x: 0, y: 0, width: 100, height: 100 }, visible: { x: 0, y: 0, width: 100, height: 100 } }] }) },
+      // placed, hidden: its text is not on the screenshot; nor is its own child's
+      { frameId: 1, result: frame({ token: 'H', viewport: small, ...said('hidden frame'), frames: [{ token: 'HH', box: { x: 0, y: 0, width: 100, height: 100 }, visible: { x: 0, y: 0, width: 100, height: 100 } }] }) },
+      { frameId: 4, result: frame({ token: 'HH', url: 'https://inner/', viewport: small, ...said('inside the hidden frame') }) },
+      { frameId: 2, result: frame({ token: 'C', url: 'https://c/', viewport: small, ...said('shown frame') }) },
+      // answered, but its link came too late (nobody claims its id): its labels are left out, its words are not
+      { frameId: 5, result: frame({ token: 'late', url: 'https://late/', ...said('late frame'), marks: [mark(0, 1, 1)] }) },
+    ])!;
+    expect(s.findings?.map((f) => [f.excerpt, f.frame])).toEqual([['shown frame', 'https://c/'], ['late frame', 'https://late/']]);
+    expect(s.marks.map((m) => m.frameId)).toEqual([]);
+  });
+
   // The ids come from our content scripts only (content-scripts/labeler/frames.ts), but a page can
   // still make an iframe claim an id that is not its own (a child script that grabs the link port
   // and answers with a sibling's id, a parent forwarding one): a claim made twice places nobody.

@@ -277,7 +277,9 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       // the model marked the action sensitive (CogAgent): the person is asked, whatever the guard lists say
       const sensitive = p.reply.sensitive ? translatorFor(state.locale)('whySensitive') : null;
       if (!ev.hit && !injected && !sensitive && !state.approveSteps) return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
-      return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: ev.hit?.id ?? null, reason: ev.hit?.reason ?? injected ?? sensitive } } };
+      // a guard's reason and the page's words aimed at the agent, both: the person weighs the one knowing the other
+      const reason = [ev.hit?.reason, injected].filter((x): x is string => !!x).join('; ') || sensitive;
+      return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: ev.hit?.id ?? null, reason } } };
     }
     case 'tab': return onTab(state, ev);
     case 'files': {
