@@ -351,7 +351,8 @@ function measureOne(f: Found, m: Measuring): Seen | null {
   const pageSized = rect.width >= PAGE_SIZED * m.vw && rect.height >= PAGE_SIZED * m.vh;
   const scrollable = f.scrolly && !pageSized && f.el !== m.scroller && scrollsNow(f.el, f.style);
   if (f.kind === 'scroll' && !scrollable) return null;
-  if (f.kind !== 'scroll' && isDisabled(f.owner, f.kind)) return null;
+  // a disabled control is not used, but one that scrolls is still scrolled (an agreement box read to its end)
+  if (f.kind !== 'scroll' && !scrollable && isDisabled(f.owner, f.kind)) return null;
   if (f.style.pointerEvents === 'none') return null;
   const shown = renderedOpacity(f.el, f.style);
   if (!shown) return null;

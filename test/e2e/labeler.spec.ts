@@ -422,7 +422,8 @@ test('candidate rules: scroll containers, display:contents, inert, styled checkb
   const a = await analyze(page);
   expectClean(a);
   const scrollable = a.snap.marks.filter((m) => m.scrollable).map((m) => m.text.slice(0, 20));
-  expect(scrollable).toEqual(['Terms: read me first', 'A very long line tha']);
+  // a disabled text box that scrolls is labelled for scrolling (an agreement to read to its end)
+  expect(scrollable).toEqual(['Terms: read me first', 'A very long line tha', 'Licence agreement']);
   const mark = async (sel: string) => a.snap.marks[await labelOf(page, sel)];
   expect(await mark('#dc-child')).toMatchObject({ tag: 'a', text: 'Contents link' });
   expect(await mark('#dark-label')).toMatchObject({ tag: 'label', text: 'Dark mode' });
