@@ -45,15 +45,20 @@ export function contrastRatio(a: Rgba, b: Rgba): number {
   return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
 }
 
-/** Below this contrast ratio, with no channel apart by MAX_CHANNEL or more, text cannot be told from its background. */
-export const MIN_CONTRAST = 1.1;
+/**
+ * Below this contrast ratio, with no channel apart by MAX_CHANNEL or more, text cannot be told
+ * from its background. 1.5:1: white on a browser's default button face (#efefef, 1.15:1) or
+ * #eee on white (1.16:1) cannot be read at a glance; #ccc on white (1.6:1, and 51 apart) can.
+ * WCAG asks 4.5:1 for comfortable reading; this is the line below which nobody reads at all.
+ */
+export const MIN_CONTRAST = 1.5;
 export const MAX_CHANNEL = 40;
 
 /**
  * Is text of colour `text` (any alpha, times `opacity`) unreadable on the opaque background `bg`?
  * Both the luminance contrast and every channel must be close: red on a green of the same
- * luminance is read easily. `#fefefe` on `#fff`, `#080808` on black, black at 3 % alpha are unreadable;
- * `#eee` on white is faint but seen.
+ * luminance is read easily. `#fefefe` on `#fff`, `#080808` on black, black at 3 % alpha, white on
+ * a default button face, `#eee` on white are unreadable; `#ccc` on white is faint but seen.
  */
 export function unreadable(text: Rgba, bg: Rgba, opacity = 1): boolean {
   const seen = over({ ...text, a: text.a * opacity }, { ...bg, a: 1 });

@@ -45,10 +45,16 @@ describe('unreadable', () => {
     expect(unreadable(c('rgba(0, 0, 0, 0.02)'), WHITE)).toBe(true);
     expect(unreadable(c('rgb(0, 0, 0)'), WHITE, 0.02)).toBe(true);
     expect(unreadable(c('rgb(53, 53, 106)'), c('rgb(51, 51, 102)'))).toBe(true);
+    // white on Chromium's default button face (ButtonFace, 1.15:1), #eee on white (1.16:1)
+    expect(unreadable(WHITE, c('rgb(239, 239, 239)'))).toBe(true);
+    expect(unreadable(c('rgb(238, 238, 238)'), WHITE)).toBe(true);
+    expect(unreadable(c('rgb(40, 40, 40)'), c('rgb(20, 20, 20)'))).toBe(true);
   });
   it('does not hold for faint or coloured text a person reads', () => {
-    expect(unreadable(c('rgb(238, 238, 238)'), WHITE)).toBe(false);
     expect(unreadable(c('rgb(204, 204, 204)'), WHITE)).toBe(false);
+    expect(unreadable(c('rgb(118, 118, 118)'), c('rgb(239, 239, 239)'))).toBe(false);
+    expect(unreadable(WHITE, c('rgb(0, 120, 212)'))).toBe(false);
+    expect(unreadable(c('rgb(70, 70, 70)'), c('rgb(20, 20, 20)'))).toBe(false);
     expect(unreadable(c('rgb(0, 0, 0)'), WHITE)).toBe(false);
     expect(unreadable(c('rgba(0, 0, 0, 0.2)'), WHITE)).toBe(false);
     expect(unreadable(WHITE, c('rgb(0, 170, 0)'))).toBe(false);
