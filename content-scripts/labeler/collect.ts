@@ -26,7 +26,9 @@
  *    d. children of a display:contents candidate (no box of its own) become candidates in its name;
  *    e. a candidate only because of a cursor:pointer inherited from its parent is deferred: it is
  *       measured only when no ancestor of that chain is visible (denest rule c would drop it
- *       anyway), which spares the many spans inside clickable cards.
+ *       anyway), which spares the many spans inside clickable cards; or when its parent is a
+ *       visible pointer-only candidate whose children form a row of buttons (rows.ts: a toolbar
+ *       whose Reply and Forward inherit its cursor is two marks, not one).
  * 3. Culling, and why it is safe. A subtree is never skipped because its root's rect is off
  *    screen: fixed, absolute and overflowing descendants can be drawn anywhere (and relative
  *    offsets, transforms, negative margins, flex/grid alignment overflow: the labeling corpus's
@@ -75,6 +77,7 @@ import type { Rect } from '../../src/core/marks';
 import { composedParent, describeElement, shadowRootOf, UI_ATTR } from './dom';
 import { isOurOverlay, OVERLAY } from './draw';
 import { denest, type Seen } from './denest';
+import { splitRows } from './rows';
 import { ATTR_NAMES, classify, editableDocument, isDisabled, pointerKind, TAGS, type Kind } from './rules';
 import type { LabelIndex } from './text';
 import { Covers, presentAt } from './cover';
@@ -404,17 +407,29 @@ function scrollsNow(el: Element, style: CSSStyleDeclaration): boolean {
 /** Step 4, then the deferred pointer children whose chain has nothing visible. */
 function measure(w: Walk, vw: number, vh: number): Seen[] {
   const m: Measuring = { vw, vh, scroller: document.scrollingElement, modals: w.modals, covers: new Covers(vw, vh), clips: new Map() };
-  const seen: Seen[] = [];
+  let seen: Seen[] = [];
   const visible = new Set<Element>();
   for (const f of w.found) {
     const s = measureOne(f, m);
     if (s) { seen.push(s); visible.add(s.el); }
   }
   let late = false;
+  const under: Found[] = [];
   for (const f of w.deferred) {
-    if (chainHasVisible(f.el, visible, w.pointer)) continue;
+    if (chainHasVisible(f.el, visible, w.pointer)) { under.push(f); continue; }
     const s = measureOne(f, m);
     if (s) { seen.push(s); visible.add(s.el); late = true; }
+  }
+  // a row of buttons that only inherit their parent's cursor is a row of marks, not one (rows.ts)
+  if (under.length) {
+    const parents = new Map<Element, Seen>();
+    for (const s of seen) if (s.kind === 'pointer' && s.owner === s.el && !s.scrollable) parents.set(s.el, s);
+    const split = parents.size ? splitRows(parents, under, (f) => measureOne(f, m)) : null;
+    if (split?.add.length) {
+      seen = seen.filter((s) => !split.drop.has(s.el));
+      seen.push(...split.add);
+      late = true;
+    }
   }
   return late ? seen.sort((a, b) => a.order - b.order) : seen;
 }

@@ -246,7 +246,11 @@ function rawText(el: Element, index?: LabelIndex, style?: CSSStyleDeclaration): 
   // (an icon button: "×", "⚙", "B") or whose name says the same words ("♡ Wishlist" → "Wishlist")
   if (!field) {
     const inner = contentText(el, style);
-    if (inner && !(name && (iconOnly(inner) || sameWords(inner, name)))) return inner;
+    if (inner && !(name && (iconOnly(inner) || sameWords(inner, name)))) {
+      // a glyph with a tooltip ("🗄" titled "Archive"): the tooltip is what it does
+      const title = iconOnly(inner) && !isInput ? collapse(el.getAttribute('title')) : '';
+      return title ? short(title) : inner;
+    }
   }
   if (tag === 'select') {
     const chosen = selectedText(el as HTMLSelectElement);
