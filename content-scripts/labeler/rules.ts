@@ -9,11 +9,14 @@
  *   contenteditable, our select-list options;
  * - "label": a <label> with a control (marked only when its control cannot be, e.g. a styled
  *   checkbox that is visually hidden);
- * - "generic": tabindex >= 0 or an on* handler attribute (onclick, onmousedown, …), or a custom
- *   element in a roving-tabindex group (rovingItem);
+ * - "generic": tabindex >= 0, an on* handler attribute (onclick, onmousedown, …), a framework
+ *   click hook (src/core/click-hooks.ts: jQuery UI data-handler, ng-click, @click, hx-get,
+ *   data-action, jsaction, data-bs-toggle, …), a custom element in a roving-tabindex group
+ *   (rovingItem), or an <a> without href drawn as something to click (scriptAnchor);
  * - "pointer": only computed cursor:pointer (not on html/body);
  * - "scroll": only a scrollable container (decided later from its overflow and sizes).
  */
+import { hasClickHook, hookName, tooltipToggle } from '../../src/core/click-hooks';
 import { OPTION_ATTR, UI_ATTR } from './dom';
 
 export type Kind = 'semantic' | 'label' | 'generic' | 'pointer' | 'scroll';
@@ -34,11 +37,18 @@ const CONTROL_TAGS = new Set(['button', 'select', 'textarea', 'summary']);
 
 /**
  * Every element classify() can say something about besides its cursor: these tags, and elements
- * with one of ATTR_NAMES (both checked in the walk from the tag and the attribute names, which
- * is cheaper than a selector query with one attribute selector per name).
+ * with an attribute ATTR_NAMES has (both checked in the walk from the tag and the attribute names,
+ * which is cheaper than a selector query with one attribute selector per name). ATTR_NAMES.has
+ * also answers for the framework click hooks (click-hooks.hookName: one more Set lookup, and
+ * prefix checks only for `@…` and `…:…` names), whose names are not a fixed list (`@click.prevent`).
  */
 export const TAGS = new Set(['a', 'button', 'input', 'select', 'textarea', 'summary', 'details', 'video', 'audio', 'label']);
-export const ATTR_NAMES = new Set(['role', 'tabindex', 'contenteditable', 'inert', OPTION_ATTR, UI_ATTR, ...HANDLERS]);
+class AttrNames extends Set<string> {
+  override has(name: string): boolean {
+    return super.has(name) || hookName(name);
+  }
+}
+export const ATTR_NAMES: ReadonlySet<string> = new AttrNames(['role', 'tabindex', 'contenteditable', 'inert', OPTION_ATTR, UI_ATTR, ...HANDLERS]);
 
 /** Never labelled themselves: frames are entered instead (their contents get labels). */
 const NEVER = new Set(['iframe', 'frame', 'object', 'embed', 'html', 'body', 'slot']);
@@ -64,7 +74,8 @@ const NO_ATTRS: Attrs = { inert: false, ui: false, kind: null };
 export function classify(el: Element, tag: string, names: string[] | null | undefined = undefined): Attrs {
   if (names === undefined) names = el.hasAttributes() ? el.getAttributeNames() : null;
   let inert = false, ui = false, role = false, tabindex = false, editable = false, handler = false;
-  let href = false, controls = false, option = false;
+  let href = false, controls = false, option = false, titled = false, named = false;
+  let hooks: string[] | null = null;
   if (names) {
     for (const n of names) {
       switch (n) {
@@ -76,7 +87,11 @@ export function classify(el: Element, tag: string, names: string[] | null | unde
         case 'href': href = true; break;
         case 'controls': controls = true; break;
         case OPTION_ATTR: option = true; break;
-        default: if (HANDLER_SET.has(n)) handler = true;
+        case 'title': case 'aria-label': titled = true; break;
+        case 'name': named = true; break;
+        default:
+          if (HANDLER_SET.has(n)) handler = true;
+          else if (hookName(n)) (hooks ??= []).push(n);
       }
     }
   }
@@ -96,7 +111,24 @@ export function classify(el: Element, tag: string, names: string[] | null | unde
   if (!kind && role && INTERACTIVE_ROLES.has(roleOf(el))) kind = 'semantic';
   if (!kind && editable && el.getAttribute('contenteditable') !== 'false') kind = 'semantic';
   if (!kind && (handler || (tabindex && ((el as HTMLElement).tabIndex >= 0 || rovingItem(el, tag))))) kind = 'generic';
+  if (!kind && hooks && hasClickHook(tag, hooks, (n) => el.getAttribute(n))) kind = 'generic';
+  if (!kind && tag === 'a' && !href && titled && !named && scriptAnchor(el)) kind = 'generic';
   return kind ? { inert, ui, kind } : NO_ATTRS;
+}
+
+/**
+ * An <a> without href (not a link, never a candidate on its own) that has a title or aria-label
+ * (handlers, framework hooks and tabindex made it a candidate already): a script control drawn as
+ * an icon or a word to click, like jQuery UI's datepicker arrows (`<a title="Prev">` holding a
+ * sprite). Not when it is a target rather than a control: a named anchor (`<a name>`, checked by
+ * the caller), one whose title is a Bootstrap tooltip, one wrapping a heading (a section target),
+ * or one whose title and aria-label are blank. Anchors with only an id (fragment targets, the
+ * empty index anchors of generated manuals) have no title and never get here.
+ */
+function scriptAnchor(el: Element): boolean {
+  const named = (el.getAttribute('aria-label') ?? '').trim() || (el.getAttribute('title') ?? '').trim();
+  if (!named || tooltipToggle((n) => el.getAttribute(n))) return false;
+  return el.querySelector('h1, h2, h3, h4, h5, h6') === null;
 }
 
 /**
