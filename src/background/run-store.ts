@@ -126,6 +126,8 @@ async function putStep(steps: StepStore, shots: ShotStore, runId: string, s: Ste
 let chain: Promise<unknown> = Promise.resolve();
 /** steps of each run already in the database */
 const stored = new Map<string, number>();
+/** per run: the observation of the last step written (a finished step's observation may change once: core/run/unchanged.ts) */
+const lastSaid = new Map<string, string>();
 const secretKey = (id: string) => `secret:${id}`;
 /** runs whose secret is in session storage (to remove it once the action is done) */
 const withSecret = new Set<string>();
@@ -151,6 +153,8 @@ export function saveRun(state: RunState): Promise<void> {
       const typedBefore = before === undefined ? 0 : (JSON.parse(before) as Vault).typed.length;
       if (typedBefore !== vault!.typed.length) from = 0;
     }
+    // the last step written learned afterwards that its action changed nothing: written again
+    if (from > 0 && from <= safe.steps.length && lastSaid.get(state.id) !== safe.steps[from - 1].observation) from -= 1;
     if (secret !== null) {
       await chrome.storage.session.set({ [secretKey(state.id)]: secret });
       withSecret.add(state.id);
@@ -168,6 +172,8 @@ export function saveRun(state: RunState): Promise<void> {
       throw isQuota(err) ? new StorageFullError() : err;
     }
     stored.set(state.id, safe.steps.length);
+    const last = safe.steps.at(-1);
+    if (last) lastSaid.set(state.id, last.observation);
   });
   chain = next.catch(() => undefined);
   return next;
@@ -206,6 +212,7 @@ export async function loadRun(id: string): Promise<RunState | undefined> {
   const steps = (await d.getAll('steps', stepRange(id))).map(({ runId: _r, ...s }) => s as StepRecord);
   steps.sort((a, b) => a.index - b.index);
   stored.set(id, steps.length);
+  if (steps.length) lastSaid.set(id, steps[steps.length - 1].observation);
   const { summary: _s, ...run } = rec;
   return withSecretRestored({ ...run, steps });
 }
@@ -254,6 +261,7 @@ export async function deleteRun(id: string): Promise<void> {
     tx.done,
   ]);
   stored.delete(id);
+  lastSaid.delete(id);
   vaults.delete(id);
   try {
     await chrome.storage.session.remove([secretKey(id), vaultKey(id)]);

@@ -28,7 +28,11 @@ export type BudgetStop =
  * so an action that keeps changing a value is not taken for one that changes nothing.
  */
 export function pageKeyOf(url: string, elements: Mark[], values = ''): string {
-  const text = `${url}\n${elements.map((m) => `${m.tag}:${m.text}`).join('\n')}\n${values}`;
+  return textKey(`${url}\n${elements.map((m) => `${m.tag}:${m.text}`).join('\n')}\n${values}`);
+}
+
+/** A short key of a text (its length and a 32-bit hash): equal texts, equal keys. */
+export function textKey(text: string): string {
   let h = 5381;
   for (let i = 0; i < text.length; i++) h = ((h * 33) ^ text.charCodeAt(i)) >>> 0;
   return `${text.length}:${h.toString(36)}`;

@@ -29,7 +29,8 @@ import { capText, MAX_REPLY_CHARS } from '../limits';
 import type { ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 import type { Usage } from '../costs';
-import { overCap, pageKeyOf, repeatCount, repeatStop } from './budget';
+import { overCap, pageKeyOf, repeatCount, repeatStop, textKey } from './budget';
+import { markUnchanged } from './unchanged';
 import { modelText } from './model-text';
 import { translatorFor } from '../locales';
 import { personTextIn } from './person-text';
@@ -193,6 +194,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     },
     usage,
     pageKey: pageKeyOf(p.url, p.elements, p.values),
+    ...(p.shotKey ? { shotKey: p.shotKey } : {}),
     approval: p.decision ?? null,
     ...(tabs.length ? { tabs } : {}),
     ...(p.injection?.length ? { injection: p.injection } : {}),
@@ -308,11 +310,15 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       // The person's secrets and typed passwords hidden in the page as kept and as the model reads it.
       const o = { ...ev.obs, url: hideRun(state, ev.obs.url), title: hideRun(state, ev.obs.title), marks: hideMarks(state, ev.obs.marks) };
       const startedAt = ev.at - ev.ms;
+      const shotKey = textKey(o.screenshot.dataUrl);
+      // the last action changed nothing: its observation says so before the model reads it again
+      const steps = markUnchanged(state.steps, pageKeyOf(o.url, o.marks, o.values), shotKey);
+      if (steps !== state.steps) state = { ...state, steps };
       const base = {
         index: state.steps.length, url: o.url, title: o.title, viewport: o.viewport, elements: o.marks,
         imageBytes: o.screenshot.bytes, imageWidth: o.screenshot.width, imageHeight: o.screenshot.height,
         screenshot: o.screenshot.dataUrl, kept: o.kept, observeMs: ev.ms, startedAt, frameOffsets: o.frameOffsets,
-        ...(o.stages ? { observeStages: o.stages } : {}), ...(o.values ? { values: o.values } : {}),
+        ...(o.stages ? { observeStages: o.stages } : {}), ...(o.values ? { values: o.values } : {}), shotKey,
       };
       // Text aimed at the agent: the next action waits for the person (the model is not told).
       const listed = detectInjection(pageTexts(o.title, o.marks));

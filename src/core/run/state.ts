@@ -163,6 +163,8 @@ export interface StepRecord {
   usage: Usage | null;
   /** the page as the model saw it (URL and element list), to tell an unchanged page (loop guard) */
   pageKey?: string;
+  /** the model's screenshot of that page, as a key (unchanged.ts: an action that changed nothing) */
+  shotKey?: string;
   /** null: no action was proposed (unreadable reply, take-over step) */
   approval: Approval | null;
   /** 'person': the person took over and acted; everything else is a model step */
