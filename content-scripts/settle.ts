@@ -1,20 +1,26 @@
 /**
  * Waiting in the page: DOM quiet after an action (waitForQuiet), and before an observation the
- * page a person would see (pageReady: custom elements defined, fonts ready, network quiet; what
- * and how long: src/core/settle.ts).
+ * page a person would see (pageReady: custom elements defined and rendered, fonts ready, network
+ * quiet; what and how long: src/core/settle.ts).
  */
-import { DEFINED_POLL_MS, partCaps, pendingTags, quietAt, type SettleReport } from '../src/core/settle';
+import {
+  awaitsRender, DEFINED_POLL_MS, nothingRendered, partCaps, pendingTags, quietAt, RENDER_QUIET_MS, renderGiveUp,
+  renderQuietCap, renderVerdict, shrank, type ComponentLook, type SettleReport,
+} from '../src/core/settle';
 
 /**
  * DOM quiet: resolves once no mutation has happened for quietMs (our own
- * overlay and select lists excluded), or at capMs.
+ * overlay and select lists excluded), or at capMs. `also`: shadow roots to watch besides the
+ * document (a mutation inside one is not seen from the document), and elements whose size
+ * changing counts as a change too (layout).
  */
-export function waitForQuiet(quietMs: number, capMs: number): Promise<{ quiet: boolean; ms: number }> {
+export function waitForQuiet(quietMs: number, capMs: number, also?: { roots?: ShadowRoot[]; boxes?: Element[] }): Promise<{ quiet: boolean; ms: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
     let quietTimer = 0;
     const finish = (quiet: boolean) => {
       observer.disconnect();
+      resizes?.disconnect();
       clearTimeout(quietTimer);
       clearTimeout(capTimer);
       resolve({ quiet, ms: Math.round(performance.now() - started) });
@@ -26,7 +32,21 @@ export function waitForQuiet(quietMs: number, capMs: number): Promise<{ quiet: b
     const observer = new MutationObserver((records) => {
       if (records.some((r) => !isOurs(r.target))) arm();
     });
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const opts = { subtree: true, childList: true, attributes: true, characterData: true };
+    observer.observe(document, opts);
+    for (const root of also?.roots ?? []) observer.observe(root, opts);
+    // a ResizeObserver reports each element once when observed: only a size other than that one is a change
+    const sizes = new Map<Element, string>();
+    const resizes = also?.boxes?.length ? new ResizeObserver((entries) => {
+      let changed = false;
+      for (const e of entries) {
+        const size = `${e.contentRect.width}x${e.contentRect.height}`;
+        if (sizes.has(e.target) && sizes.get(e.target) !== size) changed = true;
+        sizes.set(e.target, size);
+      }
+      if (changed) arm();
+    }) : null;
+    for (const el of also?.boxes ?? []) resizes?.observe(el);
     const capTimer = window.setTimeout(() => finish(false), capMs);
     arm();
   });
@@ -39,16 +59,23 @@ function isOurs(node: Node): boolean {
 
 /** Tag names this document waited for up to the cap once and will not wait for again. */
 const givenUp = new Set<string>();
+/** Tag names of components this document waited to render until the wait stalled: not waited for again. */
+const renderGivenUp = new Set<string>();
 
-/** The document and the open shadow roots of its custom elements, nested ones too. */
-function componentRoots(): Array<Document | ShadowRoot> {
+/** One walk: the document and the open shadow roots of its custom elements (nested ones too), and those custom elements. */
+interface Components { roots: Array<Document | ShadowRoot>; elements: Element[] }
+
+function components(): Components {
   const roots: Array<Document | ShadowRoot> = [document];
+  const elements: Element[] = [];
   for (let i = 0; i < roots.length; i++) {
     for (const el of Array.from(roots[i].querySelectorAll('*'))) {
-      if (el.localName.includes('-') && el.shadowRoot) roots.push(el.shadowRoot);
+      if (!el.localName.includes('-')) continue;
+      elements.push(el);
+      if (el.shadowRoot) roots.push(el.shadowRoot);
     }
   }
-  return roots;
+  return { roots, elements };
 }
 
 /** Undefined tag names in these roots, without the given-up ones. */
@@ -65,23 +92,106 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * ask whenDefined), at most capMs. Names still pending then are given up for this document.
  * When something was defined meanwhile, one more frame (at most 100 ms) lets it render.
  */
-async function definedPart(capMs: number): Promise<SettleReport['defined']> {
+async function definedPart(capMs: number, found: Components): Promise<{ report: SettleReport['defined']; found: Components }> {
   const started = performance.now();
-  let roots = componentRoots();
-  let pending = undefinedIn(roots);
-  if (!pending.length) return { ms: 0, pending };
+  let pending = undefinedIn(found.roots);
+  if (!pending.length) return { report: { ms: 0, pending }, found };
   while (performance.now() - started < capMs) {
     await sleep(Math.min(DEFINED_POLL_MS, Math.max(0, capMs - (performance.now() - started))));
-    const now = undefinedIn(roots);
+    const now = undefinedIn(found.roots);
     if (now.join() !== pending.join()) {
-      roots = componentRoots(); // upgraded components bring shadow roots (and maybe inner components)
-      pending = undefinedIn(roots);
+      found = components(); // upgraded components bring shadow roots (and maybe inner components)
+      pending = undefinedIn(found.roots);
     }
     if (!pending.length) break;
   }
   if (pending.length) for (const n of pending) givenUp.add(n);
   else await Promise.race([new Promise((r) => requestAnimationFrame(r)), sleep(100)]);
-  return { ms: Math.round(performance.now() - started), pending };
+  // the components defined meanwhile may have rendered their shadow roots: the rendered part walks again
+  return { report: { ms: Math.round(performance.now() - started), pending }, found: components() };
+}
+
+/** The element a custom element inherits its visibility from: its slot, its parent, or its shadow root's host. */
+function composedParent(el: Element): Element | null {
+  return el.assignedSlot ?? el.parentElement ?? (el.parentNode instanceof ShadowRoot ? el.parentNode.host : null);
+}
+
+/** The custom elements among these that have not rendered yet (core/settle.ts awaitsRender). */
+function unrendered(elements: Iterable<Element>): Set<Element> {
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  const out = new Set<Element>();
+  for (const el of elements) {
+    if (!el.isConnected) continue;
+    const look = (): ComponentLook => {
+      const visibility = getComputedStyle(el).visibility;
+      if (visibility === 'visible') return { visibility, parentVisibility: null, defined: true, boxed: true, rect: { left: 0, top: 0, right: 0, bottom: 0 } };
+      const parent = composedParent(el);
+      return {
+        visibility,
+        parentVisibility: parent ? getComputedStyle(parent).visibility : null,
+        defined: el.matches(':defined'),
+        boxed: el.checkVisibility(),
+        rect: el.getBoundingClientRect(),
+      };
+    };
+    if (awaitsRender(el.localName, look, vw, vh, renderGivenUp)) out.add(el);
+  }
+  return out;
+}
+
+/**
+ * After the defined part: until no custom element in or near the viewport is hidden while its
+ * context is visible (a component whose code has not arrived, so it has not rendered), polled,
+ * at most capMs; the wait stops when none rendered (and no resource finished) for
+ * RENDER_STALL_MS, and the tag names still hidden then are given up for this document. When
+ * something rendered, a DOM and layout quiet window follows (RENDER_QUIET_MS, within the cap).
+ */
+async function renderedPart(capMs: number, found: Components): Promise<SettleReport['rendered']> {
+  const started = performance.now();
+  let pending = unrendered(found.elements);
+  if (!pending.size) return nothingRendered();
+  const waited = pendingTags(Array.from(pending, (el) => el.localName), new Set());
+  const rendered = new Set<Element>();
+  let progress = started;
+  let polls = 0;
+  const resources = new PerformanceObserver(() => { progress = performance.now(); polls = 0; }); // a component's code arriving
+  resources.observe({ type: 'resource' });
+  let verdict: ReturnType<typeof renderVerdict> = 'wait';
+  try {
+    for (;;) {
+      const now = performance.now();
+      verdict = renderVerdict({ pending: pending.size, elapsed: now - started, sinceProgress: now - progress, pollsSinceProgress: polls, capMs });
+      if (verdict !== 'wait') break;
+      await sleep(Math.max(0, Math.min(DEFINED_POLL_MS, capMs - (now - started))));
+      polls++;
+      const still = unrendered(pending);
+      if (shrank(pending, still)) {
+        progress = performance.now();
+        polls = 0;
+        for (const el of pending) if (!still.has(el)) rendered.add(el);
+        found = components(); // what rendered may hold components of its own, hidden until they render
+        pending = unrendered(found.elements);
+      }
+    }
+  } finally {
+    resources.disconnect();
+  }
+  const names = pendingTags(Array.from(pending, (el) => el.localName), new Set());
+  for (const n of renderGiveUp(verdict, names)) renderGivenUp.add(n);
+  const quietCap = renderQuietCap(rendered.size > 0, capMs - (performance.now() - started));
+  const quiet = quietCap > 0
+    ? await waitForQuiet(RENDER_QUIET_MS, quietCap, { roots: found.roots.filter((r): r is ShadowRoot => r instanceof ShadowRoot), boxes: Array.from(rendered) })
+    : { ms: 0 };
+  return { ms: Math.round(performance.now() - started), waited, pending: names, quietMs: quiet.ms };
+}
+
+/** Defined, then rendered, within one cap. */
+async function componentsPart(capMs: number): Promise<Pick<SettleReport, 'defined' | 'rendered'>> {
+  const started = performance.now();
+  const { report: defined, found } = await definedPart(capMs, components());
+  const rendered = await renderedPart(Math.max(0, capMs - (performance.now() - started)), found);
+  return { defined, rendered };
 }
 
 async function fontsPart(capMs: number): Promise<SettleReport['fonts']> {
@@ -112,10 +222,10 @@ async function networkPart(capMs: number): Promise<SettleReport['network']> {
   }
 }
 
-/** All three parts side by side, each capped, the whole at most capMs (`load` is the background's). */
+/** The three parts (components defined then rendered, fonts, network) side by side, each capped, the whole at most capMs (`load` is the background's). */
 export async function pageReady(capMs: number): Promise<SettleReport> {
   const started = performance.now();
   const caps = partCaps(capMs);
-  const [defined, fonts, network] = await Promise.all([definedPart(caps.defined), fontsPart(caps.fonts), networkPart(caps.network)]);
-  return { ms: Math.round(performance.now() - started), load: 0, defined, fonts, network };
+  const [{ defined, rendered }, fonts, network] = await Promise.all([componentsPart(caps.defined), fontsPart(caps.fonts), networkPart(caps.network)]);
+  return { ms: Math.round(performance.now() - started), load: 0, defined, rendered, fonts, network };
 }

@@ -3,7 +3,7 @@
  * loading and the DOM has been quiet for a moment, capped. Event-driven, no
  * fixed sleeps.
  */
-import { READY_CAP_MS, type SettleReport } from '../core/settle';
+import { nothingRendered, READY_CAP_MS, type SettleReport } from '../core/settle';
 import { ensureContent, sendContent } from './content';
 
 const QUIET_MS = 300;
@@ -45,8 +45,8 @@ export async function settle(tabId: number, capMs: number): Promise<void> {
 
 /**
  * Before an observation: the tab loaded (at most loadCapMs), then the page a person would see
- * (content script pageReady, at most READY_CAP_MS: custom elements defined, fonts ready, network
- * quiet), measured. A page that cannot answer (it navigated meanwhile) gets a report of the load
+ * (content script pageReady, at most READY_CAP_MS: custom elements defined and rendered, fonts
+ * ready, network quiet), measured. A page that cannot answer (it navigated meanwhile) gets a report of the load
  * wait only; the labeling pass after it says what is wrong, if anything.
  */
 export async function settlePage(tabId: number, loadCapMs: number): Promise<SettleReport> {
@@ -55,6 +55,6 @@ export async function settlePage(tabId: number, loadCapMs: number): Promise<Sett
   const load = Date.now() - started;
   await ensureContent(tabId);
   const ready = await sendContent(tabId, 'page/ready', { capMs: READY_CAP_MS }).catch(() => null);
-  const none = { defined: { ms: 0, pending: [] }, fonts: { ms: 0, ok: false }, network: { ms: 0, quiet: false } };
+  const none = { defined: { ms: 0, pending: [] }, rendered: nothingRendered(), fonts: { ms: 0, ok: false }, network: { ms: 0, quiet: false } };
   return { ...(ready ?? none), load, ms: Date.now() - started };
 }

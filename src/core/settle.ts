@@ -6,6 +6,12 @@
  *    shadow roots (a web-component library that loads late leaves raw, un-upgraded elements);
  *    tag names still undefined at the cap are given up for this document (a typo'd tag, a library
  *    that failed) and never waited for again;
+ *    then, once they are, components rendered: no custom element left hidden while its context
+ *    is visible (a lazily loaded library defines every tag at once and keeps each component
+ *    `visibility: hidden` until its code has arrived and it rendered: Stencil's hydrated flag),
+ *    in or near the viewport; the wait stops when that set has not shrunk for RENDER_STALL_MS
+ *    (a component hidden for good: a closed popup), and those tag names are given up for this
+ *    document; when something rendered meanwhile, a short DOM and layout quiet window follows;
  * 2. the document's fonts ready (document.fonts.ready), capped;
  * 3. a short network-quiet window: no resource finished in the last NETWORK_QUIET_MS (Resource
  *    Timing sees finished requests only), capped.
@@ -16,8 +22,16 @@ export const READY_CAP_MS = 4000;
 export const FONTS_CAP_MS = 1500;
 export const NETWORK_QUIET_MS = 250;
 export const NETWORK_CAP_MS = 1500;
-/** how often the document is checked for undefined elements while waiting */
+/** how often the document is checked for undefined (or not yet rendered) elements while waiting */
 export const DEFINED_POLL_MS = 50;
+/** the wait for components to render stops when none has rendered (nor a resource finished) for this long */
+export const RENDER_STALL_MS = 400;
+/** after something rendered: the DOM (document and components' open shadow roots) and the rendered boxes quiet this long */
+export const RENDER_QUIET_MS = 150;
+/** …at most this long (a page that never stops changing, a clock, costs no more) */
+export const RENDER_QUIET_CAP_MS = 600;
+/** how far outside the viewport a component still counts as "near" it (CSS px, each side) */
+export const RENDER_NEAR_PX = 200;
 
 export interface SettleReport {
   /** the whole wait (ms), load included */
@@ -26,6 +40,13 @@ export interface SettleReport {
   load: number;
   /** waiting for custom elements (ms); `pending`: tag names still undefined at the cap */
   defined: { ms: number; pending: string[] };
+  /**
+   * waiting for components to render (ms, after `defined`, the quiet window included): `waited`,
+   * the tag names of the components hidden before they rendered when the wait began; `pending`,
+   * those still hidden at its end (given up for the document when the wait stalled); `quietMs`,
+   * the DOM and layout quiet window after something rendered (0: nothing did)
+   */
+  rendered: { ms: number; waited: string[]; pending: string[]; quietMs: number };
   fonts: { ms: number; ok: boolean };
   network: { ms: number; quiet: boolean };
 }
@@ -46,4 +67,78 @@ export function pendingTags(localNames: Iterable<string>, givenUp: ReadonlySet<s
 /** When the network counts as quiet: NETWORK_QUIET_MS after the last finished request (performance.now ms). */
 export function quietAt(lastFinished: number): number {
   return lastFinished + NETWORK_QUIET_MS;
+}
+
+/** The report of a rendered part that had nothing to wait for. */
+export function nothingRendered(): SettleReport['rendered'] {
+  return { ms: 0, waited: [], pending: [], quietMs: 0 };
+}
+
+/** What the page tells of one custom element (read lazily, only as far as needed). */
+export interface ComponentLook {
+  /** its computed visibility */
+  visibility: string;
+  /** its composed parent's (the slot it is assigned to, its parent element, or its shadow root's host); null: none */
+  parentVisibility: string | null;
+  /** :defined (an undefined one is the defined part's) */
+  defined: boolean;
+  /** it has a box (checkVisibility: no display:none or content-visibility:hidden on the way up) */
+  boxed: boolean;
+  /** its border box (client coordinates) */
+  rect: { left: number; top: number; right: number; bottom: number };
+}
+
+/**
+ * A component not rendered yet: a defined custom element whose own visibility is hidden while its
+ * composed parent's is visible (so it is the component that hides itself, not a hidden context),
+ * with a box in or near the viewport (a box of no size counts: a host is often empty until it
+ * renders). Tag names given up are not waited for.
+ */
+export function awaitsRender(localName: string, look: () => ComponentLook, vw: number, vh: number, givenUp: ReadonlySet<string>): boolean {
+  if (!localName.includes('-') || givenUp.has(localName)) return false;
+  const l = look();
+  if (l.visibility === 'visible' || l.parentVisibility !== 'visible' || !l.defined || !l.boxed) return false;
+  return nearViewport(l.rect, vw, vh);
+}
+
+/** A box in the viewport grown by RENDER_NEAR_PX each side (edges touching count; a box of no size too). */
+export function nearViewport(r: ComponentLook['rect'], vw: number, vh: number, near = RENDER_NEAR_PX): boolean {
+  return r.right >= -near && r.bottom >= -near && r.left <= vw + near && r.top <= vh + near;
+}
+
+/** Some element of the earlier set is not in the later one: it rendered (or went away, or out of view). */
+export function shrank<T>(before: ReadonlySet<T>, after: ReadonlySet<T>): boolean {
+  for (const x of before) if (!after.has(x)) return true;
+  return false;
+}
+
+/** checks without progress before the wait counts as stalled (as many as RENDER_STALL_MS holds) */
+export const RENDER_STALL_POLLS = Math.ceil(RENDER_STALL_MS / DEFINED_POLL_MS);
+
+/**
+ * Whether to go on waiting for components to render: `done` when none is pending; `stalled` when
+ * none rendered (and no resource finished: a component's code arriving) for RENDER_STALL_MS and
+ * over RENDER_STALL_POLLS checks (a busy page's timers run late, ours too: one late check is not
+ * a stall); `cap` at the part's cap; else `wait`.
+ */
+export function renderVerdict(o: { pending: number; elapsed: number; sinceProgress: number; pollsSinceProgress: number; capMs: number }): 'done' | 'stalled' | 'cap' | 'wait' {
+  if (o.pending === 0) return 'done';
+  if (o.sinceProgress >= RENDER_STALL_MS && o.pollsSinceProgress >= RENDER_STALL_POLLS) return 'stalled';
+  if (o.elapsed >= o.capMs) return 'cap';
+  return 'wait';
+}
+
+/**
+ * The tag names to give up for the document when the wait ends: all still pending when it had
+ * stalled (a component hidden for good must not cost every observation the stall again), none
+ * when it ended at the cap while components were still rendering (the next observation waits
+ * for them again, and gives them up only if they stall).
+ */
+export function renderGiveUp(verdict: 'done' | 'stalled' | 'cap' | 'wait', pending: readonly string[]): string[] {
+  return verdict === 'stalled' ? [...pending] : [];
+}
+
+/** The quiet window after something rendered, within what is left of the cap: 0 when nothing rendered. */
+export function renderQuietCap(renderedAny: boolean, leftMs: number): number {
+  return renderedAny ? Math.max(0, Math.min(RENDER_QUIET_CAP_MS, leftMs)) : 0;
 }

@@ -4,7 +4,9 @@
  *   npx tsx test/bench/settle-bench.ts
  * 1. The labeling corpus's web-component pages (wc-*.html, their library served 1.5 s late):
  *    pageReady right after the load event, as an agent's first observation would call it: the
- *    whole wait, each part, the tags given up, and how many elements were still undefined at load.
+ *    whole wait, each part (components defined, then rendered with its quiet window), the tags
+ *    given up (undefined at the cap, or still hidden when the wait for rendering stalled), and
+ *    how many elements were still undefined at load.
  * 2. Heavy real documentation pages (real-pages.ts; skipped when not installed): the cost of
  *    the check when nothing is pending (median of BENCH_SETTLE_RUNS, default 10).
  * pageReady runs here in the page's own world (bundled with esbuild), not in the extension's
@@ -78,10 +80,13 @@ export async function settleBench(log: (s: string) => void = console.log): Promi
     await corpus.close();
   }
   log('\nSettling on web-component pages (pageReady right after load; ms)');
-  log('page                         undefined@load  total  defined  fonts  network  given up');
+  log('page                         undefined@load  total  defined  rendered (quiet)  fonts  network  given up');
   for (const c of components) {
     const r = c.report;
-    log(`${c.page.padEnd(28)} ${String(c.undefinedAtLoad).padStart(14)} ${String(r.ms).padStart(6)} ${String(r.defined.ms).padStart(8)} ${String(r.fonts.ms).padStart(6)} ${String(r.network.ms).padStart(8)}  ${r.defined.pending.join(', ') || '-'}`);
+    const rendered = `${r.rendered.ms} (${r.rendered.quietMs})`;
+    const gaveUp = [...r.defined.pending, ...r.rendered.pending.map((t) => `${t} (hidden)`)].join(', ') || '-';
+    log(`${c.page.padEnd(28)} ${String(c.undefinedAtLoad).padStart(14)} ${String(r.ms).padStart(6)} ${String(r.defined.ms).padStart(8)} ${rendered.padStart(16)} ${String(r.fonts.ms).padStart(6)} ${String(r.network.ms).padStart(8)}  ${gaveUp}`);
+    if (r.rendered.waited.length) log(`${''.padEnd(28)} waited to render: ${r.rendered.waited.join(', ')}`);
   }
   if (realPages.length) {
     log('\nSettling cost with nothing pending, heavy real pages (median / p95 ms)');

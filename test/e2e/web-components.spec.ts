@@ -1,7 +1,8 @@
 /**
  * Web-component pages (the corpus's wc-*.html: Shoelace, Material Web and Fluent UI, their
- * library served 1.5 s late after the load event) through the headless runner, the built
- * extension and the fake model: the FIRST observation of each page lists every control, one mark
+ * library served 1.5 s late after the load event, and a Stencil-style library by hand whose
+ * components are all defined at load but render one by one, hidden until they have) through the
+ * headless runner, the built extension and the fake model: the FIRST observation of each page lists every control, one mark
  * each (scored against the page's gold/decoy annotations, measured in a plain browser once the
  * components are defined), and a click on a component's mark lands.
  */
@@ -18,6 +19,7 @@ import { collectTruth } from '../bench/marks-truth';
 import { runAgentCli, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
+import { RENDER_STALL_MS } from '../../src/core/settle';
 
 const KEY = 'sk-test-wc-5e8d1c';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-wc-'));
@@ -65,8 +67,8 @@ async function run(name: string, goals: Goal[], url = corpus.url(name)): Promise
 
 const pages = listPages('wc-');
 
-test('the corpus has web-component pages from three libraries', () => {
-  expect(pages.map((p) => p.name)).toEqual(['wc-fluent-toolbar.html', 'wc-material-mail.html', 'wc-shoelace-settings.html']);
+test('the corpus has web-component pages from three libraries and one lazily rendered by hand', () => {
+  expect(pages.map((p) => p.name)).toEqual(['wc-fluent-toolbar.html', 'wc-lazy-hydrate.html', 'wc-material-mail.html', 'wc-shoelace-settings.html']);
 });
 
 for (const { name } of pages) {
@@ -118,4 +120,16 @@ test('an undefined component inside a defined one\'s shadow root is waited for t
   test.setTimeout(120_000);
   const trace = await run('nested-late', [{ do: 'answer', text: 'seen' }], `${site.url}wc/nested-late.html`);
   expect(trace.steps[0].elements.map((e) => e.text)).toEqual(['Invite a member']);
+});
+
+test('wc-lazy-hydrate: a click on a component rendered late lands, and the popover hidden for good is not waited for again', async () => {
+  test.setTimeout(120_000);
+  const trace = await run('wc-lazy-hydrate.html', [{ do: 'click', find: /^Flexible dates$/ }, { do: 'answer', text: 'done' }]);
+  expect(trace.steps[0].result).toMatchObject({ ok: true });
+  // the first observation waited for the components to render (the last one 2 s after load) and
+  // for the closed popover until nothing had rendered for a moment (core/settle.ts RENDER_STALL_MS);
+  // the next one does not wait for the popover again
+  const [first, second] = trace.steps.map((s) => s.timings.observeStages?.settleMs ?? 0);
+  console.log(`wc-lazy-hydrate.html: settling ${first} ms, then ${second} ms`);
+  expect(second, 'the next observation did not wait for the hidden popover again').toBeLessThan(RENDER_STALL_MS);
 });
