@@ -21,7 +21,7 @@ function stepThen(reply: string, before: Observation, after: Observation, result
   let s = createRun({ id: 'r1', task: 'reply to the mail', startUrl: 'https://mail.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 10, at: 0 });
   s = reduce(s, { type: 'observed', at: 100, obs: before, ms: 10 });
   s = reduce(s, { type: 'replied', at: 200, raw: `Thought: t\nAction: ${reply}\nMemory_Updated: {}`, reasoning: null, usage: null, ms: 10 });
-  if (s.phase === 'check') s = reduce(s, { type: 'checked', at: 250, hit: null });
+  s = reduce(s, { type: 'checked', at: 250, hit: null });
   s = reduce(s, { type: 'acted', at: 300, result, ms: 10 });
   return reduce(s, { type: 'observed', at: 400, obs: after, ms: 10 });
 }
