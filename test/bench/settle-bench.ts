@@ -6,7 +6,8 @@
  *    pageReady right after the load event, as an agent's first observation would call it: the
  *    whole wait, each part (components defined, then rendered with its quiet window), the tags
  *    given up (undefined at the cap, or still hidden when the wait for rendering stalled), and
- *    how many elements were still undefined at load.
+ *    how many elements were still undefined at load; then pageReady again on the settled page
+ *    (median of BENCH_SETTLE_RUNS): the cost with nothing pending on pages full of components.
  * 2. Heavy real documentation pages (real-pages.ts; skipped when not installed): the cost of
  *    the check when nothing is pending (median of BENCH_SETTLE_RUNS, default 10).
  * pageReady runs here in the page's own world (bundled with esbuild), not in the extension's
@@ -43,12 +44,13 @@ async function opened(session: Session, url: string): Promise<Page> {
   return page;
 }
 
+/** pageReady in the page, the script added once per page (what a document gave up is kept, as in the content script) */
 async function ready(page: Page, code: string): Promise<SettleReport> {
-  await page.addScriptTag({ content: code });
+  if (!(await page.evaluate(() => '__settle' in window))) await page.addScriptTag({ content: code });
   return page.evaluate((cap) => window.__settle.pageReady(cap), READY_CAP_MS);
 }
 
-export interface SettleRow { page: string; undefinedAtLoad: number; report: SettleReport }
+export interface SettleRow { page: string; undefinedAtLoad: number; report: SettleReport; /** pageReady again once settled: the cost with nothing pending */ again: Timing | null }
 export interface SettleCostRow { page: string; nodes: number; ms: Timing | null }
 
 export async function settleBench(log: (s: string) => void = console.log): Promise<{ components: SettleRow[]; realPages: SettleCostRow[] }> {
@@ -62,7 +64,9 @@ export async function settleBench(log: (s: string) => void = console.log): Promi
       const page = await opened(session, corpus.url(p.name));
       const undefinedAtLoad = await page.evaluate(() => document.querySelectorAll(':not(:defined)').length);
       const report = await ready(page, code);
-      components.push({ page: p.name, undefinedAtLoad, report });
+      const ms: number[] = [];
+      for (let i = 0; i < RUNS; i++) ms.push((await ready(page, code)).ms);
+      components.push({ page: p.name, undefinedAtLoad, report, again: timing(ms) });
       await session.done(page);
     }
     if (ensureDocs(REAL_PAGES, 'settle', log)) {
@@ -88,6 +92,8 @@ export async function settleBench(log: (s: string) => void = console.log): Promi
     log(`${c.page.padEnd(28)} ${String(c.undefinedAtLoad).padStart(14)} ${String(r.ms).padStart(6)} ${String(r.defined.ms).padStart(8)} ${rendered.padStart(16)} ${String(r.fonts.ms).padStart(6)} ${String(r.network.ms).padStart(8)}  ${gaveUp}`);
     if (r.rendered.waited.length) log(`${''.padEnd(28)} waited to render: ${r.rendered.waited.join(', ')}`);
   }
+  log('\nSettling cost with nothing pending, the same pages once settled (what was given up is not waited for; median / p95 ms)');
+  for (const c of components) log(`${c.page.padEnd(28)} ${c.again?.median ?? '-'} / ${c.again?.p95 ?? '-'}`);
   if (realPages.length) {
     log('\nSettling cost with nothing pending, heavy real pages (median / p95 ms)');
     for (const r of realPages) log(`${r.page.padEnd(20)} ${String(r.nodes).padStart(7)} elements  ${r.ms?.median ?? '-'} / ${r.ms?.p95 ?? '-'}`);
