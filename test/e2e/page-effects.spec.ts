@@ -200,3 +200,25 @@ test('the loop guard counts a value that keeps changing as progress: a spinner c
   // the element list itself never changed: only the field's value did
   expect(new Set(o.trace.steps.slice(0, 6).map((s) => s.elements.map((m) => m.text).join('|'))).size).toBe(1);
 });
+
+test('a datepicker\'s arrows that only a delegated handler makes clickable are labelled and used: two months back, then a day', async () => {
+  site.events.length = 0;
+  const o = await runScripted(site, '../widgets/datepicker.html', [
+    { click: /^Prev$/ }, { click: /^Prev$/ }, { click: /^15$/ }, { answer: 'picked' },
+  ], '', path.join(out, 'datepicker.json'));
+  expect(o.r.code, o.r.stderr).toBe(0);
+  expect(o.trace.run.status).toBe('finished');
+  expect(values(o, 'date')).toEqual(['03/15/2026']);
+  expect(o.trace.steps.slice(0, 3).map((s) => s.observation)).toEqual(['Success', 'Success', 'Success']);
+});
+
+test('toolbar buttons that inherit the toolbar\'s cursor are one label each; a click that changed nothing is said to have changed nothing', async () => {
+  site.events.length = 0;
+  const o = await runScripted(site, '../widgets/mail.html', [{ click: /^Print$/ }, { click: /^Forward$/ }, { answer: 'forwarding' }], '', path.join(out, 'mail.json'));
+  expect(o.r.code, o.r.stderr).toBe(0);
+  expect(o.trace.steps[0].elements.map((m) => m.text)).toEqual(expect.arrayContaining(['Reply', 'Forward', 'Print']));
+  expect(values(o, 'mail')).toEqual(['Print', 'Forward']);
+  expect(o.trace.steps[0].observation).toMatch(/^Done, but nothing on the page changed/);
+  expect(o.trace.steps[1].observation).toBe('Success');
+  expect(o.trace.run.status).toBe('finished');
+});
