@@ -1,5 +1,5 @@
 /**
- * An action that changed nothing is not reported as Success (docs/runner.md, "Observations").
+ * An action that changed nothing is not reported as Success (docs/trace-format.md, `observation`).
  * When the next observation shows the same page as the one the action was done on (the same
  * address, element list and control values: pageKeyOf; and the same screenshot, byte for byte),
  * the step's observation says so instead of "Success". Only actions meant to change the page
