@@ -26,7 +26,8 @@
  * - Google jsaction: `jsaction` with an entry `click:…` (or `clickmod:`, `clickonly:`, a press),
  *   or an entry with no event, which means click;
  * - Bootstrap (and Foundation): `data-toggle` / `data-bs-toggle` with any value but `tooltip`
- *   (a tooltip shows on hover), `data-dismiss` / `data-bs-dismiss` with a value.
+ *   (a tooltip shows on hover) and `buttons` (Bootstrap 3 puts it on the group around its toggle
+ *   buttons, which are the controls), `data-dismiss` / `data-bs-dismiss` with a value.
  * A form is never a control (its hooks mean submit); the caller passes the tag.
  */
 
@@ -134,7 +135,7 @@ export function clickHook(tag: string, name: string, attr: AttrLookup): boolean 
   if (name === 'jsaction') return jsactionPress(attr(name) ?? '');
   if (TOGGLES.has(name)) {
     const v = (attr(name) ?? '').trim().toLowerCase();
-    return v !== '' && v !== 'tooltip';
+    return v !== '' && v !== 'tooltip' && v !== 'buttons';
   }
   if (DISMISS.has(name)) return (attr(name) ?? '').trim() !== '';
   const ev = directiveEvent(name);

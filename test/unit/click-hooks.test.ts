@@ -88,6 +88,7 @@ describe('framework click hooks', () => {
     expect(hook({ 'data-toggle': 'dropdown' }, 'span')).toBe(true);
     expect(hook({ 'data-bs-dismiss': 'alert' }, 'span')).toBe(true);
     expect(hook({ 'data-bs-toggle': 'tooltip', title: 'Hi' }, 'span')).toBe(false);
+    expect(hook({ 'data-toggle': 'buttons', class: 'btn-group' })).toBe(false);
     expect(hook({ 'data-toggle': '' })).toBe(false);
     expect(hook({ 'data-dismiss': '' })).toBe(false);
     expect(tooltipToggle((n) => (n === 'data-bs-toggle' ? 'Tooltip' : null))).toBe(true);
