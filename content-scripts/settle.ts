@@ -144,7 +144,7 @@ function unrendered(elements: Iterable<Element>): Set<Element> {
  * After the defined part: until no custom element in or near the viewport is hidden while its
  * context is visible (a component whose code has not arrived, so it has not rendered), polled,
  * at most capMs; the wait stops when none rendered (and no resource finished) for
- * RENDER_STALL_MS, and the tag names still hidden then are given up for this document. When
+ * RENDER_STALL_MS, and the tag names hidden that long are given up for this document. When
  * something rendered, a DOM and layout quiet window follows (RENDER_QUIET_MS, within the cap).
  */
 async function renderedPart(capMs: number, found: Components): Promise<SettleReport['rendered']> {
@@ -153,15 +153,16 @@ async function renderedPart(capMs: number, found: Components): Promise<SettleRep
   if (!pending.size) return nothingRendered();
   const waited = pendingTags(Array.from(pending, (el) => el.localName), new Set());
   const rendered = new Set<Element>();
+  const seen = new Map<Element, number>(); // when each was first seen hidden
+  for (const el of pending) seen.set(el, started);
   let progress = started;
   let polls = 0;
   const resources = new PerformanceObserver(() => { progress = performance.now(); polls = 0; }); // a component's code arriving
   resources.observe({ type: 'resource' });
-  let verdict: ReturnType<typeof renderVerdict> = 'wait';
   try {
     for (;;) {
       const now = performance.now();
-      verdict = renderVerdict({ pending: pending.size, elapsed: now - started, sinceProgress: now - progress, pollsSinceProgress: polls, capMs });
+      const verdict = renderVerdict({ pending: pending.size, elapsed: now - started, sinceProgress: now - progress, pollsSinceProgress: polls, capMs });
       if (verdict !== 'wait') break;
       await sleep(Math.max(0, Math.min(DEFINED_POLL_MS, capMs - (now - started))));
       polls++;
@@ -172,13 +173,15 @@ async function renderedPart(capMs: number, found: Components): Promise<SettleRep
         for (const el of pending) if (!still.has(el)) rendered.add(el);
         found = components(); // what rendered may hold components of its own, hidden until they render
         pending = unrendered(found.elements);
+        for (const el of pending) if (!seen.has(el)) seen.set(el, progress);
       }
     }
   } finally {
     resources.disconnect();
   }
   const names = pendingTags(Array.from(pending, (el) => el.localName), new Set());
-  for (const n of renderGiveUp(verdict, names)) renderGivenUp.add(n);
+  const end = performance.now();
+  for (const n of renderGiveUp(Array.from(pending, (el) => ({ tag: el.localName, hiddenMs: end - (seen.get(el) ?? end) })))) renderGivenUp.add(n);
   const quietCap = renderQuietCap(rendered.size > 0, capMs - (performance.now() - started));
   const quiet = quietCap > 0
     ? await waitForQuiet(RENDER_QUIET_MS, quietCap, { roots: found.roots.filter((r): r is ShadowRoot => r instanceof ShadowRoot), boxes: Array.from(rendered) })

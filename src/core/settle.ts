@@ -10,8 +10,8 @@
  *    is visible (a lazily loaded library defines every tag at once and keeps each component
  *    `visibility: hidden` until its code has arrived and it rendered: Stencil's hydrated flag),
  *    in or near the viewport; the wait stops when that set has not shrunk for RENDER_STALL_MS
- *    (a component hidden for good: a closed popup), and those tag names are given up for this
- *    document; when something rendered meanwhile, a short DOM and layout quiet window follows;
+ *    (a component hidden for good: a closed popup), and the tag names hidden that long are given
+ *    up for this document; when something rendered meanwhile, a short DOM and layout quiet window follows;
  * 2. the document's fonts ready (document.fonts.ready), capped;
  * 3. a short network-quiet window: no resource finished in the last NETWORK_QUIET_MS (Resource
  *    Timing sees finished requests only), capped.
@@ -43,7 +43,7 @@ export interface SettleReport {
   /**
    * waiting for components to render (ms, after `defined`, the quiet window included): `waited`,
    * the tag names of the components hidden before they rendered when the wait began; `pending`,
-   * those still hidden at its end (given up for the document when the wait stalled); `quietMs`,
+   * those still hidden at its end (given up for the document when hidden for RENDER_STALL_MS); `quietMs`,
    * the DOM and layout quiet window after something rendered (0: nothing did)
    */
   rendered: { ms: number; waited: string[]; pending: string[]; quietMs: number };
@@ -129,13 +129,17 @@ export function renderVerdict(o: { pending: number; elapsed: number; sinceProgre
 }
 
 /**
- * The tag names to give up for the document when the wait ends: all still pending when it had
- * stalled (a component hidden for good must not cost every observation the stall again), none
- * when it ended at the cap while components were still rendering (the next observation waits
- * for them again, and gives them up only if they stall).
+ * The tag names to give up for the document when the wait ends (stalled or at the cap): those of
+ * the components that stayed hidden through at least RENDER_STALL_MS of it (`hiddenMs`: how long
+ * each was seen hidden), so a component hidden for good (a closed popup, a steady trickle of
+ * requests keeping the stall away) costs one wait, not one on every observation; one found only
+ * just before the end (the cap cut a short wait, after a slow library was defined) is waited for
+ * again next time.
  */
-export function renderGiveUp(verdict: 'done' | 'stalled' | 'cap' | 'wait', pending: readonly string[]): string[] {
-  return verdict === 'stalled' ? [...pending] : [];
+export function renderGiveUp(pending: Iterable<{ tag: string; hiddenMs: number }>): string[] {
+  const out = new Set<string>();
+  for (const p of pending) if (p.hiddenMs >= RENDER_STALL_MS) out.add(p.tag);
+  return Array.from(out).sort();
 }
 
 /** The quiet window after something rendered, within what is left of the cap: 0 when nothing rendered. */
