@@ -8,37 +8,35 @@
  * 2. an <iframe>/<frame> hit inside its content box is reported as a frame, with that content box
  *    (border and padding excluded) in this viewport: the background asks that frame next;
  * 3. otherwise the element a person would say they used: the nearest interactive ancestor of the
- *    hit in the flat tree (links, controls, labels, interactive roles, click handlers,
- *    contenteditable, tabindex >= 0), else the outermost of the hit's cursor:pointer ancestors,
- *    else the hit itself; described with the labeler's rules (describe.ts, text.ts, fingerprint.ts,
+ *    hit in the flat tree (the labeler's candidate rules: links, controls, labels, interactive
+ *    roles, click handlers and framework click hooks, contenteditable, tabindex >= 0), else the
+ *    outermost of the hit's cursor:pointer ancestors (stopping at one button of a row under a
+ *    toolbar's cursor), else the hit itself; described with the labeler's rules (describe.ts, text.ts, fingerprint.ts,
  *    details.ts).
  */
 import type { HitElement, PointHit, Rect } from '../src/core/marks';
 import { fieldDetails, gateDetails, linkDetails, navDetails, type FieldDetails } from './details';
 import { inputTypeOf, isEditable, tagOf } from './labeler/describe';
-import { composedParent, contentBox, deepElementFromPoint, OPTION_ATTR, shadowRootOf, UI_ATTR } from './labeler/dom';
+import { composedParent, contentBox, deepElementFromPoint, shadowRootOf, UI_ATTR } from './labeler/dom';
 import { OVERLAY, showOnTop } from './labeler/draw';
 import { PathCache } from './labeler/fingerprint';
-import { INTERACTIVE_ROLES, roleOf } from './labeler/rules';
+import { classify } from './labeler/rules';
+import { isRowItem } from './labeler/rows';
 import { collapse, elementText } from './labeler/text';
 import { clipToViewport } from './labeler/visibility';
 
 const MAX_HIT_TEXT = 200;
 const FRAME_TAGS = new Set(['iframe', 'frame']);
-const CONTROL_TAGS = new Set(['button', 'select', 'textarea', 'label', 'summary']);
-const HANDLERS = ['onclick', 'ondblclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup', 'ontouchstart'];
 
-/** Step 3's first rule: what a person uses on purpose. */
+/**
+ * Step 3's first rule: what a person uses on purpose, by the labeler's candidate rules (rules.ts:
+ * native controls, labels, interactive roles, handlers and framework click hooks, contenteditable,
+ * tabindex, anchors drawn as controls); an image map's area with an href too.
+ */
 function isInteractive(el: Element): boolean {
   const tag = el.localName;
-  if ((tag === 'a' || tag === 'area') && el.hasAttribute('href')) return true;
-  if (tag === 'input') return (el as HTMLInputElement).type !== 'hidden';
-  if (CONTROL_TAGS.has(tag) || el.hasAttribute(OPTION_ATTR)) return true;
-  if (el.hasAttribute('role') && INTERACTIVE_ROLES.has(roleOf(el))) return true;
-  if (HANDLERS.some((h) => el.hasAttribute(h))) return true;
-  const editable = el.getAttribute('contenteditable');
-  if (editable !== null && editable !== 'false') return true;
-  return el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
+  if (tag === 'area') return el.hasAttribute('href');
+  return classify(el, tag).kind !== null;
 }
 
 function isPageRoot(el: Element): boolean {
@@ -50,11 +48,13 @@ export function usedElement(hit: Element): Element {
   for (let n: Element | null = hit; n && !isPageRoot(n); n = composedParent(n)) {
     if (isInteractive(n)) return n;
   }
-  // A card or row made clickable by script shows a pointer over all of it: take the outermost.
+  // A card or row made clickable by script shows a pointer over all of it: take the outermost,
+  // unless the chain passes one button of a row under a toolbar's cursor (labeler/rows.ts)
   let owner: Element | null = null;
   for (let n: Element | null = hit; n && !isPageRoot(n); n = composedParent(n)) {
     if (getComputedStyle(n).cursor !== 'pointer') break;
     owner = n;
+    if (isRowItem(n)) break;
   }
   return owner ?? hit;
 }

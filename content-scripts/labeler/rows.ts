@@ -50,16 +50,7 @@ export function splitRows<F extends { el: Element }>(parents: Map<Element, Seen>
 }
 
 function rowOf<F extends { el: Element }>(p: Element, group: F[], measure: (f: F) => Seen | null): Seen[] | null {
-  if (group.length < 2 || p.childElementCount !== group.length || p.shadowRoot) return null;
-  const tag = group[0].el.localName;
-  if (group.some((f) => f.el.localName !== tag)) return null;
-  for (const n of p.childNodes) if (n.nodeType === Node.TEXT_NODE && n.textContent!.trim()) return null;
-  const texts = new Set<string>();
-  for (const f of group) {
-    const t = ownText(f.el);
-    if (!t || t.length > MAX_TEXT || t.split(' ').length > MAX_WORDS || texts.has(t)) return null;
-    texts.add(t);
-  }
+  if (!rowShape(p, group.map((f) => f.el))) return null;
   const seen: Seen[] = [];
   for (const f of group) {
     const s = measure(f);
@@ -67,6 +58,34 @@ function rowOf<F extends { el: Element }>(p: Element, group: F[], measure: (f: F
     seen.push(s);
   }
   return inOneRow(seen.map((s) => s.rect)) ? seen : null;
+}
+
+/** Everything but the geometry: `items` are all of `p`'s element children, of one tag, each with a button's few words. */
+function rowShape(p: Element, items: Element[]): boolean {
+  if (items.length < 2 || p.childElementCount !== items.length || p.shadowRoot) return false;
+  const tag = items[0].localName;
+  if (items.some((el) => el.localName !== tag)) return false;
+  for (const n of p.childNodes) if (n.nodeType === Node.TEXT_NODE && n.textContent!.trim()) return false;
+  const texts = new Set<string>();
+  for (const el of items) {
+    const t = ownText(el);
+    if (!t || t.length > MAX_TEXT || t.split(' ').length > MAX_WORDS || texts.has(t)) return false;
+    texts.add(t);
+  }
+  return true;
+}
+
+/**
+ * For a point action (content-scripts/point.ts): is `el` one button of such a row under its
+ * parent's cursor? Then a click on it used the button, not the whole toolbar.
+ */
+export function isRowItem(el: Element): boolean {
+  const p = el.parentElement;
+  if (!p || !rowShape(p, Array.from(p.children))) return false;
+  return inOneRow(Array.from(p.children, (c) => {
+    const r = c.getBoundingClientRect();
+    return { x: r.left, y: r.top, width: r.width, height: r.height };
+  }));
 }
 
 function ownText(el: Element): string {

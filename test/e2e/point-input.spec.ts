@@ -228,6 +228,10 @@ test('point/inspect: the element a person used, its text, link and rect, through
     { at: byId('pw'), want: { tag: 'input', inputType: 'password', text: 'Password', editable: true } },
     { at: byId('cep'), box: byId('ce'), want: { tag: 'div', text: 'Editable text', editable: true } },
     { at: byId('icon'), box: byId('role'), want: { tag: 'div', text: 'Close dialog' } },
+    // one button of a toolbar whose cursor its spans inherit, not the toolbar ("Reply Forward Delete")
+    { at: byId('fwd'), want: { tag: 'span', text: 'Forward' } },
+    // an arrow only a delegated handler makes clickable (jQuery UI's data-handler): the arrow, not its icon
+    { at: byId('previcon'), box: byId('prev'), want: { tag: 'a', text: 'Prev' } },
     { at: `${byId('open')}.shadowRoot.getElementById('inner')`, want: { tag: 'button', text: 'Open save' } },
     { at: byId('slotted'), box: `${byId('slothost')}.shadowRoot.getElementById('slotbtn')`, want: { tag: 'button', text: 'Slotted buy' } },
     { at: `__webagentClosedRoots.get(${byId('closed')}).getElementById('deep')`, want: { tag: 'a', text: 'Closed deep link', hrefEnd: '/deep' } },
@@ -247,7 +251,7 @@ test('point/inspect: the element a person used, its text, link and rect, through
   const lab = await pointApi.inspectAt(TAB, { x: (await rectOf(top, byId('lab'))).x + 60, y: centre(await rectOf(top, byId('lab'))).y }, recorded);
   expect(lab).toMatchObject({ tag: 'label', text: 'Remember me' });
   const inner = await pointApi.inspectAt(TAB, centre(await rectOf(top, `${byId('open')}.shadowRoot.getElementById('inner')`)), recorded);
-  expect(inner!.fingerprint!.path).toBe('html:1>body:1>div:3>x-open:1>#shadow>button:1');
+  expect(inner!.fingerprint!.path).toBe('html:1>body:1>div:4>x-open:1>#shadow>button:1');
   // outside the page's content: the body or nothing, never an error
   expect(await pointApi.inspectAt(TAB, { x: 5000, y: 5000 }, recorded)).toBeNull();
 });
