@@ -7,6 +7,8 @@ import {
   awaitsRender, DEFINED_POLL_MS, nothingRendered, partCaps, pendingTags, quietAt, RENDER_QUIET_MS, renderGiveUp,
   renderQuietCap, renderVerdict, shrank, type ComponentLook, type SettleReport,
 } from '../src/core/settle';
+// the element a custom element inherits its visibility from: its slot, its parent, or its shadow root's host
+import { composedParent } from './labeler/dom';
 
 /**
  * DOM quiet: resolves once no mutation has happened for quietMs (our own
@@ -109,11 +111,6 @@ async function definedPart(capMs: number, found: Components): Promise<{ report: 
   else await Promise.race([new Promise((r) => requestAnimationFrame(r)), sleep(100)]);
   // the components defined meanwhile may have rendered their shadow roots: the rendered part walks again
   return { report: { ms: Math.round(performance.now() - started), pending }, found: components() };
-}
-
-/** The element a custom element inherits its visibility from: its slot, its parent, or its shadow root's host. */
-function composedParent(el: Element): Element | null {
-  return el.assignedSlot ?? el.parentElement ?? (el.parentNode instanceof ShadowRoot ? el.parentNode.host : null);
 }
 
 /** The custom elements among these that have not rendered yet (core/settle.ts awaitsRender). */
