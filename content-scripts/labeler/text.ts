@@ -116,6 +116,8 @@ function textWithout(root: Element, skip: Element): string {
     if (parent.closest('script,style,select,textarea,[aria-hidden="true"]')) continue;
     parts.push(n.nodeValue ?? '');
   }
+  // a label in a shadow root whose words come through a <slot> (`<label><input><slot></slot></label>`)
+  if (root instanceof HTMLElement) parts.push(slottedText(root, true));
   return collapse(parts.join(' '));
 }
 

@@ -91,6 +91,21 @@ export function hitReaches(hit: Element | null, el: Element, viaLabel = true): b
     if (cur === el) return true;
     if (viaLabel && cur.localName === 'label' && (cur as HTMLLabelElement).control === el) return true;
   }
+  // text slotted straight into a host (`<ds-link>Account</ds-link>` around `<a><slot></slot></a>`)
+  // is hit as the host itself, the text's parent: it is painted in el when a slot in el shows it
+  return hit !== null && hit === hostOf(el) && showsHostText(el, hit);
+}
+
+function hostOf(el: Element): Element | null {
+  const root = el.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+function showsHostText(el: Element, host: Element): boolean {
+  const slots = el.localName === 'slot' ? [el as HTMLSlotElement] : Array.from(el.querySelectorAll('slot'));
+  for (const slot of slots) {
+    for (const n of slot.assignedNodes()) if (n.nodeType === Node.TEXT_NODE && n.parentNode === host && n.nodeValue!.trim()) return true;
+  }
   return false;
 }
 
