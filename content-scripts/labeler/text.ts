@@ -84,12 +84,13 @@ function contentText(el: Element, style?: CSSStyleDeclaration, visibleOnly = tru
  * (a component's inner <button> holding `<slot></slot>`), which innerText does not follow: the
  * text of the nodes assigned to its slots, in order.
  */
-function slottedText(el: HTMLElement, visibleOnly: boolean): string {
+function slottedText(el: HTMLElement, visibleOnly: boolean, fallback = true): string {
   if (!(el.getRootNode() instanceof ShadowRoot)) return '';
   const slots = el.localName === 'slot' ? [el as HTMLSlotElement] : Array.from(el.querySelectorAll('slot'));
   const parts: string[] = [];
   for (const slot of slots) {
-    for (const n of slot.assignedNodes({ flatten: true })) {
+    // `fallback`: a slot with nothing assigned shows its own content (flatten); without it, only what is assigned
+    for (const n of slot.assignedNodes({ flatten: fallback })) {
       if (n instanceof Element) parts.push(contentText(n, undefined, visibleOnly));
       else if (n instanceof Text && !(visibleOnly && textUnseen(n))) parts.push(n.nodeValue ?? '');
     }
@@ -116,8 +117,9 @@ function textWithout(root: Element, skip: Element): string {
     if (parent.closest('script,style,select,textarea,[aria-hidden="true"]')) continue;
     parts.push(n.nodeValue ?? '');
   }
-  // a label in a shadow root whose words come through a <slot> (`<label><input><slot></slot></label>`)
-  if (root instanceof HTMLElement) parts.push(slottedText(root, true));
+  // a label in a shadow root whose words come through a <slot> (`<label><input><slot></slot></label>`);
+  // a slot's own fallback content is in the walk already
+  if (root instanceof HTMLElement) parts.push(slottedText(root, true, false));
   return collapse(parts.join(' '));
 }
 

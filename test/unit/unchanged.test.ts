@@ -17,7 +17,7 @@ function seen(over: Partial<Observation> = {}, shot = 'AAAA'): Observation {
 }
 
 /** One step done with `reply` on `before`, then the next observation `after`. */
-function stepThen(reply: string, before: Observation, after: Observation, result: { ok: true } | { ok: false; error: string } = { ok: true }): RunState {
+function stepThen(reply: string, before: Observation, after: Observation, result: { ok: true; note?: string } | { ok: false; error: string } = { ok: true }): RunState {
   let s = createRun({ id: 'r1', task: 'reply to the mail', startUrl: 'https://mail.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 10, at: 0 });
   s = reduce(s, { type: 'observed', at: 100, obs: before, ms: 10 });
   s = reduce(s, { type: 'replied', at: 200, raw: `Thought: t\nAction: ${reply}\nMemory_Updated: {}`, reasoning: null, usage: null, ms: 10 });
@@ -41,9 +41,11 @@ describe('an action that changed nothing', () => {
     expect(stepThen('Click [0]', seen(), seen({ url: 'https://mail.example/reply' })).steps[0].observation).toBe('Success');
   });
 
-  it('keeps what else the step said after the words; a failure or a Wait is left as it was', () => {
+  it('leaves a failure, a Wait and an action that said what else it did (files chosen, a download) as they were', () => {
     expect(stepThen('Click [0]', seen(), seen(), { ok: false, error: 'The element [0] is covered.' }).steps[0].observation).toBe('The element [0] is covered.');
     expect(stepThen('Wait', seen(), seen()).steps[0].observation).toBe('Success');
+    const chose = stepThen('Click [0]', seen(), seen(), { ok: true, note: 'The file chooser got the attached file "cat.png".' });
+    expect(chose.steps[0].observation).toBe('Success. The file chooser got the attached file "cat.png".');
     const typed = stepThen('Type [1]; 5', seen(), seen());
     expect(typed.steps[0].observation.startsWith(SAID)).toBe(true);
   });
