@@ -78,8 +78,6 @@ describe('components rendered (core/settle.ts)', () => {
     expect(renderVerdict({ ...base, sinceProgress: RENDER_STALL_MS + 300, pollsSinceProgress: 1 })).toBe('wait');
     expect(renderVerdict({ ...base, elapsed: READY_CAP_MS })).toBe('cap');
     expect(renderVerdict({ ...base, elapsed: 0, capMs: 0, sinceProgress: 0, pollsSinceProgress: 0 })).toBe('cap');
-    expect(RENDER_STALL_MS).toBeGreaterThanOrEqual(300);
-    expect(RENDER_STALL_MS).toBeLessThanOrEqual(500);
   });
 
   it('gives up the tags hidden through the stall window, stalled or at the cap, not one found just before the end', () => {
