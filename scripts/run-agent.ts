@@ -13,7 +13,7 @@ import type { Settings } from '../src/core/settings';
 import { actionInWords, oneLine, personText, stepActionInWords } from '../src/core/run/person-text';
 import type { Page } from 'playwright-core';
 import type { ExportKind, ExportResult, exportRun } from '../sidepanel/export';
-import { launchWithExtension, openPanel } from './browser';
+import { launchWithExtension, openPanel, type Launched } from './browser';
 
 export interface AgentOptions {
   task: string;
@@ -48,6 +48,8 @@ export interface AgentOptions {
   handleSigint?: boolean;
   /** more keys to scrub from the exports besides config.apiKey (a worker's real key when the browser has a proxy's token) */
   secrets?: string[];
+  /** called once the browser is up (the bench samples the worker's heap through it) */
+  onLaunched?: (browser: Launched) => void;
 }
 
 export interface AgentResult {
@@ -187,6 +189,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   const browser = await launchWithExtension({ headed: o.headed, width: o.width, height: o.height, ownSignals: true });
   const stdin: { lines: LineQueue | null } = { lines: null };
   try {
+    o.onLaunched?.(browser);
     const panel = await openPanel(browser);
     const startMs = Math.round(performance.now() - t0);
     let printed = 0;
