@@ -11,6 +11,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { RunView, StepView } from '../src/core/messages';
 import type { Settings } from '../src/core/settings';
 import { actionInWords, oneLine, personText, stepActionInWords } from '../src/core/run/person-text';
+import { mergeView } from '../src/core/run/view';
 import type { Page } from 'playwright-core';
 import type { ExportKind, ExportResult, exportRun } from '../sidepanel/export';
 import { launchWithExtension, openPanel, type Launched } from './browser';
@@ -205,8 +206,19 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     let asked = '';
     /** why the runner stopped the run itself (q, stdin closed) */
     let stopNote: string | null = null;
-    const onUpdate = (run: RunView) => {
-      if (!runId || run.id !== runId) return;
+    /** the run as the runner knows it: each broadcast carries only the steps that changed (src/core/run/view.ts) */
+    let held: RunView | null = null;
+    const onUpdate = (got: RunView) => {
+      if (!runId || got.id !== runId) return;
+      const run = mergeView(held, got);
+      if (!run) {
+        // a broadcast that came before the whole view: fetch it
+        void panel.evaluate((id) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<RunView | null> } }).webagent.send('run/get', { runId: id }), runId)
+          .then((r) => { if (r) onUpdate(r); }, () => undefined);
+        return;
+      }
+      if (run === held) return;
+      held = run;
       while (printed < run.steps.length) out(stepBlock(run.steps[printed++]));
       if (run.status !== 'running') {
         done = true;
