@@ -2,6 +2,7 @@
 import { t } from './i18n';
 import type { Reply, RunStream, RunUpdate, RunView, ViewMessages, ViewName } from '../src/core/messages';
 import { normalizeSettings, type Settings } from '../src/core/settings';
+import { mergeView } from '../src/core/run/view';
 
 export async function send<K extends ViewName>(type: K, payload: ViewMessages[K]['req']): Promise<ViewMessages[K]['res']> {
   let reply: Reply<ViewMessages[K]['res']> | undefined;
@@ -15,12 +16,33 @@ export async function send<K extends ViewName>(type: K, payload: ViewMessages[K]
   return reply.value;
 }
 
+/**
+ * Whole run views: each broadcast (only the steps that changed, core/run/view.ts) merged onto the
+ * view held (`held()`), or, when it cannot be placed there (the panel opened during the run, a
+ * message lost), the whole view fetched. `wanted`: which broadcasts to take.
+ */
+export function onRunView(held: () => RunView | null, fn: (run: RunView) => void, wanted: (got: RunView) => boolean = () => true): () => void {
+  return onRunUpdate((got) => {
+    if (!wanted(got)) return;
+    const merged = mergeView(held(), got);
+    if (merged) fn(merged);
+    else fetchRunView(held, got.id).then((r) => { if (r) fn(r); }, () => undefined);
+  });
+}
+
+/** Each broadcast as it comes: a run's status and its changed steps only (see onRunView). */
 export function onRunUpdate(fn: (run: RunView) => void): () => void {
   const listener = (msg: unknown) => {
     if ((msg as RunUpdate)?.event === 'run/update') fn((msg as RunUpdate).run);
   };
   chrome.runtime.onMessage.addListener(listener);
   return () => chrome.runtime.onMessage.removeListener(listener);
+}
+
+/** The whole view of a run (the latest without an id), or null when the held one is newer or there is none. */
+export async function fetchRunView(held: () => RunView | null, runId?: string): Promise<RunView | null> {
+  const r = await send('run/get', { runId });
+  return r && mergeView(held(), r);
 }
 
 /** The model's reply as it streams in, and retry notes (broadcast while a step asks the model). */

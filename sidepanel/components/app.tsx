@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RunView } from '../../src/core/messages';
-import { keepConnected, messageOf, onSettingsChange, onRunUpdate, send, targetTab } from '../api';
+import { fetchRunView, keepConnected, messageOf, onSettingsChange, onRunView, send, targetTab } from '../api';
 import { dotState } from '../status';
 import { useCommand } from '../use-command';
 import { SettingsForm, type SettingsHandle, type FormState } from './settings-form';
@@ -49,25 +49,22 @@ export function App() {
   const runId = useRef<string | undefined>(undefined);
   runId.current = run?.id;
 
-  // Counts run updates, so a fetched view can tell whether an update came while it was on its way.
-  const updates = useRef(0);
+  // The view shown, as the update listener reads it (merging a broadcast onto it).
+  const shown = useRef<RunView | null>(null);
+  const show = (r: RunView) => { shown.current = r; setRun(r); };
 
   /**
    * Fetches the run (at start, after starting one, after the worker restarted). A reply and an update
-   * travel separately and may arrive out of order: when an update came in meanwhile, the reply may be
-   * the older of the two and is dropped; every change is broadcast, so nothing newer is lost.
+   * travel separately and may arrive out of order: the older of the two (by rev) is dropped.
    */
   async function fetchRun(id?: string): Promise<void> {
-    const seen = updates.current;
-    const r = await send('run/get', { runId: id });
-    if (r && updates.current === seen) setRun(r);
+    const r = await fetchRunView(() => shown.current, id);
+    if (r) show(r);
   }
 
   useEffect(() => {
-    const off = onRunUpdate((r) => {
-      updates.current++;
-      setRun((cur) => (!cur || cur.id === r.id || r.status === 'running' ? r : cur));
-    });
+    // Another run's updates replace the one shown only while it is running.
+    const off = onRunView(() => shown.current, show, (r) => !shown.current || shown.current.id === r.id || r.status === 'running');
     fetchRun().catch(() => undefined);
     send('settings/get', {}).then((s) => { setApproveSteps(s.approveSteps); setDialect(s.dialect); }, () => undefined);
     const offSettings = onSettingsChange((s) => { setApproveSteps(s.approveSteps); setDialect(s.dialect); });

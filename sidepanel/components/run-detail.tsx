@@ -15,9 +15,9 @@ import { injectionPlace } from '../../src/core/injection';
 import { ScreenField } from './screen-note';
 import { formatCost } from '../../src/core/costs';
 import { stepActionInWords } from '../../src/core/run/person-text';
-import { messageOf, onRunUpdate, send } from '../api';
+import { messageOf, onRunView, send } from '../api';
 import { download, exportRun, fetchTrace, type ExportKind, type ExportProgress } from '../export';
-import { tookOver } from '../../src/core/run/view';
+import { mergeView, tookOver } from '../../src/core/run/view';
 import { Lightbox } from './lightbox';
 import { formatDate, formatDuration, formatStages, formatTimings, formatTokens, progressText, savedText } from '../format';
 import { t } from '../i18n';
@@ -64,12 +64,14 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
 
   useEffect(() => {
     let gone = false;
+    let held: RunView | null = null;
+    const show = (r: RunView) => { held = r; setRun(r); };
     send('run/get', { runId }).then((r) => {
       if (gone) return;
-      if (r) setRun(r);
+      if (r) show(mergeView(held, r) ?? r);
       else setError(t('histGone'));
     }, (err) => { if (!gone) setError(messageOf(err)); });
-    const off = onRunUpdate((r) => { if (r.id === runId) setRun(r); });
+    const off = onRunView(() => held, (r) => { if (!gone) show(r); }, (r) => r.id === runId);
     return () => { gone = true; off(); };
   }, [runId]);
 

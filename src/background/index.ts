@@ -7,7 +7,6 @@ import { demoState, listenForDemos, startDemo, stopDemo } from './demo';
 import { personT } from './person';
 import browser from 'webextension-polyfill';
 import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
-import { toRunView } from '../core/run/view';
 import { toTrace } from '../core/trace';
 import { vaultValues } from '../core/secrets';
 import type { RunState } from '../core/run/state';
@@ -15,7 +14,7 @@ import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
 import { calibrate } from './calibrate';
-import { control, currentRun, isActive, isRunTab, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved } from './run-loop';
+import { control, currentRun, isActive, isRunTab, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved, viewOf } from './run-loop';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/history';
@@ -66,7 +65,7 @@ const handlers: Handlers = {
   },
   'run/get': async ({ runId }) => {
     const s = await currentRun(runId);
-    return s ? toRunView(s) : null;
+    return s ? viewOf(s) : null;
   },
   'run/screenshot': async ({ runId, index, kind = 'labelled' }) => {
     const s = await currentRun(runId);

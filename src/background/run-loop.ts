@@ -10,8 +10,8 @@
  * model request in flight at once.
  */
 import {
-  createRun, effectOf, hideRun, modelText, reduce, shotOf, toRunView, upgradeRun,
-  type ActedElement, type ActResult, type AfterAction, type DownloadNote, type Effect, type RunEvent, type RunState,
+  createRun, effectOf, hideRun, modelText, reduce, shotOf, stepsChangedFrom, toRunView, upgradeRun,
+  type ActedElement, type ActResult, type AfterAction, type DownloadNote, type Effect, type RunEvent, type RunState, type StepRecord,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, parseApps, textModelSettings, type Settings } from '../core/settings';
@@ -98,8 +98,26 @@ export function secretsOf(runId: string): string[] {
   return [runKeys.get(runId), textKeys.get(runId)].filter((k): k is string => !!k);
 }
 
+/** per run, the steps of its last broadcast: the next one carries only the steps changed since */
+const sentSteps = new Map<string, readonly StepRecord[]>();
+let lastRev = 0;
+/** Orders the views this worker makes; after a restart it goes on from the clock, past the old worker's. */
+function nextRev(): number {
+  lastRev = Math.max(Date.now(), lastRev + 1);
+  return lastRev;
+}
+
+/** The whole view of a run, for a reply (run/get, a person's control). */
+export function viewOf(state: RunState): RunView {
+  return toRunView(state, { rev: nextRev() });
+}
+
+/** A transition, to every view: the run without the steps they already have (view.ts mergeView). */
 export function broadcast(state: RunState): void {
-  chrome.runtime.sendMessage({ event: 'run/update', run: toRunView(state) }).catch(() => undefined);
+  const stepsFrom = stepsChangedFrom(sentSteps.get(state.id), state.steps);
+  if (state.status === 'running') sentSteps.set(state.id, state.steps);
+  else sentSteps.delete(state.id);
+  chrome.runtime.sendMessage({ event: 'run/update', run: toRunView(state, { rev: nextRev(), stepsFrom }) }).catch(() => undefined);
 }
 
 /**
@@ -329,7 +347,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
       break;
   }
   a.wake();
-  return toRunView(a.state);
+  return viewOf(a.state);
 }
 
 const STREAM_EVERY_MS = 100;

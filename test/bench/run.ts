@@ -70,6 +70,7 @@ import { screenBench } from './screen-bench';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
 import { heapBench } from './heap-bench';
+import { longRunBench } from './long-run';
 import { baselineUnderTest, benchLabeler, oursUnderTest } from './marks-bench';
 import { plainSession } from './marks-browser';
 import { listPages, serveCorpus, VIEWPORT } from './marks-corpus';
@@ -172,6 +173,7 @@ async function main() {
   if (PART === 'all' || PART === 'batch') out.batch = await batchBench();
   if (PART === 'all' || PART === 'hold') out.hold = await holdBench();
   if (PART === 'all' || PART === 'screen') out.screen = await screenBench();
+  if (PART === 'all' || PART === 'long') out.longRun = await longRunBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
 }

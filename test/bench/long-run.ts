@@ -1,0 +1,135 @@
+/**
+ * A long run ("longRun" in bench-results.json): does a step cost the same at step 100 as at step 1?
+ * The built extension through the headless runner (scripts/run-agent.ts) at 1280x800 on the
+ * PostgreSQL manual's index (Debian's postgresql-doc-15, about 35k DOM nodes, debian-docs.ts),
+ * with a scripted glm-web model that answers at once and scrolls the page: down 25 times, up 25
+ * times, and again, BENCH_LONG_STEPS steps in all (default 100), the last one answers. Numbers are
+ * reported, never asserted.
+ *
+ * Per step, from the trace (timings, docs/trace-format.md) and the model's side:
+ * - observe, act, the model's time as the extension saw it, the step's total and the rest
+ *   (total − observe − model − act: commits, store writes, messages);
+ * - gap: from the model's side, the time between a reply going out and the next request coming
+ *   in, less the action's time (what the worker spends between the two besides acting);
+ * - the step's size in the exported trace (its JSON, screenshots included);
+ * - the worker's JS heap (used), sampled after each request, its first and last values.
+ * First 10 steps beside the last 10 (median each) and their ratio.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Worker } from 'playwright-core';
+import { runAgent } from '../../scripts/run-agent';
+import { serveDir } from '../../scripts/static-server';
+import type { Trace } from '../../src/core/trace';
+import { startFakeModel, type ModelReply } from '../fixtures/model/server';
+import { DOC, ensureDocs } from './debian-docs';
+
+const STEPS = Number(process.env.BENCH_LONG_STEPS ?? 100);
+const PAGE = { name: 'pg bookindex', pkg: 'postgresql-doc-15', file: 'postgresql-doc-15/html/bookindex.html' };
+const WINDOW = 10;
+
+const glm = (thought: string, action: string, memory: Record<string, unknown>): ModelReply => ({
+  content: `<think>${thought}</think><answer>Thought: ${thought}\nAction: <|begin_of_box|>${action}<|end_of_box|>\nMemory_Updated: ${JSON.stringify(memory)}</answer>`,
+});
+
+function policy(n: number): ModelReply {
+  if (n >= STEPS - 1) return glm('I have read the index.', 'ANSWER; <content>read</content>', { step: n });
+  const down = Math.floor(n / 25) % 2 === 0;
+  return glm(`I read on ${down ? 'down' : 'up'} the index.`, `Scroll [WINDOW]; [${down ? 'down' : 'up'}]`, { step: n, read: Math.min(n, 25) });
+}
+
+function median(xs: number[]): number {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? Math.round(s[Math.floor(s.length / 2)]) : NaN;
+}
+
+export interface LongRunPart { observe: number; act: number; model: number; rest: number; gap: number; total: number; stepBytes: number }
+export interface LongRunResult {
+  date: string; page: string; steps: number; status: string; runSeconds: number;
+  first: LongRunPart; last: LongRunPart;
+  /** last 10 ÷ first 10, median total */
+  totalRatio: number;
+  traceBytes: number; heapMB: { first: number | null; last: number | null; max: number | null };
+}
+
+/** The service worker's used JS heap in MB (CDP Runtime.getHeapUsage through the worker), or null. */
+async function heapOf(worker: Worker | undefined): Promise<number | null> {
+  if (!worker) return null;
+  try {
+    const used = await worker.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null);
+    return used === null ? null : Math.round(used / 1e5) / 10;
+  } catch {
+    return null;
+  }
+}
+
+export async function longRunBench(log: (s: string) => void = console.log): Promise<LongRunResult | { skipped: true }> {
+  if (!ensureDocs([PAGE], 'longRun', log)) return { skipped: true };
+  const docs = await serveDir(DOC);
+  const dir = mkdtempSync(path.join(tmpdir(), 'webagent-long-'));
+  const traceFile = path.join(dir, 'long.json');
+  const arrived: number[] = [], replied: number[] = [];
+  const heap: number[] = [];
+  let worker: Worker | undefined;
+  const model = await startFakeModel({
+    models: ['glm-4.5v'],
+    policy: (_req, n) => {
+      arrived[n] = performance.now();
+      void heapOf(worker).then((h) => { if (h !== null) heap.push(h); });
+      const r = policy(n);
+      replied[n] = performance.now();
+      return r;
+    },
+  });
+  const t0 = Date.now();
+  try {
+    const r = await runAgent({
+      task: 'Read the index of the PostgreSQL manual, all of it, and say when done.', url: `${docs.url}${PAGE.file}`,
+      config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: STEPS + 1, dialect: 'glm-web' },
+      traceFile, width: 1280, height: 800, headed: false, out: () => undefined, err: () => undefined,
+      input: Readable.from(Array.from({ length: STEPS }, () => 'n\n')),
+      onLaunched: (b) => {
+        worker = b.context.serviceWorkers()[0];
+        b.context.on('serviceworker', (w) => { worker = w; });
+      },
+    });
+    const traceText = readFileSync(traceFile, 'utf8');
+    const trace = JSON.parse(traceText) as Trace;
+    const rows = trace.steps.map((s, i) => {
+      const t = s.timings;
+      return {
+        observe: t.observeMs, act: t.actMs, model: t.modelMs, total: t.totalMs,
+        rest: t.totalMs - t.observeMs - t.modelMs - t.actMs,
+        gap: i > 0 && arrived[i] !== undefined && replied[i - 1] !== undefined ? arrived[i] - replied[i - 1] - trace.steps[i - 1].timings.actMs : NaN,
+        stepBytes: Buffer.byteLength(JSON.stringify(s)),
+      };
+    });
+    // the last step answers (no action): the window before it
+    const acting = rows.slice(0, -1);
+    const part = (xs: typeof rows): LongRunPart => ({
+      observe: median(xs.map((x) => x.observe)), act: median(xs.map((x) => x.act)), model: median(xs.map((x) => x.model)),
+      rest: median(xs.map((x) => x.rest)), gap: median(xs.map((x) => x.gap)), total: median(xs.map((x) => x.total)), stepBytes: median(xs.map((x) => x.stepBytes)),
+    });
+    const first = part(acting.slice(0, WINDOW));
+    const last = part(acting.slice(-WINDOW));
+    const result: LongRunResult = {
+      date: new Date().toISOString(), page: PAGE.name, steps: trace.steps.length, status: r.status, runSeconds: Math.round((Date.now() - t0) / 1000),
+      first, last, totalRatio: Math.round((last.total / first.total) * 100) / 100,
+      traceBytes: Buffer.byteLength(traceText),
+      heapMB: { first: heap[0] ?? null, last: heap.at(-1) ?? null, max: heap.length ? Math.max(...heap) : null },
+    };
+    log(`\nlong run: ${result.steps} steps scrolling ${PAGE.name} (${result.status}, ${result.runSeconds} s), median of ${WINDOW} steps (ms; step kB in the trace)`);
+    log('              observe       act     model      rest       gap     total   step kB');
+    const line = (name: string, p: LongRunPart) => log(`${name.padEnd(10)}${[p.observe, p.act, p.model, p.rest, p.gap, p.total].map((x) => String(x).padStart(10)).join('')}${(p.stepBytes / 1000).toFixed(1).padStart(10)}`);
+    line('first 10', first);
+    line('last 10', last);
+    log(`last ÷ first (total): ${result.totalRatio}; trace ${(result.traceBytes / 1e6).toFixed(2)} MB; worker heap ${result.heapMB.first ?? '?'} → ${result.heapMB.last ?? '?'} MB (max ${result.heapMB.max ?? '?'})`);
+    return result;
+  } finally {
+    await model.close();
+    await docs.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
