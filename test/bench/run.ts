@@ -27,7 +27,12 @@
  *
  * 6. Real pages ("realPages"): labeling passes on heavy real documentation pages installed from
  *    Debian's packages (Node.js API, PostgreSQL manual), end to end and in the page, ours beside the
- *    baseline (real-pages.ts).
+ *    baseline, with each page's node count (real-pages.ts). Two modes (BENCH_REAL_MODE=warm|fresh|both,
+ *    default both): warm, BENCH_REAL_RUNS passes (default 15) on one page after scrolls and pauses, where
+ *    our page index may answer; fresh ("fresh" in each row), BENCH_REAL_FRESH_RUNS passes (default 10),
+ *    each on the page reloaded (never seen by the labeler: no page index, no kept text screen) with a
+ *    forced GC (CDP HeapProfiler.collectGarbage) before it, ours' in-page time split into the labeling
+ *    pass and the page text screen. Median and p95. BENCH_REAL_PAGES=a,b picks pages by name.
  *
  * 7. Heap ("heap"): detached DOM nodes still reachable after 10 and BENCH_HEAP_STEPS (default 50)
  *    labeling steps on a changing page, and after the run's end (heap-bench.ts).
