@@ -4,7 +4,13 @@
  *
  * - runs:  the run (RunState without its finished steps) plus a summary for the history list;
  * - steps: each finished step, key [runId, index], written once, without its screenshots;
- * - shots: the step's screenshots as JPEG Blobs, key [runId, index, 'labelled' | 'clean'].
+ * - shots: the step's screenshots as Blobs, key [runId, index, 'labelled' | 'clean'], and the
+ *   model's screenshot of the step in progress, [runId, index, 'model'].
+ *
+ * Each picture is written once: the step in progress keeps its pictures in `shots` as soon as it
+ * has them (the run record keeps '' in their place, filled in again by loadRun), and a finished
+ * step's pictures already written are not written again. So the run record written at every
+ * transition stays a few kB, and a step's writes do not depend on the run's length.
  *
  * A step, its screenshots and the run record that counts it go in one transaction: when the
  * browser's quota is full nothing is half-written (StorageFullError says so). Writes go through
@@ -28,6 +34,8 @@ import { upgradeAction } from '../core/action/legacy';
 import type { Vault } from '../core/secrets';
 
 export type ShotKind = 'labelled' | 'clean';
+/** the model's screenshot of the step in progress (its kept pictures are the step's 'labelled' and 'clean') */
+type StoredKind = ShotKind | 'model';
 
 /** What the runs store keeps: the run without its finished steps, and its summary. */
 export type RunRecord = Omit<RunState, 'steps'> & { steps: []; summary: RunSummary };
@@ -35,7 +43,7 @@ export type RunRecord = Omit<RunState, 'steps'> & { steps: []; summary: RunSumma
 interface AgentDB extends DBSchema {
   runs: { key: string; value: RunRecord; indexes: { startedAt: number } };
   steps: { key: [string, number]; value: StepRecord & { runId: string } };
-  shots: { key: [string, number, ShotKind]; value: Blob };
+  shots: { key: [string, number, StoredKind]; value: Blob };
 }
 
 export const DB_NAME = 'webagent';
@@ -108,19 +116,60 @@ function toRecord(s: RunState): RunRecord {
 }
 
 type StepStore = { put(v: StepRecord & { runId: string }, k: [string, number]): Promise<unknown> };
-type ShotStore = { put(v: Blob, k: [string, number, ShotKind]): Promise<unknown> };
+type ShotStore = { put(v: Blob, k: [string, number, StoredKind]): Promise<unknown> };
 
 function blobOf(dataUrl: string): Blob | null {
   const b = dataUrlToBytes(dataUrl);
   return b ? new Blob([b.bytes as Uint8Array<ArrayBuffer>], { type: b.mime }) : null;
 }
 
+/** per run, the pictures written, by `${index}:${kind}` (the data URL, compared by reference first): each is written once */
+const written = new Map<string, Map<string, string>>();
+
+/** A picture into `shots` unless this very one is there already. */
+async function putShot(shots: ShotStore, runId: string, index: number, kind: StoredKind, dataUrl: string): Promise<void> {
+  const mine = written.get(runId) ?? new Map<string, string>();
+  written.set(runId, mine);
+  const key = `${index}:${kind}`;
+  if (!dataUrl || mine.get(key) === dataUrl) return;
+  const blob = blobOf(dataUrl);
+  if (blob) await shots.put(blob, [runId, index, kind]);
+  mine.set(key, dataUrl);
+}
+
+/** Finished steps before the last one are not written again but all at once (a password typed): their entries go. */
+function forgetWritten(runId: string, finished: number): void {
+  const mine = written.get(runId);
+  if (!mine) return;
+  for (const key of mine.keys()) if (Number(key.split(':')[0]) < finished - 1) mine.delete(key);
+}
+
 async function putStep(steps: StepStore, shots: ShotStore, runId: string, s: StepRecord): Promise<void> {
-  const labelled = blobOf(s.screenshot);
-  const clean = blobOf(s.cleanScreenshot ?? '');
-  if (labelled) await shots.put(labelled, [runId, s.index, 'labelled']);
-  if (clean) await shots.put(clean, [runId, s.index, 'clean']);
+  await putShot(shots, runId, s.index, 'labelled', s.screenshot);
+  await putShot(shots, runId, s.index, 'clean', s.cleanScreenshot ?? '');
   await steps.put({ ...s, runId, screenshot: '', cleanScreenshot: '' }, [runId, s.index]);
+}
+
+/** The step in progress's pictures into `shots` (once each); the run record keeps '' in their place. */
+async function putPending(shots: ShotStore, runId: string, p: RunState['pending']): Promise<RunState['pending']> {
+  if (!p) return p;
+  await putShot(shots, runId, p.index, 'model', p.screenshot);
+  if (p.kept) {
+    await putShot(shots, runId, p.index, 'labelled', p.kept.labelled);
+    await putShot(shots, runId, p.index, 'clean', p.kept.clean);
+  }
+  return { ...p, screenshot: '', ...(p.kept ? { kept: { labelled: '', clean: '' } } : {}) };
+}
+
+/** The step in progress's pictures read back (a record written before they were kept apart has them inline). */
+async function withPendingShots(d: IDBPDatabase<AgentDB>, runId: string, p: RunState['pending']): Promise<RunState['pending']> {
+  if (!p || p.screenshot) return p;
+  const read = async (kind: StoredKind) => {
+    const blob = await d.get('shots', [runId, p.index, kind]);
+    return blob ? bytesToDataUrl(blob.type || 'image/png', new Uint8Array(await blob.arrayBuffer())) : '';
+  };
+  const kept = p.kept && !p.kept.labelled && !p.kept.clean ? { labelled: await read('labelled'), clean: await read('clean') } : p.kept;
+  return { ...p, screenshot: await read('model'), ...(kept ? { kept } : {}) };
 }
 
 let chain: Promise<unknown> = Promise.resolve();
@@ -163,15 +212,22 @@ export function saveRun(state: RunState): Promise<void> {
     }
     const tx = (await db()).transaction(['runs', 'steps', 'shots'], 'readwrite');
     try {
-      for (const s of safe.steps.slice(from)) await putStep(tx.objectStore('steps'), tx.objectStore('shots'), state.id, s);
-      await tx.objectStore('runs').put(toRecord(safe));
+      for (const s of safe.steps.slice(from)) {
+        await putStep(tx.objectStore('steps'), tx.objectStore('shots'), state.id, s);
+        // the model's picture was the step in progress's only
+        if (s.index >= (stored.get(state.id) ?? 0)) await tx.objectStore('shots').delete([state.id, s.index, 'model']);
+      }
+      const pending = await putPending(tx.objectStore('shots'), state.id, safe.pending);
+      await tx.objectStore('runs').put(toRecord({ ...safe, pending }));
       await tx.done;
     } catch (err) {
       tx.done.catch(() => undefined); // aborted below: its rejection is expected
+      written.delete(state.id); // what this transaction wrote is gone with it
       try { tx.abort(); } catch { /* already finished */ }
       throw isQuota(err) ? new StorageFullError() : err;
     }
     stored.set(state.id, safe.steps.length);
+    forgetWritten(state.id, safe.steps.length);
     const last = safe.steps.at(-1);
     if (last) lastSaid.set(state.id, last.observation);
   });
@@ -214,7 +270,7 @@ export async function loadRun(id: string): Promise<RunState | undefined> {
   stored.set(id, steps.length);
   if (steps.length) lastSaid.set(id, steps[steps.length - 1].observation);
   const { summary: _s, ...run } = rec;
-  return withSecretRestored({ ...run, steps });
+  return withSecretRestored({ ...run, steps, pending: await withPendingShots(d, id, run.pending) });
 }
 
 /** The most recently started run's id and status, without reading its steps. */
@@ -261,6 +317,7 @@ export async function deleteRun(id: string): Promise<void> {
     tx.done,
   ]);
   stored.delete(id);
+  written.delete(id);
   lastSaid.delete(id);
   vaults.delete(id);
   try {

@@ -19,7 +19,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Worker } from 'playwright-core';
+import type { BrowserContext, CDPSession } from 'playwright-core';
 import { runAgent } from '../../scripts/run-agent';
 import { serveDir } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
@@ -54,15 +54,47 @@ export interface LongRunResult {
   traceBytes: number; heapMB: { first: number | null; last: number | null; max: number | null };
 }
 
-/** The service worker's used JS heap in MB (CDP Runtime.getHeapUsage through the worker), or null. */
-async function heapOf(worker: Worker | undefined): Promise<number | null> {
-  if (!worker) return null;
-  try {
-    const used = await worker.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null);
-    return used === null ? null : Math.round(used / 1e5) / 10;
-  } catch {
-    return null;
-  }
+/**
+ * The service worker's used JS heap in MB, read by CDP (Runtime.getHeapUsage) through a session on
+ * one of the browser's pages attached to the worker's target, or null.
+ */
+function workerHeap(context: BrowserContext): () => Promise<number | null> {
+  let session: Promise<{ cdp: CDPSession; sessionId: string } | null> | null = null;
+  let id = 0;
+  const attach = async () => {
+    const page = context.pages()[0];
+    if (!page) return null;
+    const cdp = await context.newCDPSession(page);
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'));
+    if (!sw) return null;
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: sw.targetId, flatten: false });
+    return { cdp, sessionId };
+  };
+  return async () => {
+    try {
+      session ??= attach();
+      const s = await session;
+      if (!s) { session = null; return null; }
+      const ask = ++id;
+      const answer = new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => resolve(null), 5_000);
+        const on = (e: { message: string }) => {
+          const m = JSON.parse(e.message) as { id?: number; result?: { usedSize: number } };
+          if (m.id !== ask) return;
+          clearTimeout(timer);
+          s.cdp.off('Target.receivedMessageFromTarget', on);
+          resolve(m.result ? Math.round(m.result.usedSize / 1e5) / 10 : null);
+        };
+        s.cdp.on('Target.receivedMessageFromTarget', on);
+      });
+      await s.cdp.send('Target.sendMessageToTarget', { sessionId: s.sessionId, message: JSON.stringify({ id: ask, method: 'Runtime.getHeapUsage' }) });
+      return await answer;
+    } catch {
+      session = null; // the worker was replaced: attach again next time
+      return null;
+    }
+  };
 }
 
 export async function longRunBench(log: (s: string) => void = console.log): Promise<LongRunResult | { skipped: true }> {
@@ -72,12 +104,12 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
   const traceFile = path.join(dir, 'long.json');
   const arrived: number[] = [], replied: number[] = [];
   const heap: number[] = [];
-  let worker: Worker | undefined;
+  let heapOf: () => Promise<number | null> = async () => null;
   const model = await startFakeModel({
     models: ['glm-4.5v'],
     policy: (_req, n) => {
       arrived[n] = performance.now();
-      void heapOf(worker).then((h) => { if (h !== null) heap.push(h); });
+      void heapOf().then((h) => { if (h !== null) heap.push(h); });
       const r = policy(n);
       replied[n] = performance.now();
       return r;
@@ -88,12 +120,9 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
     const r = await runAgent({
       task: 'Read the index of the PostgreSQL manual, all of it, and say when done.', url: `${docs.url}${PAGE.file}`,
       config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: STEPS + 1, dialect: 'glm-web' },
-      traceFile, width: 1280, height: 800, headed: false, out: () => undefined, err: () => undefined,
+      traceFile, width: 1280, height: 800, headed: false, out: () => undefined, err: (l) => { if (process.env.BENCH_LONG_LOG) log(l); },
       input: Readable.from(Array.from({ length: STEPS }, () => 'n\n')),
-      onLaunched: (b) => {
-        worker = b.context.serviceWorkers()[0];
-        b.context.on('serviceworker', (w) => { worker = w; });
-      },
+      onLaunched: (b) => { heapOf = workerHeap(b.context); },
     });
     const traceText = readFileSync(traceFile, 'utf8');
     const trace = JSON.parse(traceText) as Trace;

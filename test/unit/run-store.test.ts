@@ -112,3 +112,48 @@ describe('a full quota', () => {
     expect((await store.listRuns()).find((r) => r.id === 'quota-run')?.summary.stopReason).toBe('full');
   });
 });
+
+describe('pictures of the step in progress', () => {
+  it('are written once, kept out of the run record, read back by loadRun and dropped from the model kind when the step is done', async () => {
+    const store = await import('../../src/background/run-store');
+    const done = finishedRun('pending-run', JPEG, JPEG);
+    // The second step observed and kept, asked, not answered yet.
+    let s = createRun({ id: 'pending-run', task: 't', startUrl: 'https://shop.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 5, at: 1000 });
+    s = { ...s, steps: done.steps.slice(0, 1) };
+    const obs = { url: 'https://shop.example/', title: 't', viewport: { width: 10, height: 10, devicePixelRatio: 1 }, marks: [], screenshot: { dataUrl: PNG, bytes: 70, width: 10, height: 10 }, kept: { labelled: JPEG, clean: JPEG } };
+    s = reduce(s, { type: 'observed', at: 1400, obs, ms: 5 });
+    expect(s.pending?.screenshot).toBe(PNG);
+
+    const proto = Object.getPrototypeOf((await store.db()).transaction('shots', 'readwrite').objectStore('shots')) as { put: (...a: unknown[]) => unknown };
+    const put = proto.put;
+    const puts: unknown[] = [];
+    proto.put = function (this: unknown, ...a: unknown[]) { if (a[0] instanceof Blob) puts.push(a[1]); return put.apply(this, a); };
+    try {
+      await store.saveRun(s);
+      const first = puts.length;
+      // step 0's two pictures, step 1's model picture and its two kept ones
+      expect(first).toBe(5);
+      // more transitions of the same step: no picture written again
+      await store.saveRun({ ...s, memory: { seen: 1 } });
+      await store.saveRun({ ...s, memory: {} });
+      expect(puts.length).toBe(first);
+    } finally {
+      proto.put = put;
+    }
+    const rec = await (await store.db()).get('runs', 'pending-run');
+    expect(rec?.pending?.screenshot).toBe('');
+    expect(rec?.pending?.kept).toEqual({ labelled: '', clean: '' });
+    expect(JSON.stringify(rec).length).toBeLessThan(JSON.stringify({ ...s, steps: [] }).length - PNG.length);
+
+    const back = await store.loadRun('pending-run');
+    expect(back?.pending?.screenshot).toBe(PNG);
+    expect(back?.pending?.kept).toEqual({ labelled: JPEG, clean: JPEG });
+
+    // The step finishes: its pictures are the kept ones; the model's picture is gone.
+    const replied = reduce(back!, { type: 'replied', at: 1500, raw: 'Thought: done\nAction: ANSWER; <content>42</content>', reasoning: null, usage: { promptTokens: 120, completionTokens: 9 }, ms: 5 });
+    await store.saveRun(replied);
+    expect(await store.loadShot('pending-run', 1, 'labelled')).toBe(JPEG);
+    expect(await (await store.db()).get('shots', ['pending-run', 1, 'model'])).toBeUndefined();
+    expect((await store.loadRun('pending-run'))?.steps).toHaveLength(2);
+  });
+});
