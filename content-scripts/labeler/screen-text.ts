@@ -146,7 +146,9 @@ function update(roots: ReadonlyArray<Document | ShadowRoot>): void {
       if (root instanceof Document || root instanceof ShadowRoot) readGroups(scope, root, read);
     }
   }
-  for (const g of read) if (!settle(g, false)) kept.pending.push(g);
+  // nothing screened yet (a page seen for the first time): every group waits
+  if (!remembered.size) for (const g of read) kept.pending.push(g);
+  else for (const g of read) if (!settle(g, false)) kept.pending.push(g);
 }
 
 /** Test-only: the findings of a screen that keeps nothing from earlier passes (what is kept is left as it was). */
@@ -176,8 +178,15 @@ function inOrder(a: Group, b: Group): number {
 export function screenPageText(roots: readonly ShadowRoot[], vw = window.innerWidth, vh = window.innerHeight): TextFinding[] {
   const inPass = new Set<Document | ShadowRoot>([document, ...roots]);
   update([...inPass]);
-  // what is on screen and not screened yet is screened now; the rest after the pass
-  kept.pending = kept.pending.filter((g) => !(onScreen(g.el, vw, vh) && settle(g, true)));
+  // what is on screen and not screened yet is screened now; the rest after the pass (one box read
+  // per element: an element's text and its attributes are groups of their own)
+  const shown = new Map<Element, boolean>();
+  const isShown = (el: Element) => {
+    let on = shown.get(el);
+    if (on === undefined) shown.set(el, (on = onScreen(el, vw, vh)));
+    return on;
+  };
+  kept.pending = kept.pending.filter((g) => !(isShown(g.el) && settle(g, true)));
   screenLater();
   const findings: TextFinding[] = [];
   const flagged = new Set<Element>();

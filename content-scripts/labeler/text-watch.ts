@@ -25,7 +25,7 @@ export interface Group {
   el: Element;
   channel: Channel;
   text: string;
-  /** in <code>, <pre> or <samp>: never an instruction */
+  /** in <code>, <pre> or <samp>: never an instruction (readGroups keeps no such text group) */
   code: boolean;
   /** the text nodes (channel 'text') */
   nodes: Text[];
@@ -38,6 +38,7 @@ const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'a', 'mark', 'small', 
 const CODE = new Set(['code', 'pre', 'samp']);
 const ATTRS = ['alt', 'title', 'aria-label'] as const;
 const ATTR_SELECTOR = '[alt],[title],[aria-label]';
+const NON_BLANK = /\S/;
 /** scopes noted before a pass beyond which the pass reads everything again */
 const MAX_SCOPES = 40;
 /** groups read in one frame at most (a finding is what is asked for, not a census) */
@@ -72,19 +73,38 @@ export function readGroups(scope: Document | ShadowRoot | Element, root: Documen
   const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
   let block: Element | null = null;
   let nodes: Text[] = [];
+  let texts: string[] = [];
+  // a group holds words when one of its nodes does (tested per node: no joined text for a blank group)
+  let words = false;
+  // text in <code>, <pre> or <samp> is never an instruction (core/injection.ts skips it): such a
+  // group is not kept at all, and its nodes are not read (a manual's code blocks are much of its text)
+  let code = false;
   const flush = () => {
-    if (block && nodes.length) {
-      const text = nodes.map((n) => n.data).join('');
-      if (/\S/.test(text)) out.push({ el: block, channel: 'text', text, code: inCode(block), nodes, root });
+    if (block && words) {
+      const text = texts.length === 1 ? texts[0] : texts.join('');
+      out.push({ el: block, channel: 'text', text, code: false, nodes, root });
     }
     nodes = [];
+    texts = [];
+    words = false;
   };
-  for (let n = walker.nextNode(); n && out.length < MAX_GROUPS; n = walker.nextNode()) {
+  // consecutive text nodes mostly share their parent: its block (or skip) is looked up once
+  let lastParent: Element | null = null;
+  let lastBlock: Element | null = null;
+  for (let n = walker.nextNode() as Text | null; n && out.length < MAX_GROUPS; n = walker.nextNode() as Text | null) {
     const parent = n.parentElement;
-    if (!parent || SKIP.has(parent.localName)) continue;
-    const b = blockOf(parent);
-    if (b !== block) { flush(); block = b; }
-    nodes.push(n as Text);
+    if (!parent) continue;
+    if (parent !== lastParent) {
+      lastParent = parent;
+      lastBlock = SKIP.has(parent.localName) ? null : blockOf(parent);
+    }
+    if (!lastBlock) continue;
+    if (lastBlock !== block) { flush(); block = lastBlock; code = inCode(block); }
+    if (code) continue;
+    const data = n.data;
+    nodes.push(n);
+    texts.push(data);
+    if (!words && NON_BLANK.test(data)) words = true;
   }
   flush();
   const attributed = Array.from(scope.querySelectorAll(ATTR_SELECTOR));
