@@ -36,6 +36,9 @@ const USAGE = `Usage: npm run batch -- --tasks FILE --out DIR [options]
                        leave-site); repeatable or comma-separated. Without it a guard's question
                        ends the task as "guard" (nobody is there to answer)
   --task-timeout MIN   stop a run after this many minutes (an infrastructure failure); default 15
+  --fresh-browsers     start a new browser with a fresh profile for every task instead of
+                       resetting a warm one between tasks (slower; the reset is checked, and a
+                       browser that fails it is replaced anyway)
 ${RUN_USAGE.endpoint}
 ${RUN_USAGE.steps}
 ${RUN_USAGE.window}
@@ -71,7 +74,7 @@ async function main() {
       options: {
         ...RUN_OPTIONS, tasks: { type: 'string' }, out: { type: 'string' }, concurrency: { type: 'string' }, 'retry-failed': { type: 'boolean' },
         attempts: { type: 'string' }, 'allow-guard': { type: 'string', multiple: true }, 'task-timeout': { type: 'string' },
-        judge: { type: 'boolean' }, 'judge-mode': { type: 'string' }, 'judge-base-url': { type: 'string' }, 'judge-model': { type: 'string' },
+        'fresh-browsers': { type: 'boolean' }, judge: { type: 'boolean' }, 'judge-mode': { type: 'string' }, 'judge-base-url': { type: 'string' }, 'judge-model': { type: 'string' },
         'judge-api-key-file': { type: 'string' }, 'judge-screenshots': { type: 'string' }, references: { type: 'string' },
         queue: { type: 'string' }, rate: { type: 'string' }, approve: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
@@ -178,6 +181,7 @@ async function main() {
     : await (await import('./batch/local')).runLocalBatch({
       tasks, out, concurrency, retryFailed: !!values['retry-failed'], attempts,
       task: { run, allowGuards: allow, timeoutMs }, judge, secrets, display, signal: controller.signal, onEnd: writeSummary,
+      freshBrowsers: !!values['fresh-browsers'],
     });
   writeSummary(outcome.results);
   const all = tasks.map((t) => outcome.results.byId.get(t.id)).filter((r): r is TaskResult => !!r);

@@ -36,6 +36,11 @@ export interface LaunchOptions {
   ownSignals?: boolean;
   /** the built extension to load (default dist/): a test may load a copy, so a build during its run cannot change it */
   extensionDir?: string;
+  /**
+   * More unpacked extensions to load beside it, without a service worker of their own (the batch's
+   * browser pool loads its reset helper, scripts/batch/pool.ts: a page with the browsingData permission).
+   */
+  extraExtensions?: string[];
 }
 
 export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Launched> {
@@ -48,9 +53,10 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
   const height = opts.height ?? 800;
   const own = !opts.userDataDir;
   const userDataDir = opts.userDataDir ?? mkdtempSync(path.join(tmpdir(), 'webagent-profile-'));
+  const extensions = [dist, ...(opts.extraExtensions ?? [])].join(',');
   const args = [
-    `--disable-extensions-except=${dist}`,
-    `--load-extension=${dist}`,
+    `--disable-extensions-except=${extensions}`,
+    `--load-extension=${extensions}`,
     `--window-size=${width},${height + (opts.headed ? 0 : HEADLESS_CHROME_PX)}`,
     '--silent-debugger-extension-api',
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',

@@ -51,6 +51,13 @@ export interface AgentOptions {
   secrets?: string[];
   /** called once the browser is up (the bench samples the worker's heap through it) */
   onLaunched?: (browser: Launched) => void;
+  /**
+   * A browser to run in instead of starting one (the batch's warm browsers, scripts/batch/pool.ts):
+   * it must be as new (the pool resets it between tasks) and is left open at the end, its pages too.
+   */
+  browser?: Launched;
+  /** called once the run has ended, before the exports are built (the batch frees the task's slot then) */
+  onRunEnd?: (run: RunView) => void;
 }
 
 export interface AgentResult {
@@ -187,8 +194,9 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   const err = o.err ?? ((l: string) => process.stderr.write(`${l}\n`));
   const t0 = performance.now();
   // Ctrl+C is ours (the run is stopped and its trace written; the batch runner stops its runs), not Playwright's.
-  const browser = await launchWithExtension({ headed: o.headed, width: o.width, height: o.height, ownSignals: true });
+  const browser = o.browser ?? await launchWithExtension({ headed: o.headed, width: o.width, height: o.height, ownSignals: true });
   const stdin: { lines: LineQueue | null } = { lines: null };
+  let onClose = () => undefined as void;
   try {
     o.onLaunched?.(browser);
     const panel = await openPanel(browser);
@@ -199,7 +207,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     let broke: (e: Error) => void = () => undefined;
     const ended = new Promise<RunView>((r, j) => { finish = r; broke = j; });
     // A browser that crashes or is closed under the run ends it here (the batch retries such a task).
-    browser.context.once('close', () => broke(new Error('The browser closed during the run.')));
+    onClose = () => broke(new Error('The browser closed during the run.'));
+    browser.context.once('close', onClose);
     panel.once('crash', () => broke(new Error('The runner\'s extension page crashed during the run.')));
     let done = false;
     /** the approval asked for last: step index, and whether about what its action did (each is asked once) */
@@ -342,6 +351,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       o.signal?.removeEventListener('abort', onAbort);
     }
     const runMs = Math.round(performance.now() - tRun);
+    o.onRunEnd?.(final);
     const tExport = performance.now();
     const secrets = [o.config.apiKey ?? '', ...(o.secrets ?? [])];
     // the same JSON export as the panel's (compact with screenshots, under 25 MB)
@@ -369,6 +379,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     };
   } finally {
     stdin.lines?.close();
-    await browser.close();
+    browser.context.off('close', onClose);
+    if (!o.browser) await browser.close();
   }
 }

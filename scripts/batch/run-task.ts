@@ -18,6 +18,8 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { runAgent } from '../run-agent';
+import type { Launched } from '../browser';
+import type { BrowserPool } from './pool';
 import type { RunOptions } from '../runner-options';
 import { noRunResult, stopKindOf } from '../../src/core/batch/results';
 import { taskFolder } from '../../src/core/batch/tasks';
@@ -38,7 +40,15 @@ export interface TaskOptions {
   signal: AbortSignal;
   /** keys (the model's, the judge's, a proxy's token): replaced by [REDACTED] in everything the task writes or returns */
   secrets: string[];
+  /**
+   * Warm browsers (pool.ts): the task runs in one reset since its last task instead of a new one,
+   * and gives it back when its exports are built (closed instead when the task failed).
+   */
+  pool?: BrowserPool<Launched>;
 }
+
+/** More for one task: called once its run has ended, before the exports (the local batch frees the task's slot). */
+export interface TaskHooks { onRunEnd?: () => void }
 
 export type TaskEnd = { result: TaskResult } | { interrupted: true };
 
@@ -51,7 +61,7 @@ function unpackWebVoyager(zipFile: string, dir: string): void {
   for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(dir, path.basename(name)), bytes);
 }
 
-export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Promise<TaskEnd> {
+export async function runTask(t: BatchTask, attempt: number, o: TaskOptions, hooks: TaskHooks = {}): Promise<TaskEnd> {
   const folder = taskFolder(t.id);
   // checked to stay in --out whatever the id (a queue's job is a stranger's request)
   const final = childPath(o.out, folder);
@@ -65,8 +75,13 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
   const timeout = AbortSignal.timeout(o.timeoutMs);
   const signal = AbortSignal.any([o.signal, timeout]);
   const base = { id: t.id, site: t.site, task: t.task, url: t.url, folder, attempts: attempt, verdict: null, worker: WORKER_ID, startedAt: startedAt.toISOString() };
+  let browser: Launched | undefined;
   try {
+    // the wait for a warm browser (its reset) or a new one counts as the task's start
+    if (o.pool) browser = await o.pool.acquire({ width: o.run.width, height: o.run.height, headed: o.run.headed });
+    const acquireMs = Math.round(performance.now() - t0);
     const r = await runAgent({
+      browser, onRunEnd: () => hooks.onRunEnd?.(),
       task: t.task, url: t.url, files: o.run.files, config: { ...o.run.config, approveSteps: false },
       width: o.run.width, height: o.run.height, headed: o.run.headed,
       traceFile: path.join(work, 'trace.json'), reportFile: path.join(work, 'report.html'), zipFile: path.join(work, 'run.zip'),
@@ -81,6 +96,9 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
         return { kind: 'reject', feedback: 'Nobody is there to approve this in a batch run.', thenStop: `A guard asked, and nobody answers in a batch: ${question}` };
       },
     });
+    // the exports are out of it: reset for the next task while this one's folder is written
+    if (browser) o.pool!.release(browser, true);
+    browser = undefined;
     if (o.signal.aborted) return { interrupted: true };
     unpackWebVoyager(path.join(work, 'run.zip'), work);
     writeFileSync(path.join(work, 'log.txt'), scrub(`${log.join('\n')}\n`, o.secrets));
@@ -94,7 +112,7 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
       steps: r.run.steps.length,
       tokens: { prompt: r.run.totals.promptTokens, completion: r.run.totals.completionTokens },
       cost: r.run.totals.cost,
-      durations: { totalMs: Math.round(performance.now() - t0), ...r.timings },
+      durations: { totalMs: Math.round(performance.now() - t0), ...r.timings, startMs: acquireMs + r.timings.startMs },
       endedAt: new Date().toISOString(),
     }, o.secrets);
     writeFileSync(path.join(work, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -103,10 +121,14 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions): Pr
     return { result };
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
+    hooks.onRunEnd?.();
     if (o.signal.aborted) return { interrupted: true };
     const message = e instanceof Error ? e.message : String(e);
     return {
       result: noRunResult(t, scrub(oneLine(message), o.secrets), { attempts: attempt, startedAt: base.startedAt, endedAt: new Date().toISOString(), worker: WORKER_ID, totalMs: Math.round(performance.now() - t0) }),
     };
+  } finally {
+    // a browser that failed its task (crashed, closed, did not answer) is closed, not reused
+    if (browser) o.pool!.release(browser, false);
   }
 }

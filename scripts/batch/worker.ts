@@ -28,6 +28,7 @@ import { runTask, WORKER_ID } from './run-task';
 import { createLimiter } from './rate-limit';
 import { startLimitProxy } from './limit-proxy';
 import { childPath, packFolder } from './artefacts';
+import { chromiumPool } from './pool';
 
 export interface WorkerOptions {
   queue: string;
@@ -48,6 +49,8 @@ export async function startWorker(options: WorkerOptions): Promise<{ id: string;
   const o = { ...options, log: (line: string) => options.log(oneLine(line)) };
   const connection = redisFrom(o.queue);
   const stop = new AbortController();
+  // warm browsers, reset between jobs (pool.ts); one per job at once
+  const pool = chromiumPool(o.concurrency);
   const proxies = new Map<string, Promise<Awaited<ReturnType<typeof startLimitProxy>>>>();
   /** the model endpoint for this job: its limited endpoint's local proxy (one per endpoint and rate), or the endpoint itself with this machine's key */
   /** the model endpoint for this job: its limited endpoint's local proxy (one per endpoint and rate), or the endpoint itself with this machine's key */
@@ -90,7 +93,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ id: string;
     const end = await runTask(data.task, attempt, {
       out: o.work, run: { ...data.run, config: { ...data.run.config, baseUrl, apiKey } },
       allowGuards: new Set(data.allowGuards), timeoutMs: data.timeoutMs, signal: stop.signal,
-      secrets: [o.apiKey, apiKey],
+      secrets: [o.apiKey, apiKey], pool,
     });
     if ('interrupted' in end) throw new Error(`the worker ${WORKER_ID} stopped during the task`);
     const result = end.result;
@@ -113,6 +116,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ id: string;
     close: async () => {
       stop.abort('the worker is stopping');
       await worker.close();
+      await pool.close();
       for (const p of proxies.values()) await (await p).close().catch(() => undefined);
       connection.disconnect();
     },

@@ -3,9 +3,11 @@
  *   BENCH_PART=batch npm run bench
  * The local batch runner on the recipe fixture site, with a fake model that answers at once (so
  * the model's own time is taken out): tasks per minute at concurrency 1, 2 and 4, and beside it
- * the overhead each task pays besides its run — starting a browser with a fresh profile and the
- * extension (startMs) and writing the trace, report, zip and WebVoyager folder (exportMs).
- * BENCH_BATCH_TASKS tasks per round (default 8).
+ * the overhead each task pays besides its run — getting a browser that starts as new (startMs: a
+ * warm one's reset, or the launch of a new one, and opening the extension's page) and building
+ * the trace, report, zip and WebVoyager folder (exportMs, which no longer holds the task's slot:
+ * the next task runs meanwhile). BENCH_BATCH_TASKS tasks per round (default 8);
+ * BENCH_BATCH_FRESH=1 measures a new browser with a fresh profile per task instead (--fresh-browsers).
  *
  * Then what the queue's checks cost a finished task (issue 25): a real task folder from the first
  * round, packed as a worker packs it, taken on the submitting side as before the checks (unzip,
@@ -91,6 +93,7 @@ export async function batchBench(): Promise<{ rounds: BatchRound[]; collect: Col
         tasks, out, concurrency, retryFailed: false, attempts: 1,
         task: { run: { config: { baseUrl: model.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', maxSteps: 8 }, files: [], width: 1280, height: 800, headed: false }, allowGuards: new Set(), timeoutMs: 300_000 },
         judge: null, secrets: [], display: quiet, signal: new AbortController().signal,
+        freshBrowsers: process.env.BENCH_BATCH_FRESH === '1',
       });
       const wallMs = performance.now() - t0;
       const rs = [...o.results.byId.values()] as TaskResult[];
@@ -111,7 +114,7 @@ export async function batchBench(): Promise<{ rounds: BatchRound[]; collect: Col
     await model.close();
     await site.close();
   }
-  console.log('\nBatch throughput (recipe fixture site, zero-latency fake model, 2-core machine)');
+  console.log(`\nBatch throughput (recipe fixture site, zero-latency fake model, 2-core machine; ${process.env.BENCH_BATCH_FRESH === '1' ? 'a new browser per task' : 'warm browsers reset between tasks'})`);
   console.log('concurrency  tasks  finished  wall s  tasks/min  task ms (median)  run ms  start ms  export ms  overhead');
   for (const r of rounds) {
     console.log(`${String(r.concurrency).padStart(11)}  ${String(r.tasks).padStart(5)}  ${String(r.finished).padStart(8)}  ${(r.wallMs / 1000).toFixed(1).padStart(6)}  ${String(r.tasksPerMinute).padStart(9)}  ${String(r.medianTaskMs).padStart(16)}  ${String(r.medianRunMs).padStart(6)}  ${String(r.medianStartMs).padStart(8)}  ${String(r.medianExportMs).padStart(9)}  ${`${Math.round(r.overheadShare * 100)}%`.padStart(8)}`);

@@ -1,7 +1,9 @@
 /**
  * `npm run batch` end to end (docs/batch.md): WebVoyager-format tasks on the fixture sites, the
- * built extension in a fresh browser per task, three at once, the fake model answering each task
- * by its own goals and playing the judge; then a batch interrupted with Ctrl+C and started again.
+ * built extension in a browser of its own per task (warm ones reset between tasks), three at once,
+ * the fake model answering each task by its own goals and playing the judge; then a batch
+ * interrupted with Ctrl+C and started again; and a warm browser's reset: the next task sees nothing
+ * of the last one.
  */
 import { test, expect } from '@playwright/test';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,11 @@ import type { TaskResult } from '../../src/core/batch/types';
 import { readInteractMessages } from '../../src/core/batch/webvoyager-folder';
 import { unzipSync } from 'fflate';
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromiumPool } from '../../scripts/batch/pool';
+import { openPanel } from '../../scripts/browser';
+import { runAgent } from '../../scripts/run-agent';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -244,4 +251,106 @@ test('--file and --tasks of a FIFO, /dev/zero or a directory end with a clear me
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/--tasks .*fifo: .* is a named pipe/);
   expect(existsSync(path.join(root, 'never'))).toBe(false);
+});
+
+/**
+ * A site that keeps everything a site can keep (a cookie from its server and one from its script,
+ * localStorage, sessionStorage, an IndexedDB database, Cache Storage) and tells its server, on each
+ * load, what it found from before.
+ */
+async function keepingSite(): Promise<{ url: string; seen: Array<Record<string, unknown>>; sent: string[]; close(): Promise<void> }> {
+  const seen: Array<Record<string, unknown>> = [];
+  /** the Cookie header of each load of the page: what the browser kept from before */
+  const sent: string[] = [];
+  const page = `<!doctype html><meta charset="utf-8"><title>Keeper</title><h1>Keeper</h1><button>Remember me</button>
+<script>
+(async () => {
+  const had = {
+    cookie: document.cookie, local: localStorage.getItem('kept'), session: sessionStorage.getItem('kept'),
+    dbs: (await indexedDB.databases()).map((d) => d.name), caches: await caches.keys(),
+  };
+  await fetch('/seen', { method: 'POST', body: JSON.stringify(had) });
+  document.cookie = 'script-kept=1; max-age=86400; path=/';
+  localStorage.setItem('kept', 'yes');
+  sessionStorage.setItem('kept', 'yes');
+  await new Promise((ok) => { const r = indexedDB.open('kept-db', 1); r.onupgradeneeded = () => r.result.createObjectStore('s'); r.onsuccess = () => { r.result.close(); ok(); }; });
+  await (await caches.open('kept-cache')).put('/x', new Response('kept'));
+  await fetch('/seen', { method: 'POST', body: JSON.stringify({ stored: true }) });
+})();
+</script>`;
+  const server = http.createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/seen') {
+      let body = '';
+      req.on('data', (d) => { body += d; });
+      req.on('end', () => { seen.push(JSON.parse(body) as Record<string, unknown>); res.end('ok'); });
+      return;
+    }
+    if (req.url === '/keeper.html') sent.push(req.headers.cookie ?? '');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': 'server-kept=1; Max-Age=86400; Path=/' });
+    res.end(page);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/keeper.html`, seen, sent,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+test('a warm browser starts the next task as new: no cookie, site storage, stored run, tab or setting of the last task', async () => {
+  test.setTimeout(180_000);
+  const keeper = await keepingSite();
+  const remember = await startFakeModel({ policy: batchPolicy([{ task: /Remember me/, goals: [{ do: 'answer', text: 'remembered' }] }]) });
+  const pool = chromiumPool(1);
+  const dir = mkdtempSync(path.join(tmpdir(), 'webagent-warm-'));
+  const spec = { width: 1280, height: 800, headed: false };
+  const task = async (n: number) => {
+    const b = await pool.acquire(spec);
+    const r = await runAgent({
+      browser: b, task: `Remember me, visit ${n}.`, url: keeper.url, width: 1280, height: 800, headed: false, handleSigint: false,
+      config: { baseUrl: remember.baseUrl, apiKey: `sk-task-${n}-secret`, model: 'glm-4.5v', dialect: 'glm-web', maxSteps: 3 },
+      traceFile: path.join(dir, `trace-${n}.json`), out: () => undefined, err: () => undefined,
+    });
+    expect(r.status).toBe('finished');
+    return b;
+  };
+  try {
+    const first = await task(1);
+    await expect.poll(() => keeper.seen.some((x) => x.stored)).toBe(true);
+    // the task left all of it behind in its browser (so the checks below see a real reset)
+    expect((await first.context.cookies()).map((c) => c.name).sort()).toEqual(['script-kept', 'server-kept']);
+    expect(first.context.pages().length).toBeGreaterThan(1);
+    pool.release(first, true);
+    const again = await pool.acquire(spec);
+    // the same browser process and profile, warm
+    expect(again).toBe(first);
+    expect(again.context.pages()).toHaveLength(1);
+    expect(await again.context.cookies()).toEqual([]);
+    // the extension as new: no stored run, no key, no settings of the last task
+    const panel = await openPanel(again);
+    const state = await panel.evaluate(async () => {
+      const w = (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent;
+      const history = await w.send('history/list', {}) as { runs: unknown[] };
+      const settings = await w.send('settings/get', {}) as { apiKey: string };
+      return { runs: history.runs.length, apiKey: settings.apiKey, local: Object.keys(await chrome.storage.local.get(null)) };
+    });
+    expect(state).toEqual({ runs: 0, apiKey: '', local: [] });
+    await panel.close();
+    pool.release(again, true);
+    const before = keeper.seen.length;
+    await task(2);
+    // what the site found on the second task's first load: nothing of the first task
+    // (the page's own response sets server-kept again; the script's cookie would be from before)
+    const second = keeper.seen.slice(before).find((x) => !x.stored);
+    expect(second).toEqual({ cookie: 'server-kept=1', local: null, session: null, dbs: [], caches: [] });
+    expect(keeper.sent).toHaveLength(2);
+    expect(keeper.sent[1]).toBe('');
+    // and on the very first load, the same (a fresh profile)
+    expect(keeper.seen[0]).toEqual(second);
+    expect(keeper.sent[0]).toBe('');
+    expect(pool.stats).toMatchObject({ launched: 1, reused: 2, replaced: 0 });
+  } finally {
+    await pool.close();
+    await remember.close();
+    await keeper.close();
+  }
 });
