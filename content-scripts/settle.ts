@@ -1,22 +1,23 @@
 /**
- * Waiting in the page: DOM quiet after an action (waitForQuiet), and before an observation the
- * page a person would see (pageReady: custom elements defined and rendered, fonts ready, network
- * quiet; what and how long: src/core/settle.ts).
+ * Waiting in the page: after an action, until what it set going in the page has ended
+ * (waitForQuiet: nothing, or the DOM and scrolling quiet and transitions ended), and before an
+ * observation the page a person would see (pageReady: custom elements defined and rendered, fonts
+ * ready, network quiet; what and how long: src/core/settle.ts).
  */
 import {
-  awaitsRender, DEFINED_POLL_MS, nothingRendered, partCaps, pendingTags, quietAt, RENDER_QUIET_MS, renderGiveUp,
-  renderQuietCap, renderVerdict, shrank, type ComponentLook, type SettleReport,
+  ACTION_ANIMATION_CAP_MS, animationToWait, awaitsRender, DEFINED_POLL_MS, nothingRendered, partCaps, pendingTags, quietAt,
+  RENDER_QUIET_MS, renderGiveUp, renderQuietCap, renderVerdict, shrank, type ComponentLook, type SettleReport,
 } from '../src/core/settle';
 // the element a custom element inherits its visibility from: its slot, its parent, or its shadow root's host
 import { composedParent } from './labeler/dom';
 
 /**
- * DOM quiet: resolves once no mutation has happened for quietMs (our own
+ * DOM quiet window: resolves once no mutation has happened for quietMs (our own
  * overlay and select lists excluded), or at capMs. `also`: shadow roots to watch besides the
  * document (a mutation inside one is not seen from the document), and elements whose size
  * changing counts as a change too (layout).
  */
-export function waitForQuiet(quietMs: number, capMs: number, also?: { roots?: ShadowRoot[]; boxes?: Element[] }): Promise<{ quiet: boolean; ms: number }> {
+function quietWindow(quietMs: number, capMs: number, also?: { roots?: ShadowRoot[]; boxes?: Element[] }): Promise<{ quiet: boolean; ms: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
     let quietTimer = 0;
@@ -52,6 +53,62 @@ export function waitForQuiet(quietMs: number, capMs: number, also?: { roots?: Sh
     const capTimer = window.setTimeout(() => finish(false), capMs);
     arm();
   });
+}
+
+/** Two animation frames (each at most 50 ms: a page whose frames stall is not waited for). */
+async function twoFrames(): Promise<void> {
+  for (let i = 0; i < 2; i++) await Promise.race([new Promise((r) => requestAnimationFrame(r)), sleep(50)]);
+}
+
+/** The page's transitions and animations that end soon (core/settle.ts animationToWait). */
+function endingAnimations(): Animation[] {
+  let all: Animation[];
+  try {
+    all = document.getAnimations();
+  } catch {
+    return [];
+  }
+  return all.filter((a) => {
+    const t = a.effect?.getComputedTiming();
+    const end = Number(t?.endTime ?? Infinity), now = Number(t?.localTime ?? 0), rate = Math.abs(a.playbackRate) || 1;
+    return animationToWait({ playState: a.playState, remainingMs: (end - now) / rate });
+  });
+}
+
+/**
+ * After an action (what page/settle runs; the background's settleAction waits for navigations
+ * and requests): looks for a frame or two whether the page is changing: a DOM mutation (our own
+ * overlay and select lists excluded), a scroll anywhere (a smooth scroll still moving), a
+ * transition or animation that ends within ACTION_ANIMATION_CAP_MS. When none, it returns at
+ * once (`quiet`, and the few ms it looked). Otherwise it waits for those animations to end and
+ * for quietMs with no mutation and no scroll, at most capMs in all.
+ */
+export async function waitForQuiet(quietMs: number, capMs: number): Promise<{ quiet: boolean; ms: number }> {
+  const started = performance.now();
+  let changed = false;
+  let last = started;
+  const touch = () => { changed = true; last = performance.now(); };
+  const observer = new MutationObserver((records) => { if (records.some((r) => !isOurs(r.target))) touch(); });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  addEventListener('scroll', touch, { capture: true, passive: true });
+  try {
+    await twoFrames();
+    const anims = endingAnimations();
+    if (!changed && !anims.length) return { quiet: true, ms: Math.round(performance.now() - started) };
+    const left = () => capMs - (performance.now() - started);
+    if (anims.length) {
+      await Promise.race([Promise.all(anims.map((a) => a.finished.catch(() => undefined))), sleep(Math.max(0, Math.min(ACTION_ANIMATION_CAP_MS, left())))]);
+    }
+    for (;;) {
+      const now = performance.now();
+      if (now - last >= quietMs) return { quiet: true, ms: Math.round(now - started) };
+      if (left() <= 0) return { quiet: false, ms: Math.round(now - started) };
+      await sleep(Math.max(1, Math.min(last + quietMs - now, left())));
+    }
+  } finally {
+    observer.disconnect();
+    removeEventListener('scroll', touch, { capture: true });
+  }
 }
 
 function isOurs(node: Node): boolean {
@@ -181,7 +238,7 @@ async function renderedPart(capMs: number, found: Components): Promise<SettleRep
   for (const n of renderGiveUp(Array.from(pending, (el) => ({ tag: el.localName, hiddenMs: end - (seen.get(el) ?? end) })))) renderGivenUp.add(n);
   const quietCap = renderQuietCap(rendered.size > 0, capMs - (performance.now() - started));
   const quiet = quietCap > 0
-    ? await waitForQuiet(RENDER_QUIET_MS, quietCap, { roots: found.roots.filter((r): r is ShadowRoot => r instanceof ShadowRoot), boxes: Array.from(rendered) })
+    ? await quietWindow(RENDER_QUIET_MS, quietCap, { roots: found.roots.filter((r): r is ShadowRoot => r instanceof ShadowRoot), boxes: Array.from(rendered) })
     : { ms: 0 };
   return { ms: Math.round(performance.now() - started), waited, pending: names, quietMs: quiet.ms };
 }

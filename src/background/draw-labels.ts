@@ -18,9 +18,20 @@ type Ctx = OffscreenCanvasRenderingContext2D;
 
 const FONT = "bold 12px Arial, 'Liberation Sans', Helvetica, sans-serif";
 
-/** A screenshot's data URL decoded (the browser reads the base64 itself: faster than in script). */
+/** The engine's own base64 (Chrome 140+; absent before): several times faster than a fetch of the data URL or script. */
+const native = Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array };
+
+/**
+ * A screenshot's data URL decoded: its base64 read by the engine (Uint8Array.fromBase64; before
+ * Chrome 140, by a fetch of the data URL), then the image.
+ */
 export async function decodeImage(dataUrl: string): Promise<ImageBitmap> {
-  if (!dataUrl.startsWith('data:image/')) throw new Error('The screenshot could not be read.');
+  const comma = dataUrl.indexOf(',');
+  if (!dataUrl.startsWith('data:image/') || comma < 0) throw new Error('The screenshot could not be read.');
+  if (native.fromBase64 && dataUrl.slice(comma - 7, comma) === ';base64') {
+    const bytes = native.fromBase64(dataUrl.slice(comma + 1));
+    return createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: dataUrl.slice(5, comma - 7) }));
+  }
   return createImageBitmap(await (await fetch(dataUrl)).blob());
 }
 
@@ -81,7 +92,9 @@ function drawTag(ctx: Ctx, b: { x: number; y: number; w: number; h: number }, co
 export async function encodeCanvas(canvas: OffscreenCanvas, mime: string, quality?: number): Promise<{ dataUrl: string; bytes: number }> {
   const blob = await canvas.convertToBlob(quality === undefined ? { type: mime } : { type: mime, quality: quality / 100 });
   const bytes = new Uint8Array(await blob.arrayBuffer());
-  return { dataUrl: bytesToDataUrl(blob.type, bytes), bytes: bytes.length };
+  // the engine's base64 (Chrome 140+), else script's
+  const toBase64 = (bytes as unknown as { toBase64?: () => string }).toBase64;
+  return { dataUrl: toBase64 ? `data:${blob.type};base64,${toBase64.call(bytes)}` : bytesToDataUrl(blob.type, bytes), bytes: bytes.length };
 }
 
 /** A picture on a canvas of its own (to encode the clean capture apart from the labelled one). */

@@ -45,7 +45,7 @@ type Shot = Observation['screenshot'];
  * frames' labels; any other page that keeps doing it ends the run with a message rather than
  * mislead the model.
  */
-async function labelledShot(tabId: number, format: ShotFormat) {
+async function labelledShot(tabId: number, format: ShotFormat, labelled: boolean) {
   let why = '';
   const ms = { labelMs: 0, captureMs: 0 };
   let last: { snap: MarksSnapshot; shot: Shot; changes: Array<{ frameId: number; why: string }> } | null = null;
@@ -54,7 +54,8 @@ async function labelledShot(tabId: number, format: ShotFormat) {
     const snap = await labelTab(tabId, false);
     ms.labelMs += performance.now() - t;
     t = performance.now();
-    const shot = await cdp.screenshot(tabId, snap.viewport, format);
+    // a capture that gets labels drawn on it is decoded at once: encoded for speed (lossless all the same)
+    const shot = await cdp.screenshot(tabId, snap.viewport, format, { fast: labelled });
     ms.captureMs += performance.now() - t;
     t = performance.now();
     const changes = await labelsChanged(tabId).catch(() => []);
@@ -130,7 +131,7 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const t0 = performance.now();
   const settle = await settlePage(tabId, LOAD_CAP_MS);
   const settledAt = performance.now();
-  const { snap, shot, ms } = await labelledShot(tabId, labels ? LABELLED_CAPTURE : format);
+  const { snap, shot, ms } = await labelledShot(tabId, labels ? LABELLED_CAPTURE : format, labels);
   const t = performance.now();
   const drawn = labels ? await labelPicture(shot, snap, format, style) : null;
   const drawMs = performance.now() - t;

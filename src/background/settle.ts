@@ -1,12 +1,15 @@
 /**
- * Waiting until the page has settled after an action: the tab has finished
- * loading and the DOM has been quiet for a moment, capped. Event-driven, no
- * fixed sleeps.
+ * Waiting for the page: after an action, for what the action set going (settleAction: a
+ * navigation, a new tab, requests in flight, a page that is changing), and before an observation,
+ * for the page a person would see (settlePage). Event-driven: no fixed pauses (docs/labeling.md,
+ * "Settling"; the constants in src/core/settle.ts).
  */
-import { nothingRendered, READY_CAP_MS, type SettleReport } from '../core/settle';
+import {
+  ACTION_LOOK_MS, ACTION_NEW_TAB_MS, ACTION_QUIET_CAP_MS, ACTION_QUIET_MS, ACTION_ROUNDS, awaitedRequest,
+  nothingRendered, READY_CAP_MS, requestsPending, type SettleReport,
+} from '../core/settle';
+import { attachedTabs } from './cdp';
 import { ensureContent, sendContent } from './content';
-
-const QUIET_MS = 300;
 
 /** Resolves when the tab's status is "complete" (or after capMs). */
 export function tabComplete(tabId: number, capMs: number): Promise<boolean> {
@@ -26,21 +29,218 @@ export function tabComplete(tabId: number, capMs: number): Promise<boolean> {
   });
 }
 
-/** Load finished and DOM quiet for QUIET_MS, at most capMs in all. */
-export async function settle(tabId: number, capMs: number): Promise<void> {
-  const deadline = Date.now() + capMs;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await tabComplete(tabId, Math.max(0, deadline - Date.now()));
-    const left = deadline - Date.now();
-    if (left <= 0) return;
-    try {
-      await ensureContent(tabId);
-      await sendContent(tabId, 'page/settle', { quietMs: QUIET_MS, capMs: left });
-      return;
-    } catch {
-      // The page navigated away while we waited: wait for the new one.
+/** What an action set going, as it happens (the debugger's Page and Network events of the tab, and its tabs events). */
+export interface ActionWatch {
+  readonly tabId: number;
+  /** the top document: 'pending' from a navigation's start to its commit (or its end without one) */
+  nav: 'none' | 'pending' | 'done';
+  /** requests sent since the watch began, not yet ended (id -> when it began) */
+  inflight: Map<string, number>;
+  /** the page announced a new tab or window (window.open, a target=_blank link; one event or two for the same one) */
+  announced: boolean;
+  /** tabs the browser opened from this tab */
+  opened: number;
+  /** how many things began since the watch began (a navigation, a request, a tab): a round that saw none is the last */
+  began: number;
+  /** resolves when `test` holds (checked at each event and every 50 ms), or after ms */
+  until(test: () => boolean, ms: number): Promise<void>;
+  /**
+   * Resolves once the events the page sent so far have come (a round trip to its main thread:
+   * what it began before, a request a frame's callback sent, is known after it). At once without the debugger.
+   */
+  caughtUp(): Promise<void>;
+  stop(): void;
+}
+
+/** tab -> its top frame's id in the debugger's events (the same for the tab's life; refreshed on commits) */
+const mainFrames = new Map<number, string>();
+/** tab -> watches using its Network domain (enabled for the first, disabled after the last) */
+const networkUsers = new Map<number, number>();
+
+type Params = Record<string, unknown> & { frameId?: string; requestId?: string; type?: string; loaderId?: string; disposition?: string; frame?: { id: string; parentId?: string } };
+
+const command = (tabId: number, method: string, params?: Record<string, unknown>) =>
+  // straight to the debugger: a tab the run has not attached is not attached for a wait
+  chrome.debugger.sendCommand({ tabId }, method, params) as Promise<unknown>;
+
+/**
+ * Starts watching the tab for what an action sets going: call it before the input. Without the
+ * debugger attached (no run in the tab) only the tab's events are seen.
+ */
+export async function watchAction(tabId: number): Promise<ActionWatch> {
+  const debug = attachedTabs().includes(tabId);
+  const wakers = new Set<() => void>();
+  const wake = () => { for (const w of wakers) w(); };
+  let docRequest = '';
+  const w: ActionWatch = {
+    tabId, nav: 'none', inflight: new Map(), announced: false, opened: 0, began: 0,
+    until: (test, ms) => new Promise<void>((resolve) => {
+      if (test() || ms <= 0) return resolve();
+      const check = () => { if (test()) finish(); };
+      const finish = () => { clearTimeout(timer); clearInterval(poll); wakers.delete(check); resolve(); };
+      const timer = setTimeout(finish, ms);
+      const poll = setInterval(check, 50);
+      wakers.add(check);
+    }),
+    caughtUp: async () => {
+      if (debug) await command(tabId, 'Runtime.evaluate', { expression: '0', silent: true }).catch(() => undefined);
+    },
+    stop: () => {
+      chrome.debugger.onEvent.removeListener(onEvent);
+      chrome.tabs.onCreated.removeListener(onCreated);
+      chrome.tabs.onUpdated.removeListener(onUpdated);
+      wakers.clear();
+      if (debug) {
+        const n = (networkUsers.get(tabId) ?? 1) - 1;
+        if (n > 0) networkUsers.set(tabId, n);
+        else {
+          networkUsers.delete(tabId);
+          if (attachedTabs().includes(tabId)) void command(tabId, 'Network.disable').catch(() => undefined);
+        }
+      }
+    },
+  };
+  const navStarts = () => { if (w.nav !== 'pending') { w.nav = 'pending'; w.began++; } };
+  const navEnds = () => { if (w.nav === 'pending') w.nav = 'done'; };
+  const isMain = (frameId: unknown) => typeof frameId === 'string' && frameId === mainFrames.get(tabId);
+  const onEvent = (source: chrome.debugger.Debuggee, method: string, raw?: object) => {
+    if (source.tabId !== tabId) return;
+    const p = (raw ?? {}) as Params;
+    switch (method) {
+      case 'Network.requestWillBeSent':
+        if (p.type === 'Document' && isMain(p.frameId) && p.requestId === p.loaderId) {
+          docRequest = p.requestId ?? '';
+          navStarts();
+        } else if (awaitedRequest(p.type) && p.requestId && !w.inflight.has(p.requestId)) {
+          w.inflight.set(p.requestId, Date.now());
+          w.began++;
+        }
+        break;
+      case 'Network.loadingFinished':
+      case 'Network.loadingFailed':
+        if (p.requestId && p.requestId === docRequest) navEnds();
+        if (p.requestId) w.inflight.delete(p.requestId);
+        break;
+      case 'Page.frameRequestedNavigation':
+        if (!isMain(p.frameId)) break;
+        if (p.disposition === 'currentTab') navStarts();
+        else if (p.disposition !== 'download') { w.announced = true; w.began++; }
+        break;
+      case 'Page.windowOpen':
+        w.announced = true;
+        w.began++;
+        break;
+      case 'Page.frameStartedLoading':
+        if (isMain(p.frameId)) navStarts();
+        break;
+      case 'Page.frameNavigated':
+        if (p.frame && !p.frame.parentId) {
+          mainFrames.set(tabId, p.frame.id);
+          navEnds();
+        }
+        break;
+      case 'Page.navigatedWithinDocument':
+      case 'Page.frameStoppedLoading':
+        if (isMain(p.frameId)) navEnds();
+        break;
+      case 'Page.downloadWillBegin':
+        navEnds();
+        break;
+      default:
+        return;
     }
+    wake();
+  };
+  const onCreated = (t: chrome.tabs.Tab) => { if (t.openerTabId === tabId) { w.opened++; wake(); } };
+  const onUpdated = (id: number, info: { status?: string }) => { if (id === tabId && info.status) wake(); };
+  chrome.debugger.onEvent.addListener(onEvent);
+  chrome.tabs.onCreated.addListener(onCreated);
+  chrome.tabs.onUpdated.addListener(onUpdated);
+  if (debug) {
+    const users = networkUsers.get(tabId) ?? 0;
+    networkUsers.set(tabId, users + 1);
+    const frameTree = mainFrames.has(tabId) ? null : command(tabId, 'Page.getFrameTree').then((r) => {
+      const id = (r as { frameTree?: { frame?: { id?: string } } }).frameTree?.frame?.id;
+      if (id) mainFrames.set(tabId, id);
+    }, () => undefined);
+    // no response bodies kept: only when requests begin and end is wanted
+    const network = users ? null : command(tabId, 'Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0, maxPostDataSize: 0 }).catch(() => undefined);
+    await Promise.all([frameTree, network, command(tabId, 'Page.enable').catch(() => undefined)]);
   }
+  return w;
+}
+
+/** What an action's settle waited for (ms each; a part that was not needed is 0). */
+export interface ActionSettle { ms: number; look: number; navigation: number; requests: number; page: number; rounds: number }
+
+/**
+ * After the input (`watch` started before it), until what it set going has ended, at most capMs:
+ * first, for `lookMs` at most, a first sign of a reaction (a late one: typing, hovering); then
+ * rounds of: a navigation of the top document to its new document loaded; a tab the page
+ * announced opened; the requests sent since the input ended (each for at most
+ * ACTION_REQUESTS_CAP_MS); the page quiet (content-scripts/settle.ts waitForQuiet: at once
+ * when nothing changes in a frame or two). A round in which nothing new began is the last. Stops the watch.
+ */
+export async function settleAction(watch: ActionWatch, capMs: number, lookMs = 0): Promise<ActionSettle> {
+  const { tabId } = watch;
+  const started = Date.now();
+  const deadline = started + capMs;
+  const left = () => Math.max(0, deadline - Date.now());
+  const spent: ActionSettle = { ms: 0, look: 0, navigation: 0, requests: 0, page: 0, rounds: 0 };
+  const timed = async (part: 'look' | 'navigation' | 'requests' | 'page', f: () => Promise<unknown>) => {
+    const t = Date.now();
+    try {
+      await f();
+    } finally {
+      spent[part] += Date.now() - t;
+    }
+  };
+  // a function, not a narrowed property: the events change it while this waits
+  const navigating = () => watch.nav === 'pending';
+  const unopened = () => watch.announced && !watch.opened;
+  const reacting = () => navigating() || watch.inflight.size > 0 || unopened();
+  try {
+    if (lookMs > 0) await timed('look', () => watch.until(() => reacting() || watch.began > 0, Math.min(lookMs, left())));
+    for (let round = 0; round < ACTION_ROUNDS && left() > 0; round++) {
+      spent.rounds++;
+      const began = watch.began;
+      const tab = await chrome.tabs.get(tabId).catch(() => null);
+      if (!tab) break; // the action closed it
+      if (navigating() || tab.status === 'loading') {
+        await timed('navigation', async () => {
+          await watch.until(() => !navigating(), left());
+          await tabComplete(tabId, left());
+        });
+      }
+      if (unopened()) await timed('navigation', () => watch.until(() => !unopened(), Math.min(ACTION_NEW_TAB_MS, left())));
+      if (watch.inflight.size) await timed('requests', () => watch.until(() => navigating() || !requestsPending(watch.inflight.values(), Date.now()), left()));
+      if (navigating()) continue;
+      let answered = true;
+      await timed('page', async () => {
+        const ask = () => sendContent(tabId, 'page/settle', { quietMs: ACTION_QUIET_MS, capMs: Math.min(ACTION_QUIET_CAP_MS, left()) });
+        // the content script is asked first; only when it does not answer (a new document) is it made sure of
+        await ask().catch(async () => { await ensureContent(tabId); await ask(); }).catch(() => { answered = false; });
+        // a request the page's frames sent while it was looked at (a lazy list seen by its observer) is known now
+        await watch.caughtUp();
+      });
+      if (answered && watch.began === began && !navigating() && !requestsPending(watch.inflight.values(), Date.now())) break;
+    }
+  } finally {
+    watch.stop();
+  }
+  spent.ms = Date.now() - started;
+  return spent;
+}
+
+/**
+ * Load finished and the page quiet, at most capMs in all, for a caller that did not watch its
+ * input (after a dialog was answered, a step back, a person's action): what began before this
+ * call is not seen, so the page is looked at for ACTION_LOOK_MS for a first reaction.
+ */
+export async function settle(tabId: number, capMs: number): Promise<void> {
+  const started = Date.now();
+  const watch = await watchAction(tabId);
+  await settleAction(watch, Math.max(0, capMs - (Date.now() - started)), ACTION_LOOK_MS);
 }
 
 /**

@@ -146,3 +146,63 @@ export function renderGiveUp(pending: Iterable<{ tag: string; hiddenMs: number }
 export function renderQuietCap(renderedAny: boolean, leftMs: number): number {
   return renderedAny ? Math.max(0, Math.min(RENDER_QUIET_CAP_MS, leftMs)) : 0;
 }
+
+/*
+ * After an action (src/background/settle.ts settleAction, content-scripts/settle.ts waitForQuiet):
+ * wait for what the action set going, not for a fixed pause. What it may set going is seen as it
+ * happens: the tab's top document navigating (a new document to wait for), a new tab or window
+ * announced, requests the page sent since the input still in flight, and in the page, a DOM that
+ * changes, a scroll that moves, a transition or animation that is about to end. When none of these
+ * shows within a frame or two, nothing is waited for. The observation's own settle (above) then
+ * adds the page a person would see (components, fonts, network quiet).
+ */
+
+/** the DOM (and scrolling) quiet this long after the last change, once something changed */
+export const ACTION_QUIET_MS = 100;
+/** …at most this long in the page (a page that never stops changing, a ticker) */
+export const ACTION_QUIET_CAP_MS = 2000;
+/** requests sent since the input are waited for until they end, each at most this long after it began (a long poll) */
+export const ACTION_REQUESTS_CAP_MS = 3000;
+/** a new tab or window announced by the page (window.open, a target=_blank link): at most this long for the browser to open it */
+export const ACTION_NEW_TAB_MS = 2000;
+/** a transition or animation running in the page is waited for when it ends within this long */
+export const ACTION_ANIMATION_CAP_MS = 1000;
+/** how many times the checks are gone through while each round sets something new going */
+export const ACTION_ROUNDS = 4;
+/**
+ * Before deciding that the page did not react, at most this long for a first sign (a request, a
+ * navigation): typing (search fields fetch their suggestions after a pause in the keys, 150–300 ms
+ * on common sites) and hovering (menus open after a hover-intent delay) react late; other actions
+ * react at once. A caller that does not know when the input happened (settle) uses it too.
+ */
+export const ACTION_LOOK_MS = 300;
+/** `Wait` (glm-web's "Wait" and glm-pc's WAIT() are 5 seconds in their prompts): this long, then the observation */
+export const WAIT_MS = 5000;
+
+/** How long to look for the page's first reaction to this kind of action before the checks (0: none). */
+export function lookMs(actionType: string): number {
+  return actionType === 'type' || actionType === 'hover' ? ACTION_LOOK_MS : 0;
+}
+
+/**
+ * Request types (CDP Network.ResourceType) an action's settle never waits for: streams that stay
+ * open (event streams, web sockets, media), fire-and-forget beacons and reports, prefetches.
+ */
+const UNAWAITED = new Set(['EventSource', 'WebSocket', 'Media', 'Ping', 'CSPViolationReport', 'Prefetch', 'SignedExchange']);
+
+/** Whether a request of this type, still in flight, is waited for after an action. */
+export function awaitedRequest(type: string | undefined): boolean {
+  return !UNAWAITED.has(type ?? 'Other');
+}
+
+/** Requests still waited for: in flight, begun less than ACTION_REQUESTS_CAP_MS before `now` (their start times). */
+export function requestsPending(started: Iterable<number>, now: number): number {
+  let n = 0;
+  for (const t of started) if (now - t < ACTION_REQUESTS_CAP_MS) n++;
+  return n;
+}
+
+/** An animation or transition worth waiting for: running, finite, ending within ACTION_ANIMATION_CAP_MS. */
+export function animationToWait(a: { playState: string; remainingMs: number }): boolean {
+  return a.playState === 'running' && Number.isFinite(a.remainingMs) && a.remainingMs > 0 && a.remainingMs <= ACTION_ANIMATION_CAP_MS;
+}

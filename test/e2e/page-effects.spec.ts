@@ -7,11 +7,16 @@
  * every 300 ms. Every effect is reported by the page to the test server (guards/report.js).
  */
 import { test, expect } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runScripted, type Outcome } from './scripted-runs';
-import { serveFixtures } from './support';
+import { runAgentCli, serveFixtures } from './support';
+import { startFakeModel } from '../fixtures/model/server';
+import type { PromptParts } from '../fixtures/model/request-shape';
+import type { Trace } from '../../src/core/trace';
 import type { StaticServer } from '../../scripts/static-server';
 
 const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
@@ -221,4 +226,101 @@ test('toolbar buttons that inherit the toolbar\'s cursor are one label each; a c
   expect(o.trace.steps[0].observation).toMatch(/^Done, but nothing on the page changed/);
   expect(o.trace.steps[1].observation).toBe('Success');
   expect(o.trace.run.status).toBe('finished');
+});
+
+/**
+ * What an action set going is waited for, and no more (issue 28): pages served here, each a
+ * reaction that comes late, and a scripted model whose step i writes actions[i] (a function of
+ * the element list, or a fixed action). What the model was shown after each action is checked,
+ * never how long anything took.
+ */
+test.describe('after an action, the page is observed once what the action set going has ended', () => {
+  const PAGES: Record<string, string> = {
+    // a click that fetches (the server answers after 250 ms) and renders the answer
+    '/fetch.html': `<!doctype html><title>Search</title><body style="font: 16px sans-serif">
+      <button id="go">Load results</button><div id="out"></div>
+      <script>
+        go.onclick = async () => {
+          out.textContent = 'Loading…';
+          const r = await fetch('/data?delay=250');
+          const n = await r.text();
+          out.innerHTML = '<p>' + n + ' results</p><button>Open result ' + n + '</button>';
+        };
+      </script></body>`,
+    // a scroll that brings a sentinel into view, which fetches (250 ms) and renders more
+    '/lazy.html': `<!doctype html><title>Feed</title><body style="font: 16px sans-serif; margin: 0">
+      <button>Top of the feed</button><div style="height: 880px"></div><div id="sentinel">…</div><div id="more"></div><div style="height: 1000px"></div>
+      <script>
+        new IntersectionObserver(async (entries, io) => {
+          if (!entries.some((e) => e.isIntersecting)) return;
+          io.disconnect();
+          const n = await (await fetch('/data?delay=250')).text();
+          more.innerHTML = '<button>Lazy item ' + n + '</button>';
+        }).observe(sentinel);
+      </script></body>`,
+    // a click that starts a 2.5 s countdown with no request and no change meanwhile: a Wait sees its end
+    '/later.html': `<!doctype html><title>Later</title><body style="font: 16px sans-serif">
+      <button id="start">Start the countdown</button><div id="out"></div>
+      <script>start.onclick = () => setTimeout(() => { out.innerHTML = '<button>Countdown done</button>'; }, 2500);</script></body>`,
+  };
+  let server: Server;
+  let base = '';
+  test.beforeAll(async () => {
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/data') {
+        setTimeout(() => { res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' }); res.end('42'); }, Number(url.searchParams.get('delay') ?? 0));
+        return;
+      }
+      const page = PAGES[url.pathname];
+      res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(page ?? 'not found');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  test.afterAll(async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); });
+
+  type Act = string | ((els: PromptParts['elements']) => string);
+  const click = (text: RegExp): Act => (els) => {
+    const el = els.find((e) => text.test(e.text));
+    return el ? `Click [${el.label}]` : 'ANSWER; <content>not found</content>';
+  };
+
+  async function run(page: string, actions: Act[], name: string): Promise<Trace> {
+    const model = await startFakeModel({
+      policy: (req) => {
+        const p = req.prompt as PromptParts;
+        const a = actions[Math.min(p.history.length, actions.length - 1)];
+        return { content: `Thought: Next.\nAction: ${typeof a === 'string' ? a : a(p.elements)}\nMemory_Updated: {}` };
+      },
+    });
+    try {
+      const traceFile = path.join(out, `${name}.json`);
+      const r = await runAgentCli(['--task', 'Look at the page', '--url', `${base}${page}`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', String(actions.length + 1)]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+    } finally {
+      await model.close();
+    }
+  }
+  const texts = (s: Trace['steps'][number]) => s.elements.map((e) => e.text);
+
+  test('a click whose result is fetched and rendered 250 ms later is observed with the result', async () => {
+    const t = await run('/fetch.html', [click(/^Load results$/), 'ANSWER; <content>done</content>'], 'act-fetch');
+    expect(t.steps[0].result.ok).toBe(true);
+    expect(texts(t.steps[1])).toContain('Open result 42');
+  });
+
+  test('a scroll whose lazily loaded part is fetched and rendered 250 ms later is observed with it', async () => {
+    const t = await run('/lazy.html', ['Scroll [WINDOW]; [down]', 'ANSWER; <content>done</content>'], 'act-lazy');
+    expect(t.steps[0].result.ok).toBe(true);
+    expect(texts(t.steps[1])).toContain('Lazy item 42');
+  });
+
+  test('a Wait waits the time it stands for (5 s), then the page is observed: a change 2.5 s after the click before it is seen', async () => {
+    const t = await run('/later.html', [click(/^Start the countdown$/), 'Wait', 'ANSWER; <content>done</content>'], 'act-wait');
+    expect(t.steps[1].actionText).toBe('Wait');
+    expect(texts(t.steps[2])).toContain('Countdown done');
+  });
 });

@@ -1,6 +1,7 @@
 /**
- * Act: run one action in the tab with trusted input (chrome.debugger), then wait for the page to
- * settle (settleAfter). Targets: a label (re-resolved in its own frame first: act/label.ts), a
+ * Act: run one action in the tab with trusted input (chrome.debugger), then wait for what it set
+ * going in the page (settleAfter: a navigation, requests, a changing page; nothing when nothing
+ * happened; a Wait waits its time). Targets: a label (re-resolved in its own frame first: act/label.ts), a
  * point of the top page (CSS px; act/point.ts finds what is there), the window, or none.
  * Expected failures come back as an error text for the model's next observation, never as an
  * exception; `note` adds a remark for it to a success. Both are the model's words: English.
@@ -11,7 +12,8 @@
 import type { Action, MouseButton, Point, Target } from '../../core/action/action';
 import * as cdp from '../cdp';
 import { sendContent } from '../content';
-import { settle } from '../settle';
+import { settle, settleAction, watchAction, type ActionWatch } from '../settle';
+import { lookMs, WAIT_MS } from '../../core/settle';
 import { emulatesTouch } from './device';
 import { preferFiles } from './files';
 import { clickLabel, resolveLabel, scrollLabel, typeLabel, type LabelTarget } from './label';
@@ -24,21 +26,51 @@ import type { ActContext, ActResult } from './types';
 export type { ActContext, ActResult, FrameOffsets } from './types';
 
 const SETTLE_CAP_MS = 8_000;
-const WAIT_MS = 5_000;
 const LONG_PRESS_MS = 800;
+/** a watch whose settleAfter never came (the input failed, or stopped at a dialog) ends after this */
+const WATCH_UNCLAIMED_MS = 60_000;
+
+/** tab -> what its last action's input set going, watched from before the input until settleAfter */
+const watches = new Map<number, { watch: ActionWatch; timer: ReturnType<typeof setTimeout> }>();
+
+function dropWatch(tabId: number): ActionWatch | null {
+  const w = watches.get(tabId);
+  if (!w) return null;
+  watches.delete(tabId);
+  clearTimeout(w.timer);
+  return w.watch;
+}
 
 /** The action's input (trusted clicks and keys), without waiting for the page: see settleAfter. */
 export async function actInput(tabId: number, action: Action, ctx: ActContext): Promise<ActResult> {
-  // The overlay (labels, the approval crosshair) must not be part of what the action touches or of the next screenshot.
-  await sendContent(tabId, 'marks/hide', {}).catch(() => undefined);
+  dropWatch(tabId)?.stop();
+  // The overlay (labels, the approval crosshair) must not be part of what the action touches or of
+  // the next screenshot; what the input sets going is watched from before it.
+  const [watch] = await Promise.all([
+    action.type === 'wait' ? null : watchAction(tabId).catch(() => null),
+    sendContent(tabId, 'marks/hide', {}).catch(() => undefined),
+  ]);
+  if (watch) watches.set(tabId, { watch, timer: setTimeout(() => dropWatch(tabId)?.stop(), WATCH_UNCLAIMED_MS) });
   // Typing into a file field chooses the attached files its text names (act/files.ts).
   if (action.type === 'type') preferFiles(tabId, action.text);
   return perform(tabId, action, ctx);
 }
 
-/** Wait until the page has settled after the action (Wait: up to 5 s of quiet). */
+/**
+ * After the action's input: until what it set going has ended (settle.ts settleAction), at most
+ * SETTLE_CAP_MS; at once when nothing did. `Wait`: WAIT_MS, the wait the model asked for (the
+ * observation after it waits for the page a person would see, as after any action).
+ */
 export async function settleAfter(tabId: number, action: Action): Promise<void> {
-  await settle(tabId, action.type === 'wait' ? WAIT_MS : SETTLE_CAP_MS);
+  const watch = dropWatch(tabId);
+  if (action.type === 'wait') {
+    watch?.stop();
+    await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
+    return;
+  }
+  // no watch (a restart between the input and this): what the input began is not known
+  if (!watch) return settle(tabId, SETTLE_CAP_MS);
+  await settleAction(watch, SETTLE_CAP_MS, lookMs(action.type));
 }
 
 /** The page's visible text in the action's box (content-scripts/quote.ts), into its variable. */
