@@ -10,7 +10,7 @@
  * model request in flight at once.
  */
 import {
-  createRun, effectOf, hideRun, modelText, reduce, shotOf, stepsChangedFrom, toRunView, upgradeRun,
+  createRun, effectOf, hideRun, modelText, reduce, shotOf, stepsChangedFrom, toRunView, upgradeRun, withoutStepPictures,
   type ActedElement, type ActResult, type AfterAction, type DownloadNote, type Effect, type RunEvent, type RunState, type StepRecord,
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
@@ -146,6 +146,8 @@ async function commit(a: Active, ev: RunEvent): Promise<void> {
   if (a.state === before) return;
   try {
     await saveRun(a.state);
+    // The store has the finished steps' pictures now: memory lets them go (read back when needed).
+    a.state = withoutStepPictures(a.state);
   } catch (err) {
     if (!(err instanceof StorageFullError)) throw err;
     // Nothing of the step that did not fit was written; the run ends there, and says why.

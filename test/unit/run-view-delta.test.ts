@@ -64,3 +64,18 @@ describe('run view deltas', () => {
     expect(v.steps[0]).not.toHaveProperty('promptText');
   });
 });
+
+describe('finished steps\' pictures', () => {
+  it('leave the run in memory once stored, only the new ones are copied, and nothing is copied when none has any', async () => {
+    const { withoutStepPictures } = await import('../../src/core/run/pictures');
+    const two = run(2);
+    expect(two.steps.every((s) => s.screenshot === PNG && s.cleanScreenshot === PNG)).toBe(true);
+    const light = withoutStepPictures(two);
+    expect(light.steps.map((s) => [s.screenshot, s.cleanScreenshot])).toEqual([['', ''], ['', '']]);
+    expect(withoutStepPictures(light)).toBe(light);
+    const three = withoutStepPictures(step(light, 2));
+    expect(three.steps[2].screenshot).toBe('');
+    // the older steps are the same objects: a broadcast sends only the new one
+    expect(stepsChangedFrom(light.steps, three.steps)).toBe(2);
+  });
+});

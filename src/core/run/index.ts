@@ -7,6 +7,7 @@ export * from './state';
 export * from './reduce';
 export * from './effects';
 export * from './view';
+export { withoutStepPictures } from './pictures';
 export { hideRun, joinSecret, splitSecret } from './secrets';
 export { MAX_WAITS_IN_A_ROW, REPEAT_NUDGE, REPEAT_STOP, pageKeyOf, runTotals, type BudgetStop } from './budget';
 export { modelText } from './model-text';
