@@ -1,5 +1,5 @@
 /**
- * npm run bench, twelve parts (numbers are reported, never asserted):
+ * npm run bench, thirteen parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -54,7 +54,12 @@
  * 12. Picture check ("screen"): the demo task with Settings → "Check pictures for instructions aimed at
  *    the agent" off and on: step times, the check's time, requests and checks (screen-bench.ts).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold|screen runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 13. Long run ("longRun"): 100 steps scrolling the PostgreSQL manual's index (about 35k DOM nodes)
+ *    with a model that answers at once: per step observe, act, model, the rest and the model-side
+ *    gap, the first 10 steps beside the last 10, each step's size in the trace, the worker's heap
+ *    (long-run.ts). BENCH_LONG_STEPS steps (default 100).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold|screen|long runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
