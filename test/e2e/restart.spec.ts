@@ -125,12 +125,22 @@ function storedPending(runId: string) {
   return panel.evaluate((id) => new Promise<{ index: number; labelled: string; clean: string } | null>((resolve, reject) => {
     const open = indexedDB.open('webagent');
     open.onerror = () => reject(open.error);
+    // The run record keeps the step in progress; its kept pictures are in the shots store (run-store.ts).
     open.onsuccess = () => {
-      const get = open.result.transaction('runs').objectStore('runs').get(id);
+      const tx = open.result.transaction(['runs', 'shots']);
+      const get = tx.objectStore('runs').get(id);
       get.onsuccess = () => {
         const p = get.result?.pending;
-        open.result.close();
-        resolve(p ? { index: p.index, labelled: (p.kept?.labelled ?? '').slice(0, 23), clean: (p.kept?.clean ?? '').slice(0, 23) } : null);
+        if (!p) { open.result.close(); resolve(null); return; }
+        const shot = (kind: string) => new Promise<string>((done) => {
+          const r = tx.objectStore('shots').get([id, p.index, kind]);
+          r.onsuccess = () => done(p.kept && r.result ? `data:${(r.result as Blob).type};base64,` : '');
+          r.onerror = () => done('');
+        });
+        Promise.all([shot('labelled'), shot('clean')]).then(([labelled, clean]) => {
+          open.result.close();
+          resolve({ index: p.index, labelled, clean });
+        }, reject);
       };
       get.onerror = () => reject(get.error);
     };
