@@ -150,6 +150,11 @@ async function putStep(steps: StepStore, shots: ShotStore, runId: string, s: Ste
   await steps.put({ ...s, runId, screenshot: '', cleanScreenshot: '' }, [runId, s.index]);
 }
 
+/** A stored picture as a data URL (`mime` when the Blob has no type), or null. */
+async function dataUrlOf(blob: Blob | undefined, mime: string): Promise<string | null> {
+  return blob ? bytesToDataUrl(blob.type || mime, new Uint8Array(await blob.arrayBuffer())) : null;
+}
+
 /** The step in progress's pictures into `shots` (once each); the run record keeps '' in their place. */
 async function putPending(shots: ShotStore, runId: string, p: RunState['pending']): Promise<RunState['pending']> {
   if (!p) return p;
@@ -164,10 +169,7 @@ async function putPending(shots: ShotStore, runId: string, p: RunState['pending'
 /** The step in progress's pictures read back (a record written before they were kept apart has them inline). */
 async function withPendingShots(d: IDBPDatabase<AgentDB>, runId: string, p: RunState['pending']): Promise<RunState['pending']> {
   if (!p || p.screenshot) return p;
-  const read = async (kind: StoredKind) => {
-    const blob = await d.get('shots', [runId, p.index, kind]);
-    return blob ? bytesToDataUrl(blob.type || 'image/png', new Uint8Array(await blob.arrayBuffer())) : '';
-  };
+  const read = async (kind: StoredKind) => (await dataUrlOf(await d.get('shots', [runId, p.index, kind]), 'image/png')) ?? '';
   const kept = p.kept && !p.kept.labelled && !p.kept.clean ? { labelled: await read('labelled'), clean: await read('clean') } : p.kept;
   return { ...p, screenshot: await read('model'), ...(kept ? { kept } : {}) };
 }
@@ -328,8 +330,7 @@ export async function deleteRun(id: string): Promise<void> {
 /** A step's screenshot as a data URL, or null. */
 export async function loadShot(runId: string, index: number, kind: ShotKind): Promise<string | null> {
   await chain;
-  const blob = await (await db()).get('shots', [runId, index, kind]);
-  return blob ? bytesToDataUrl(blob.type || 'image/jpeg', new Uint8Array(await blob.arrayBuffer())) : null;
+  return dataUrlOf(await (await db()).get('shots', [runId, index, kind]), 'image/jpeg');
 }
 
 /** The run with every step's screenshots filled in (for exports). */
