@@ -44,8 +44,8 @@ export function phaseText(run: RunView): string {
   const p = run.pending;
   if (!p) return run.paused ? t('phasePaused') : t('phaseStarting');
   // Paused after the reply came: the action has not started and will not until Resume.
-  if (run.paused && p.phase === 'act' && p.actionText) return t('phasePausedBefore', actionInWords(p.actionText, p.target));
-  if (p.phase === 'act' && p.actionText) return t('phaseActing', actionInWords(p.actionText, p.target));
+  if (run.paused && p.phase === 'act' && p.actionText) return t('phasePausedBefore', actionInWords(p.actionText, p.target, t));
+  if (p.phase === 'act' && p.actionText) return t('phaseActing', actionInWords(p.actionText, p.target, t));
   return p.phase === 'done' ? '' : t(PHASE_KEYS[p.phase]);
 }
 

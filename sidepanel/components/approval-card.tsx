@@ -93,7 +93,7 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
           <b>{approval.rule ? t(GUARD_NAME_KEYS[approval.rule]) : t('checkWord')}:</b> {approval.reason}
         </p>
       )}
-      <p class="action" data-testid="approval-action"><code>{actionInWords(pending.actionText ?? '', approval.target)}</code></p>
+      <p class="action" data-testid="approval-action"><code>{actionInWords(pending.actionText ?? '', approval.target, t)}</code></p>
       {pending.thought && <p class="thought" data-testid="approval-thought">{pending.thought}</p>}
       {approval.point && (
         <p class="hint" data-testid="approval-point">

@@ -220,7 +220,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
   return (
     <li class={`step detail-step ${open ? 'open' : ''}`} data-testid="detail-step" data-index={step.index} data-open={open ? 'true' : 'false'}>
       <button type="button" class="step-toggle" data-testid="step-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span class="chev">{open ? '▾' : '▸'}</span> {t('detailStepOf', step.index + 1)} <code data-testid="step-summary-action">{stepActionInWords(step)}</code>
+        <span class="chev">{open ? '▾' : '▸'}</span> {t('detailStepOf', step.index + 1)} <code data-testid="step-summary-action">{stepActionInWords(step, t)}</code>
         <span class={step.result.ok ? 'obs ok' : 'obs bad'}> · {step.result.ok ? t('detailOk') : t('detailFailed')}</span>
       </button>
       <div class="step-url"><small>{step.title ? `${step.title} — ` : ''}{step.url}</small></div>
@@ -229,7 +229,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
           <Shots runId={run.id} index={step.index} />
           {step.thought && <p class="thought" data-testid="detail-thought"><b>{t('detailThought')}</b> {step.thought}</p>}
           <div class="field">
-            <b>{t('detailAction')}</b> <code data-testid="detail-action">{stepActionInWords(step)}</code>
+            <b>{t('detailAction')}</b> <code data-testid="detail-action">{stepActionInWords(step, t)}</code>
             <pre data-testid="action-json">{step.action ? JSON.stringify(step.action, null, 2) : t('detailNoAction')}</pre>
           </div>
           <p class="field"><b>{t('detailApproval')}</b> <span data-testid="detail-approval" data-decision={step.approval?.decision ?? 'none'}>{approvalText(step)}</span></p>

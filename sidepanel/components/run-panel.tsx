@@ -319,7 +319,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
           : <span class="thumb-button empty" aria-hidden="true" />}
         <div class="step-main">
           <div class="step-head"><b>{t('stepN', n)}</b> <Decision step={step} /> <small title={step.url}>{step.url}</small></div>
-          <p class="action" data-testid="action"><code>{stepActionInWords(step)}</code></p>
+          <p class="action" data-testid="action"><code>{stepActionInWords(step, t)}</code></p>
           <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
           {step.warning && <p class="obs bad" role="note" data-testid="model-warning">{t('modelWarning', step.warning)}</p>}
           <ScreenNote step={step} />

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { actedElement, actionInWords, elementInWords, oneLine, stepActionInWords } from '../../src/core/run/person-text';
 import type { Action } from '../../src/core/action/action';
+import { translatorFor } from '../../src/core/locales';
 
 const elements = [
   { label: 11, tag: 'input', text: 'Search books' },
@@ -42,6 +43,13 @@ describe('an action in words', () => {
     const long = elementInWords({ tag: 'p', text: 'x'.repeat(300) });
     expect(long).toBe(`<p> "${'x'.repeat(79)}…"`);
     expect(actionInWords('Type [3]; [••••]', { tag: 'input', text: 'Password' })).toBe('Type [3]; [••••] <input> "Password"');
+  });
+
+  it("glosses a dialect's bare null (midscene's end of the task) in the person's language", () => {
+    expect(actionInWords('null', null)).toBe('null (no further action: the model ended the task)');
+    expect(actionInWords('null', null, translatorFor('zh_CN'))).toBe('null（没有后续操作：模型结束了任务）');
+    // only the bare word: an action that mentions null is the dialect's own text
+    expect(actionInWords('Type [3]; [null]', null)).toBe('Type [3]; [null]');
   });
 });
 

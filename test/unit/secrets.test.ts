@@ -121,7 +121,7 @@ describe('placeholders both ways', () => {
 
   it('typing a placeholder asks like a password; the password rule\'s switch and "always allow" apply', () => {
     const hit = secretGuard(type('{{secret:card}}'), 'https://shop.example/', DEFAULT_GUARDS);
-    expect(hit).toEqual({ id: 'password', reason: 'this types the secret {{secret:card}}' });
+    expect(hit).toEqual({ id: 'password', reason: 'this types your saved secret {{secret:card}} (a password, card number or other secret from Settings)' });
     expect(secretGuard(type('plain words'), 'https://shop.example/', DEFAULT_GUARDS)).toBeNull();
     const off = { ...DEFAULT_GUARDS, rules: DEFAULT_GUARDS.rules.map((r) => (r.id === 'password' ? { ...r, on: false } : r)) };
     expect(secretGuard(type('{{secret:card}}'), 'https://shop.example/', off)).toBeNull();

@@ -49,7 +49,7 @@ const group = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))
 /** What a step did, in the person's words: the action with its element, or the take-over. */
 export function stepWords(s: TraceStep, text: ReportText = REPORT_TEXT): string {
   if (s.action.type === 'takeover') return text.takeover;
-  return stepActionInWords({ ...s, action: s.action });
+  return stepActionInWords({ ...s, action: s.action }, (_key, word) => text.nullEnd.replace('{word}', String(word)));
 }
 
 /** The run's facts as label/value rows (values are plain text; times are ISO, shown local by the page). */

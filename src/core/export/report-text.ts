@@ -32,6 +32,8 @@ export function reportText(t: Translate) {
     started: t('detailStarted'),
     ended: t('detailEnded'),
     stepsHeading: t('reportStepsHeading'),
+    /** a dialect's bare `null` (the end of the task), glossed (person-text.ts actionInWords) */
+    nullEnd: t('actionNullEnd', '{word}'),
     stepsHint: t('reportStepsHint'),
     playerHeading: t('reportPlayerHeading'),
     showStep: t('reportShowStep', '{n}'),

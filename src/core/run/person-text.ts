@@ -47,8 +47,13 @@ export function elementInWords(e: ElementWords): string {
   return `<${e.tag}>${cut ? ` "${cut}"` : ''}`;
 }
 
-/** `Click [12] <button> "Search"`: the action as the dialect wrote it, plus the element it acts on. */
-export function actionInWords(actionText: string, element: ElementWords | null | undefined): string {
+/**
+ * `Click [12] <button> "Search"`: the action as the dialect wrote it, plus the element it acts on.
+ * A dialect whose "no action" is the bare word `null` (midscene's end of the task) gets a gloss in
+ * the person's language (`t`), so a person does not read a stray `null`.
+ */
+export function actionInWords(actionText: string, element: ElementWords | null | undefined, t: Translate = english): string {
+  if (/^\s*null\s*$/i.test(actionText)) return t('actionNullEnd', actionText.trim());
   return element ? `${actionText} ${elementInWords(element)}` : actionText;
 }
 
@@ -77,8 +82,8 @@ export function actedElement(step: StepLike): ElementWords | null {
  * The one description of a step's action everywhere a person reads it (live view, History, the
  * HTML report, the runner's stdout and approval prompt): `Click [12] <button> "Search"`.
  */
-export function stepActionInWords(step: StepLike): string {
-  return actionInWords(step.actionText, actedElement(step));
+export function stepActionInWords(step: StepLike, t: Translate = english): string {
+  return actionInWords(step.actionText, actedElement(step), t);
 }
 
 /**
