@@ -81,7 +81,7 @@ export function App() {
    */
   async function start(e?: Event) {
     e?.preventDefault();
-    if (busy || running || !task.trim() || form.problem || !form.loaded) return;
+    if (busy || running || !task.trim() || form.problem || !form.loaded || demo) return;
     setStartError(null);
     setBusy(true);
     try {
@@ -89,6 +89,8 @@ export function App() {
       if (!tab?.id) throw new Error(t('noWebPage'));
       await settings.current?.commit();
       const { runId } = await send('run/start', { task, tabId: tab.id, ...(canExplore && explore ? { explore: true } : {}) });
+      // exploring is for this run only: the next Start does the task unless ticked again
+      setExplore(false);
       await fetchRun(runId);
     } catch (err) {
       setStartError(messageOf(err));
@@ -151,7 +153,7 @@ export function App() {
   }
 
   const state = run ? dotState(run) : null;
-  const blocked = form.problem ? t('settingsFixFirst', form.problem) : null;
+  const blocked = form.problem ? t('settingsFixFirst', form.problem) : demo ? t('demoRecordingInTab') : null;
 
   return (
     <div class="app">
@@ -203,7 +205,7 @@ export function App() {
           )}
           <Attachments />
           <div class="row">
-            <button type="submit" class="primary" data-testid="start" disabled={busy || running || !task.trim() || !!form.problem || !form.loaded}
+            <button type="submit" class="primary" data-testid="start" disabled={busy || running || !task.trim() || !!form.problem || !form.loaded || !!demo}
               aria-describedby="start-help">{t('start')}</button>
             <button type="button" data-testid="show-labels" disabled={running} onClick={() => showLabels(true)} title={t('showLabelsTitle')}>{t('showLabels')}</button>
             <button type="button" data-testid="clear-labels" disabled={running} onClick={() => showLabels(false)}>{t('clearLabels')}</button>

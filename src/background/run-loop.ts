@@ -9,6 +9,7 @@
  * action, pause, take over, resume, switch step approval; stopRun aborts the
  * model request in flight at once.
  */
+import { demoState } from './demo';
 import {
   createRun, effectOf, hideRun, modelText, reduce, shotOf, stepsChangedFrom, toRunView, upgradeRun, withoutStepPictures,
   type ActedElement, type ActResult, type AfterAction, type DownloadNote, type Effect, type RunEvent, type RunState, type StepRecord,
@@ -215,6 +216,8 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
   for (const a of active.values()) {
     if (a.state.tabId === req.tabId) throw new Error(t('runInTab'));
   }
+  // a demonstration being recorded in the tab is the person's own actions: a run would mix in
+  if (req.tabId !== undefined && demoState(req.tabId).recording) throw new Error(t('demoRecordingInTab'));
   let tab: chrome.tabs.Tab | undefined;
   if (req.tabId !== undefined) {
     tab = await chrome.tabs.get(req.tabId);

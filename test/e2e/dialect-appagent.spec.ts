@@ -318,6 +318,8 @@ test('recording a demonstration: the person uses elements themselves; each is do
   await e.panel.getByTestId('task').fill('add the kettle to the basket');
   await expect(e.panel.getByTestId('demo-start')).toBeVisible();
   expect(await panelSend(e.panel, 'demo/start', { tabId, task: 'add the kettle to the basket' })).toEqual({ recording: true });
+  // no run starts in the tab while the person records there (the two would mix)
+  await expect(panelSend(e.panel, 'run/start', { task: 'add the kettle to the basket', tabId })).rejects.toThrow(/demonstration is being recorded/);
   // the person acts (trusted clicks); each is recorded once the page settled after it
   await page.bringToFront();
   await page.click('#b-compare');
