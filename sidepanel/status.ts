@@ -49,10 +49,14 @@ export function phaseText(run: RunView): string {
   return p.phase === 'done' ? '' : t(PHASE_KEYS[p.phase]);
 }
 
-/** "Step 3 of 15": the step in progress (or the last one once the run has ended) and the step limit. */
+/**
+ * "Step 3 of 15": the step in progress (or the last one once the run has ended) and the step limit;
+ * for a replay, the number of recorded actions (its step limit leaves room for a retry or two).
+ */
 export function stepText(run: RunView): string {
   const n = run.pending ? run.pending.index + 1 : run.steps.length;
-  return n === 0 ? t('noStepsYet', run.maxSteps) : t('stepOf', n, run.maxSteps);
+  const of = run.replay ? Math.max(n, run.replay.steps.length) : run.maxSteps;
+  return n === 0 ? t('noStepsYet', of) : t('stepOf', n, of);
 }
 
 /** 0:42, 12:05, 1:02:03. */

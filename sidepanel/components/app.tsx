@@ -113,7 +113,7 @@ export function App() {
         setDemoNote(t('demoWriting'));
         const r = await send('demo/stop', { tabId: demo.tabId });
         setDemo(null);
-        setDemoNote(t('demoDone', r.actions, r.documented) + (r.refused.length ? ` ${t('demoRefused', r.refused.join('; '))}` : ''));
+        setDemoNote(t('demoDone', t('countActions', r.actions), t('countNotes', r.documented)) + (r.refused.length ? ` ${t('demoRefused', r.refused.join('; '))}` : ''));
       }
     });
   }

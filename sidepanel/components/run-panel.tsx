@@ -40,7 +40,9 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
       <header class="run-head">
         <p class="run-task-text">{run.task}</p>
         <p class="run-where"><small>{run.startUrl} · {run.model}</small></p>
-        <Totals key={run.id} run={run} onPrices={onPrices} />
+        {run.replay
+          ? <p class="hint" data-testid="replay-note">{t('replayNote', run.replay.steps.length, run.startUrl)}</p>
+          : <Totals key={run.id} run={run} onPrices={onPrices} />}
         <VariablesView run={run} />
       </header>
       <ol class="steps">

@@ -47,13 +47,26 @@ export function format(entry: MessageEntry, args: readonly Arg[]): string {
   });
 }
 
+/** BCP 47 language of a locale (Intl's name for it). */
+export function languageOf(locale: Locale): string {
+  return locale === 'zh_CN' ? 'zh-CN' : 'en';
+}
+
 /**
  * A translator over `messages`, falling back to `fallback` (English) for a key the locale lacks, and to
  * the key itself when neither has it (a test keeps both files complete).
+ *
+ * Plurals: Chrome's message format has none, so a message that counts something may have variants
+ * named `<key>_<category>` (`stepsDone_one` beside `stepsDone`), the category being the one
+ * Intl.PluralRules gives in `lang` for the FIRST number among the arguments ("one", "other", …).
+ * The variant is used when the locale has it, the plain key otherwise (Chinese needs none).
  */
-export function translator(messages: Messages, fallback: Messages = messages): Translate {
+export function translator(messages: Messages, fallback: Messages = messages, lang = 'en'): Translate {
+  const rules = new Intl.PluralRules(lang);
   return (key, ...args) => {
-    const entry = messages[key] ?? fallback[key];
+    const n = args.find((a): a is number => typeof a === 'number');
+    const variant = n === undefined ? undefined : messages[`${key}_${rules.select(n)}`];
+    const entry = variant ?? messages[key] ?? fallback[key];
     return entry ? format(entry, args) : key;
   };
 }

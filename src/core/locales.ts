@@ -1,6 +1,6 @@
 import en from '../../public/_locales/en/messages.json' with { type: 'json' };
 import zhCN from '../../public/_locales/zh_CN/messages.json' with { type: 'json' };
-import { translator, type Locale, type Messages, type Translate } from './i18n';
+import { languageOf, translator, type Locale, type Messages, type Translate } from './i18n';
 
 /**
  * The message files, bundled: the panel switches language at once and the report gets its strings at
@@ -11,7 +11,7 @@ export const MESSAGES: Record<Locale, Messages> = { en: en as Messages, zh_CN: z
 
 /** A translator for a locale (English when none is given), English where a key is missing. */
 export function translatorFor(locale: Locale = 'en'): Translate {
-  return translator(MESSAGES[locale], MESSAGES.en);
+  return translator(MESSAGES[locale], MESSAGES.en, languageOf(locale));
 }
 
 /** English: what the runner prints and what traces keep. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { format, localeFor, placeholdersUsed, translator, type Messages } from '../../src/core/i18n';
-import { MESSAGES } from '../../src/core/locales';
+import { MESSAGES, translatorFor } from '../../src/core/locales';
 import { PRESETS } from '../../src/core/presets';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -40,16 +40,27 @@ function wordsQuoted(): Set<string> {
   return words;
 }
 
+/** a plural variant's suffix (core/i18n.ts translator) */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
 describe('message files', () => {
-  it('English and Chinese have the same keys, none empty', () => {
-    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+  it('English and Chinese have the same keys (plural variants aside), none empty; a plural variant has its plain key and its arguments', () => {
+    const plain = (m: Record<string, unknown>) => Object.keys(m).filter((k) => !PLURAL.test(k)).sort();
+    expect(plain(zh)).toEqual(plain(en));
+    for (const m of [en, zh]) {
+      for (const k of Object.keys(m).filter((x) => PLURAL.test(x))) {
+        const base = k.replace(PLURAL, '');
+        expect(m[base], `${k} without ${base}`).toBeDefined();
+        expect(arity(m[k]), k).toBe(arity(m[base]));
+      }
+    }
     for (const [k, m] of [...Object.entries(en), ...Object.entries(zh)]) expect(m.message.trim(), k).not.toBe('');
   });
 
   it('a message takes the same arguments in both languages, and every named placeholder is defined', () => {
     for (const k of Object.keys(en)) {
-      expect(arity(zh[k]), k).toBe(arity(en[k]));
-      for (const m of [en[k], zh[k]]) {
+      if (!PLURAL.test(k)) expect(arity(zh[k]), k).toBe(arity(en[k]));
+      for (const m of [en[k], zh[k]].filter(Boolean)) {
         for (const p of placeholdersUsed(m)) expect(m.placeholders?.[p], `${k}: $${p}$`).toBeDefined();
         // Chrome reads any $…$ as a named placeholder ("$2$3" too) and refuses to load the extension
         // when one is not defined.
@@ -71,7 +82,7 @@ describe('message files', () => {
     for (const p of PRESETS) expect([p.nameKey in en, p.noteKey in en], p.id).toEqual([true, true]);
     const manifestKeys = new Set(['extName', 'extDescription', 'actionTitle', 'commandOpenPanel']);
     const quoted = wordsQuoted();
-    const unused = Object.keys(en).filter((k) => !quoted.has(k) && !manifestKeys.has(k));
+    const unused = Object.keys(en).filter((k) => !quoted.has(k.replace(PLURAL, '')) && !manifestKeys.has(k));
     expect(unused).toEqual([]);
   });
 });
@@ -83,6 +94,14 @@ describe('translate', () => {
     expect(format({ message: '$1 then $2' }, ['$2', 'x'])).toBe('$2 then x');
     const t = translator({ a: { message: '甲' } }, { a: { message: 'A' }, b: { message: 'B $1' } });
     expect([t('a'), t('b', 1), t('nope')]).toEqual(['甲', 'B 1', 'nope']);
+  });
+
+  it('picks a plural variant by the first number among the arguments, in the locale\'s rules', () => {
+    const en = translator({ steps: { message: 'finished in $1 steps ($2)' }, steps_one: { message: 'finished in $1 step ($2)' } }, undefined, 'en');
+    expect([en('steps', 1, 'ok'), en('steps', 2, 'ok'), en('steps', 0, 'ok'), en('steps', 'x', 1)]).toEqual(['finished in 1 step (ok)', 'finished in 2 steps (ok)', 'finished in 0 steps (ok)', 'finished in x step (1)']);
+    const zh = translator({ steps: { message: '$1 步完成（$2）' } }, { steps: { message: '' }, steps_one: { message: 'one' } }, 'zh-CN');
+    expect(zh('steps', 1, 'ok')).toBe('1 步完成（ok）');
+    expect(translatorFor('en')('demoDone', 1, 1)).not.toMatch(/\b1 actions\b/);
   });
 
   it('follows the browser unless set', () => {
