@@ -1,4 +1,5 @@
 /** How the panel writes sizes, durations, dates and token counts, in the panel's language. */
+import { languageOf } from '../src/core/i18n';
 import { currentLocale, t } from './i18n';
 
 /** 12.3 MB, 2.1 GB, 512 B (powers of 1000, as Chrome's settings show storage). */
@@ -29,14 +30,21 @@ export function formatDuration(ms: number | null): string {
   return t('durH', Math.floor(m / 60), String(m % 60).padStart(2, '0'));
 }
 
+/** Dates and numbers in the panel's language (Intl), not the browser's. */
+const lang = () => languageOf(currentLocale());
+
 export function formatDate(at: number | null): string {
   if (at === null || !Number.isFinite(at)) return '—';
-  return new Date(at).toLocaleString(currentLocale() === 'zh_CN' ? 'zh-CN' : undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return new Date(at).toLocaleString(lang(), { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/** 12,345: a count in the panel's language. */
+export function formatCount(n: number): string {
+  return n.toLocaleString(lang());
 }
 
 export function formatTokens(prompt: number, completion: number): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  return t('tokensLine', n(prompt + completion), n(prompt), n(completion));
+  return t('tokensLine', formatCount(prompt + completion), formatCount(prompt), formatCount(completion));
 }
 
 /** A step's timings: "observe 120 ms · model 2.3 s (first token 400 ms) · act 80 ms". */

@@ -72,10 +72,12 @@ export function Attachments() {
 
   return (
     <div class="attachments" data-testid="attachments">
-      <label title={attached.runId ? t('filesForRunTitle') : t('filesForTaskTitle')}>
-        {attached.runId ? t('filesForRun') : t('filesForTask')}{' '}
-        <input ref={picker} type="file" multiple data-testid="attach-input" disabled={busy} onChange={(e) => add((e.target as HTMLInputElement).files)} />
-      </label>
+      {/* the browser's own file control is hidden (its "Choose Files" is in the browser's language, not the panel's): a panel button opens it */}
+      <div class="row">
+        <span id="attach-label" title={attached.runId ? t('filesForRunTitle') : t('filesForTaskTitle')}>{attached.runId ? t('filesForRun') : t('filesForTask')}</span>
+        <button type="button" data-testid="attach-choose" aria-describedby="attach-label" disabled={busy} onClick={() => picker.current?.click()}>{t('attachChoose')}</button>
+        <input ref={picker} type="file" multiple hidden data-testid="attach-input" disabled={busy} onChange={(e) => add((e.target as HTMLInputElement).files)} />
+      </div>
       {files.length > 0 && (
         <ul class="attached" data-testid="attached-files">
           {files.map((f, i) => (

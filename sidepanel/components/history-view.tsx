@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ViewMessages } from '../../src/core/messages';
 import { messageOf, onRunUpdate, send } from '../api';
-import { formatDate, formatDuration, preview, storageText } from '../format';
+import { formatCount, formatDate, formatDuration, preview, storageText } from '../format';
 import { t } from '../i18n';
 import { RunDetail, statusName } from './run-detail';
 
@@ -179,7 +179,7 @@ function RunRow({ row, busy, confirming, onOpen, onRerun, onDelete, onConfirm, o
         <span data-testid="run-steps">{s.steps === 1 ? t('histStepOne', 1) : t('histSteps', s.steps)}</span>
         <span data-testid="run-duration">{s.durationMs === null ? t('histStatusRunning') : formatDuration(s.durationMs)}</span>
         <span data-testid="run-tokens" title={t('histTokensTitle', s.promptTokens, s.completionTokens)}>
-          {t('histTokens', (s.promptTokens + s.completionTokens).toLocaleString('en-US'))}
+          {t('histTokens', formatCount(s.promptTokens + s.completionTokens))}
         </span>
       </div>
       {s.answer !== null && (

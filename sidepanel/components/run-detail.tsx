@@ -14,7 +14,7 @@ import { hostKey } from '../../src/core/guards';
 import { injectionPlace } from '../../src/core/injection';
 import { ScreenField } from './screen-note';
 import { formatCost } from '../../src/core/costs';
-import { stepActionInWords } from '../../src/core/run/person-text';
+import { observationInWords, stepActionInWords } from '../../src/core/run/person-text';
 import { messageOf, onRunView, send } from '../api';
 import { download, exportRun, fetchTrace, type ExportKind, type ExportProgress } from '../export';
 import { mergeView, tookOver } from '../../src/core/run/view';
@@ -197,7 +197,7 @@ function PersonStepDetail({ step }: { step: StepView }) {
     <li class="step person" data-testid="detail-step" data-index={step.index} data-kind="person">
       <div class="step-head">{t('detailStep', step.index + 1)} <small>{step.url}</small></div>
       <p class="action" data-testid="detail-action"><b>{t('detailTookOver')}</b></p>
-      <p class="obs ok" data-testid="detail-observation">{step.observation}</p>
+      <p class="obs ok" data-testid="detail-observation">{observationInWords(step.observation, t)}</p>
     </li>
   );
 }
@@ -237,7 +237,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
             <p class="field" data-testid="detail-injection"><b>{t('injFlagged')}</b> {step.injection.map((h) => `${injectionPlace(h.where, t)}: “${h.phrase}”`).join(' · ')}</p>
           ) : null}
           <ScreenField step={step} />
-          <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>{t('detailObservation')}</b> <span data-testid="detail-observation">{step.observation}</span></p>
+          <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>{t('detailObservation')}</b> <span data-testid="detail-observation">{observationInWords(step.observation, t)}</span></p>
           <MemoryField before={before} after={step.memory} />
           <p class="field" data-testid="timings">
             <b>{t('detailTimings')}</b> {formatTimings(times)} · {t('detailTotal', formatDuration(times.totalMs))}

@@ -22,7 +22,7 @@ import { ScreenNote } from './screen-note';
 import { t } from '../i18n';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
-import { stepActionInWords } from '../../src/core/run/person-text';
+import { observationInWords, stepActionInWords } from '../../src/core/run/person-text';
 
 export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: string) => void }) {
   const p = run.status === 'running' ? run.pending : null;
@@ -298,7 +298,7 @@ function PersonStep({ step }: { step: StepView }) {
     <li class="step person" data-testid="step" data-kind="person">
       <div class="step-head"><b>{t('stepN', step.index + 1)}</b> <small>{step.url}</small></div>
       <p class="action" data-testid="action"><b>{t('youTookOver')}</b></p>
-      <p class="obs ok" data-testid="observation">{step.observation}</p>
+      <p class="obs ok" data-testid="observation">{observationInWords(step.observation, t)}</p>
     </li>
   );
 }
@@ -322,7 +322,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
         <div class="step-main">
           <div class="step-head"><b>{t('stepN', n)}</b> <Decision step={step} /> <small title={step.url}>{step.url}</small></div>
           <p class="action" data-testid="action"><code>{stepActionInWords(step, t)}</code></p>
-          <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{step.observation}</p>
+          <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{observationInWords(step.observation, t)}</p>
           {step.warning && <p class="obs bad" role="note" data-testid="model-warning">{t('modelWarning', step.warning)}</p>}
           <ScreenNote step={step} />
           <TabNote step={step} />

@@ -47,6 +47,12 @@ export function format(entry: MessageEntry, args: readonly Arg[]): string {
   });
 }
 
+/** An argument as a count: a number, or a number written with grouping commas. */
+function countOf(a: Arg): number | undefined {
+  if (typeof a === 'number') return a;
+  return /^\d{1,3}(,\d{3})*(\.\d+)?$|^\d+(\.\d+)?$/.test(a) ? Number(a.replace(/,/g, '')) : undefined;
+}
+
 /** BCP 47 language of a locale (Intl's name for it). */
 export function languageOf(locale: Locale): string {
   return locale === 'zh_CN' ? 'zh-CN' : 'en';
@@ -58,13 +64,14 @@ export function languageOf(locale: Locale): string {
  *
  * Plurals: Chrome's message format has none, so a message that counts something may have variants
  * named `<key>_<category>` (`stepsDone_one` beside `stepsDone`), the category being the one
- * Intl.PluralRules gives in `lang` for the FIRST number among the arguments ("one", "other", …).
+ * Intl.PluralRules gives in `lang` for the FIRST number among the arguments ("one", "other", …);
+ * a number already written as text ("1,234", "1.5") counts as one.
  * The variant is used when the locale has it, the plain key otherwise (Chinese needs none).
  */
 export function translator(messages: Messages, fallback: Messages = messages, lang = 'en'): Translate {
   const rules = new Intl.PluralRules(lang);
   return (key, ...args) => {
-    const n = args.find((a): a is number => typeof a === 'number');
+    const n = args.map(countOf).find((a) => a !== undefined);
     const variant = n === undefined ? undefined : messages[`${key}_${rules.select(n)}`];
     const entry = variant ?? messages[key] ?? fallback[key];
     return entry ? format(entry, args) : key;

@@ -101,7 +101,9 @@ describe('translate', () => {
     expect([en('steps', 1, 'ok'), en('steps', 2, 'ok'), en('steps', 0, 'ok'), en('steps', 'x', 1)]).toEqual(['finished in 1 step (ok)', 'finished in 2 steps (ok)', 'finished in 0 steps (ok)', 'finished in x step (1)']);
     const zh = translator({ steps: { message: '$1 步完成（$2）' } }, { steps: { message: '' }, steps_one: { message: 'one' } }, 'zh-CN');
     expect(zh('steps', 1, 'ok')).toBe('1 步完成（ok）');
-    expect(translatorFor('en')('demoDone', 1, 1)).not.toMatch(/\b1 actions\b/);
+    expect(translatorFor('en')('countActions', 1)).toBe('1 action');
+    expect(translatorFor('en')('tokensLine', '1', '1', '0')).toBe('1 token (1 prompt + 0 completion)');
+    expect(translatorFor('en')('tokensLine', '1,001', '1,000', '1')).toBe('1,001 tokens (1,000 prompt + 1 completion)');
   });
 
   it('follows the browser unless set', () => {

@@ -102,11 +102,11 @@ export const REPORT_SCRIPT = `
   function $(id) { return document.getElementById(id); }
   function fill(t, v) { return String(t).replace(/\\{(\\w+)\\}/g, function (m, k) { return k in v ? String(v[k]) : m; }); }
   function set(id, s) { $(id).textContent = s === null || s === undefined || s === '' ? T.empty : String(s); }
-  // Times: the page carries ISO (UTC); the reader sees them in their own time zone.
+  // Times: the page carries ISO (UTC); the reader sees them in their own time zone, in the report's language.
   var times = document.querySelectorAll('time[datetime]');
   for (var t = 0; t < times.length; t++) {
     var d = new Date(times[t].getAttribute('datetime'));
-    if (!isNaN(d.getTime())) { times[t].title = times[t].getAttribute('datetime'); times[t].textContent = d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }); }
+    if (!isNaN(d.getTime())) { times[t].title = times[t].getAttribute('datetime'); times[t].textContent = d.toLocaleString(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'medium' }); }
   }
   if (!steps.length) return;
   var cur = 0, clean = false, full = false;

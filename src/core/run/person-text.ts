@@ -2,6 +2,7 @@ import type { Translate } from '../i18n';
 import { english } from '../locales';
 import type { BudgetStop } from './budget';
 import { MAX_REPLY_CHARS } from '../limits';
+import { modelText } from './model-text';
 
 /**
  * What the run tells the PERSON (stop reasons shown in the panel and printed by the runner), in the
@@ -55,6 +56,14 @@ export function elementInWords(e: ElementWords): string {
 export function actionInWords(actionText: string, element: ElementWords | null | undefined, t: Translate = english): string {
   if (/^\s*null\s*$/i.test(actionText)) return t('actionNullEnd', actionText.trim());
   return element ? `${actionText} ${elementInWords(element)}` : actionText;
+}
+
+/**
+ * A step's observation as a person reads it: the model's "Success" (model-text.ts) in the
+ * person's language; any other observation is shown as the model was told it.
+ */
+export function observationInWords(observation: string, t: Translate = english): string {
+  return observation === modelText.success ? t('obsSuccess') : observation;
 }
 
 /** What a step (live, in the history, in a trace) has that says what its action acted on. */
