@@ -100,7 +100,6 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
           {t(approval.target ? 'approvalPoint' : 'approvalPointNone', Math.round(approval.point.x), Math.round(approval.point.y))}
         </p>
       )}
-      <Shot runId={run.id} index={pending.index} target={approval.target} point={approval.point} viewport={approval.viewport} />
       {approval.rule && (
         <label class="check">
           <input type="checkbox" data-testid="always-allow" checked={alwaysAllow} onChange={(e) => setAlwaysAllow((e.target as HTMLInputElement).checked)} />
@@ -135,19 +134,28 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
           {after ? t('undoIt') : t('reject')} <kbd>r</kbd>
         </button>
       </div>
+      {/* the picture last: the action and its buttons stay together at the top of the card */}
+      <Shot runId={run.id} index={pending.index} target={approval.target} point={approval.point} viewport={approval.viewport} />
     </section>
   );
 }
 
+/** Height of the picture around the target, CSS px. */
+const CROP_HEIGHT = 220;
+
 /**
  * The step's screenshot with a box over the target and, for an action at a point, a crosshair
- * there. The image shows the whole viewport, so CSS px scale by (image width / viewport width);
- * marks are placed in percent of the shown image, which keeps them in place whatever size the
- * panel gives the image.
+ * there. With a target or a point it first shows the part of the page around it at the page's own
+ * size (one CSS px of the page is one px here: a 1280 px page squeezed into the panel's ~330 px
+ * made small targets hard to see); "Whole page" shows the whole viewport scaled to fit (at most
+ * 60 % of the panel's height: a phone's tall picture no longer pushes the card past the panel).
+ * The picture's box and crosshair are placed in percent of the picture, so they stay on the
+ * target at any size.
  */
 function Shot({ runId, index, target, point, viewport }: { runId: string; index: number; target: ActedElement | null; point: Point | null; viewport: Viewport }) {
   const [src, setSrc] = useState<string | null>(null);
   const [size, setSize] = useState<{ w: number; h: number } | null>(null);
+  const [whole, setWhole] = useState(false);
   useEffect(() => {
     send('run/screenshot', { runId, index }).then(setSrc, () => setSrc(null));
   }, [runId, index]);
@@ -155,19 +163,48 @@ function Shot({ runId, index, target, point, viewport }: { runId: string; index:
   let box = null;
   const k = size && viewport.width > 0 ? size.w / viewport.width : 0; // image px per CSS px
   const cross = point && size && k > 0 ? { left: `${(point.x * k * 100) / size.w}%`, top: `${(point.y * k * 100) / size.h}%` } : null;
-  if (target && target.rect.width > 0 && size && viewport.width > 0 && size.h > 0) {
-    const r = target.rect;
+  const r = target && target.rect.width > 0 ? target.rect : null;
+  if (r && size && viewport.width > 0 && size.h > 0) {
     box = {
       left: `${(r.x * k * 100) / size.w}%`, top: `${(r.y * k * 100) / size.h}%`,
       width: `${(r.width * k * 100) / size.w}%`, height: `${(r.height * k * 100) / size.h}%`,
     };
   }
-  return (
-    <div class="shot" data-testid="approval-shot">
+  // what to centre the crop on, in the page's CSS px
+  const focus = r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : point;
+  const picture = (
+    <>
       <img src={src} alt={t('labelledShot', index + 1)}
         onLoad={(e) => { const i = e.target as HTMLImageElement; setSize({ w: i.naturalWidth, h: i.naturalHeight }); }} />
       {box && <div class="target" data-testid="approval-target" style={box} />}
       {cross && <div class="crosshair" data-testid="approval-crosshair" style={cross} />}
+    </>
+  );
+  const toggle = focus && (
+    <button type="button" class="link" data-testid="approval-whole" aria-pressed={whole} onClick={() => setWhole(!whole)}>
+      {whole ? t('approvalAroundTarget') : t('approvalWholePage')}
+    </button>
+  );
+  if (whole || !focus || !size) {
+    return (
+      <div class="shot-wrap">
+        <div class="shot whole" data-testid="approval-shot">{picture}</div>
+        {toggle}
+      </div>
+    );
+  }
+  const w = viewport.width;
+  const h = (w * size.h) / size.w;
+  const height = Math.min(CROP_HEIGHT, h);
+  // the picture at the page's size, moved so the focus is in the middle, never past its edges
+  const left = `clamp(calc(100% - ${w}px), calc(50% - ${focus.x}px), 0px)`;
+  const top = `${Math.max(height - h, Math.min(0, height / 2 - focus.y))}px`;
+  return (
+    <div class="shot-wrap">
+      <div class="shot-crop" style={{ height: `${height}px` }}>
+        <div class="shot" data-testid="approval-shot" style={{ position: 'absolute', width: `${w}px`, left, top, margin: 0 }}>{picture}</div>
+      </div>
+      {toggle}
     </div>
   );
 }

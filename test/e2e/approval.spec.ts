@@ -137,14 +137,29 @@ test('step approval: the card shows the action in words, the thought and the tar
   const pageRect = await page.locator('#like').evaluate((el) => el.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number });
   expect(Math.abs(target.rect.x - pageRect.x)).toBeLessThan(2);
   expect(Math.abs(target.rect.y - pageRect.y)).toBeLessThan(2);
-  const img = (await card.locator('.shot img').boundingBox())!;
-  await expect(card.getByTestId('approval-target')).toBeVisible();
-  const box = (await card.getByTestId('approval-target').boundingBox())!;
-  const k = img.width / vw;
-  expect(Math.abs(box.x - img.x - target.rect.x * k)).toBeLessThan(1.5);
-  expect(Math.abs(box.y - img.y - target.rect.y * k)).toBeLessThan(1.5);
-  expect(Math.abs(box.width - target.rect.width * k)).toBeLessThan(1.5);
-  expect(Math.abs(box.height - target.rect.height * k)).toBeLessThan(1.5);
+  // First the part of the page around the target, at the page's own size (1 CSS px = 1 px), the
+  // target in the visible frame; then the whole page scaled into the card, the box still on it.
+  const frame = (await card.locator('.shot-crop').boundingBox())!;
+  for (const view of ['around', 'whole'] as const) {
+    if (view === 'whole') await card.getByTestId('approval-whole').click();
+    const img = (await card.locator('.shot img').boundingBox())!;
+    await expect(card.getByTestId('approval-target')).toBeVisible();
+    const box = (await card.getByTestId('approval-target').boundingBox())!;
+    const k = img.width / vw;
+    if (view === 'around') {
+      expect(Math.abs(k - 1)).toBeLessThan(0.01);
+      expect(box.x).toBeGreaterThanOrEqual(frame.x);
+      expect(box.x + box.width).toBeLessThanOrEqual(frame.x + frame.width);
+      expect(box.y).toBeGreaterThanOrEqual(frame.y);
+      expect(box.y + box.height).toBeLessThanOrEqual(frame.y + frame.height);
+    } else {
+      expect(img.width).toBeLessThanOrEqual((await card.boundingBox())!.width);
+    }
+    expect(Math.abs(box.x - img.x - target.rect.x * k)).toBeLessThan(1.5);
+    expect(Math.abs(box.y - img.y - target.rect.y * k)).toBeLessThan(1.5);
+    expect(Math.abs(box.width - target.rect.width * k)).toBeLessThan(1.5);
+    expect(Math.abs(box.height - target.rect.height * k)).toBeLessThan(1.5);
+  }
 
   await card.getByTestId('approve').click();
   await expect.poll(() => events('like').length, { message: 'the approved click happened' }).toBe(1);
