@@ -290,6 +290,8 @@ test('the live view at 360 × 800: the current step, its status and any error st
   await expect(panel.getByTestId('run-dot')).toHaveAttribute('data-state', 'waiting');
   await expect(panel.getByTestId('run-state')).toHaveText('Waiting for you');
   await expect(panel.getByTestId('run-indicator')).toHaveAttribute('data-state', 'waiting');
+  // the title keeps to one line, whole, beside the tabs and their status icon
+  expect(await panel.locator('header.top h1').evaluate((h) => [h.getClientRects().length, h.scrollWidth <= h.clientWidth])).toEqual([1, true]);
   looks.waiting = await look();
   await expectInView(card.getByTestId('approval-action'), 'the action waiting for approval');
   await expectInView(card.getByTestId('approve'), 'Approve');
@@ -334,6 +336,17 @@ test('the live view at 360 × 800: the current step, its status and any error st
   await expect(panel.getByTestId('run-dot')).toHaveAttribute('data-state', 'stopped');
   looks.stopped = await look();
   expect(new Set(Object.values(looks)).size, JSON.stringify(looks, null, 1)).toBe(6);
+
+  // 中文: the same panel in Chinese (the README's third picture); then back to the browser's language
+  await send('settings/set', { language: 'zh_CN' });
+  await panel.reload();
+  await expect(panel.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(panel.getByTestId('run-dot')).toHaveAttribute('data-state', 'stopped');
+  expect(await panel.locator('header.top h1').evaluate((h) => h.scrollWidth <= h.clientWidth)).toBe(true);
+  await shoot('panel-360x800-zh', 'panel-zh');
+  await send('settings/set', { language: 'auto' });
+  await panel.reload();
+  await expect(panel.locator('html')).toHaveAttribute('lang', 'en');
 });
 
 test('tokens from the first reply; "cost unknown" said once with a link to the price table; a take-over shown as one; replay\'s reject box', async () => {
