@@ -154,6 +154,11 @@ test('--report and --zip: an offline step player with every step, a WebVoyager-r
     await page.locator('#img').click();
     await expect(page.locator('#shot')).toHaveClass('full');
     expect(await page.locator('#shot').evaluate((e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })).toEqual([1280, 900]);
+    // in a window smaller than the picture, the whole picture fits: no scrollbars
+    await page.setViewportSize({ width: 700, height: 500 });
+    const fit = await page.locator('#img').evaluate((i) => { const r = i.getBoundingClientRect(); const s = document.getElementById('shot')!; return [r.left >= 0, r.top >= 0, r.right <= innerWidth, r.bottom <= innerHeight, s.scrollWidth <= s.clientWidth, r.width > 300]; });
+    expect(fit).toEqual([true, true, true, true, true, true]);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.keyboard.press('Escape');
     await expect(page.locator('#shot')).not.toHaveClass('full');
     await page.keyboard.press('z');
