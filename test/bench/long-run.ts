@@ -45,7 +45,8 @@ function median(xs: number[]): number {
   return s.length ? Math.round(s[Math.floor(s.length / 2)]) : NaN;
 }
 
-export interface LongRunPart { observe: number; act: number; model: number; rest: number; gap: number; total: number; stepBytes: number }
+/** medians (ms; stepBytes in bytes); `settle`, `label`, `capture` (`draw` part of it), `request`: the observe step's stages (ObserveStages) */
+export interface LongRunPart { observe: number; act: number; model: number; rest: number; gap: number; total: number; stepBytes: number; settle: number; label: number; capture: number; draw: number; request: number }
 export interface LongRunResult {
   date: string; page: string; steps: number; status: string; runSeconds: number;
   first: LongRunPart; last: LongRunPart;
@@ -133,6 +134,7 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
         rest: t.totalMs - t.observeMs - t.modelMs - t.actMs,
         gap: i > 0 && arrived[i] !== undefined && replied[i - 1] !== undefined ? arrived[i] - replied[i - 1] - trace.steps[i - 1].timings.actMs : NaN,
         stepBytes: Buffer.byteLength(JSON.stringify(s)),
+        settle: t.observeStages?.settleMs ?? NaN, label: t.observeStages?.labelMs ?? NaN, capture: t.observeStages?.captureMs ?? NaN, draw: t.observeStages?.drawMs ?? NaN, request: t.observeStages?.requestMs ?? NaN,
       };
     });
     // the last step answers (no action): the window before it
@@ -140,6 +142,7 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
     const part = (xs: typeof rows): LongRunPart => ({
       observe: median(xs.map((x) => x.observe)), act: median(xs.map((x) => x.act)), model: median(xs.map((x) => x.model)),
       rest: median(xs.map((x) => x.rest)), gap: median(xs.map((x) => x.gap)), total: median(xs.map((x) => x.total)), stepBytes: median(xs.map((x) => x.stepBytes)),
+      settle: median(xs.map((x) => x.settle)), label: median(xs.map((x) => x.label)), capture: median(xs.map((x) => x.capture)), draw: median(xs.map((x) => x.draw)), request: median(xs.map((x) => x.request)),
     });
     const first = part(acting.slice(0, WINDOW));
     const last = part(acting.slice(-WINDOW));
@@ -154,6 +157,7 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
     const line = (name: string, p: LongRunPart) => log(`${name.padEnd(10)}${[p.observe, p.act, p.model, p.rest, p.gap, p.total].map((x) => String(x).padStart(10)).join('')}${(p.stepBytes / 1000).toFixed(1).padStart(10)}`);
     line('first 10', first);
     line('last 10', last);
+    log(`observe's stages (settle / label / capture, of which drawing / until the request left): first 10 ${first.settle} / ${first.label} / ${first.capture}, ${first.draw} / ${first.request}; last 10 ${last.settle} / ${last.label} / ${last.capture}, ${last.draw} / ${last.request}`);
     log(`last ÷ first (total): ${result.totalRatio}; trace ${(result.traceBytes / 1e6).toFixed(2)} MB; worker heap ${result.heapMB.first ?? '?'} → ${result.heapMB.last ?? '?'} MB (max ${result.heapMB.max ?? '?'})`);
     return result;
   } finally {

@@ -205,6 +205,8 @@ export interface ObserveStages {
   labelMs: number;
   /** the screenshot(s) the model gets */
   captureMs: number;
+  /** part of captureMs: the capture decoded, the labels drawn onto it, the picture encoded (dialects whose model reads labels) */
+  drawMs?: number;
   /** the request's images made ready (this step's as captured; earlier steps' scaled) */
   encodeMs?: number;
   /** from the end of the settle wait until the request left: label, capture, the list, the request built and sent */
