@@ -194,6 +194,14 @@ test('side panel: the tags of the model\'s screenshot are drawn on the picture c
     expectCentred(shown[0], q, 'the target\'s tag');
     // phone-emulated by default (the setting was not changed)
     expect(events('view').at(-1)).toBe('412 mobile');
+    // in a 360 × 800 panel the card shows the action and Approve together: the phone's tall
+    // picture comes last, around the target first (the whole page a click away)
+    await e.panel.setViewportSize({ width: 360, height: 800 });
+    const card = e.panel.getByTestId('approval');
+    await expect(card.getByTestId('approval-whole')).toBeVisible();
+    expect((await card.boundingBox())!.height).toBeLessThan(800);
+    const [action, approve] = [(await card.getByTestId('approval-action').boundingBox())!, (await card.getByTestId('approve').boundingBox())!];
+    expect(approve.y + approve.height - action.y).toBeLessThan(400);
     expect(m.violations()).toEqual([]);
   } finally {
     await panelSend(e.panel, 'run/stop', { runId }).catch(() => undefined);
