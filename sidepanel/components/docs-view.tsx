@@ -10,8 +10,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ViewMessages } from '../../src/core/messages';
-import { DOC_ACTIONS, type DocAction, type DocEntry } from '../../src/core/docs/types';
-import { screenEntry } from '../../src/core/docs/matching';
+import { DOC_ACTIONS, DOC_USE_KEYS, type DocAction, type DocEntry } from '../../src/core/docs/types';
+import { entryProblem, screenEntry } from '../../src/core/docs/matching';
 import { sortableTime } from '../../src/core/export/file-name';
 import { messageOf, send, targetTab } from '../api';
 import { download } from '../export';
@@ -23,12 +23,7 @@ type Drafts = Partial<Record<DocAction, string>>;
 
 /** Each kind of use in the person's words (the model's words for it stay in the notes). */
 function useName(a: DocAction): string {
-  switch (a) {
-    case 'tap': return t('docsUseTap');
-    case 'text': return t('docsUseText');
-    case 'long_press': return t('docsUseLongPress');
-    case 'swipe': return t('docsUseSwipe');
-  }
+  return t(DOC_USE_KEYS[a]);
 }
 
 /** How the note was last written, and when; an imported one names its file. */
@@ -52,6 +47,8 @@ export function DocsView({ home }: { home?: number }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [refused, setRefused] = useState<Array<{ entry: number; reason: string }>>([]);
+  // Why the edit being made is refused: next to its field (a use), or under the editor (the rest).
+  const [editError, setEditError] = useState<{ where: DocAction | null; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   /** Why each stored note is not given to the model (it fails today's checks), by id; screened once per list and language. */
@@ -92,16 +89,34 @@ export function DocsView({ home }: { home?: number }) {
 
   function startEdit(e: DocEntry) {
     setEditing(e.id);
+    setEditError(null);
     setConfirmId(null);
     setDrafts(Object.fromEntries(DOC_ACTIONS.map((a) => [a, e.docs[a] ?? ''])));
   }
 
-  const save = (e: DocEntry) => act(async () => {
-    await send('docs/put', { id: e.id, origin: e.origin, fingerprint: e.fingerprint, docs: drafts });
-    setEditing(null);
-    await refresh();
-    setNotice(t('docsSaved'));
-  });
+  /** Checked here first (the same check the background makes), so a refusal shows next to its field. */
+  async function save(e: DocEntry): Promise<void> {
+    setError(null);
+    setNotice(null);
+    setRefused([]);
+    const found = entryProblem({ ...e, docs: drafts }, t);
+    if (found) {
+      setEditError({ where: found.where === 'element' ? null : found.where, text: found.reason });
+      return;
+    }
+    setEditError(null);
+    setBusy(true);
+    try {
+      await send('docs/put', { id: e.id, origin: e.origin, fingerprint: e.fingerprint, docs: drafts });
+      setEditing(null);
+      await refresh();
+      setNotice(t('docsSaved'));
+    } catch (err) {
+      setEditError({ where: null, text: messageOf(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
 
   const remove = (e: DocEntry) => act(async () => {
     setConfirmId(null);
@@ -169,16 +184,22 @@ export function DocsView({ home }: { home?: number }) {
             {heldBack.get(e.id) && <p class="error" role="note" data-testid="doc-held-back">{t('docsHeldBack', heldBack.get(e.id)!)}</p>}
             {editing === e.id ? (
               <form class="doc-edit" onSubmit={(ev) => { ev.preventDefault(); void save(e); }}>
-                {DOC_ACTIONS.map((a) => (
-                  <label key={a} class="doc-use">
-                    <span class="label">{useName(a)}</span>
-                    <textarea rows={2} data-testid={`doc-edit-${a}`} value={drafts[a] ?? ''}
-                      onInput={(ev) => { const v = (ev.target as HTMLTextAreaElement).value; setDrafts((d) => ({ ...d, [a]: v })); }} />
-                  </label>
-                ))}
+                {DOC_ACTIONS.map((a) => {
+                  const bad = editError?.where === a;
+                  return (
+                    <div key={a} class="doc-use">
+                      <label class="label" for={`doc-edit-${e.id}-${a}`}>{useName(a)}</label>
+                      <textarea rows={2} id={`doc-edit-${e.id}-${a}`} data-testid={`doc-edit-${a}`} value={drafts[a] ?? ''}
+                        aria-invalid={bad || undefined} aria-describedby={bad ? `doc-edit-${e.id}-${a}-error` : undefined}
+                        onInput={(ev) => { const v = (ev.target as HTMLTextAreaElement).value; setDrafts((d) => ({ ...d, [a]: v })); if (bad) setEditError(null); }} />
+                      {bad && <small class="help bad" id={`doc-edit-${e.id}-${a}-error`} role="alert" data-testid="doc-edit-error" data-field={a}>{editError.text}</small>}
+                    </div>
+                  );
+                })}
+                {editError && editError.where === null && <p class="error" role="alert" data-testid="doc-edit-error">{editError.text}</p>}
                 <div class="row">
                   <button type="submit" class="primary" data-testid="doc-save" disabled={busy}>{t('docsSave')}</button>
-                  <button type="button" data-testid="doc-cancel" onClick={() => setEditing(null)}>{t('docsCancel')}</button>
+                  <button type="button" data-testid="doc-cancel" onClick={() => { setEditing(null); setEditError(null); }}>{t('docsCancel')}</button>
                 </div>
               </form>
             ) : (

@@ -17,7 +17,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { docOrigin, findEntry, MAX_DOC_CHARS, maskEntry, matchDocs, screenEntry, upsertEntry } from '../core/docs/matching';
 import { toDocsFile, type DocsFile, type Refused } from '../core/docs/file';
-import { DOC_ACTIONS, type DocAction, type DocEntry, type ScreenDoc } from '../core/docs/types';
+import { DOC_ACTIONS, DOC_USE_KEYS, type DocAction, type DocEntry, type ScreenDoc } from '../core/docs/types';
 import type { Fingerprint, Mark } from '../core/marks';
 import type { Translate } from '../core/i18n';
 import { english } from '../core/locales';
@@ -113,7 +113,7 @@ export function editEntry(
     for (const a of DOC_ACTIONS) {
       const v: unknown = req.docs?.[a];
       if (typeof v !== 'string' || !v.trim()) continue;
-      if (v.length > MAX_DOC_CHARS) throw new DocRefused(t('docTooLong', a, MAX_DOC_CHARS));
+      if (v.length > MAX_DOC_CHARS) throw new DocRefused(t('docTooLong', t(DOC_USE_KEYS[a]), MAX_DOC_CHARS));
       docs[a] = v.trim();
     }
     if (!Object.keys(docs).length) throw new DocRefused(t('docNoText'));

@@ -50,7 +50,47 @@ export function normalizePrices(input: unknown): PriceTable {
   return out;
 }
 
-export function formatCost(c: number | null): string {
+/** The currency of the price table when the person has not chosen one (ISO 4217 code). */
+export const DEFAULT_CURRENCY = 'USD';
+
+/** A currency setting read from untrusted data: an ISO 4217 code (three letters, any case), upper-cased, or null. */
+export function asCurrency(x: unknown): string | null {
+  if (typeof x !== 'string') return null;
+  const code = x.trim().toUpperCase();
+  return /^[A-Z]{3}$/.test(code) ? code : null;
+}
+
+/** Whether `code` is a currency this JavaScript knows (Intl.supportedValuesOf; any well-formed code where that is missing). */
+export function isKnownCurrency(code: string): boolean {
+  if (asCurrency(code) !== code) return false;
+  const list = (Intl as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf;
+  try {
+    return list ? list('currency').includes(code) : true;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * An amount of money for a person: in `currency` (ISO 4217) through Intl.NumberFormat in `locale`
+ * ("en", "zh-CN"), 4 decimals below 0.01 (a step costs fractions of a cent), else 2. A code
+ * Intl does not know is written after the number ("0.0036 XYZ"); no currency (a trace made before
+ * the currency was recorded): the number alone.
+ */
+export function formatMoney(amount: number, currency: string | null | undefined, locale = 'en'): string {
+  const digits = amount !== 0 && Math.abs(amount) < 0.01 ? 4 : 2;
+  const plain = amount.toFixed(digits);
+  const code = asCurrency(currency);
+  if (!code) return plain;
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+  } catch {
+    return `${plain} ${code}`;
+  }
+}
+
+/** A run's cost for a person (formatMoney), or that it is unknown. */
+export function formatCost(c: number | null, currency: string | null | undefined = DEFAULT_CURRENCY, locale = 'en'): string {
   if (c === null) return 'unknown (no price for this model in settings)';
-  return c < 0.01 ? `${c.toFixed(4)}` : c.toFixed(2);
+  return formatMoney(c, currency, locale);
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
-import { DEFAULT_PRICES, normalizePrices, type PriceTable } from './costs';
+import { asCurrency, DEFAULT_CURRENCY, DEFAULT_PRICES, isKnownCurrency, normalizePrices, type PriceTable } from './costs';
 import { DEFAULT_BBOX, isBboxConvention, type BboxConvention } from './action/bbox';
 import { isDialect } from './dialects/registry';
 import type { App, Device } from './dialects/types';
@@ -52,6 +52,8 @@ export interface Settings {
   maxRunCost: number;
   /** price per million tokens by model name (costs.ts) */
   prices: PriceTable;
+  /** the currency of the prices (and so of every cost and the cost cap): an ISO 4217 code, USD by default */
+  currency: string;
   /** saved endpoint profiles: name -> the endpoint fields (the API key included, stored locally only) */
   profiles: Record<string, EndpointProfile>;
   /** the interface's language: 'auto' follows the browser; what the model reads is always English */
@@ -98,6 +100,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxRunTokens: 0,
   maxRunCost: 0,
   prices: DEFAULT_PRICES,
+  currency: DEFAULT_CURRENCY,
   profiles: {},
   language: 'auto',
   secrets: [],
@@ -126,6 +129,8 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   out.apiKey = out.apiKey.trim();
   out.guards = normalizeGuards(out.guards);
   out.prices = normalizePrices(out.prices);
+  // upper-cased when well formed; anything else is kept as typed, for checkSettings to name
+  out.currency = asCurrency(out.currency) ?? out.currency.trim();
   out.profiles = normalizeProfiles(out.profiles);
   if (!isLanguageSetting(out.language)) out.language = 'auto';
   if (!isBboxConvention(out.bbox)) out.bbox = DEFAULT_BBOX;
@@ -163,6 +168,7 @@ export function checkSettings(s: Settings, t: Translate = english): SettingsProb
   if (!Number.isInteger(s.maxRetries) || s.maxRetries < 0 || s.maxRetries > 10) p.maxRetries = t('setRetries');
   if (!Number.isInteger(s.maxRunTokens) || s.maxRunTokens < 0) p.maxRunTokens = t('setTokenCap');
   if (!(s.maxRunCost >= 0)) p.maxRunCost = t('setCostCap');
+  if (!isKnownCurrency(s.currency)) p.currency = t('setCurrency');
   if (parseExtraBody(s.extraBody) === null) p.extraBody = t('setExtraBody');
   const secrets = secretsProblem(s.secrets, t);
   if (secrets) p.secrets = secrets;

@@ -79,7 +79,7 @@ describe('the notes file', () => {
     expect(reasons[4]).toMatch(/text for "tap" is not a string/);
     expect(reasons[5]).toMatch(/no text for any use/);
     expect(reasons[6]).toMatch(/longer than 2000/);
-    expect(reasons[7]).toMatch(/^Refused: the text for "tap" reads like instructions/);
+    expect(reasons[7]).toMatch(/^Refused: the text for "Click" reads like instructions/);
     expect(reasons[8]).toMatch(/^Refused: the element's text reads like instructions/);
   });
 

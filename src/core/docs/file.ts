@@ -11,7 +11,7 @@ import { dropInvisible } from '../fold-text';
 import type { Translate } from '../i18n';
 import { english } from '../locales';
 import { docOrigin, MAX_DOC_CHARS, newDocId, screenEntry } from './matching';
-import { DOC_ACTIONS, type DocAction, type DocEntry } from './types';
+import { DOC_ACTIONS, DOC_USE_KEYS, type DocAction, type DocEntry } from './types';
 
 export const DOCS_FORMAT = 'webagent-docs';
 export const DOCS_VERSION = 1;
@@ -89,7 +89,7 @@ function readEntry(x: unknown, fileOrigin: string | null, now: number, t: Transl
     const v = x.docs[a];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') return t('docBadText', a);
-    if (v.length > MAX_DOC_CHARS) return t('docTooLong', a, MAX_DOC_CHARS);
+    if (v.length > MAX_DOC_CHARS) return t('docTooLong', t(DOC_USE_KEYS[a]), MAX_DOC_CHARS);
     if (v.trim()) docs[a] = v.trim();
   }
   if (!Object.keys(docs).length) return t('docNoText');

@@ -19,7 +19,7 @@ import { hideIn } from '../secrets';
 import { english } from '../locales';
 import type { Translate } from '../i18n';
 import { PASSWORD_MASK } from '../run/state';
-import { DOC_ACTIONS, type DocAction, type DocEntry, type ScreenDoc } from './types';
+import { DOC_ACTIONS, DOC_USE_KEYS, type DocAction, type DocEntry, type ScreenDoc } from './types';
 import { noteRuleHit, type NoteRuleKind } from './note-rules';
 
 /** Text at least this alike (0–1) matches anywhere on the page. */
@@ -194,19 +194,28 @@ const RULE_NAMES: Record<NoteRuleKind, string> = {
  * the model reads on the page anyway, so only the injection checks apply to it.
  */
 export function screenEntry(entry: DocEntry, t: Translate = english): string | null {
+  return entryProblem(entry, t)?.reason ?? null;
+}
+
+/**
+ * screenEntry's finding with the part it is about (the element's text, or one use's text), so that
+ * the editor can show it next to that field. A use is named by its field's label ("Click").
+ */
+export function entryProblem(entry: DocEntry, t: Translate = english): { where: 'element' | DocAction; reason: string } | null {
   const texts = [
     { text: entry.fingerprint.text, where: 'element' },
     ...DOC_ACTIONS.map((a) => ({ text: entry.docs[a] ?? '', where: a })),
   ];
   const hit = detectInjection(texts)[0];
   if (hit) {
-    return hit.where === 'element'
-      ? t('docRefusedElement', hit.phrase)
-      : t('docRefusedText', String(hit.where), hit.phrase);
+    const where = hit.where as 'element' | DocAction;
+    return where === 'element'
+      ? { where, reason: t('docRefusedElement', hit.phrase) }
+      : { where, reason: t('docRefusedText', t(DOC_USE_KEYS[where]), hit.phrase) };
   }
   for (const a of DOC_ACTIONS) {
     const rule = noteRuleHit(entry.docs[a] ?? '', entry.origin);
-    if (rule) return t('docRefusedRule', a, t(RULE_NAMES[rule.kind]), rule.phrase);
+    if (rule) return { where: a, reason: t('docRefusedRule', t(DOC_USE_KEYS[a]), t(RULE_NAMES[rule.kind]), rule.phrase) };
   }
   return null;
 }

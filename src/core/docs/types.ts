@@ -9,6 +9,9 @@ export type DocAction = 'tap' | 'text' | 'long_press' | 'swipe';
 
 export const DOC_ACTIONS: readonly DocAction[] = ['tap', 'text', 'long_press', 'swipe'];
 
+/** The message key of each use's label in the person's words (the Site notes editor's field names): messages name a field by it. */
+export const DOC_USE_KEYS: Record<DocAction, string> = { tap: 'docsUseTap', text: 'docsUseText', long_press: 'docsUseLongPress', swipe: 'docsUseSwipe' };
+
 /** One element's documentation on one site. */
 export interface DocEntry {
   id: string;
