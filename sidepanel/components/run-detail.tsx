@@ -13,8 +13,8 @@ import type { Memory } from '../../src/core/action/action';
 import { hostKey } from '../../src/core/guards';
 import { injectionPlace } from '../../src/core/injection';
 import { ScreenField } from './screen-note';
-import { formatCost } from '../../src/core/costs';
 import { observationInWords, stepActionInWords } from '../../src/core/run/person-text';
+import { costText } from '../cost-note';
 import { messageOf, onRunView, send } from '../api';
 import { download, exportRun, fetchTrace, type ExportKind, type ExportProgress } from '../export';
 import { mergeView, tookOver } from '../../src/core/run/view';
@@ -112,7 +112,7 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
           <dt>{t('detailDuration')}</dt><dd data-testid="detail-duration">{duration === null ? t('detailStillRunning') : formatDuration(duration)}</dd>
           <dt>{t('detailSteps')}</dt><dd data-testid="detail-steps">{run.steps.length}</dd>
           <dt>{t('detailTokens')}</dt><dd data-testid="detail-tokens">{formatTokens(prompt, completion)}</dd>
-          {run.totals && <><dt>{t('detailCost')}</dt><dd data-testid="detail-cost">{formatCost(run.totals.cost)}</dd></>}
+          {run.totals && <><dt>{t('detailCost')}</dt><dd data-testid="detail-cost">{costText(run.totals.cost, run.totals.currency)}</dd></>}
         </dl>
         {run.status === 'finished' && <div class="answer" data-testid="detail-answer"><b>{t('detailAnswer')}</b><p>{run.answer}</p></div>}
         {(run.status === 'stopped' || run.status === 'failed') && (

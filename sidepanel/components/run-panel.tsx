@@ -7,14 +7,13 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { RunStream, RunView, StepView } from '../../src/core/messages';
-import { formatCost } from '../../src/core/costs';
 import { tookOver } from '../../src/core/run/view';
 import { dialectOf } from '../../src/core/dialects/registry';
 import { onRunStream, send, type Command } from '../api';
 import { formatTimings, formatTokens } from '../format';
 import { liveReply } from '../live';
 import { dotText, dotState, elapsedOf, formatElapsed, phaseText, stepText, type DotState } from '../status';
-import { costNoteFor } from '../cost-note';
+import { costNoteFor, costText } from '../cost-note';
 import { useCommand } from '../use-command';
 import { ApprovalCard } from './approval-card';
 import { TabNote } from './tab-note';
@@ -142,7 +141,7 @@ function Totals({ run, onPrices }: { run: RunView; onPrices: (model: string) => 
     <>
       <p class="run-totals" data-testid="run-totals">
         <span data-testid="run-total-tokens">{formatTokens(totals.promptTokens, totals.completionTokens)}</span>
-        {totals.cost !== null && <>{t('costSep')}<span data-testid="run-cost" data-cost={totals.cost}>{formatCost(totals.cost)}</span></>}
+        {totals.cost !== null && <>{t('costSep')}<span data-testid="run-cost" data-cost={totals.cost}>{costText(totals.cost, totals.currency)}</span></>}
       </p>
       {tell && (
         <p class="hint" data-testid="cost-unknown">

@@ -257,7 +257,7 @@ async function failure(s: Settings, err: unknown): Promise<ModelResult> {
   if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
     return { ok: false, error: 'Stopped.', aborted: true };
   }
-  const base = { baseUrl: s.baseUrl, model: s.model };
+  const base = { baseUrl: s.baseUrl, model: s.model, keySent: !!s.apiKey.trim() };
   const t = personT(s);
   if (err instanceof StreamCutError) return { ok: false, aborted: false, error: t('streamCut', s.baseUrl) };
   if (err instanceof StreamIdleError) return { ok: false, aborted: false, error: t('limStreamIdle', s.baseUrl, s.requestTimeoutSec) };

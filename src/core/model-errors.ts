@@ -15,6 +15,8 @@ export interface ModelFailure {
   /** model ids from GET /models, when they could be listed */
   available?: string[];
   timedOut?: boolean;
+  /** false when the request carried no API key (a 401 then asks for one; it refused none) */
+  keySent?: boolean;
 }
 
 /** The message in the person's language (`t`; English by default: the runner and traces). */
@@ -24,7 +26,7 @@ export function explainModelError(f: ModelFailure, t: Translate = english): stri
   const v1 = /\/v\d+$/.test(where) ? '' : t('errHintV1');
   if (f.timedOut) return t('errTimeout', where);
   if (f.status === undefined) return t('errUnreachable', where, truncate(f.message, 200)) + v1;
-  if (f.status === 401) return t('err401', where) + detail;
+  if (f.status === 401) return (f.keySent === false ? t('err401NoKey', where) : t('err401', where)) + detail;
   if (f.status === 403) {
     if (/ollama|origin/i.test(f.message) || f.message === '') return t('err403Ollama', where) + detail;
     return t('err403', where) + detail;

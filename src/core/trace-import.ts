@@ -22,7 +22,7 @@ function placeOf(x: unknown): InjectionPlace {
   }
   return 'title';
 }
-import { asPrice } from './costs';
+import { asCurrency, asPrice } from './costs';
 import { siteOf, type AfterAction, type RunState, type StepRecord } from './run/state';
 import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from './trace';
 
@@ -140,6 +140,6 @@ export function fromTrace(t: Trace): RunState {
       ? { files: r.files.map((f) => ({ name: String(f?.name ?? ''), size: Number(f?.size) || 0, type: String(f?.type ?? '') })) }
       : {}),
     // the price the run was made with, so its cost shows (no caps: an imported run does not run)
-    ...(asPrice(r.price) ? { limits: { maxTokens: 0, maxCost: 0, price: asPrice(r.price) } } : {}),
+    ...(asPrice(r.price) ? { limits: { maxTokens: 0, maxCost: 0, price: asPrice(r.price), currency: asCurrency(r.currency) } } : {}),
   };
 }

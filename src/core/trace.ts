@@ -76,6 +76,8 @@ export interface Trace {
     files?: FileMeta[];
     /** the model's price per million tokens when the run was made (settings), for its cost; null or absent: unknown */
     price?: Price | null;
+    /** the price's currency (ISO 4217) from settings; null or absent (traces made before it was kept): not known, costs show without a unit */
+    currency?: string | null;
     /** run variables actions stored (CogAgent's quotes, LLM answers, clipboard), by name; password values masked; absent when none */
     variables?: Variables;
   };
@@ -111,6 +113,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       ...(state.failCause ? { failCause: state.failCause } : {}),
       ...(state.files?.length ? { files: state.files.map((f) => ({ name: f.name, size: f.size, type: f.type })) } : {}),
       price: state.limits?.price ?? null,
+      currency: state.limits?.currency ?? null,
       ...(state.variables && Object.keys(state.variables).length ? { variables: hideRun(state, shownVariables(state.variables, PASSWORD_MASK)) } : {}),
     },
     steps: state.steps.map((s) => ({

@@ -107,11 +107,12 @@ describe('resume', () => {
 describe('progress', () => {
   it('counts ends by kind, tokens and cost, and the time left at the pace so far', () => {
     let p = newProgress(10, 2, 0);
-    p = withResult(p, result('a', 'finished'));
+    expect(progressText(p, 0)).toContain('cost 0.00'); // no result yet: the currency is not known
+    p = withResult(p, result('a', 'finished', { currency: 'EUR' }));
     p = withResult(p, result('b', 'guard'));
     p = { ...p, running: 3 };
     expect(etaMs(p, 60_000)).toBe(180_000); // 2 ended in a minute, 6 left
-    expect(progressText(p, 60_000)).toBe('4/10 done (1 finished, 1 failed: 0 agent, 1 guard, 0 infra; 2 from before) · 3 running · ETA 3m00s · 2.2k tokens · cost 0.0200');
+    expect(progressText(p, 60_000)).toBe('4/10 done (1 finished, 1 failed: 0 agent, 1 guard, 0 infra; 2 from before) · 3 running · ETA 3m00s · 2.2k tokens · cost €0.02');
     expect(progressBar(p, 10)).toBe('[####>>>...]');
     expect(withResult(p, result('c', 'finished', { cost: null })).cost).toBeNull();
   });

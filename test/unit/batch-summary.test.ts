@@ -68,6 +68,13 @@ describe('summaryHtml', () => {
   ];
   const html = summaryHtml(rs, { title: 'Batch <1>', generatedAt: '2025-01-02T03:04:05Z', references: { 'Allrecipes--0': ["'Vegetarian Four Cheese Lasagna', <4.6-star>"] } });
 
+  it('writes costs in the currency the results name, and a bare number for results written before it was kept', () => {
+    expect(summaryHtml([result('A--0', { cost: 0.005, currency: 'CNY' }), result('A--1', { cost: 1.5, currency: 'CNY' })], { title: 'T', generatedAt: '2025-01-01T00:00:00.000Z' }))
+      .toContain('total CN¥1.51 over 2 priced tasks');
+    const old = summaryHtml([result('A--0', { cost: 0.005 })], { title: 'T', generatedAt: '2025-01-01T00:00:00.000Z' });
+    expect(old).toContain('total 0.0050 over 1 priced tasks');
+  });
+
   it('escapes every string from the results and runs no script', () => {
     expect(html).not.toContain('<script');
     expect(html).not.toContain('<img');

@@ -168,7 +168,11 @@ describe('HTML report', () => {
     expect(text).toContain('Steps 5');
     expect(text).toContain('Duration 1 min 00 s');
     expect(text).toContain('Tokens 600 (500 prompt + 100 completion)');
-    expect(text).toContain('Cost 0.0015'); // 500 × 1 + 100 × 10 per million
+    expect(text).toContain('Cost 0.0015'); // 500 × 1 + 100 × 10 per million (a trace without a currency: the number alone)
+    t.run.currency = 'USD';
+    expect(buildHtmlReport(t).replace(/<[^>]+>/g, ' ')).toContain('$0.0015');
+    expect(buildHtmlReport(t, { text: reportText(translatorFor('zh_CN')) }).replace(/<[^>]+>/g, ' ')).toContain('US$0.0015');
+    delete t.run.currency;
     expect(h).toContain('<time datetime="2025-01-01T00:00:00.000Z">');
     // the list: every step in order, its action with the element, thought and outcome
     const items = [...h.matchAll(/<li class="step" id="step-(\d+)"[\s\S]*?<\/li>/g)];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSettings, DEFAULT_SETTINGS, normalizeSettings, parseExtraBody } from '../../src/core/settings';
 import { explainModelError } from '../../src/core/model-errors';
+import { formatCost, formatMoney } from '../../src/core/costs';
 
 describe('settings', () => {
   it('defaults follow the GLM-4.5V reference client', () => {
@@ -37,8 +38,35 @@ describe('model error messages', () => {
   ])('%o -> %s', (f, expected) => {
     expect(explainModelError({ ...base, ...f })).toContain(expected);
   });
+  it('a 401 to a request without a key says none was sent and where to enter one', () => {
+    const none = explainModelError({ ...base, status: 401, message: 'Unauthorized', keySent: false });
+    expect(none).toContain('none was sent');
+    expect(none).toContain('Settings → API key');
+    expect(none).not.toContain('refused the API key');
+    expect(explainModelError({ ...base, status: 401, message: 'bad key', keySent: true })).toContain('refused the API key');
+  });
   it('suggests /v1 when the base URL lacks it', () => {
     expect(explainModelError({ baseUrl: 'http://h:8000', model: 'm', message: 'fetch failed' })).toContain('end in /v1');
     expect(explainModelError({ baseUrl: 'http://h:8000', model: 'm', status: 404, message: 'Not Found' })).toContain('end in /v1');
+  });
+});
+
+describe('the currency of the prices', () => {
+  it('is USD by default, an ISO 4217 code, upper-cased when stored; anything else is named', () => {
+    expect(normalizeSettings({}).currency).toBe('USD');
+    expect(normalizeSettings({ currency: ' eur ' }).currency).toBe('EUR');
+    expect(checkSettings(normalizeSettings({ currency: 'cny' })).currency).toBeUndefined();
+    expect(checkSettings(normalizeSettings({ currency: 'dollars' })).currency).toMatch(/ISO 4217/);
+    expect(checkSettings(normalizeSettings({ currency: 'QQQ' })).currency).toMatch(/ISO 4217/); // well formed, no such currency
+  });
+  it('formats every cost in it, in the language asked, and falls back safely', () => {
+    expect(formatMoney(0.0036, 'USD')).toBe('$0.0036');
+    expect(formatMoney(12.5, 'EUR')).toBe('€12.50');
+    expect(formatMoney(0.0036, 'USD', 'zh-CN')).toBe('US$0.0036');
+    expect(formatMoney(0.0036, null)).toBe('0.0036'); // a trace from before the currency was kept
+    expect(formatMoney(0.0036, 'not a code')).toBe('0.0036');
+    expect(formatMoney(1, 'USD', 'no-such-locale-!!')).toBe('1.00 USD'); // Intl refuses: the code after the number
+    expect(formatCost(null)).toMatch(/unknown/);
+    expect(formatCost(0.5)).toBe('$0.50');
   });
 });

@@ -58,6 +58,16 @@ describe('trace export', () => {
     expect(fromTrace(back.trace).limits?.price).toEqual(price);
     expect(toTrace(fromTrace(back.trace), [])).toEqual(back.trace);
     expect(toTrace(oneStep('glm-web', '', ''), []).run.price).toBeNull();
+    // the currency next to the price, read back; a trace made before it was kept has none (costs show without a unit)
+    const eur = toTrace(oneStep('glm-web', '', '', { maxTokens: 0, maxCost: 0, price, currency: 'EUR' }), []);
+    expect(eur.run.currency).toBe('EUR');
+    const eurBack = parseTrace(JSON.parse(JSON.stringify(eur)));
+    if (!eurBack.ok) throw new Error(eurBack.error);
+    expect(fromTrace(eurBack.trace).limits?.currency).toBe('EUR');
+    const { currency: _c, ...oldRun } = eur.run;
+    const old = parseTrace(JSON.parse(JSON.stringify({ ...eur, run: oldRun })));
+    if (!old.ok) throw new Error(old.error);
+    expect(fromTrace(old.trace).limits).toMatchObject({ price, currency: null });
     // a price that is not one is not taken
     const odd = parseTrace(JSON.parse(JSON.stringify({ ...t, run: { ...t.run, price: { inputPerMillion: 'free', outputPerMillion: 1 } } })));
     if (!odd.ok) throw new Error(odd.error);

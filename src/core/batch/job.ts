@@ -10,6 +10,7 @@
  * Pure.
  */
 import { GUARD_IDS } from '../guards';
+import { asCurrency } from '../costs';
 import { choicesOf, runOptionsFrom, whole, type RunOptions } from '../run-options';
 import { taskFolder, taskOf } from './tasks';
 import type { BatchTask, StopKind, TaskResult } from './types';
@@ -128,7 +129,7 @@ export function checkWorkerResult(x: unknown, t: BatchTask): ResultRead {
     result: {
       id: t.id, site: t.site, task: t.task, url: t.url, folder: taskFolder(t.id),
       status: r.status as TaskResult['status'], kind: r.kind as StopKind, answer: r.answer, stopReason: r.stopReason, guard,
-      steps: r.steps, tokens: { prompt: tk.prompt, completion: tk.completion }, cost: r.cost,
+      steps: r.steps, tokens: { prompt: tk.prompt, completion: tk.completion }, cost: r.cost, currency: asCurrency(r.currency),
       durations: { totalMs: d.totalMs, startMs: d.startMs, runMs: d.runMs, exportMs: d.exportMs },
       attempts: r.attempts, verdict: null, startedAt: r.startedAt, endedAt: r.endedAt, worker: oneLine(r.worker),
     },

@@ -3,6 +3,7 @@
  * (from the pace so far), tokens and cost. The same state feeds the live terminal bar and the
  * plain lines written when the output is not a terminal. Pure.
  */
+import { asCurrency, formatMoney } from '../costs';
 import type { StopKind, TaskResult } from './types';
 
 export interface Progress {
@@ -18,12 +19,14 @@ export interface Progress {
   completionTokens: number;
   /** null: some model had no price */
   cost: number | null;
+  /** the costs' currency, from the first result that says it (null: not known yet, shown without a unit) */
+  currency: string | null;
   startedAt: number;
 }
 
 export function newProgress(total: number, before: number, startedAt: number): Progress {
   return {
-    total, before, running: 0, retrying: 0, startedAt, promptTokens: 0, completionTokens: 0, cost: 0,
+    total, before, running: 0, retrying: 0, startedAt, promptTokens: 0, completionTokens: 0, cost: 0, currency: null,
     ended: { finished: 0, agent: 0, guard: 0, infrastructure: 0 },
   };
 }
@@ -40,6 +43,7 @@ export function withResult(p: Progress, r: TaskResult): Progress {
     promptTokens: p.promptTokens + r.tokens.prompt,
     completionTokens: p.completionTokens + r.tokens.completion,
     cost: p.cost === null || r.cost === null ? null : p.cost + r.cost,
+    currency: p.currency ?? asCurrency(r.currency),
   };
 }
 
@@ -63,8 +67,8 @@ function tokens(n: number): string {
   return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }
 
-function cost(c: number | null): string {
-  return c === null ? 'cost unknown' : `cost ${c < 1 ? c.toFixed(4) : c.toFixed(2)}`;
+function cost(c: number | null, currency: string | null): string {
+  return c === null ? 'cost unknown' : `cost ${formatMoney(c, currency)}`;
 }
 
 /** "12/40 done (10 finished, 1 agent, 1 guard, 0 infra) · 3 running · ETA 4m10s · 182.3k tokens · cost 0.1200" */
@@ -77,7 +81,7 @@ export function progressText(p: Progress, now: number): string {
     `${p.running} running${p.retrying ? `, ${p.retrying} to retry` : ''}`,
     eta === null ? 'ETA …' : `ETA ${duration(eta)}`,
     `${tokens(p.promptTokens + p.completionTokens)} tokens`,
-    cost(p.cost),
+    cost(p.cost, p.currency),
   ].join(' · ');
 }
 

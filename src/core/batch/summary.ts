@@ -12,6 +12,7 @@
  */
 import type { StopKind, TaskResult } from './types';
 import { escapeHtml } from '../export/html-report';
+import { asCurrency, formatMoney } from '../costs';
 
 /** Whether a task counts as a success: the judge's verdict when judged, else whether it finished. */
 export function succeeded(r: TaskResult): boolean {
@@ -107,7 +108,6 @@ export function readReferences(json: unknown): Record<string, string[]> {
 // --- the page ---
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
-const money = (x: number) => (x < 0.01 && x > 0 ? x.toFixed(4) : x.toFixed(2));
 const seconds = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${(ms / 1000).toFixed(1)} s`);
 const group = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const e = (s: string | number | null | undefined) => escapeHtml(String(s ?? ''));
@@ -196,6 +196,9 @@ export interface SummaryOptions {
 export function summaryHtml(results: TaskResult[], o: SummaryOptions): string {
   const s = summaryStats(results);
   const refs = o.references ?? {};
+  // one price table per batch: its currency as the results say it (results written before it was kept: the number alone)
+  const currency = results.map((r) => asCurrency(r.currency)).find((c) => c !== null) ?? null;
+  const money = (x: number) => formatMoney(x, currency);
   const rule = s.judged === results.length && results.length
     ? 'Every task was judged: a success is a task the judge said succeeded.'
     : s.judged

@@ -59,6 +59,8 @@ export interface TaskResult {
   tokens: { prompt: number; completion: number };
   /** in the price table's currency; null when the model has no price */
   cost: number | null;
+  /** the cost's currency (ISO 4217, the price table's); absent in results written before it was kept */
+  currency?: string | null;
   durations: {
     /** the whole task: browser start to artefacts written */
     totalMs: number;

@@ -22,7 +22,7 @@
  *
  * Words: REPORT_TEXT (English, report-text.ts); the panel passes reportText() in the person's language as `text`.
  */
-import { asPrice, costOf, formatCost, tokensOf } from '../costs';
+import { asCurrency, asPrice, costOf, formatCost, tokensOf } from '../costs';
 import { stepActionInWords } from '../run/person-text';
 import type { Trace, TraceStep } from '../trace';
 import { imageMimeOf } from './data-url';
@@ -64,7 +64,7 @@ export function summaryRows(trace: Trace, text: ReportText = REPORT_TEXT): Array
     { key: 'steps', label: text.steps, value: String(trace.steps.length) },
     { key: 'duration', label: text.duration, value: dur === null || Number.isNaN(dur) ? text.stillRunning : durationText(dur, text) },
     { key: 'tokens', label: text.tokens, value: counted ? fill(text.tokensValue, { total: group(tokens.promptTokens + tokens.completionTokens), prompt: group(tokens.promptTokens), completion: group(tokens.completionTokens) }) : text.notReported },
-    { key: 'cost', label: text.cost, value: cost === null ? text.costUnknown : formatCost(cost) },
+    { key: 'cost', label: text.cost, value: cost === null ? text.costUnknown : formatCost(cost, asCurrency(r.currency), text.lang) },
     { key: 'model', label: text.model, value: r.dialect ? `${r.model} (${r.dialect})` : r.model },
     { key: 'start-page', label: text.startPage, value: r.startUrl },
     { key: 'started', label: text.started, value: r.startedAt, time: true },

@@ -6,7 +6,7 @@
  * Reasons come back as data; model-text.ts and person-text.ts word them for each audience. Pure.
  */
 import type { Action } from '../action/action';
-import { costOf, formatCost, tokensOf, type Usage } from '../costs';
+import { costOf, formatCost, formatMoney, tokensOf, type Usage } from '../costs';
 import type { Mark } from '../marks';
 import type { PendingStep, RunState } from './state';
 
@@ -20,7 +20,7 @@ export type BudgetStop =
   | { kind: 'repeat'; action: string; n: number }
   | { kind: 'waits'; n: number }
   | { kind: 'tokens'; used: number; cap: number }
-  | { kind: 'cost'; cost: string; cap: number };
+  | { kind: 'cost'; cost: string; cap: string };
 
 /**
  * A short stable key of the page as the model saw it: the URL, the element list, and the
@@ -80,6 +80,6 @@ export function overCap(state: RunState, usage: Usage | null): BudgetStop | null
   const { tokens, cost } = runTotals(state, usage);
   const used = tokens.promptTokens + tokens.completionTokens;
   if (l.maxTokens > 0 && used > l.maxTokens) return { kind: 'tokens', used, cap: l.maxTokens };
-  if (l.maxCost > 0 && cost !== null && cost > l.maxCost) return { kind: 'cost', cost: formatCost(cost), cap: l.maxCost };
+  if (l.maxCost > 0 && cost !== null && cost > l.maxCost) return { kind: 'cost', cost: formatCost(cost, l.currency ?? null), cap: formatMoney(l.maxCost, l.currency ?? null) };
   return null;
 }

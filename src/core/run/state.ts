@@ -287,6 +287,8 @@ export interface RunLimits {
   maxCost: number;
   /** the model's price, or null (unknown: the cost cap cannot apply) */
   price: Price | null;
+  /** the price's currency (ISO 4217, settings); absent in runs made before it was kept: costs show without a unit */
+  currency?: string | null;
 }
 
 export interface RunState {

@@ -32,7 +32,7 @@ export type RunView = Omit<RunState, 'steps' | 'pending' | 'vault'> & {
   /** the step in progress: what the view can show before it completes */
   pending: PendingView | null;
   /** tokens so far (from the responses' usage, the step in progress's reply included) and their cost (null: no price for this model) */
-  totals: { promptTokens: number; completionTokens: number; cost: number | null };
+  totals: { promptTokens: number; completionTokens: number; cost: number | null; currency: string | null };
 };
 
 /** The view of a run; `stepsFrom`: only the steps from there on (a broadcast's, see stepsChangedFrom). */
@@ -43,7 +43,7 @@ export function toRunView(s: RunState, { rev = 0, stepsFrom = 0 }: { rev?: numbe
   return {
     ...rest,
     ...(rest.variables ? { variables: hideRun(s, shownVariables(rest.variables, PASSWORD_MASK)) } : {}),
-    totals: { ...tokens, cost },
+    totals: { ...tokens, cost, currency: s.limits?.currency ?? null },
     steps: steps.slice(stepsFrom).map(({ screenshot: _s, cleanScreenshot: _c, promptText: _p, ...step }) => step),
     stepsFrom,
     rev,
