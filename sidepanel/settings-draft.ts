@@ -29,3 +29,42 @@ export function differsFromSaved(form: Settings, prices: PriceTable, saved: Sett
   const b = normalizeSettings(saved);
   return stableJson(savablePart(a, a.prices)) !== stableJson(savablePart(b, b.prices));
 }
+
+/**
+ * The unsaved form, kept while the person edits so that closing or reloading the panel does not
+ * lose it: the settings as typed and the price table's rows as typed (a half-filled row is kept).
+ * Kept in chrome.storage.session (memory only, gone when the browser closes; the API key and the
+ * secrets never reach the disk through it), dropped once the form matches storage again.
+ */
+export interface SettingsDraft { settings: Settings; rows: Array<{ model: string; input: string; output: string }> }
+
+/** The storage key of the draft in chrome.storage.session. */
+export const DRAFT_KEY = 'settingsDraft';
+
+export function draftOf(settings: Settings, rows: Array<{ model: string; input: string; output: string }>): SettingsDraft {
+  return { settings, rows: rows.map(({ model, input, output }) => ({ model, input, output })) };
+}
+
+/**
+ * The form a kept draft gives back over what storage holds now (`saved`): its own fields, with the
+ * parts saved on their own (the step-approval switch, profiles, language, always-allowed sites)
+ * taken from storage; `table` reads the price rows (price-table.tsx's tableOf). Null when there is no draft, it cannot be read, or it says what storage says.
+ */
+export function restoreDraft(
+  x: unknown, saved: Settings, table: (rows: SettingsDraft['rows']) => { table: PriceTable; problem: string | null },
+): SettingsDraft | null {
+  const d = x as Partial<SettingsDraft> | null | undefined;
+  if (!d || typeof d !== 'object' || !d.settings || typeof d.settings !== 'object' || !Array.isArray(d.rows)) return null;
+  const typed = Object.fromEntries(Object.entries(d.settings).filter(([, v]) => v !== null && v !== undefined)) as Partial<Settings>;
+  const form = normalizeSettings({ ...saved, ...typed });
+  const settings: Settings = {
+    ...form, approveSteps: saved.approveSteps, profiles: saved.profiles, language: saved.language,
+    guards: { rules: form.guards.rules, allow: saved.guards.allow },
+  };
+  const rows = d.rows.filter((r) => r && typeof r === 'object')
+    .map((r) => ({ model: String(r.model ?? ''), input: String(r.input ?? ''), output: String(r.output ?? '') }));
+  const prices = table(rows);
+  // a row still being typed (the table has a problem) is a change in itself
+  if (prices.problem === null && !differsFromSaved(settings, prices.table, saved)) return null;
+  return { settings, rows };
+}

@@ -127,7 +127,7 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
       {error && <p class="error" role="alert" data-testid="approval-error">{error}</p>}
       <div class="row">
         <input type="text" ref={feedbackBox} data-testid="reject-feedback" aria-label={rejectHint} value={feedback}
-          placeholder={rejectHint}
+          placeholder={t('rejectPlaceholder')} title={rejectHint}
           onInput={(e) => setFeedback((e.target as HTMLInputElement).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void decide('reject'); } }} />
         <button type="button" data-testid="reject" disabled={busy} onClick={() => decide('reject')} title={t('rejectTitle')}>

@@ -1,6 +1,6 @@
 /**
  * The guards in settings: each rule on or off, the phrases of the text rules (one list per
- * language), the download rule's file extensions, and the
+ * language, one phrase a line; the help about them said once), the download rule's file extensions, and the
  * sites where a rule is always allowed (added by "Always allow this on <site>" in the approval card).
  * Rule edits are saved with the settings form's Save; removing an always-allow saves at once.
  */
@@ -8,17 +8,19 @@ import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { GUARD_LANG_KEYS, GUARD_LANGS, GUARD_NAME_KEYS, type GuardId, type GuardLang, type GuardRule, type GuardSettings } from '../../src/core/guards';
 
-/** Rules whose words mean something (guards.ts), with their help's message key: the others ignore them. */
-const WORDS_HELP: Partial<Record<GuardId, string>> = {
-  'payment': 'guardWordsHelp',
-  'delete': 'guardWordsHelp',
-  'send': 'guardWordsHelp',
-  'download': 'guardExtHelp',
-};
+/** Rules whose words mean something (guards.ts): the others ignore them. */
+const HAS_WORDS = new Set<GuardId>(['payment', 'delete', 'send', 'download']);
 
+/** A list as typed: one phrase a line (commas also separate, as the lists were once typed). */
 export function splitWords(text: string): string[] {
-  return text.split(',').map((w) => w.trim()).filter(Boolean);
+  return text.split(/[\n,]/).map((w) => w.trim()).filter(Boolean);
 }
+
+/** A list as shown: one phrase a line. */
+const joinWords = (words: readonly string[]) => words.join('\n');
+
+/** Rows for a list's box: all of it shown up to 8 lines (it scrolls past that). */
+const rowsFor = (text: string) => Math.min(8, Math.max(2, text.split('\n').length));
 
 export function GuardsForm({ guards, onChange, onRemoveAllow }: {
   guards: GuardSettings;
@@ -36,39 +38,45 @@ export function GuardsForm({ guards, onChange, onRemoveAllow }: {
   return (
     <fieldset class="guards" data-testid="guards">
       <legend>{t('guardsLegend')}</legend>
+      <small class="help" id="guard-words-help" data-testid="guard-words-help">{t('guardWordsHelp')}</small>
       {guards.rules.map((r) => (
         <div class="guard" key={r.id}>
           <label class="check">
             <input type="checkbox" data-testid={`guard-${r.id}`} checked={r.on} onChange={(e) => setRule(r.id, { on: (e.target as HTMLInputElement).checked })} />
             {t(GUARD_NAME_KEYS[r.id])}
           </label>
-          {WORDS_HELP[r.id] && r.id === 'download' && (
-            <label class="field words">
-              <input type="text" data-testid={`guard-words-${r.id}`} aria-label={t('guardWords', t(GUARD_NAME_KEYS[r.id]))} disabled={!r.on}
-                value={drafts[r.id] ?? r.words.join(', ')}
-                onInput={(e) => {
-                  const text = (e.target as HTMLInputElement).value;
-                  setDrafts({ ...drafts, [r.id]: text });
-                  setRule(r.id, { words: splitWords(text) });
-                }} />
-              <small>{t(WORDS_HELP[r.id]!)}</small>
-            </label>
-          )}
-          {WORDS_HELP[r.id] && r.id !== 'download' && (
+          {HAS_WORDS.has(r.id) && r.id === 'download' && (() => {
+            const text = drafts[r.id] ?? joinWords(r.words);
+            return (
+              <label class="field words">
+                <textarea data-testid={`guard-words-${r.id}`} aria-label={t('guardWords', t(GUARD_NAME_KEYS[r.id]))} disabled={!r.on}
+                  rows={rowsFor(text)} value={text} spellcheck={false} aria-describedby={`guard-ext-help`}
+                  onInput={(e) => {
+                    const typed = (e.target as HTMLTextAreaElement).value;
+                    setDrafts({ ...drafts, [r.id]: typed });
+                    setRule(r.id, { words: splitWords(typed) });
+                  }} />
+                <small id="guard-ext-help">{t('guardExtHelp')}</small>
+              </label>
+            );
+          })()}
+          {HAS_WORDS.has(r.id) && r.id !== 'download' && (
             <div class="words">
-              {GUARD_LANGS.map((lang: GuardLang) => (
-                <label class="field" key={lang}>
-                  <span>{t(GUARD_LANG_KEYS[lang])}</span>
-                  <input type="text" data-testid={`guard-words-${r.id}-${lang}`} aria-label={`${t('guardWords', t(GUARD_NAME_KEYS[r.id]))} (${t(GUARD_LANG_KEYS[lang])})`} disabled={!r.on}
-                    value={drafts[`${r.id} ${lang}`] ?? (r.phrases[lang] ?? []).join(', ')}
-                    onInput={(e) => {
-                      const text = (e.target as HTMLInputElement).value;
-                      setDrafts({ ...drafts, [`${r.id} ${lang}`]: text });
-                      setRule(r.id, { phrases: { ...r.phrases, [lang]: splitWords(text) } });
-                    }} />
-                </label>
-              ))}
-              <small>{t(WORDS_HELP[r.id]!)}</small>
+              {GUARD_LANGS.map((lang: GuardLang) => {
+                const text = drafts[`${r.id} ${lang}`] ?? joinWords(r.phrases[lang] ?? []);
+                return (
+                  <label class="field" key={lang}>
+                    <span>{t(GUARD_LANG_KEYS[lang])}</span>
+                    <textarea data-testid={`guard-words-${r.id}-${lang}`} aria-label={`${t('guardWords', t(GUARD_NAME_KEYS[r.id]))} (${t(GUARD_LANG_KEYS[lang])})`} disabled={!r.on}
+                      rows={rowsFor(text)} value={text} spellcheck={false} aria-describedby="guard-words-help"
+                      onInput={(e) => {
+                        const typed = (e.target as HTMLTextAreaElement).value;
+                        setDrafts({ ...drafts, [`${r.id} ${lang}`]: typed });
+                        setRule(r.id, { phrases: { ...r.phrases, [lang]: splitWords(typed) } });
+                      }} />
+                  </label>
+                );
+              })}
             </div>
           )}
         </div>

@@ -134,7 +134,7 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
   return (
     <section class="history" data-testid="history">
       <div class="row">
-        <input type="search" class="grow" data-testid="history-search" placeholder={t('histSearchPlaceholder')} aria-label={t('histSearchLabel')}
+        <input type="search" class="grow" data-testid="history-search" placeholder={t('histSearchPlaceholder')} aria-label={t('histSearchLabel')} title={t('histSearchTitle')}
           value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
         <button type="button" data-testid="import" disabled={busy} onClick={() => fileInput.current?.click()}
           title={t('histImportTitle')}>{t('histImport')}</button>

@@ -1,6 +1,7 @@
 /**
- * The price table in settings: one row per model, input and output price per million tokens.
- * Rows are kept as typed (a half-filled row is fine while editing) and parsed on Save.
+ * The price table in settings: one row per model, input and output price per million tokens, in
+ * the currency set beside it (every cost shown is in it). Rows are kept as typed (a half-filled
+ * row is fine while editing) and parsed on Save.
  */
 import { t } from '../i18n';
 import type { PriceTable } from '../../src/core/costs';
@@ -34,19 +35,29 @@ export function tableOf(rows: PriceRow[]): { table: PriceTable; problem: string 
     const i = price(r.input);
     const o = price(r.output);
     if (i === null || o === null) return { table, problem: t('priceNotNumber', model) };
-    if (model in table) return { table, problem: t('priceTwice', model) };
+    if (model in table) return { table, problem: t('priceTwice', model, rows.filter((x) => x.model.trim() === model).length) };
     table[model] = { inputPerMillion: i, outputPerMillion: o };
   }
   return { table, problem: null };
 }
 
-export function PriceTableForm({ rows, onChange, problem }: { rows: PriceRow[]; onChange: (rows: PriceRow[]) => void; problem: string | null }) {
+export function PriceTableForm({ rows, onChange, problem, currency, currencyProblem, onCurrency }: {
+  rows: PriceRow[]; onChange: (rows: PriceRow[]) => void; problem: string | null;
+  currency: string; currencyProblem: string | undefined; onCurrency: (code: string) => void;
+}) {
   const edit = (key: number, patch: Partial<PriceRow>) => onChange(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   const value = (e: Event) => (e.target as HTMLInputElement).value;
   return (
     <fieldset class="prices" data-testid="price-table">
-      <legend>{t('pricesLegend')}</legend>
+      <legend>{t('pricesLegend', currency)}</legend>
+      <div class="field currency">
+        <label for="setting-currency">{t('fieldCurrency')}</label>
+        <input type="text" id="setting-currency" data-testid="setting-currency" value={currency} autocomplete="off" maxLength={3} spellcheck={false}
+          aria-describedby="setting-currency-help" aria-invalid={!!currencyProblem || undefined} onInput={(e) => onCurrency(value(e))} />
+        <small id="setting-currency-help" class={currencyProblem ? 'help bad' : 'help'}>{currencyProblem ?? t('fieldCurrencyHelp')}</small>
+      </div>
       <table>
+        <colgroup><col class="price-model" /><col class="price-num" /><col class="price-num" /><col /></colgroup>
         <thead><tr><th>{t('fieldModel')}</th><th>{t('priceInput')}</th><th>{t('priceOutput')}</th><th /></tr></thead>
         <tbody>
           {rows.map((r) => (

@@ -7,14 +7,14 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MutableRef } from 'preact/hooks';
-import { checkSettings, DEFAULT_SETTINGS, type EndpointProfile, type Settings } from '../../src/core/settings';
+import { checkSettings, DEFAULT_SETTINGS, normalizeSettings, type EndpointProfile, type Settings } from '../../src/core/settings';
 import type { GuardId, GuardSettings } from '../../src/core/guards';
 import { PRESETS, presetById, type Preset } from '../../src/core/presets';
 import { DIALECTS, dialectOf } from '../../src/core/dialects/registry';
 import { BBOX_CONVENTIONS, type BboxConvention } from '../../src/core/action/bbox';
 import type { CalibrationResult } from '../../src/core/calibrate';
 import { messageOf, onSettingsChange, send } from '../api';
-import { differsFromSaved, savablePart } from '../settings-draft';
+import { differsFromSaved, draftOf, DRAFT_KEY, restoreDraft, savablePart, stableJson } from '../settings-draft';
 import { SecretsForm } from './secrets-form';
 import { GuardsForm } from './guards-form';
 import { t } from '../i18n';
@@ -32,15 +32,15 @@ const mainFields = (): Field[] => [
   { key: 'searchStartPage', label: t('fieldSearch'), help: t('fieldSearchHelp'), type: 'text' },
   { key: 'screenImages', label: t('fieldScreenImages'), help: t('fieldScreenImagesHelp'), type: 'checkbox' },
 ];
-const advancedFields = (): Field[] => [
-  { key: 'temperature', label: t('fieldTemperature'), help: t('fieldTemperatureHelp'), type: 'number' },
+const advancedFields = (s: Settings): Field[] => [
+  { key: 'temperature', label: t('fieldTemperature'), help: t('fieldTemperatureHelp', s.dialect, dialectOf(s.dialect).request.temperature, t(requestSourceKey(s.dialect))), type: 'number' },
   { key: 'maxTokens', label: t('fieldMaxTokens'), help: t('fieldMaxTokensHelp'), type: 'number' },
   { key: 'stream', label: t('fieldStream'), help: t('fieldStreamHelp'), type: 'checkbox' },
   { key: 'extraBody', label: t('fieldExtraBody'), help: t('fieldExtraBodyHelp'), type: 'text' },
   { key: 'requestTimeoutSec', label: t('fieldTimeout'), help: t('fieldTimeoutHelp'), type: 'number' },
   { key: 'maxRetries', label: t('fieldRetries'), help: t('fieldRetriesHelp'), type: 'number' },
   { key: 'maxRunTokens', label: t('fieldTokenCap'), help: t('fieldTokenCapHelp'), type: 'number' },
-  { key: 'maxRunCost', label: t('fieldCostCap'), help: t('fieldCostCapHelp'), type: 'number' },
+  { key: 'maxRunCost', label: t('fieldCostCap'), help: t('fieldCostCapHelp', s.currency), type: 'number' },
   { key: 'textBaseUrl', label: t('fieldTextBaseUrl'), help: t('fieldTextBaseUrlHelp'), type: 'text' },
   { key: 'textApiKey', label: t('fieldTextApiKey'), help: t('fieldTextApiKeyHelp'), type: 'password' },
   { key: 'textModel', label: t('fieldTextModel'), help: t('fieldTextModelHelp'), type: 'text' },
@@ -56,6 +56,16 @@ export function dialectNote(id: string): string {
     case 'midscene': return t('dialectNoteMidscene');
     case 'appagent': return t('dialectNoteAppagent');
     default: return '';
+  }
+}
+
+/** Where a dialect's request defaults (temperature, max tokens) come from: the message key. */
+export function requestSourceKey(id: string): string {
+  switch (id) {
+    case 'cogagent': return 'tempSourceCogagent';
+    case 'midscene': return 'tempSourceMidscene';
+    case 'appagent': return 'tempSourceAppagent';
+    default: return 'tempSourceGlm'; // glm-web, glm-pc, glm-mobile: GLM-4.5V's reference client
   }
 }
 
@@ -81,6 +91,14 @@ const FRACTIONAL = new Set<keyof Settings>(['temperature', 'requestTimeoutSec', 
 function endpointOf(s: Settings): EndpointProfile {
   return { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, bbox: s.bbox, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
 }
+
+/** The form holds exactly this profile's endpoint (the profile selector shows it only then). */
+function holdsProfile(s: Settings, p: EndpointProfile): boolean {
+  return stableJson(endpointOf(normalizeSettings(s))) === stableJson(p);
+}
+
+/** The unsaved form, kept in memory-only session storage (settings-draft.ts); absent outside the extension. */
+const draftStore = (): chrome.storage.StorageArea | null => globalThis.chrome?.storage?.session ?? null;
 
 /** The form still holds what the preset filled in (its hint applies only then). */
 function holdsPreset(s: Settings, p: Preset): boolean {
@@ -136,8 +154,18 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   }
 
   useEffect(() => {
-    send('settings/get', {}).then((v) => {
+    send('settings/get', {}).then(async (v) => {
       take(v);
+      // Changes left unsaved when the panel was closed or reloaded come back, and say so.
+      const kept = await draftStore()?.get(DRAFT_KEY).then((r) => r[DRAFT_KEY] as unknown, () => null);
+      const draft = restoreDraft(kept, v, (rows) => tableOf(rows.map((r) => ({ ...r, key: 0 }))));
+      if (draft) {
+        edited.current = true;
+        setS(draft.settings);
+        setPriceRows(draft.rows.map((r) => ({ ...emptyRow(), ...r })));
+        setStatus({ ok: true, text: t('settingsDraftKept') });
+        setOpen(true);
+      }
       setReady(true);
       if (!v.apiKey && v.baseUrl === DEFAULT_SETTINGS.baseUrl) setOpen(true);
     }, (err) => {
@@ -159,6 +187,13 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   }, []);
 
   useEffect(() => { onState?.({ loaded: ready, dirty, problem: ready ? problem : null }); }, [ready, dirty, problem]);
+
+  // The unsaved form is kept as it changes (dropped once it matches storage), so closing the panel loses nothing.
+  useEffect(() => {
+    const store = ready ? draftStore() : null;
+    if (!store) return;
+    (dirty ? store.set({ [DRAFT_KEY]: draftOf(s, priceRows) }) : store.remove(DRAFT_KEY)).catch(() => { /* not kept: nothing else to do */ });
+  }, [ready, dirty, s, priceRows]);
 
   useEffect(() => {
     if (!focusPrice) return;
@@ -299,7 +334,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   }
 
   async function deleteProfile() {
-    const name = profile;
+    const name = shownProfile;
     if (!name) return;
     const fresh = await storeProfiles((p) => { delete p[name]; return p; }, t('profileDeleted', name));
     if (fresh) setProfile('');
@@ -307,6 +342,12 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
 
   /** Tests what the form shows (saved or not). */
   async function test() {
+    // a base URL the form already calls wrong is not sent: its own message says what to fix
+    const bad = problems.baseUrl ?? problems.extraBody;
+    if (bad) {
+      setStatus({ ok: false, text: t('testBadUrl', bad) });
+      return;
+    }
     setStatus({ ok: true, text: t('testing') });
     try {
       const r = await send('model/test', { config: s });
@@ -364,6 +405,9 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     );
   };
 
+  // The profile the form holds: the one chosen while the form still holds it, else any it holds (none after an edit that departs from it).
+  const chosen = s.profiles[profile];
+  const shownProfile = chosen && holdsProfile(s, chosen) ? profile : (profileNames(s).find((n) => holdsProfile(s, s.profiles[n])) ?? '');
   const preset = presetById(presetId);
   const shownPreset = preset && holdsPreset(s, preset) ? preset : null;
 
@@ -398,7 +442,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             </div>
             <div class="field">
               <label for="profile-select">{t('savedProfiles')}</label>
-              <select id="profile-select" data-testid="profile-select" value={profile} onChange={(e) => chooseProfile((e.target as HTMLSelectElement).value)}>
+              <select id="profile-select" data-testid="profile-select" value={shownProfile} onChange={(e) => chooseProfile((e.target as HTMLSelectElement).value)}>
                 <option value="">{profileNames(s).length ? t('profileLoad') : t('profileNone')}</option>
                 {profileNames(s).map((n) => <option key={n} value={n}>{n}</option>)}
               </select>
@@ -408,7 +452,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
                 onInput={(e) => setProfileName((e.target as HTMLInputElement).value)} />
               <button type="button" data-testid="save-profile" disabled={!profileName.trim()} onClick={saveProfile}
                 title={t('profileSaveTitle')}>{t('profileSave')}</button>
-              <button type="button" data-testid="delete-profile" disabled={!profile} onClick={deleteProfile}>{t('profileDelete')}</button>
+              <button type="button" data-testid="delete-profile" disabled={!shownProfile} onClick={deleteProfile}>{t('profileDelete')}</button>
             </div>
           </fieldset>
           {mainFields().slice(0, 3).map(field)}
@@ -468,8 +512,9 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
           {mainFields().slice(3).map(field)}
           <details class="sub" data-testid="advanced-section" open={advancedOpen} onToggle={(e) => setAdvancedOpen((e.currentTarget as HTMLDetailsElement).open)}>
             <summary>{t('advanced')}</summary>
-            {advancedFields().map(field)}
-            <PriceTableForm rows={priceRows} onChange={changeRows} problem={prices.problem} />
+            {advancedFields(s).map(field)}
+            <PriceTableForm rows={priceRows} onChange={changeRows} problem={prices.problem}
+              currency={s.currency} currencyProblem={problems.currency} onCurrency={(code) => set('currency', code)} />
           </details>
           <details class="sub" data-testid="secrets-section">
             <summary>{t('secrets')}</summary>
@@ -480,10 +525,11 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             <GuardsForm key={loaded} guards={s.guards} onChange={(guards) => change({ ...s, guards })} onRemoveAllow={removeAllow} />
           </details>
           <div class="row actions">
-            <button type="submit" class="tonal" data-testid="save-settings" disabled={Object.keys(problems).length > 0 || !!prices.problem}>{t('save')}</button>
+            <button type="submit" class="tonal" data-testid="save-settings" disabled={!!problem} aria-describedby={problem ? 'save-blocked' : undefined}>{t('save')}</button>
             <button type="button" data-testid="test-connection" onClick={test} title={t('testConnectionTitle')}>{t('testConnection')}</button>
             {dirty && <button type="button" data-testid="discard-settings" onClick={discard}>{t('discardChanges')}</button>}
           </div>
+          {problem && <p class="help bad" id="save-blocked" data-testid="save-blocked">{t('saveBlocked', problem)}</p>}
           {status && <p class={status.ok ? 'note' : 'error'} data-testid="settings-status" role="status">{status.text}</p>}
         </fieldset>
       </form>
