@@ -19,8 +19,8 @@ export function splitWords(text: string): string[] {
 /** A list as shown: one phrase a line. */
 const joinWords = (words: readonly string[]) => words.join('\n');
 
-/** Rows for a list's box: all of it shown up to 8 lines (it scrolls past that). */
-const rowsFor = (text: string) => Math.min(8, Math.max(2, text.split('\n').length));
+/** Rows for a list's box: up to 4 lines shown (the box scrolls past that, and can be pulled taller). */
+const rowsFor = (text: string) => Math.min(4, Math.max(2, text.split('\n').length));
 
 export function GuardsForm({ guards, onChange, onRemoveAllow }: {
   guards: GuardSettings;

@@ -514,7 +514,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             <summary>{t('advanced')}</summary>
             {advancedFields(s).map(field)}
             <PriceTableForm rows={priceRows} onChange={changeRows} problem={prices.problem}
-              currency={s.currency} currencyProblem={problems.currency} onCurrency={(code) => set('currency', code)} />
+              currency={s.currency} currencyProblem={problems.currency} onCurrency={(code) => set('currency', code.toUpperCase())} />
           </details>
           <details class="sub" data-testid="secrets-section">
             <summary>{t('secrets')}</summary>

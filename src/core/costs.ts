@@ -62,10 +62,11 @@ export function asCurrency(x: unknown): string | null {
 
 /** Whether `code` is a currency this JavaScript knows (Intl.supportedValuesOf; any well-formed code where that is missing). */
 export function isKnownCurrency(code: string): boolean {
-  if (asCurrency(code) !== code) return false;
+  const c = asCurrency(code);
+  if (!c) return false;
   const list = (Intl as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf;
   try {
-    return list ? list('currency').includes(code) : true;
+    return list ? list('currency').includes(c) : true;
   } catch {
     return true;
   }

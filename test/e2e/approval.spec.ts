@@ -442,13 +442,16 @@ test('guard settings: a rule switched off and edited words (per language) are ke
   await panel.locator('summary', { hasText: 'Guards' }).click();
   await expect(panel.getByTestId('allow-shop.example-delete')).toBeVisible();
   await expect(panel.getByTestId('guard-payment')).toBeChecked();
-  await expect(panel.getByTestId('guard-words-delete-en')).toHaveValue(/^delete, remove, /);
-  await expect(panel.getByTestId('guard-words-delete-zh')).toHaveValue(/^删除, /);
-  await expect(panel.getByTestId('guard-words-download')).toHaveValue(/^zip, exe, /);
+  // the lists are boxes of several lines, one phrase a line, their help said once
+  await expect(panel.getByTestId('guard-words-delete-en')).toHaveValue(/^delete\nremove\n/);
+  await expect(panel.getByTestId('guard-words-delete-en')).toHaveJSProperty('tagName', 'TEXTAREA');
+  await expect(panel.getByTestId('guard-words-delete-zh')).toHaveValue(/^删除\n/);
+  await expect(panel.getByTestId('guard-words-download')).toHaveValue(/^zip\nexe\n/);
+  await expect(panel.getByTestId('guards').getByText(/one phrase a line, one list per language/)).toHaveCount(1);
   await expect(panel.locator('[data-testid^="guard-words-password"]')).toHaveCount(0); // a rule without words
   await panel.getByTestId('guard-payment').uncheck();
   await panel.getByTestId('guard-words-delete-en').fill('delete, Wipe out,  purge,');
-  await panel.getByTestId('guard-words-delete-ja').fill('削除, 抹消');
+  await panel.getByTestId('guard-words-delete-ja').fill('削除\n抹消\n');
   await panel.getByTestId('save-settings').click();
   await expect(panel.getByTestId('settings-status')).toHaveText('Saved.');
 
@@ -457,8 +460,8 @@ test('guard settings: a rule switched off and edited words (per language) are ke
   await panel.locator('summary', { hasText: 'Guards' }).click();
   await expect(panel.getByTestId('guard-payment')).not.toBeChecked();
   await expect(panel.getByTestId('guard-delete')).toBeChecked();
-  await expect(panel.getByTestId('guard-words-delete-en')).toHaveValue('delete, wipe out, purge');
-  await expect(panel.getByTestId('guard-words-delete-ja')).toHaveValue('削除, 抹消');
+  await expect(panel.getByTestId('guard-words-delete-en')).toHaveValue('delete\nwipe out\npurge'); // commas still separate
+  await expect(panel.getByTestId('guard-words-delete-ja')).toHaveValue('削除\n抹消');
   await expect(panel.getByTestId('allow-shop.example-delete')).toBeVisible();
   await expect(panel.getByTestId('allow-shop.example-payment')).toBeVisible();
   const saved = (await send<Settings>('settings/get', {})).guards;

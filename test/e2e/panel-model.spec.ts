@@ -10,7 +10,7 @@ import { startFakeModel, type FakeModel, type FakeModelOptions } from '../fixtur
 import { scriptedPolicy } from '../fixtures/model/scripted';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
-import { costOf, formatCost, tokensOf } from '../../src/core/costs';
+import { costOf, formatMoney, tokensOf } from '../../src/core/costs';
 import { formatTokens } from '../../sidepanel/format';
 
 const KEY = 'sk-panel-model-7a6b5c4d';
@@ -229,6 +229,10 @@ test('the price table sets the cost: the run shows tokens and cost as the server
   await expect(panel.getByTestId('save-settings')).toBeDisabled();
   await expect(panel.getByTestId('price-problem')).toContainText('must be numbers');
   await rows.first().getByTestId('price-output').fill('15');
+  // the prices' currency, beside the table: every cost is written in it
+  await panel.getByTestId('setting-currency').fill('eur');
+  await expect(panel.getByTestId('price-table').locator('legend')).toHaveText('Prices per million tokens (EUR)');
+  await expect(panel.locator('#setting-maxRunCost-help')).toContainText('in EUR');
   await save(panel);
   await panel.reload();
   await openSettings(panel);
@@ -245,7 +249,9 @@ test('the price table sets the cost: the run shows tokens and cost as the server
   const total = tokensOf(m.usages);
   expect(total.promptTokens).toBeGreaterThan(0);
   await expect(panel.getByTestId('run-total-tokens')).toHaveText(formatTokens(total.promptTokens, total.completionTokens));
-  await expect(panel.getByTestId('run-cost')).toHaveText(formatCost(costOf(total, { inputPerMillion: 3, outputPerMillion: 15 })));
+  const cost = formatMoney(costOf(total, { inputPerMillion: 3, outputPerMillion: 15 })!, 'EUR');
+  expect(cost).toMatch(/^€0\.\d+$/);
+  await expect(panel.getByTestId('run-cost')).toHaveText(cost);
   for (let i = 0; i < m.usages.length; i++) {
     const u = m.usages[i];
     await expect(steps.nth(i).getByTestId('step-tokens')).toHaveText(formatTokens(u.promptTokens, u.completionTokens));
@@ -255,7 +261,7 @@ test('the price table sets the cost: the run shows tokens and cost as the server
   // The history's detail has the same cost and the time to the first token.
   await panel.getByTestId('view-history').click();
   await panel.getByTestId('history-run').first().getByTestId('open-run').click();
-  await expect(panel.getByTestId('detail-cost')).toHaveText(formatCost(costOf(total, { inputPerMillion: 3, outputPerMillion: 15 })));
+  await expect(panel.getByTestId('detail-cost')).toHaveText(cost);
   const first = panel.getByTestId('detail-step').first();
   await first.getByTestId('step-toggle').click();
   await expect(first.getByTestId('timings')).toHaveText(/^Timings observe .+ · model .+ \(first token .+\) · act .+ · total .+$/);
@@ -278,7 +284,7 @@ test('a token cap and a cost cap set in the form stop the run with the reason', 
   await panel.getByTestId('setting-maxRunCost').fill('0.0001');
   await save(panel);
   await start(panel, 'Scroll until the cost cap');
-  await expect(panel.getByTestId('stop-reason')).toContainText('over the cap of 0.0001 set in settings', { timeout: 60_000 });
+  await expect(panel.getByTestId('stop-reason')).toContainText('over the cap of $0.0001 set in settings', { timeout: 60_000 });
   expect(m.requests).toHaveLength(2);
   await expect(panel.getByTestId('step')).toHaveCount(1);
   await expect(panel.getByTestId('run-cost')).not.toContainText('unknown');

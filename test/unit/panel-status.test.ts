@@ -9,7 +9,7 @@ import { toRunView, tookOver } from '../../src/core/run/view';
 import { DEFAULT_SETTINGS } from '../../src/core/settings';
 import { dotState, elapsedOf, formatElapsed, phaseText, stepText } from '../../sidepanel/status';
 import { costNoteFor } from '../../sidepanel/cost-note';
-import { differsFromSaved } from '../../sidepanel/settings-draft';
+import { differsFromSaved, draftOf, restoreDraft } from '../../sidepanel/settings-draft';
 
 const obs: Observation = {
   url: 'https://shop.example/a', title: 'A', viewport: { width: 1280, height: 800, devicePixelRatio: 1 },
@@ -113,5 +113,39 @@ describe('the settings form against what is stored', () => {
     // The same prices in another order are the same table.
     const reversed = Object.fromEntries(Object.entries(saved.prices).reverse());
     expect(differsFromSaved(saved, reversed, saved)).toBe(false);
+  });
+});
+
+describe('the unsaved form, kept over a closed panel', () => {
+  const saved = { ...DEFAULT_SETTINGS, apiKey: 'sk-1' };
+  const rowsOf = (p: typeof saved.prices) => Object.entries(p).map(([model, q]) => ({ model, input: String(q.inputPerMillion), output: String(q.outputPerMillion) }));
+  // the form's own reading of the rows (price-table.tsx), reduced: a blank price is a problem
+  const table = (rows: Array<{ model: string; input: string; output: string }>) => {
+    const out: typeof saved.prices = {};
+    for (const r of rows) {
+      if (!r.input.trim() || !r.output.trim()) return { table: out, problem: 'half typed' };
+      out[r.model] = { inputPerMillion: Number(r.input), outputPerMillion: Number(r.output) };
+    }
+    return { table: out, problem: null };
+  };
+  const roundTrip = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
+
+  it('comes back as typed, over what is saved on its own now', () => {
+    const edited = { ...saved, model: 'qwen2.5-vl', maxSteps: 30, currency: 'EUR' };
+    const now = { ...saved, approveSteps: true, language: 'zh_CN' as const, guards: { ...saved.guards, allow: { 'a.example': ['payment' as const] } } };
+    const back = restoreDraft(roundTrip(draftOf(edited, rowsOf(saved.prices))), now, table);
+    expect(back?.settings).toMatchObject({ model: 'qwen2.5-vl', maxSteps: 30, currency: 'EUR', apiKey: 'sk-1', approveSteps: true, language: 'zh_CN' });
+    expect(back?.settings.guards.allow).toEqual({ 'a.example': ['payment'] });
+    expect(back?.rows).toEqual(rowsOf(saved.prices));
+  });
+
+  it('a half-typed price row is a change; a draft that says what is saved, or cannot be read, is none', () => {
+    const half = [...rowsOf(saved.prices), { model: 'new-model', input: '1', output: '' }];
+    expect(restoreDraft(roundTrip(draftOf(saved, half)), saved, table)?.rows.at(-1)).toEqual({ model: 'new-model', input: '1', output: '' });
+    expect(restoreDraft(roundTrip(draftOf(saved, rowsOf(saved.prices))), saved, table)).toBeNull();
+    expect(restoreDraft(undefined, saved, table)).toBeNull();
+    expect(restoreDraft({ settings: 'x', rows: [] }, saved, table)).toBeNull();
+    // a number field left empty (NaN, null in JSON) falls back to the saved value
+    expect(restoreDraft(roundTrip(draftOf({ ...saved, maxSteps: Number.NaN, model: 'm2' }, rowsOf(saved.prices))), saved, table)?.settings.maxSteps).toBe(saved.maxSteps);
   });
 });

@@ -56,6 +56,7 @@ describe('the currency of the prices', () => {
     expect(normalizeSettings({}).currency).toBe('USD');
     expect(normalizeSettings({ currency: ' eur ' }).currency).toBe('EUR');
     expect(checkSettings(normalizeSettings({ currency: 'cny' })).currency).toBeUndefined();
+    expect(checkSettings({ ...DEFAULT_SETTINGS, currency: 'eur' }).currency).toBeUndefined(); // as typed in the form, before storage upper-cases it
     expect(checkSettings(normalizeSettings({ currency: 'dollars' })).currency).toMatch(/ISO 4217/);
     expect(checkSettings(normalizeSettings({ currency: 'QQQ' })).currency).toMatch(/ISO 4217/); // well formed, no such currency
   });
