@@ -108,7 +108,7 @@ test('--report and --zip: an offline step player with every step, a WebVoyager-r
     await expect(fact('duration')).toHaveText(/^\d+(\.\d)? s$|^\d+ min \d\d s$/);
     const tokens = trace.steps.reduce((a, s) => a + (s.usage ? s.usage.promptTokens + s.usage.completionTokens : 0), 0);
     await expect(fact('tokens')).toContainText(tokens.toLocaleString('en-US'));
-    await expect(fact('cost')).toHaveText(/^\d+\.\d+$/); // glm-4.5v has a price in the default settings
+    await expect(fact('cost')).toHaveText(/^\$\d+\.\d+$/); // glm-4.5v has a price in the default settings, in USD
     const tokyo = new Date(trace.run.startedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'Asia/Tokyo' });
     await expect(fact('started')).toHaveText(tokyo);
     // every step's thought, action with its element, and outcome, in one list in the page's text
