@@ -78,7 +78,10 @@ describe('usage, cost and caps', () => {
 
   it('the run view carries the totals and the cost', () => {
     const s = step(step(run({ maxTokens: 0, maxCost: 0, price: { inputPerMillion: 1, outputPerMillion: 10 } }), 'Click [0]', 'https://a.example/1'), 'Click [0]', 'https://a.example/2');
-    expect(toRunView(s).totals).toEqual({ promptTokens: 2000, completionTokens: 200, cost: (2000 * 1 + 200 * 10) / 1e6 });
+    expect(toRunView(s).totals).toEqual({ promptTokens: 2000, completionTokens: 200, cost: (2000 * 1 + 200 * 10) / 1e6, currency: null });
+    // the price's currency, when the run kept it
+    const eur = step(run({ maxTokens: 0, maxCost: 0, price: { inputPerMillion: 1, outputPerMillion: 10 }, currency: 'EUR' }), 'Click [0]', 'https://a.example/1');
+    expect(toRunView(eur).totals.currency).toBe('EUR');
   });
 
   it('a token cap stops the run before the action that passes it', () => {
