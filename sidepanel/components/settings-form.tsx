@@ -121,7 +121,9 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   // What storage holds, as last loaded or saved: the form is "changed" when it says something else.
   const [saved, setSaved] = useState<Settings>(DEFAULT_SETTINGS);
   const [ready, setReady] = useState(false);
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  // `text` as a function: words of ours, said in the language the panel has when it is drawn (a Save
+  // that switches the language says "Saved." in the new one)
+  const [status, setStatus] = useState<{ ok: boolean; text: string | (() => string) } | null>(null);
   // The coordinate check's last result (null: not run, or being run when `checking`).
   const [calibration, setCalibration] = useState<CalibrationResult | null>(null);
   const [checking, setChecking] = useState(false);
@@ -163,7 +165,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
         edited.current = true;
         setS(draft.settings);
         setPriceRows(draft.rows.map((r) => ({ ...emptyRow(), ...r })));
-        setStatus({ ok: true, text: t('settingsDraftKept') });
+        setStatus({ ok: true, text: () => t('settingsDraftKept') });
         setOpen(true);
       }
       setReady(true);
@@ -236,7 +238,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     e.preventDefault();
     try {
       await store();
-      setStatus({ ok: true, text: t('settingsSaved') });
+      setStatus({ ok: true, text: () => t('settingsSaved') });
     } catch (err) {
       setStatus({ ok: false, text: messageOf(err) });
     }
@@ -244,7 +246,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
 
   function discard() {
     take(saved);
-    setStatus({ ok: true, text: t('settingsDiscarded') });
+    setStatus({ ok: true, text: () => t('settingsDiscarded') });
   }
 
   if (handle) {
@@ -257,7 +259,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
         } catch (err) {
           throw new Error(t('settingsNotSaved', messageOf(err)));
         }
-        setStatus({ ok: true, text: t('settingsSavedForRun') });
+        setStatus({ ok: true, text: () => t('settingsSavedForRun') });
       },
       showPrices(model: string) {
         setOpen(true);
@@ -277,7 +279,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
       if (!left.length) delete allow[host];
       const fresh = await send('settings/set', { guards: { rules: stored.guards.rules, allow } });
       setS((cur) => ({ ...cur, guards: { ...cur.guards, allow: fresh.guards.allow } }));
-      setStatus({ ok: true, text: t('allowRemoved', host) });
+      setStatus({ ok: true, text: () => t('allowRemoved', host) });
     } catch (err) {
       setStatus({ ok: false, text: messageOf(err) });
     }
@@ -308,7 +310,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     if (!p) return;
     setProfileName(name);
     change({ ...s, ...p });
-    setStatus({ ok: true, text: t('profileLoaded', name) });
+    setStatus({ ok: true, text: () => t('profileLoaded', name) });
   }
 
   /** Saving or deleting a profile is stored at once (only the profiles: other edits wait for Save). */
@@ -530,7 +532,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             {dirty && <button type="button" data-testid="discard-settings" onClick={discard}>{t('discardChanges')}</button>}
           </div>
           {problem && <p class="help bad" id="save-blocked" data-testid="save-blocked">{t('saveBlocked', problem)}</p>}
-          {status && <p class={status.ok ? 'note' : 'error'} data-testid="settings-status" role="status">{status.text}</p>}
+          {status && <p class={status.ok ? 'note' : 'error'} data-testid="settings-status" role="status">{typeof status.text === 'function' ? status.text() : status.text}</p>}
         </fieldset>
       </form>
     </details>

@@ -127,7 +127,7 @@ test('export, delete, re-import; a hostile file\'s entries are refused with reas
   await expect(panel.getByTestId('doc-entry')).toHaveCount(1);
 
   await panel.getByTestId('docs-import-file').setInputFiles(exported);
-  await expect(panel.getByTestId('docs-notice')).toContainText('1 notes added, 1 updated');
+  await expect(panel.getByTestId('docs-notice')).toContainText('1 note added, 1 updated');
   await expect(panel.getByTestId('doc-entry')).toHaveCount(2);
   await expect(basket.getByTestId('doc-text-tap')).toHaveText('Puts the mug in the basket; the counter goes up.');
   await expect(basket.getByTestId('doc-source')).toContainText('imported');
@@ -141,7 +141,7 @@ test('export, delete, re-import; a hostile file\'s entries are refused with reas
     ],
   };
   await panel.getByTestId('docs-import-file').setInputFiles({ name: 'hostile.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(hostile)) });
-  await expect(panel.getByTestId('docs-notice')).toContainText('Imported "hostile.json": 1 notes added, 0 updated');
+  await expect(panel.getByTestId('docs-notice')).toContainText('Imported "hostile.json": 1 note added, 0 updated');
   const lines = panel.getByTestId('docs-refused-line');
   await expect(lines).toHaveCount(2);
   await expect(lines.nth(0)).toContainText('Entry 2: Refused: the text for "Click" reads like instructions to the agent');

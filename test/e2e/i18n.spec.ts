@@ -60,8 +60,13 @@ async function chooseLanguage(value: 'zh_CN' | 'en'): Promise<void> {
 test('Chinese from the Settings select: at once, saved; History and a run\'s detail in Chinese; prompts stay English', async () => {
   await expect(panel.getByTestId('view-history')).toHaveText('History');
   await panel.evaluate(() => { (window as unknown as { notReloaded: boolean }).notReloaded = true; });
+  // a message of ours already shown changes language with the panel ("Saved." stayed English)
+  if (!(await panel.getByTestId('save-settings').isVisible())) await panel.getByTestId('settings').locator('summary').first().click();
+  await panel.getByTestId('save-settings').click();
+  await expect(panel.getByTestId('settings-status')).toHaveText('Saved.');
   await chooseLanguage('zh_CN');
   await expect(panel.getByTestId('view-history')).toHaveText('历史');
+  await expect(panel.getByTestId('settings-status')).toHaveText('已保存。');
   await expect(panel.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect.poll(async () => (await panelSend<Settings>(panel, 'settings/get', {})).language, { message: 'the language is saved' }).toBe('zh_CN');
 
