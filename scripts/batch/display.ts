@@ -3,7 +3,7 @@
  * second with each task's end printed above it; elsewhere (a pipe, a log file, CI) plain lines,
  * one as each task ends and a progress line each 30 seconds.
  */
-import { duration, progressBar, progressText, type Progress } from '../../src/core/batch/progress';
+import { duration, progressLine, progressText, type Progress } from '../../src/core/batch/progress';
 import type { TaskResult } from '../../src/core/batch/types';
 import { oneLine } from '../../src/core/run/person-text';
 
@@ -40,9 +40,8 @@ export function makeDisplay(stream: NodeJS.WriteStream = process.stderr, now: ()
   }
   const draw = () => {
     if (!last) return;
-    const width = Math.max(10, Math.min(30, (stream.columns ?? 80) - 10));
-    const text = `${progressBar(last, width)} ${progressText(last, now())}`;
-    stream.write(`\r\x1b[K${text.slice(0, (stream.columns ?? 200) - 1)}`);
+    // the terminal's width now (a resized window is followed at the next redraw)
+    stream.write(`\r\x1b[K${progressLine(last, now(), stream.columns || 80)}`);
   };
   const timer = setInterval(draw, 1000);
   timer.unref();

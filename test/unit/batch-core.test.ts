@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readTasks, taskFolder } from '../../src/core/batch/tasks';
 import { backoffMs, planBatch, readResults, resultsText, retryable, stopKindOf } from '../../src/core/batch/results';
-import { etaMs, newProgress, progressBar, progressText, withResult } from '../../src/core/batch/progress';
+import { etaMs, newProgress, progressBar, progressLine, progressText, withResult } from '../../src/core/batch/progress';
 import type { TaskResult } from '../../src/core/batch/types';
 import { createRun, reduce } from '../../src/core/run/reduce';
 import { toTrace } from '../../src/core/trace';
@@ -115,5 +115,25 @@ describe('progress', () => {
     expect(progressText(p, 60_000)).toBe('4/10 done (1 finished, 1 failed: 0 agent, 1 guard, 0 infra; 2 from before) · 3 running · ETA 3m00s · 2.2k tokens · cost €0.02');
     expect(progressBar(p, 10)).toBe('[####>>>...]');
     expect(withResult(p, result('c', 'finished', { cost: null })).cost).toBeNull();
+  });
+
+  it('fits the live line to the terminal: shorter words, then the least useful parts dropped, never cut', () => {
+    let p = newProgress(120, 20, 0);
+    for (const [i, k] of (['finished', 'agent', 'guard', 'infrastructure', 'finished'] as const).entries()) p = withResult(p, result(`t${i}`, k));
+    p = { ...p, running: 4, retrying: 1 };
+    const at = (cols: number) => progressLine(p, 60_000, cols);
+    for (const cols of [40, 60, 80, 120, 200]) expect(at(cols).length, `${cols}: ${at(cols)}`).toBeLessThan(cols);
+    // 120 columns: the count's breakdown shortened, everything else, with a bar
+    expect(at(120)).toMatch(/^\[[#>.]{10,30}\] 25\/120 done \(2 ok, 3 failed; 20 before\) · 4 running, 1 to retry · 19m00s left · [\d.]+k tok · cost 0\.0500$/);
+    // 80: running, time left, tokens and cost all show (the bar gives way first)
+    expect(at(80)).toMatch(/^25\/120 done · 4 running, 1 to retry · 19m00s left · [\d.]+k tok · cost 0\.0500$/);
+    // 60: tokens, then cost are dropped before the time left
+    expect(at(60)).toMatch(/^25\/120 done · 4 running, 1 to retry · 19m00s left( · cost 0\.0500)?$/);
+    // wide: the whole breakdown and a full bar
+    expect(at(200)).toMatch(/^\[[#>.]{30}\] 25\/120 done \(2 finished, 3 failed: 1 agent, 1 guard, 1 infra; 20 from before\) · 4 running, 1 to retry · 19m00s left · [\d.]+k tokens · cost 0\.0500$/);
+    // no retries, 80 columns: room for a bar too
+    expect(progressLine({ ...p, retrying: 0 }, 60_000, 80)).toMatch(/^\[[#>.]{10,30}\] 25\/120 done · 4 running · 19m00s left · [\d.]+k tok · cost 0\.0500$/);
+    // a narrow terminal: fewer parts, never a cut one
+    expect(at(30)).toMatch(/^(\[[#>.]{10,}\] )?25\/120 done$/);
   });
 });

@@ -93,3 +93,40 @@ export function progressBar(p: Progress, width: number): string {
   const r = Math.min(width - d, cell(p.running));
   return `[${'#'.repeat(d)}${'>'.repeat(r)}${'.'.repeat(width - d - r)}]`;
 }
+
+/**
+ * The live bar and progress for a terminal `columns` wide (80 when unknown), on one line that
+ * fits: the bar narrowed (30 down to 10 cells) or left out before any number, shorter words, then
+ * the least useful parts dropped (the failure breakdown, tokens, cost, the time left, the running
+ * count). Never cut in the middle of a word.
+ * "[####>>....] 4/10 done (1 ok, 1 failed; 2 before) · 3 running · 3m00s left · 2.2k tok · cost 0.0200"
+ */
+export function progressLine(p: Progress, now: number, columns = 80): string {
+  const room = Math.max(20, columns) - 1; // the last column would wrap on some terminals
+  const done = p.before + endedNow(p);
+  const failed = p.ended.agent + p.ended.guard + p.ended.infrastructure;
+  const eta = etaMs(p, now);
+  const count = `${done}/${p.total} done`;
+  const full = `${count} (${p.ended.finished} finished, ${failed} failed: ${p.ended.agent} agent, ${p.ended.guard} guard, ${p.ended.infrastructure} infra${p.before ? `; ${p.before} from before` : ''})`;
+  const short = `${count} (${p.ended.finished} ok, ${failed} failed${p.before ? `; ${p.before} before` : ''})`;
+  const running = `${p.running} running${p.retrying ? `, ${p.retrying} to retry` : ''}`;
+  const left = eta === null ? 'ETA …' : `${duration(eta)} left`;
+  const tok = `${tokens(p.promptTokens + p.completionTokens)} tok`;
+  const money = cost(p.cost);
+  const variants = [
+    [full, running, left, `${tokens(p.promptTokens + p.completionTokens)} tokens`, money],
+    [full, running, left, tok, money],
+    [short, running, left, tok, money],
+    [count, running, left, tok, money],
+    [count, running, left, money],
+    [count, running, left],
+    [count, running],
+    [count],
+  ].map((parts) => parts.join(' · '));
+  for (const text of variants) {
+    const cells = Math.min(30, room - text.length - 3);
+    if (cells >= 10) return `${progressBar(p, cells)} ${text}`;
+    if (text.length <= room) return text;
+  }
+  return count.slice(0, room);
+}
