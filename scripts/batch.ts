@@ -14,7 +14,8 @@ import { readRunOptions, readApiKey, RUN_OPTIONS, RUN_USAGE } from './runner-opt
 import { readTasks } from '../src/core/batch/tasks';
 import { GUARD_IDS } from '../src/core/guards';
 import type { TaskResult } from '../src/core/batch/types';
-import { readReferences, summaryHtml, summaryStats } from '../src/core/batch/summary';
+import { readReferences, successText, summaryHtml, summaryStats } from '../src/core/batch/summary';
+import { count } from '../src/core/i18n';
 import { makeDisplay } from './batch/display';
 import type { ResultsFile } from './batch/results-file';
 import { parseRate } from './batch/rate-limit';
@@ -187,8 +188,9 @@ async function main() {
   const all = tasks.map((t) => outcome.results.byId.get(t.id)).filter((r): r is TaskResult => !!r);
   const s = summaryStats(all);
   const k = s.kinds;
-  const by = s.judged ? `by the judge's verdict on ${s.judged} judged task(s)` : 'finished tasks, not judged';
-  process.stdout.write(`${all.length}/${tasks.length} tasks ended: ${k.finished} finished, ${k.agent} agent, ${k.guard} guard, ${k.infrastructure} infrastructure; success ${s.overall.succeeded}/${s.overall.tasks} (${Math.round(s.overall.rate * 1000) / 10}%, ${by})\n`);
+  process.stdout.write(`${all.length}/${count(tasks.length, 'task')} ended: ${k.finished} finished, ${k.agent} agent, ${k.guard} guard, ${k.infrastructure} infrastructure; ${successText(s)}\n`);
+  const toJudge = values.judge ? all.filter((r) => r.kind === 'finished' && !r.verdict).length : 0;
+  if (toJudge) process.stdout.write(`${count(toJudge, 'finished task')} ${toJudge === 1 ? 'has' : 'have'} no verdict yet: run the same command again to judge ${toJudge === 1 ? 'it' : 'them'}.\n`);
   process.stdout.write(`Results: ${path.join(out, 'results.jsonl')}\nSummary: ${path.join(out, 'summary.html')}\n`);
   process.exit(outcome.interrupted ? 1 : 0);
 }

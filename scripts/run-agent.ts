@@ -181,7 +181,7 @@ function exportFrom(panel: Page, runId: string, kind: ExportKind, secrets: strin
 
 /** " (the clean views of 3 steps left out to stay under 25 MB)", or nothing. */
 function leftOut(r: ExportResult): string {
-  return r.cleanLeftOut ? ` (the clean views of ${r.cleanLeftOut} steps left out to stay under 25 MB)` : '';
+  return r.cleanLeftOut ? ` (${r.cleanLeftOut === 1 ? 'the clean view of 1 step' : `the clean views of ${r.cleanLeftOut} steps`} left out to stay under 25 MB)` : '';
 }
 
 function writeExport(file: string, r: ExportResult): void {

@@ -6,6 +6,7 @@
 import { duration, progressLine, progressText, type Progress } from '../../src/core/batch/progress';
 import type { TaskResult } from '../../src/core/batch/types';
 import { oneLine } from '../../src/core/run/person-text';
+import { count } from '../../src/core/i18n';
 
 export interface Display {
   /** the progress changed (a task started, ended or waits for a retry) */
@@ -20,8 +21,8 @@ export interface Display {
 export function endLine(r: TaskResult): string {
   const mark = r.kind === 'finished' ? 'ok  ' : 'FAIL';
   const what = r.kind === 'finished'
-    ? `finished in ${r.steps} steps, ${duration(r.durations.totalMs)}${r.answer ? `: ${oneLine(r.answer).slice(0, 120)}` : ''}`
-    : `${r.kind} after ${r.steps} steps, ${duration(r.durations.totalMs)}: ${oneLine(r.kind === 'guard' && r.guard ? `a guard asked: ${r.guard.question}` : r.stopReason ?? 'no reason given').slice(0, 160)}`;
+    ? `finished in ${count(r.steps, 'step')}, ${duration(r.durations.totalMs)}${r.answer ? `: ${oneLine(r.answer).slice(0, 120)}` : ''}`
+    : `${r.kind} after ${count(r.steps, 'step')}, ${duration(r.durations.totalMs)}: ${oneLine(r.kind === 'guard' && r.guard ? `a guard asked: ${r.guard.question}` : r.stopReason ?? 'no reason given').slice(0, 160)}`;
   const verdict = r.verdict ? ` [judge: ${r.verdict.success ? 'SUCCESS' : 'NOT SUCCESS'}]` : '';
   return `${mark} ${r.folder}  ${what}${verdict}${r.attempts > 1 ? ` (attempt ${r.attempts})` : ''}`;
 }

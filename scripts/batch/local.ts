@@ -11,6 +11,7 @@
  */
 import pLimit from 'p-limit';
 import { backoffMs, planBatch, retryable } from '../../src/core/batch/results';
+import { count } from '../../src/core/i18n';
 import type { Progress } from '../../src/core/batch/progress';
 import type { BatchTask, TaskResult, Verdict } from '../../src/core/batch/types';
 import type { Display } from './display';
@@ -86,7 +87,7 @@ export async function runLocalBatch(o: LocalBatchOptions): Promise<BatchOutcome>
   if (results.skipped) o.display.line(`results.jsonl: ${results.skipped} unreadable line(s) skipped (a crash cut a line?); their tasks run again`);
   const plan = planBatch(o.tasks, results.byId, o.retryFailed);
   const tally = new Tally(results, o, o.tasks.length, o.tasks.length - plan.run.length);
-  if (plan.kept.length) tally.line(`${plan.kept.length} task(s) already ended in ${results.file}; ${plan.run.length} to run${o.retryFailed ? ' (failed ones included: --retry-failed)' : ''}`);
+  if (plan.kept.length) tally.line(`${count(plan.kept.length, 'task')} already ended in ${results.file}; ${plan.run.length} to run${o.retryFailed ? ' (failed ones included: --retry-failed)' : ''}`);
   const limit = pLimit(o.concurrency);
   const slots = new Slots(o.concurrency);
   const pool = o.freshBrowsers || !plan.run.length ? undefined : chromiumPool(poolSize(o.concurrency));

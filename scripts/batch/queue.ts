@@ -16,6 +16,7 @@ import { Redis } from 'ioredis';
 import { noRunResult, planBatch } from '../../src/core/batch/results';
 import { checkWorkerResult, JOB_LIMITS, type JobData } from '../../src/core/batch/job';
 import { oneLine } from '../../src/core/run/person-text';
+import { count } from '../../src/core/i18n';
 import type { BatchTask, TaskResult, Verdict } from '../../src/core/batch/types';
 import type { Display } from './display';
 import { Tally } from './tally';
@@ -127,7 +128,7 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
       });
       pending.set(id, t);
     }
-    tally.line(`${pending.size} task(s) in the queue "${QUEUE_NAME}" at ${shownQueue(o.queue)} (batch ${batch}); start workers with: npm run worker -- --queue ${shownQueue(o.queue)} --base-url ${o.job.run.config.baseUrl}`);
+    tally.line(`${count(pending.size, 'task')} in the queue "${QUEUE_NAME}" at ${shownQueue(o.queue)} (batch ${batch}); start workers with: npm run worker -- --queue ${shownQueue(o.queue)} --base-url ${o.job.run.config.baseUrl}`);
     // As a local batch does: kept finished tasks without a verdict are judged when --judge is given.
     for (const r of tally.unjudged(plan.kept, new Set(o.tasks.map((t) => t.id)))) await tally.judgeKept(r);
 
@@ -196,7 +197,7 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
         wake = () => { clearTimeout(t); resolve(); };
       });
     }
-    if (o.signal.aborted && pending.size) tally.line(`${pending.size} task(s) still in the queue: the workers go on with them; run the same command again to follow them and collect their results.`);
+    if (o.signal.aborted && pending.size) tally.line(`${count(pending.size, 'task')} still in the queue: the workers go on with them; run the same command again to follow them and collect their results.`);
     results.compact(o.tasks);
     tally.close();
     return { results, interrupted: o.signal.aborted, progress: tally.progress, ran: tally.ran };

@@ -82,7 +82,8 @@ export async function learnFromAction(x: Exploring): Promise<Explored | null> {
   let usage = asked.usage;
   const r = parseReflection(asked.content, asked.reasoning);
   if (!r) return { learned: { decision: 'CONTINUE', thought: '', doc: null, refused: 'the reflection named no decision' }, note: 'The action could not be judged (no decision in the reply).', usage };
-  const notes = [`The action was judged ${r.decision}${r.thought ? `: ${r.thought}` : ''}.`];
+  // one full stop: the model's thought often ends with its own ("…toward the goal.. Documentation…" before)
+  const notes = [`The action was judged ${r.decision}${r.thought ? `: ${r.thought}` : ''}`.replace(/([.!?。！？])?$/, (end) => end || '.')];
   if (r.decision === 'BACK') {
     const back = await historyStep(x.tabId, -1);
     if (back.ok) await settle(x.tabId, BACK_SETTLE_MS);

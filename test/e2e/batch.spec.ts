@@ -134,7 +134,7 @@ test('Ctrl+C in the middle, then the same command: every task ends exactly once'
     const startsBefore = starts(slow.requests);
     const r2 = await spawnScript('batch', args).done;
     expect(r2.code, r2.stderr).toBe(0);
-    expect(r2.stderr).toContain(`${endedFirst.length} task(s) already ended`);
+    expect(r2.stderr).toContain(`${endedFirst.length} ${endedFirst.length === 1 ? 'task' : 'tasks'} already ended`);
     const all = results(out);
     expect(all.map((x) => x.id).sort()).toEqual(ids);
     // The tasks that had ended were not started again.
@@ -161,7 +161,7 @@ test('--retry-failed runs the failed tasks again, and --allow-guard answers a gu
   expect(first.get('Projects--0')!.kind).toBe('guard');
   const r2 = await spawnScript('batch', [...args, '--retry-failed', '--allow-guard', 'delete']).done;
   expect(r2.code, r2.stderr).toBe(0);
-  expect(r2.stderr).toContain('1 task(s) already ended');
+  expect(r2.stderr).toContain('1 task already ended');
   const second = new Map(results(out).map((x) => [x.id, x]));
   expect(second.size).toBe(3);
   // The guard's question answered yes: the click ran and the task finished.

@@ -6,6 +6,7 @@ import { readTasks, taskFolder } from '../../src/core/batch/tasks';
 import { backoffMs, planBatch, readResults, resultsText, retryable, stopKindOf } from '../../src/core/batch/results';
 import { etaMs, newProgress, progressBar, progressLine, progressText, withResult } from '../../src/core/batch/progress';
 import type { TaskResult } from '../../src/core/batch/types';
+import { endLine } from '../../scripts/batch/display';
 import { createRun, reduce } from '../../src/core/run/reduce';
 import { toTrace } from '../../src/core/trace';
 
@@ -135,5 +136,12 @@ describe('progress', () => {
     expect(progressLine({ ...p, retrying: 0 }, 60_000, 80)).toMatch(/^\[[#>.]{10,30}\] 25\/120 done · 4 running · 19m00s left · [\d.]+k tok · cost 0\.0500$/);
     // a narrow terminal: fewer parts, never a cut one
     expect(at(30)).toMatch(/^(\[[#>.]{10,}\] )?25\/120 done$/);
+  });
+});
+
+describe('a task\'s end line', () => {
+  it('says "1 step", "2 steps"', () => {
+    expect(endLine(result('a', 'finished', { steps: 1 }))).toContain('finished in 1 step,');
+    expect(endLine(result('a', 'agent', { steps: 2 }))).toContain('agent after 2 steps,');
   });
 });

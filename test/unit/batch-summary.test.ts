@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readReferences, succeeded, summaryHtml, summaryStats } from '../../src/core/batch/summary';
+import { readReferences, succeeded, successText, summaryHtml, summaryStats } from '../../src/core/batch/summary';
 import type { TaskResult, Verdict } from '../../src/core/batch/types';
 
 function result(id: string, over: Partial<TaskResult> = {}): TaskResult {
@@ -21,6 +21,37 @@ function result(id: string, over: Partial<TaskResult> = {}): TaskResult {
 }
 
 const verdict = (success: boolean): Verdict => ({ judge: 'webvoyager', success, text: success ? 'SUCCESS' : 'NOT SUCCESS', model: 'gpt-4o', screenshots: 3, usage: { promptTokens: 2000, completionTokens: 50 } });
+
+describe('successText (the batch runner\'s last line)', () => {
+  it('never counts an unjudged task under the judge\'s verdict (a batch stopped before its judge)', () => {
+    const mixed = summaryStats([result('A--0', { verdict: verdict(true) }), result('A--1')]);
+    expect(mixed.byJudge).toEqual({ tasks: 1, succeeded: 1, rate: 1 });
+    expect(mixed.unjudged).toEqual({ tasks: 1, succeeded: 1, rate: 1 });
+    expect(successText(mixed)).toBe('success 2/2 (100%: 1/1 judged a success by the judge; 1/1 not judged, counted as a success when it finished)');
+    expect(successText(summaryStats([result('A--0', { verdict: verdict(false) }), result('A--1'), result('A--2', { kind: 'agent' })])))
+      .toBe('success 1/3 (33.3%: 0/1 judged a success by the judge; 1/2 not judged, counted as a success when they finished)');
+  });
+  it('all judged, or none', () => {
+    expect(successText(summaryStats([result('A--0', { verdict: verdict(true) })]))).toBe('success 1/1 (100%, by the judge\'s verdict on 1 task)');
+    expect(successText(summaryStats([result('A--0', { verdict: verdict(true) }), result('A--1', { verdict: verdict(false) })]))).toBe('success 1/2 (50%, by the judge\'s verdict on 2 tasks)');
+    expect(successText(summaryStats([result('A--0')]))).toBe('success 1/1 (100%: finished tasks, none judged)');
+  });
+});
+
+describe('summary page wording', () => {
+  it('counts in the right form and shows a readable date in the given time zone', () => {
+    const one = summaryHtml([result('A--0', { steps: 1, verdict: { ...verdict(true), screenshots: 1 } })], { title: 't', generatedAt: '2026-11-27T18:40:00.000Z', timeZone: 'Asia/Shanghai' });
+    expect(one).toContain('<time datetime="2026-11-27T18:40:00.000Z">Nov 28, 2026, 02:40 GMT+8</time> · 1 task ·');
+    expect(one).toContain('1 screenshot)');
+    expect(one).toContain('>1 step<');
+    expect(one).not.toMatch(/\b1 (steps|tasks|screenshots)\b/);
+    const two = summaryHtml([result('A--0', { cost: 0.02 }), result('A--1', { verdict: verdict(false) })], { title: 't', generatedAt: '2026-11-27T18:40:00.000Z', timeZone: 'UTC' });
+    expect(two).toContain('Nov 27, 2026, 18:40 UTC');
+    expect(two).toContain(' · 2 tasks ·');
+    expect(two).toContain('over 2 priced tasks;');
+    expect(two).toContain('1 of 2 tasks was judged');
+  });
+});
 
 describe('summaryStats', () => {
   it('counts a judged task by its verdict and an unjudged one by finishing, per site', () => {
@@ -88,7 +119,7 @@ describe('summaryHtml', () => {
 
   it('shows rates with the rule used, per site, the reference beside the verdict, and links each report', () => {
     expect(html).toContain('66.7 %');
-    expect(html).toContain('1 of 3 tasks were judged');
+    expect(html).toContain('1 of 3 tasks was judged');
     expect(html).toMatch(/<td>Amazon<\/td><td class="n">0 \/ 1<\/td><td class="n">0\.0 %<\/td>/);
     expect(html).toMatch(/<td>Cambridge Dictionary<\/td><td class="n">1 \/ 1<\/td>/);
     expect(html).toContain('reference: &#39;Vegetarian Four Cheese Lasagna&#39;');

@@ -13,6 +13,7 @@
 import type { StopKind, TaskResult } from './types';
 import { escapeHtml } from '../export/html-report';
 import { asCurrency, formatMoney } from '../costs';
+import { count } from '../i18n';
 
 /** Whether a task counts as a success: the judge's verdict when judged, else whether it finished. */
 export function succeeded(r: TaskResult): boolean {
@@ -27,6 +28,10 @@ export interface SummaryStats {
   sites: Array<{ site: string } & Rate>;
   /** how many tasks were judged (their success is the judge's); the others count when finished */
   judged: number;
+  /** the judged tasks and how many the judge said succeeded */
+  byJudge: Rate;
+  /** the tasks not judged and how many of them finished (counted as a success) */
+  unjudged: Rate;
   kinds: Record<StopKind, number>;
   steps: { min: number; median: number; mean: number; max: number };
   /** over the tasks with a cost; null when none has one */
@@ -72,6 +77,8 @@ export function summaryStats(results: TaskResult[]): SummaryStats {
       return { site, ...rate(rs.length, rs.filter(succeeded).length) };
     }),
     judged: results.filter((r) => r.verdict).length,
+    byJudge: rate(results.filter((r) => r.verdict).length, results.filter((r) => r.verdict?.success).length),
+    unjudged: rate(results.filter((r) => !r.verdict).length, results.filter((r) => !r.verdict && r.kind === 'finished').length),
     kinds,
     steps: spread(results.map((r) => r.steps)),
     cost: costs.length ? { total: costs.reduce((a, b) => a + b, 0), priced: costs.length, ...spread(costs) } : null,
@@ -82,6 +89,20 @@ export function summaryStats(results: TaskResult[]): SummaryStats {
     judgeTokens,
     durationMs: { total: durations.reduce((a, b) => a + b, 0), median: median(durations), max: durations.length ? Math.max(...durations) : 0 },
   };
+}
+
+/**
+ * The success count as the runner's last line says it, judged and unjudged tasks apart (a task
+ * stopped before its judge counts by finishing, never under the judge's name):
+ * "success 2/2 (100%: 1/1 judged a success by the judge; 1/1 not judged, counted because it finished)".
+ */
+export function successText(s: SummaryStats): string {
+  const pc = (r: Rate) => `${Math.round(r.rate * 1000) / 10}%`;
+  const head = `success ${s.overall.succeeded}/${s.overall.tasks} (${pc(s.overall)}`;
+  if (!s.judged) return `${head}: finished tasks, none judged)`;
+  if (!s.unjudged.tasks) return `${head}, by the judge's verdict on ${count(s.judged, 'task')})`;
+  return `${head}: ${s.byJudge.succeeded}/${s.byJudge.tasks} judged a success by the judge; `
+    + `${s.unjudged.succeeded}/${s.unjudged.tasks} not judged, counted as a success when ${s.unjudged.tasks === 1 ? 'it' : 'they'} finished)`;
 }
 
 /**
@@ -111,6 +132,15 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const seconds = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s` : `${(ms / 1000).toFixed(1)} s`);
 const group = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const e = (s: string | number | null | undefined) => escapeHtml(String(s ?? ''));
+
+/** "Nov 27, 2026, 18:40 GMT+1" in a <time> holding the ISO time; an unreadable time as it is. */
+function generated(iso: string, timeZone?: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return e(iso);
+  const shown = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone }).format(d);
+  const zone = new Intl.DateTimeFormat('en', { timeZoneName: 'short', timeZone }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  return `<time datetime="${e(d.toISOString())}">${e(`${shown}${zone ? ` ${zone}` : ''}`)}</time>`;
+}
 
 /** A horizontal bar (CSS width), 0..1. */
 function bar(fraction: number, cls = ''): string {
@@ -154,7 +184,7 @@ function verdictCell(r: TaskResult): string {
   if (!r.verdict) return '<span class="muted">not judged</span>';
   const v = r.verdict;
   const word = v.judge === 'webvoyager' ? (v.success ? 'SUCCESS' : 'NOT SUCCESS') : (v.success ? 'success' : 'failure');
-  return `<details><summary>${e(word)} <span class="muted">(${e(v.judge)}, ${e(v.model)}, ${e(v.screenshots)} screenshots)</span></summary><pre>${e(v.text)}</pre></details>`;
+  return `<details><summary>${e(word)} <span class="muted">(${e(v.judge)}, ${e(v.model)}, ${e(count(v.screenshots, 'screenshot'))})</span></summary><pre>${e(v.text)}</pre></details>`;
 }
 
 function link(r: TaskResult, text: string): string {
@@ -186,8 +216,10 @@ pre{white-space:pre-wrap;max-width:60ch;margin:4px 0}details summary{cursor:poin
 
 export interface SummaryOptions {
   title: string;
-  /** when the page was made (ISO), shown as it is */
+  /** when the page was made (ISO): shown as a readable date in the runner's time zone, the ISO time in its datetime attribute */
   generatedAt: string;
+  /** the time zone to show it in (default the machine's) */
+  timeZone?: string;
   /** reference answers by task id (readReferences), shown beside the verdicts */
   references?: Record<string, string[]>;
 }
@@ -202,7 +234,7 @@ export function summaryHtml(results: TaskResult[], o: SummaryOptions): string {
   const rule = s.judged === results.length && results.length
     ? 'Every task was judged: a success is a task the judge said succeeded.'
     : s.judged
-      ? `${s.judged} of ${results.length} tasks were judged: for them a success is the judge's SUCCESS; the others count as a success when they finished (stop kind "finished").`
+      ? `${s.judged} of ${count(results.length, 'task')} ${s.judged === 1 ? 'was' : 'were'} judged: for them a success is the judge's SUCCESS; the others count as a success when they finished (stop kind "finished").`
       : 'No task was judged: a success is a task that finished (stop kind "finished"), whether its answer is right or not.';
 
   const siteRows = s.sites.map((x) => `<tr><td>${e(x.site)}</td><td class="n">${x.succeeded} / ${x.tasks}</td><td class="n">${pct(x.rate)}</td><td>${bar(x.rate)}</td></tr>`).join('');
@@ -222,7 +254,7 @@ export function summaryHtml(results: TaskResult[], o: SummaryOptions): string {
   }).join('');
 
   const costLine = s.cost
-    ? `total ${money(s.cost.total)} over ${s.cost.priced} priced tasks; median ${money(s.cost.median)}, mean ${money(s.cost.mean)}, max ${money(s.cost.max)}`
+    ? `total ${money(s.cost.total)} over ${count(s.cost.priced, 'priced task')}; median ${money(s.cost.median)}, mean ${money(s.cost.mean)}, max ${money(s.cost.max)}`
     : 'no task has a cost (no price for its model)';
   const judgeLine = s.judgeTokens.prompt || s.judgeTokens.completion
     ? `; the judge used ${group(s.judgeTokens.prompt)} + ${group(s.judgeTokens.completion)} tokens` : '';
@@ -233,14 +265,14 @@ export function summaryHtml(results: TaskResult[], o: SummaryOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(o.title)}</title><style>${STYLE}</style></head><body>
 <h1>${e(o.title)}</h1>
-<p class="muted">Generated ${e(o.generatedAt)} · ${results.length} tasks · ${group(s.tokens.prompt)} + ${group(s.tokens.completion)} tokens${e(judgeLine)} · ${e(seconds(s.durationMs.total))} of task time</p>
+<p class="muted">Generated ${generated(o.generatedAt, o.timeZone)} · ${e(count(results.length, 'task'))} · ${group(s.tokens.prompt)} + ${group(s.tokens.completion)} tokens${e(judgeLine)} · ${e(seconds(s.durationMs.total))} of task time</p>
 <section><h2>Success rate</h2><p><span class="big">${pct(s.overall.rate)}</span> <span class="muted">(${s.overall.succeeded} of ${s.overall.tasks})</span> ${bar(s.overall.rate)}</p><p>${e(rule)}</p></section>
 <div class="grid">
 <section><h2>Per site</h2><table><thead><tr><th>site</th><th class="n">succeeded</th><th class="n">rate</th><th></th></tr></thead><tbody>${siteRows}</tbody></table></section>
 <section><h2>How tasks ended</h2><table><thead><tr><th>stop kind</th><th class="n">tasks</th><th></th></tr></thead><tbody>${kindRows}</tbody></table></section>
 </div>
 <div class="grid">
-<section><h2>Steps</h2><p class="muted">min ${s.steps.min}, median ${s.steps.median}, mean ${s.steps.mean.toFixed(1)}, max ${s.steps.max}</p>${histogram(results.map((r) => r.steps), (a, b) => (Math.round(a) === Math.round(b) ? `${Math.round(a)} steps` : `${Math.round(a)}–${Math.round(b)} steps`))}</section>
+<section><h2>Steps</h2><p class="muted">min ${s.steps.min}, median ${s.steps.median}, mean ${s.steps.mean.toFixed(1)}, max ${s.steps.max}</p>${histogram(results.map((r) => r.steps), (a, b) => (Math.round(a) === Math.round(b) ? count(Math.round(a), 'step') : `${Math.round(a)}–${Math.round(b)} steps`))}</section>
 <section><h2>Cost</h2><p class="muted">${e(costLine)}</p>${s.cost ? histogram(results.map((r) => r.cost).filter((c): c is number => typeof c === 'number'), (a, b) => (a === b ? money(a) : `${money(a)}–${money(b)}`)) : ''}</section>
 </div>
 <div class="grid">
