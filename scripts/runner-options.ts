@@ -38,7 +38,9 @@ export const RUN_USAGE = {
                        multiples of 28)
   --device phone|desktop  appagent's device: its prompts speak of a smartphone, so the tab is
                        emulated as a phone (default) unless desktop is given (the viewport below)
-  --app NAME=URL       a site the model may open as an app (glm-mobile's open_app); repeatable
+  --app NAME=URL       a site the model may open as an app: glm-mobile's open_app (listed in
+                       its prompt) and cogagent's LAUNCH(app=…); the sites count as the task's
+                       own for the leave-site guard; repeatable
   --file PATH          a file for the page's file fields (what a click on one chooses, as the side
                        panel's "Files for the task"); repeatable; up to 20 MB in all`,
   steps: `  --max-steps N        default 15`,

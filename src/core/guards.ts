@@ -130,7 +130,7 @@ export interface GuardContext {
   site: string;
   /** where the search action goes */
   searchStartPage: string;
-  /** sites the person listed as apps (glm-mobile's open_app): they count as the task's own */
+  /** sites the person listed as apps (glm-mobile's open_app, cogagent's LAUNCH(app=…)): they count as the task's own */
   apps?: { name: string; url: string }[];
   /** the person's language for the hit's reason (English when absent) */
   t?: Translate;
