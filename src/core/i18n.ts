@@ -84,9 +84,8 @@ export function placeholdersUsed(entry: MessageEntry): string[] {
 }
 
 /**
- * Plurals (Chrome's message format has none): Intl.PluralRules' form of n in a locale ("one",
- * "other", …; Chinese has only "other"). `count` is for the runner's and the batch's text (always
- * English); the locale files keep a key `xxxOne` beside `xxx` for a count, chosen by `countKey`.
+ * Plurals in English text outside the locale files (the runner's, the batch's, summary.html):
+ * Intl.PluralRules' form of n ("one", "other", …; Chinese has only "other").
  */
 export function pluralForm(n: number, locale: string = 'en'): Intl.LDMLPluralRule {
   return new Intl.PluralRules(locale.replace('_', '-')).select(n);
@@ -95,9 +94,4 @@ export function pluralForm(n: number, locale: string = 'en'): Intl.LDMLPluralRul
 /** "1 step", "3 steps", "0 steps": the number and the English noun in the form its count takes. */
 export function count(n: number, one: string, other = `${one}s`): string {
   return `${n} ${pluralForm(n, 'en') === 'one' ? one : other}`;
-}
-
-/** The locale file's key for a count: `${key}One` when n takes the "one" form in the locale, else `key` (both keys in both files). */
-export function countKey(key: string, n: number, locale: string): string {
-  return pluralForm(n, locale) === 'one' ? `${key}One` : key;
 }
