@@ -103,7 +103,7 @@ describe('summaryHtml', () => {
     expect(summaryHtml([result('A--0', { cost: 0.005, currency: 'CNY' }), result('A--1', { cost: 1.5, currency: 'CNY' })], { title: 'T', generatedAt: '2025-01-01T00:00:00.000Z' }))
       .toContain('total CN¥1.51 over 2 priced tasks');
     const old = summaryHtml([result('A--0', { cost: 0.005 })], { title: 'T', generatedAt: '2025-01-01T00:00:00.000Z' });
-    expect(old).toContain('total 0.0050 over 1 priced tasks');
+    expect(old).toContain('total 0.0050 over 1 priced task;');
   });
 
   it('escapes every string from the results and runs no script', () => {

@@ -112,7 +112,7 @@ export function progressLine(p: Progress, now: number, columns = 80): string {
   const running = `${p.running} running${p.retrying ? `, ${p.retrying} to retry` : ''}`;
   const left = eta === null ? 'ETA …' : `${duration(eta)} left`;
   const tok = `${tokens(p.promptTokens + p.completionTokens)} tok`;
-  const money = cost(p.cost);
+  const money = cost(p.cost, p.currency);
   const variants = [
     [full, running, left, `${tokens(p.promptTokens + p.completionTokens)} tokens`, money],
     [full, running, left, tok, money],
