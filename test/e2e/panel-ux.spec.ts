@@ -341,7 +341,10 @@ test('the live view at 360 × 800: the current step, its status and any error st
   await send('settings/set', { language: 'zh_CN' });
   await panel.reload();
   await expect(panel.locator('html')).toHaveAttribute('lang', 'zh-CN');
-  await expect(panel.getByTestId('run-dot')).toHaveAttribute('data-state', 'stopped');
+  await useModel(quick);
+  await start('说完成');
+  await expect(panel.getByTestId('run-dot')).toHaveAttribute('data-state', 'finished', { timeout: 30_000 });
+  await expect(panel.getByTestId('run-state')).toHaveText('完成');
   expect(await panel.locator('header.top h1').evaluate((h) => h.scrollWidth <= h.clientWidth)).toBe(true);
   await shoot('panel-360x800-zh', 'panel-zh');
   await send('settings/set', { language: 'auto' });
