@@ -33,16 +33,24 @@ export function differsFromSaved(form: Settings, prices: PriceTable, saved: Sett
 /**
  * The unsaved form, kept while the person edits so that closing or reloading the panel does not
  * lose it: the settings as typed and the price table's rows as typed (a half-filled row is kept).
- * Kept in chrome.storage.session (memory only, gone when the browser closes; the API key and the
- * secrets never reach the disk through it), dropped once the form matches storage again.
+ * Kept in chrome.storage.session (memory only, gone when the browser closes), without the API
+ * keys (draftOf), dropped once the form matches storage again.
  */
 export interface SettingsDraft { settings: Settings; rows: Array<{ model: string; input: string; output: string }> }
 
 /** The storage key of the draft in chrome.storage.session. */
 export const DRAFT_KEY = 'settingsDraft';
 
+/**
+ * The draft of a form. API keys are left out (they live only in chrome.storage.local, and so do the
+ * profiles, which hold them): an API key typed and not saved is not kept; the rest of the form is.
+ */
 export function draftOf(settings: Settings, rows: Array<{ model: string; input: string; output: string }>): SettingsDraft {
-  return { settings, rows: rows.map(({ model, input, output }) => ({ model, input, output })) };
+  const kept: Partial<Settings> = { ...settings };
+  delete kept.apiKey;
+  delete kept.textApiKey;
+  delete kept.profiles;
+  return { settings: kept as Settings, rows: rows.map(({ model, input, output }) => ({ model, input, output })) };
 }
 
 /**

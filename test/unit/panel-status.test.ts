@@ -139,6 +139,15 @@ describe('the unsaved form, kept over a closed panel', () => {
     expect(back?.rows).toEqual(rowsOf(saved.prices));
   });
 
+  it('keeps no API key: an unsaved key is not kept, the saved one comes back from storage', () => {
+    const typed = { ...saved, apiKey: 'sk-typed-not-saved', textApiKey: 'sk-text', model: 'm3' };
+    const draft = draftOf(typed, rowsOf(saved.prices));
+    expect(JSON.stringify(draft)).not.toMatch(/sk-/);
+    expect(restoreDraft(roundTrip(draft), saved, table)?.settings).toMatchObject({ apiKey: 'sk-1', model: 'm3' });
+    // only a key typed: nothing to bring back
+    expect(restoreDraft(roundTrip(draftOf({ ...saved, apiKey: 'sk-2' }, rowsOf(saved.prices))), saved, table)).toBeNull();
+  });
+
   it('a half-typed price row is a change; a draft that says what is saved, or cannot be read, is none', () => {
     const half = [...rowsOf(saved.prices), { model: 'new-model', input: '1', output: '' }];
     expect(restoreDraft(roundTrip(draftOf(saved, half)), saved, table)?.rows.at(-1)).toEqual({ model: 'new-model', input: '1', output: '' });
