@@ -130,8 +130,14 @@ test('unsaved changes come back after the panel is closed or reloaded, and say s
   await panel.getByTestId('price-add').click();
   await panel.getByTestId('price-row').last().getByTestId('price-model').fill('half-typed');
   await expect(panel.getByTestId('settings-unsaved')).toBeVisible();
+  // an API key typed and not saved is not kept (keys live only in chrome.storage.local)
+  const savedKey = await field('apiKey').inputValue();
+  await field('apiKey').fill('sk-typed-not-saved');
+  await expect.poll(() => panel.evaluate(async () => JSON.stringify(await chrome.storage.session.get(null))), { message: 'the draft is kept' }).toContain('draft-model');
+  expect(await panel.evaluate(async () => JSON.stringify(await chrome.storage.session.get(null)))).not.toContain('sk-typed-not-saved');
   await panel.reload();
   await expect(field('model')).toHaveValue('draft-model');
+  await expect(field('apiKey')).toHaveValue(savedKey);
   await expect(panel.getByTestId('settings-unsaved')).toBeVisible();
   await expect(panel.getByTestId('settings-status')).toHaveText('Your unsaved changes from before are back: Save to keep them, or Discard changes.');
   await openAdvanced(panel);
