@@ -125,14 +125,14 @@ test('the profile selector shows a profile only while the form holds it', async 
 });
 
 test('unsaved changes come back after the panel is closed or reloaded, and say so; Discard drops them', async () => {
+  // an API key typed and not saved is not kept (keys live only in chrome.storage.local)
+  const savedKey = await field('apiKey').inputValue();
+  await field('apiKey').fill('sk-typed-not-saved');
   await field('model').fill('draft-model');
   await openAdvanced(panel);
   await panel.getByTestId('price-add').click();
   await panel.getByTestId('price-row').last().getByTestId('price-model').fill('half-typed');
   await expect(panel.getByTestId('settings-unsaved')).toBeVisible();
-  // an API key typed and not saved is not kept (keys live only in chrome.storage.local)
-  const savedKey = await field('apiKey').inputValue();
-  await field('apiKey').fill('sk-typed-not-saved');
   await expect.poll(() => panel.evaluate(async () => JSON.stringify(await chrome.storage.session.get(null))), { message: 'the draft is kept' }).toContain('draft-model');
   expect(await panel.evaluate(async () => JSON.stringify(await chrome.storage.session.get(null)))).not.toContain('sk-typed-not-saved');
   await panel.reload();
