@@ -148,7 +148,7 @@ test('usage and cost: the totals match the usage the server reported, streamed o
     expect(trace.steps.map((s) => s.usage)).toEqual(m.usages);
     const prompt = m.usages.reduce((a, u) => a + u.promptTokens, 0);
     const completion = m.usages.reduce((a, u) => a + u.completionTokens, 0);
-    expect(run.totals).toEqual({ promptTokens: prompt, completionTokens: completion, cost: (prompt * 2 + completion * 8) / 1e6 });
+    expect(run.totals).toEqual({ promptTokens: prompt, completionTokens: completion, cost: (prompt * 2 + completion * 8) / 1e6, currency: 'USD' });
     if (stream) expect(trace.steps.every((s) => typeof s.timings.modelFirstTokenMs === 'number')).toBe(true);
   }
 });
