@@ -88,8 +88,14 @@ export function placeholdersUsed(entry: MessageEntry): string[] {
  * Intl.PluralRules' form of n ("one", "other", …; Chinese has only "other").
  */
 export function pluralForm(n: number, locale: string = 'en'): Intl.LDMLPluralRule {
-  return new Intl.PluralRules(locale.replace('_', '-')).select(n);
+  const lang = locale.replace('_', '-');
+  let rules = PLURAL_RULES.get(lang);
+  if (!rules) PLURAL_RULES.set(lang, (rules = new Intl.PluralRules(lang)));
+  return rules.select(n);
 }
+
+/** one Intl.PluralRules per language, made on first use */
+const PLURAL_RULES = new Map<string, Intl.PluralRules>();
 
 /** "1 step", "3 steps", "0 steps": the number and the English noun in the form its count takes. */
 export function count(n: number, one: string, other = `${one}s`): string {
