@@ -4,7 +4,7 @@
  * reasoning (the server's separate reasoning field and any <think>…</think> block in the text).
  */
 import type { Preview } from '../src/core/dialects/types';
-import { sectionPreview } from '../src/core/dialects/preview';
+import { sectionPreview } from '../src/core/dialects/shared/preview';
 
 export interface LiveReply { thought: string; reasoning: string }
 

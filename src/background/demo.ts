@@ -17,7 +17,7 @@
 import type { DocAction } from '../core/docs/types';
 import type { Fingerprint } from '../core/marks';
 import type { ChatMessage } from '../core/dialects/request';
-import { docPrompt, parseDoc, useFor } from '../core/dialects/appagent/learn';
+import { learnerFor } from '../core/dialects/registry';
 import { docOrigin } from '../core/docs/matching';
 import * as cdp from './cdp';
 import { sendContent } from './content';
@@ -99,6 +99,7 @@ export async function stopDemo(tabId: number): Promise<{ actions: number; docume
   const sink = docSink('demo', () => rec.secrets);
   let documented = 0;
   const refused: string[] = [];
+  const { useFor, docPrompt, parseDoc } = learnerFor(settings.dialect);
   for (const s of rec.steps) {
     if (!s.after || !origin) continue;
     const use = useFor(s.kind, s.label, s.swipeDir);

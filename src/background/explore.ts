@@ -20,7 +20,7 @@ import type { Usage } from '../core/costs';
 import type { DocAction } from '../core/docs/types';
 import type { Fingerprint, LabelStyle } from '../core/marks';
 import type { ChatMessage } from '../core/dialects/request';
-import { docPrompt, parseDoc, parseReflection, reflectPrompt, useOf } from '../core/dialects/appagent/learn';
+import { learnerFor } from '../core/dialects/registry';
 import type { Learned } from '../core/run/state';
 import type { Settings } from '../core/settings';
 import * as cdp from './cdp';
@@ -70,6 +70,7 @@ function add(a: Usage | null, b: Usage | null): Usage | null {
 
 /** Steps 1–4; null when the action used no labelled element (nothing to learn). */
 export async function learnFromAction(x: Exploring): Promise<Explored | null> {
+  const { useOf, reflectPrompt, parseReflection, docPrompt, parseDoc } = learnerFor(x.settings.dialect);
   const use = useOf(x.action);
   if (!use || !x.fingerprint) return null;
   const snap = await labelTab(x.tabId, false, x.style);

@@ -16,7 +16,7 @@ import {
 } from '../core/run';
 import type { RunStream, RunView, StartRun } from '../core/messages';
 import { checkSettings, normalizeSettings, parseApps, textModelSettings, type Settings } from '../core/settings';
-import { peelReasoning } from '../core/dialects/reply-text';
+import { peelReasoning } from '../core/dialects/shared/reply-text';
 import type { Usage } from '../core/costs';
 import { armClipboard } from './clipboard';
 import { learnFromAction, type Explored } from './explore';

@@ -12,9 +12,8 @@
  */
 import { BBOX_CONVENTIONS, spaceOfBbox, type BboxConvention } from './action/bbox';
 import { boxCentre, toCss, type ShotGeometry } from './action/coords';
-import { isObject } from './dialects/midscene/action';
-import { firstObject } from './dialects/midscene/json';
-import { boxNumbers } from './dialects/glm-mobile/action';
+import { firstObject, isObject } from './dialects/shared/json';
+import { boxNumbers } from './dialects/shared/box';
 
 /** The picture's size in pixels (40 × 28 by 25 × 28). */
 export const CALIBRATION_SIZE = { width: 1120, height: 700 } as const;

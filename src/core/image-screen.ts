@@ -18,7 +18,7 @@
  * in src/background/image-screen.ts. The prompt is the model's text: English, never translated.
  */
 import { detectInjection, type InjectionHit } from './injection';
-import { peelReasoning, unwrap } from './dialects/reply-text';
+import { peelReasoning, unwrap } from './dialects/shared/reply-text';
 import type { Usage } from './costs';
 
 /** The fixed question sent with the screenshot (its first words also tell the request apart: the fake server). */

@@ -4,38 +4,11 @@
  * connected group of two or more files (or a file importing itself) fails with its members.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { files, importsOf } from '../fixtures/imports';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const DIRS = ['src', 'content-scripts', 'sidepanel'].map((d) => path.join(ROOT, d));
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : /\.tsx?$/.test(p) ? [p] : [];
-  });
-}
-
-function resolve(from: string, spec: string): string | null {
-  const base = path.resolve(path.dirname(from), spec);
-  for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
-    if (existsSync(c) && statSync(c).isFile()) return c;
-  }
-  return null;
-}
-
-export function importsOf(file: string): string[] {
-  const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
-  const out: string[] = [];
-  for (const m of code.matchAll(/(?:^|[\s;])(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm)) {
-    const spec = m[1] ?? m[2] ?? m[3];
-    if (!spec?.startsWith('.')) continue;
-    const to = resolve(file, spec);
-    if (to) out.push(to);
-  }
-  return out;
-}
 
 /** Tarjan's strongly connected components: the groups of files that import each other. */
 export function cycles(graph: Map<string, string[]>): string[][] {

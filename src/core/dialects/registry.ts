@@ -9,7 +9,7 @@ import { glmPc } from './glm-pc';
 import { cogagent } from './cogagent';
 import { midscene } from './midscene';
 import { appagent } from './appagent';
-import type { Dialect, DialectId } from './types';
+import type { Dialect, DialectId, LearnHooks } from './types';
 
 const REGISTRY = {
   'glm-web': glmWeb,
@@ -37,4 +37,14 @@ export function dialectOf(id: string): Dialect {
 export function getDialect(id: string): Dialect {
   if (!isDialect(id)) throw new Error(`Unknown dialect "${id}"; known: ${Object.keys(DIALECTS).join(', ')}`);
   return REGISTRY[id];
+}
+
+/**
+ * The learning hooks for a run of dialect `id`: its own, else those of the first dialect that has
+ * them (a site's learned documentation is one store, whichever dialect wrote it).
+ */
+export function learnerFor(id: string): LearnHooks {
+  const own = dialectOf(id).learn ?? Object.values(DIALECTS).find((d) => d.learn)?.learn;
+  if (!own) throw new Error('No dialect learns documentation.');
+  return own;
 }

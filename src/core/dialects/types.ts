@@ -12,7 +12,7 @@ import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
 import type { BboxConvention } from '../action/bbox';
 import type { CoordinateSpace, ShotGeometry } from '../action/coords';
 import type { LabelStyle, Mark } from '../marks';
-import type { ScreenDoc } from '../docs/types';
+import type { DocAction, ScreenDoc } from '../docs/types';
 
 export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene' | 'appagent';
 
@@ -97,6 +97,32 @@ export interface Observes {
   docs?: boolean;
 }
 
+/** An exploring action's verdict (AppAgent's reflection). */
+export type Verdict = 'BACK' | 'INEFFECTIVE' | 'CONTINUE' | 'SUCCESS';
+
+export interface Reflection { decision: Verdict; thought: string; doc: string | null }
+
+/** What an action on an element is, for the learning prompts: its kind, the reflection's verb, a swipe's direction. */
+export interface Use { kind: DocAction; label: number; verb: string; swipeDir?: string }
+
+/**
+ * How a dialect that observes learned documentation (observes.docs) learns a site's elements:
+ * exploring (background/explore.ts) and a person's demonstration (background/demo.ts) reach
+ * these through the registry (registry.ts learnerFor), never the dialect's folder.
+ */
+export interface LearnHooks {
+  /** the use an action makes of a labelled element, or null (nothing to learn) */
+  useOf(a: Action): Use | null;
+  /** a use by kind (a demonstration reports the person's this way) */
+  useFor(kind: DocAction, label: number, swipeDir?: string): Use;
+  /** the reflection prompt (sent with the screenshots before and after) */
+  reflectPrompt(use: Use, summary: string, task: string): string;
+  /** the documentation prompt for the element used; `old`: its entry to refine */
+  docPrompt(use: Use, task: string, old: string | null): string;
+  parseReflection(content: string, reasoning?: string | null): Reflection | null;
+  parseDoc(content: string, reasoning?: string | null): string | null;
+}
+
 /** The request fields the model was tuned with (filled into the settings when the dialect is chosen). */
 export interface RequestDefaults { temperature: number; maxTokens: number; extraBody: string }
 
@@ -152,4 +178,6 @@ export interface Dialect {
    * Absent: always observes.device.
    */
   deviceSetting?: boolean;
+  /** How it learns a site's elements (dialects with observes.docs). */
+  learn?: LearnHooks;
 }

@@ -12,7 +12,7 @@
  */
 import type { Action, Direction } from '../../action/action';
 import type { ShotGeometry } from '../../action/coords';
-import { OPPOSITE } from '../glm-mobile/action';
+import { OPPOSITE } from '../shared/box';
 
 export type CallRead = { ok: true; action: Action; notes: string[] } | { ok: false; error: string };
 

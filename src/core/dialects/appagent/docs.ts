@@ -9,7 +9,7 @@
  * (docs/types.ts DocAction), written with the executor's shared opening sentence only.
  */
 import type { DocAction, ScreenDoc } from '../../docs/types';
-import { oneLine } from '../glm-mobile';
+import { oneLine } from '../shared/text';
 
 /** The executor's sentence before each kind's doc (its wording, one line). */
 const LEAD: Record<DocAction, string> = {

@@ -8,9 +8,10 @@
  */
 import { withTarget, type Action } from '../../action/action';
 import type { ShotGeometry } from '../../action/coords';
-import { describeOther } from '../describe';
-import { OPPOSITE } from '../glm-mobile/action';
+import { describeOther } from '../shared/describe';
+
 import { distanceOf } from './action';
+import { OPPOSITE } from '../shared/box';
 
 export function formatAppAgentAction(a: Action, shot: ShotGeometry): string {
   switch (a.type) {

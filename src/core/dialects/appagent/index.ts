@@ -11,16 +11,17 @@
  */
 import type { Memory } from '../../action/action';
 import { THOUSANDTHS, type ShotGeometry } from '../../action/coords';
-import { trimChars } from '../glm-web/action';
-import { oneLine } from '../glm-mobile';
-import { sectionPreview } from '../preview';
+
+import { sectionPreview } from '../shared/preview';
 import type { ActionParse, Dialect, DialectContext, HistoryEntry, RequestPart } from '../types';
 import { FORMS, readCall } from './action';
 import { formatUiDocument } from './docs';
 import { formatAppAgentAction } from './format';
 import { parseAppAgentReply } from './parse';
 import { TASK_TEMPLATE } from './template';
+import { learnHooks } from './learn';
 import { SELF_EXPLORE_TASK_TEMPLATE } from './learn-templates';
+import { trimChars, oneLine } from '../shared/text';
 
 /**
  * `<last_act>`: the previous step's Summary (the memory), "None" before the first step, as the
@@ -94,4 +95,5 @@ export const appagent: Dialect = {
   preview: (partial) => sectionPreview(partial, 'Thought:', 'Action:'),
   formatErrorObservation,
   deviceSetting: true,
+  learn: learnHooks,
 };

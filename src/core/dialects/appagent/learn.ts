@@ -7,17 +7,10 @@
  */
 import type { Action } from '../../action/action';
 import type { DocAction } from '../../docs/types';
-import { peelReasoning, unwrap } from '../reply-text';
-import {
-  LONG_PRESS_DOC_TEMPLATE, REFINE_DOC_SUFFIX, SELF_EXPLORE_REFLECT_TEMPLATE, SWIPE_DOC_TEMPLATE, TAP_DOC_TEMPLATE, TEXT_DOC_TEMPLATE,
-} from './learn-templates';
+import { peelReasoning, unwrap } from '../shared/reply-text';
+import { LONG_PRESS_DOC_TEMPLATE, REFINE_DOC_SUFFIX, SELF_EXPLORE_REFLECT_TEMPLATE, SWIPE_DOC_TEMPLATE, TAP_DOC_TEMPLATE, TEXT_DOC_TEMPLATE } from './learn-templates';
 
-export type Verdict = 'BACK' | 'INEFFECTIVE' | 'CONTINUE' | 'SUCCESS';
-
-export interface Reflection { decision: Verdict; thought: string; doc: string | null }
-
-/** What an action on an element is, for the learning prompts: its kind, the reflection's verb, a swipe's direction. */
-export interface Use { kind: DocAction; label: number; verb: string; swipeDir?: string }
+import type { LearnHooks, Reflection, Use, Verdict } from '../types';
 
 /**
  * The use an action makes of a labelled element, or null (an action on no element: nothing to
@@ -87,3 +80,6 @@ export function parseDoc(content: string, reasoning: string | null = null): stri
   const text = (field(body, 'Documentation') ?? body).replace(/^["“']+|["”']+$/g, '').trim();
   return text ? text.slice(0, 2000) : null;
 }
+
+/** What the run reaches through the registry (Dialect.learn): exploring and demonstrations. */
+export const learnHooks: LearnHooks = { useOf, useFor, reflectPrompt, docPrompt, parseReflection, parseDoc };

@@ -12,11 +12,12 @@
  */
 import type { ParsedStep, ParseError } from '../../action/action';
 import type { ShotGeometry } from '../../action/coords';
-import { trimChars } from '../glm-web/action';
-import { allMatches, peelReasoning, unwrap, sectionHeader } from '../reply-text';
+
+import { allMatches, peelReasoning, unwrap, sectionHeader } from '../shared/reply-text';
 import { capText, MAX_MEMORY_CHARS } from '../../limits';
 import { FORMS, readCall } from './action';
 import { formatAppAgentAction } from './format';
+import { trimChars } from '../shared/text';
 
 export const NOTE_NO_SUMMARY = 'No Summary was given; the previous summary was kept.';
 

@@ -8,10 +8,11 @@
 import type { Action, Box, Direction, Point } from '../../action/action';
 import { CLAMPED_NOTE, THOUSANDTHS, toCss, type ShotGeometry } from '../../action/coords';
 import { normalizeKeys, unknownKeyIn } from '../../action/keys';
-import { normalizeWidth } from '../glm-web/action';
-import { argOf, type Arg } from '../glm-pc/call';
+
 import type { ActionParse } from '../types';
 import { isNone, isTrue, numbersOf, OPERATION_LIST, type Operation } from './operation';
+import { argOf, type Arg } from '../shared/call';
+import { normalizeWidth } from '../shared/text';
 
 /** Wheel notches of a scroll that gives no step_count (the action space's example uses 5). */
 export const DEFAULT_STEPS = 5;

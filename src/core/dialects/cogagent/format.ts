@@ -9,8 +9,8 @@
  */
 import type { Action, Point } from '../../action/action';
 import { THOUSANDTHS, toModel, type ShotGeometry } from '../../action/coords';
-import { describeOther } from '../describe';
-import { quotePython } from '../glm-pc/call';
+import { describeOther } from '../shared/describe';
+import { quotePython } from '../shared/call';
 
 /** Our key names as CogAgent writes them on Windows (the platform the query names). */
 const MODEL_KEY: Record<string, string> = {

@@ -7,16 +7,16 @@
  * LLM use them, filled in by the run just before the action).
  */
 import { THOUSANDTHS, type ShotGeometry } from '../../action/coords';
-import { trimChars } from '../glm-web/action';
-import { oneLine } from '../glm-mobile/index';
-import { sectionPreview } from '../preview';
-import { unwrap } from '../reply-text';
+
+import { sectionPreview } from '../shared/preview';
+import { unwrap } from '../shared/reply-text';
 import type { ActionParse, Dialect, DialectContext, HistoryEntry, Preview, RequestPart } from '../types';
 import { OPERATION_HELP, operationToAction, VARIABLE } from './action';
 import { formatCogAction } from './format';
 import { lineOperation, operationAt, OPERATION_LABEL } from './operation';
 import { parseCogReply, REPLY_HELP } from './parse';
 import { FORMAT_LINE, HISTORY_HEAD, MARK_GENERAL, MARK_SENSITIVE, OBSERVATION_LABEL, PLATFORM_LINE, TASK_PREFIX } from './template';
+import { trimChars, oneLine } from '../shared/text';
 
 /**
  * One earlier step's history line: "{i}. {grounded operation}\t{action sentence}", as the

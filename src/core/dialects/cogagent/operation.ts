@@ -1,3 +1,5 @@
+import { readArgs, type Arg } from '../shared/call';
+import { normalizeWidth } from '../shared/text';
 /**
  * Finding and reading CogAgent's Grounded Operation, a Python-style call such as
  * `CLICK(box=[[387,248,727,317]], element_type='Clickable text', element_info='Click to add Title')`.
@@ -6,8 +8,6 @@
  * missing ")" at the end of a reply cut off). Scans are linear: hostile replies must not make
  * them backtrack.
  */
-import { readArgs, type Arg } from '../glm-pc/call';
-import { normalizeWidth } from '../glm-web/action';
 
 /** The operations of CogAgent's action space (seed 000), as it writes them. */
 export const OPERATIONS = [

@@ -14,11 +14,12 @@
  */
 import type { ParsedStep, ParseError } from '../../action/action';
 import type { ShotGeometry } from '../../action/coords';
-import { trimChars } from '../glm-web/action';
-import { peelReasoning, unwrap } from '../reply-text';
+
+import { peelReasoning, unwrap } from '../shared/reply-text';
 import { operationToAction } from './action';
 import { lineOperation, operationAt, OPERATION_LABEL, OPERATION_LIST, type Operation } from './operation';
 import { ANSWER_FORMAT, MARK_GENERAL, MARK_SENSITIVE } from './template';
+import { trimChars } from '../shared/text';
 
 /** How a reply should look, for error messages. */
 export const REPLY_HELP = `Answer in the ${ANSWER_FORMAT} format: a line "Action: <what you do, in one sentence>", a line "Grounded Operation: <one operation>" (e.g. Grounded Operation: CLICK(box=[[387,248,727,317]], element_type='Clickable text', element_info='Search')), then ${MARK_GENERAL}, or ${MARK_SENSITIVE} when the operation is sensitive. Operations: ${OPERATION_LIST}.`;

@@ -9,9 +9,11 @@
  */
 import type { Action, Direction, Target } from '../../action/action';
 import { CLAMPED_NOTE, THOUSANDTHS, boxCentre, toCss, type ShotGeometry } from '../../action/coords';
-import { normalizeWidth } from '../glm-web/action';
-import { repairJson } from '../glm-web/memory';
-import { balancedSpan } from '../reply-text';
+
+import { balancedSpan } from '../shared/reply-text';
+import { repairJson, quoteBareKeys, isObject } from '../shared/json';
+import { normalizeWidth } from '../shared/text';
+import { boxNumbers, OPPOSITE, tryParse } from '../shared/box';
 
 export type ActionRead = { ok: true; action: Action; notes: string[] } | { ok: false; error: string };
 
@@ -32,53 +34,7 @@ const ALIASES: Record<string, ActionType> = {
   open: 'open_app', finish: 'status',
 };
 
-/**
- * A swipe's direction (the finger's) and the scroll it makes (the content's) are opposite, both
- * ways: a finger moving up scrolls the content down (the seed: "`up` means the finger moves up
- * the screen, the content scrolls down"), a finger moving left reveals what is to the right.
- */
-export const OPPOSITE: Record<Direction, Direction> = { up: 'down', down: 'up', left: 'right', right: 'left' };
-
 const fail = (error: string): ActionRead => ({ ok: false, error });
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-/** Quote bare keys (`{action_type: "click"}`) in repaired JSON, whose strings are all double-quoted. */
-export function quoteBareKeys(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; ) {
-    const c = s[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < s.length && s[j] !== '"') j += s[j] === '\\' ? 2 : 1;
-      out += s.slice(i, j + 1);
-      i = j + 1;
-      continue;
-    }
-    const word = /^[A-Za-z_][\w-]*/.exec(s.slice(i, i + 64));
-    if (word) {
-      let k = i + word[0].length;
-      while (k < s.length && (s[k] === ' ' || s[k] === '\t')) k++;
-      const w = word[0];
-      out += s[k] === ':' && !['true', 'false', 'null'].includes(w) ? `"${w}"` : w;
-      i += w.length;
-      continue;
-    }
-    out += c;
-    i++;
-  }
-  return out;
-}
-
-function tryParse(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return undefined;
-  }
-}
 
 export type ObjectRead = { ok: true; value: Record<string, unknown>; end: number } | { ok: false; error: string };
 
@@ -119,34 +75,6 @@ function fieldsOf(obj: Record<string, unknown>): Map<string, unknown> {
 function pick(f: Map<string, unknown>, ...names: string[]): unknown {
   for (const n of names) if (f.has(n) && f.get(n) !== undefined) return f.get(n);
   return undefined;
-}
-
-function num(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && /^\s*-?\d+(?:\.\d+)?\s*$/.test(v)) return Number(v);
-  return NaN;
-}
-
-/**
- * A box or point value: its numbers, `null` when absent or empty (`[]`, `[[]]`, `""`, None),
- * `'bad'` when unreadable.
- */
-export function boxNumbers(v: unknown): number[] | null | 'bad' {
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'string') {
-    if (v.trim() === '' || /^[\s[\]]*$/.test(v)) return null;
-    const parsed = tryParse(v.trim());
-    if (parsed !== undefined && typeof parsed !== 'string') return boxNumbers(parsed);
-    const m = v.match(/-?\d+(?:\.\d+)?/g);
-    return m && (m.length === 2 || m.length === 4) ? m.map(Number) : 'bad';
-  }
-  if (!Array.isArray(v)) return 'bad';
-  if (v.length === 0) return null;
-  const inner: unknown[] = Array.isArray(v[0]) ? (v[0] as unknown[]) : v; // [[x1,y1,x2,y2]] (the first box)
-  if (inner.length === 0) return null;
-  const nums = inner.map(num);
-  if ((nums.length !== 2 && nums.length !== 4) || nums.some((n) => !Number.isFinite(n))) return 'bad';
-  return nums;
 }
 
 const BOX_FORM = '[[xmin,ymin,xmax,ymax]] (integers 0-999)';

@@ -14,9 +14,8 @@
  */
 import type { Action, Target } from '../../action/action';
 import { THOUSANDTHS, toModel, type ShotGeometry } from '../../action/coords';
-import { describeOther } from '../describe';
-import { OPPOSITE } from './action';
-
+import { describeOther } from '../shared/describe';
+import { OPPOSITE } from '../shared/box';
 
 type Value = string | number | boolean | number[][];
 

@@ -7,23 +7,17 @@
  */
 import type { Memory } from '../../action/action';
 import { THOUSANDTHS, type ShotGeometry } from '../../action/coords';
-import { trimChars } from '../glm-web/action';
-import { sectionPreview, visibleText } from '../preview';
+
+import { sectionPreview, visibleText } from '../shared/preview';
 import type { ActionParse, App, Dialect, DialectContext, HistoryEntry, Preview, RequestPart } from '../types';
 import { EXAMPLE, readAction, readObject } from './action';
 import { formatMobileAction, pythonDictOf } from './format';
 import { parseGlmMobileReply } from './parse';
 import { GLM_MOBILE_NOTES, GLM_MOBILE_TEMPLATE } from './template';
+import { trimChars, oneLine } from '../shared/text';
 
 /** `<supported_apps>` when the person lists no apps (the example ends its list with "."). */
 export const NO_APPS = 'none.';
-
-/** One history field on one line: line breaks would break the step's "Name: value" lines. */
-export function oneLine(s: unknown): string {
-  // split + trim rather than / *[\n\t]+ */, which backtracks quadratically on long space runs
-  const parts = String(s ?? '').split(/[\r\n\t\v\f\u0085\u2028\u2029]+/);
-  return parts.map((p) => p.trim()).filter(Boolean).join(' ');
-}
 
 /** The memory as the history shows it: its text, "None" when empty (as the seed's example). */
 export function memoryText(memory: Memory | null | undefined): string {

@@ -7,11 +7,12 @@
  */
 import type { Action, ParsedStep, ParseError } from '../../action/action';
 import type { ShotGeometry } from '../../action/coords';
-import { trimChars } from '../glm-web/action';
+
 import { readAction, readObject } from './action';
 import { formatMobileAction } from './format';
-import { allMatches, peelReasoning, unwrap, sectionHeader } from '../reply-text';
+import { allMatches, peelReasoning, unwrap, sectionHeader } from '../shared/reply-text';
 import { capText, MAX_MEMORY_CHARS } from '../../limits';
+import { trimChars } from '../shared/text';
 
 export const NOTE_NO_MEMORY = 'No Memory was given; the previous memory was kept.';
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';

@@ -7,8 +7,10 @@ import type { Action, Direction, Point } from '../../action/action';
 import { boxCentre, CLAMPED_NOTE, THOUSANDTHS, toCss, type ShotGeometry } from '../../action/coords';
 import { normalizeKeys, unknownKeyIn } from '../../action/keys';
 import type { ActionParse } from '../types';
-import { normalizeWidth } from '../glm-web/action';
-import { argOf, FUNCTION_LIST, type Arg, type Call } from './call';
+
+import { FUNCTION_LIST, type Call } from './call';
+import { argOf, type Arg } from '../shared/call';
+import { normalizeWidth } from '../shared/text';
 
 /** The wheel notches of a scroll without `step` (the action space's default). */
 export const DEFAULT_STEP = 5;

@@ -7,8 +7,8 @@
  */
 import type { Action, Point } from '../../action/action';
 import { THOUSANDTHS, toModel, type ShotGeometry } from '../../action/coords';
-import { describeOther } from '../describe';
-import { quotePython } from './call';
+import { describeOther } from '../shared/describe';
+import { quotePython } from '../shared/call';
 
 /** Our key names as xdotool / pyautogui write them on Ubuntu (what the model was tuned with). */
 const MODEL_KEY: Record<string, string> = {

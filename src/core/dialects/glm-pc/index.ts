@@ -6,15 +6,16 @@
  */
 import { THOUSANDTHS, type ShotGeometry } from '../../action/coords';
 import type { ActionParse, Dialect, DialectContext, HistoryEntry, Preview, RequestPart } from '../types';
-import { visibleText } from '../preview';
-import { trimChars } from '../glm-web/action';
+import { visibleText } from '../shared/preview';
+
 import { PC_ACTION_SPACE, USER_PROMPT_HEAD, USER_PROMPT_TAIL } from './template';
 import { findCalls, FUNCTIONS } from './call';
 import { callToAction, CALL_HELP } from './action';
 import { formatPcAction } from './format';
 import { formatMemory } from './memory';
 import { parseGlmPcReply, REPLY_HELP } from './parse';
-import { unwrap } from '../reply-text';
+import { unwrap } from '../shared/reply-text';
+import { trimChars } from '../shared/text';
 
 /** Past screenshots a request carries: those of the last 4 steps (seed: "最多4张历史图片"). */
 export const PAST_SCREENSHOTS = 4;

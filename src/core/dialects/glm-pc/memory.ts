@@ -5,10 +5,11 @@
  * non-ASCII kept), the form the prompt's own example shows: [{"key": "value"}, ...].
  */
 import type { Memory } from '../../action/action';
-import { trimChars } from '../glm-web/action';
-import { repairJson } from '../glm-web/memory';
-import { balancedSpan, tryJson } from '../reply-text';
+
+import { balancedSpan, tryJson } from '../shared/reply-text';
 import { MAX_MEMORY_CHARS, MAX_MEMORY_DEPTH, memoryWithinLimits } from '../../limits';
+import { repairJson } from '../shared/json';
+import { trimChars } from '../shared/text';
 
 export type MemoryListResult = { ok: true; memory: unknown[] } | { ok: false; note: string };
 

@@ -14,11 +14,12 @@
  */
 import type { Action, Memory, ParsedStep, ParseError } from '../../action/action';
 import type { ShotGeometry } from '../../action/coords';
-import { trimChars } from '../glm-web/action';
+
 import { CALL_HELP, callToAction } from './action';
 import { findCalls, unknownCallName, type Call } from './call';
 import { parseMemoryList } from './memory';
-import { peelReasoning, unwrap } from '../reply-text';
+import { peelReasoning, unwrap } from '../shared/reply-text';
+import { trimChars } from '../shared/text';
 
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
 export const NOTE_NO_MEMORY = 'No Memory part was given; the previous memory was kept.';

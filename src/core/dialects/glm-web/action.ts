@@ -5,6 +5,7 @@
  * brackets, change case, use full-width punctuation and add explanations.
  */
 import { at, type Action } from '../../action/action';
+import { normalizeWidth, trimChars } from '../shared/text';
 
 export type ActionResult = { ok: true; action: Action } | { ok: false; error: string };
 
@@ -18,34 +19,6 @@ export const KEYWORD = /^(click|type|scroll|wait|go[ \t_-]*back|bing|google|key|
  */
 const ANOTHER_ACTION =
   /^(?:(?:click|type|scroll)\s*[[［【(]|(?:click|type|scroll)\s+[0-9０-９]|scroll\s+(?:up|down|window)\b|(?:wait|go\s*back|bing|google)[\s.。]*$|(?:key|answer)\s*[;；:：])/i;
-
-const FULL_WIDTH: Record<string, string> = {
-  '：': ':', '；': ';', '【': '[', '】': ']', '［': '[', '］': ']', '，': ',', '（': '(', '）': ')', '。': '.',
-};
-
-/** Full-width punctuation and digits to ASCII. Only for syntax, never for typed or answer text. */
-export function normalizeWidth(s: string): string {
-  return s
-    .replace(/[：；【】［］，（）。]/g, (c) => FULL_WIDTH[c])
-    .replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
-}
-
-/**
- * Trim any of `chars` (and whitespace) from both ends. A loop, not a `[...]+$`
- * regex: those backtrack quadratically on long whitespace runs in hostile replies.
- */
-export function trimChars(s: string, chars: string, ends: 'both' | 'end' = 'both'): string {
-  let a = 0;
-  let b = s.length;
-  if (ends === 'both') while (a < b && strips(s[a], chars)) a++;
-  while (b > a && strips(s[b - 1], chars)) b--;
-  return s.slice(a, b);
-}
-
-/** One function for every call (a closure per call cost a second on a reply of a million lines). */
-function strips(c: string, chars: string): boolean {
-  return chars.includes(c) || /\s/.test(c);
-}
 
 /** Markdown and quoting around a whole action line: "**Click [3]**", "`Click [3]`". */
 export function stripLineWrap(line: string): string {

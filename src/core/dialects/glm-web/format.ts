@@ -5,7 +5,7 @@
  * dialect's run) are described in brackets, never written as something they are not.
  */
 import type { Action, Target } from '../../action/action';
-import { describeOther } from '../describe';
+import { describeOther } from '../shared/describe';
 
 function where(t: Target): string | null {
   if (t.kind === 'label') return String(t.label);

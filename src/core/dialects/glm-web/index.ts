@@ -7,12 +7,13 @@ import { isParseError } from '../../action/action';
 import { THOUSANDTHS } from '../../action/coords';
 import type { Mark } from '../../marks';
 import type { ActionParse, Dialect, DialectContext, HistoryEntry, RequestPart } from '../types';
-import { sectionPreview } from '../preview';
+import { sectionPreview } from '../shared/preview';
 import { GLM_WEB_TEMPLATE } from './template';
 import { parseGlmWebReply } from './parse';
-import { trimChars } from './action';
+
 import { formatWebAction } from './format';
 import { neutralizePageText } from '../../page-text';
+import { trimChars } from '../shared/text';
 
 /** How many past steps the prompt shows (seed 003 uses the last 15). */
 export const HISTORY_WINDOW = 15;

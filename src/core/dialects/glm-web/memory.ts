@@ -4,9 +4,10 @@
  * trailing commas, code fences, trailing prose).
  */
 
-import { trimChars } from './action';
-import { balancedSpan, tryJson } from '../reply-text';
+import { balancedSpan, tryJson } from '../shared/reply-text';
 import { MAX_MEMORY_CHARS, MAX_MEMORY_DEPTH, memoryWithinLimits } from '../../limits';
+import { trimChars } from '../shared/text';
+import { repairJson } from '../shared/json';
 
 export type MemoryResult =
   | { ok: true; memory: Record<string, unknown> }
@@ -21,56 +22,6 @@ const EMPTY = /^(?:|\{\s*\}|\[\s*\]|none|null|nil|n\/a|empty|无)$/i;
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-const WORD = /[A-Za-z_]\w*/y;
-const TRAILING_COMMA = /,\s*[}\]]/y;
-
-/** Python-ish / sloppy JSON to JSON, token by token so string contents are never touched. */
-export function repairJson(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; ) {
-    const c = s[i];
-    if (c === '"' || c === "'") {
-      // Copy a string, re-emitting it double-quoted.
-      let body = '';
-      let j = i + 1;
-      for (; j < s.length && s[j] !== c; j++) {
-        if (s[j] === '\\' && j + 1 < s.length) {
-          const n = s[j + 1];
-          body += n === "'" ? "'" : '\\' + n; // \' is not a JSON escape
-          j++;
-        } else if (s[j] === '"') body += '\\"';
-        else if (s[j] === '\n') body += '\\n';
-        else if (s[j] === '\r') body += '\\r';
-        else if (s[j] === '\t') body += '\\t';
-        else body += s[j];
-      }
-      out += `"${body}"`;
-      i = j + 1;
-      continue;
-    }
-    WORD.lastIndex = i;
-    const word = WORD.exec(s);
-    if (word) {
-      const w = word[0];
-      out += w === 'None' ? 'null' : w === 'True' ? 'true' : w === 'False' ? 'false' : w;
-      i += w.length;
-      continue;
-    }
-    if (c === ',') {
-      // Drop a trailing comma before a closing bracket.
-      TRAILING_COMMA.lastIndex = i;
-      const rest = TRAILING_COMMA.exec(s);
-      if (rest) {
-        i += rest[0].length - 1;
-        continue;
-      }
-    }
-    out += c;
-    i++;
-  }
-  return out;
 }
 
 /** Parse the text after "Memory_Updated:". */

@@ -6,11 +6,10 @@
  */
 import type { Action, Memory, ParsedStep, ParseError } from '../../action/action';
 import { formatWebAction } from './format';
-import {
-  KEYWORD, answerOf, looksLikeAction, parseActionLine, parseOldAnswer, stripLineWrap, trimChars, type ActionResult,
-} from './action';
+import { KEYWORD, answerOf, looksLikeAction, parseActionLine, parseOldAnswer, stripLineWrap, type ActionResult } from './action';
 import { parseMemory } from './memory';
-import { allMatches, peelReasoning, unwrap, sectionHeader } from '../reply-text';
+import { allMatches, peelReasoning, unwrap, sectionHeader } from '../shared/reply-text';
+import { trimChars } from '../shared/text';
 
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
 export const NOTE_NO_MEMORY = 'No Memory_Updated was given; the previous memory was kept.';

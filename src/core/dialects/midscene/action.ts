@@ -9,7 +9,8 @@ import type { Action, Direction, Target } from '../../action/action';
 import { spaceOfBbox, type BboxConvention } from '../../action/bbox';
 import { CLAMPED_NOTE, boxCentre, toCss, type ShotGeometry } from '../../action/coords';
 import { normalizeKeys } from '../../action/keys';
-import { boxNumbers } from '../glm-mobile/action';
+import { boxNumbers } from '../shared/box';
+import { isObject } from '../shared/json';
 
 export type ActionRead = { ok: true; action: Action; notes: string[] } | { ok: false; error: string };
 
@@ -34,10 +35,6 @@ export const SCROLL_TYPES: Record<string, { direction: Direction | null; until: 
 };
 
 const DIRECTIONS: readonly string[] = ['up', 'down', 'left', 'right'];
-
-export function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
 
 /** A field by any case of its name. */
 export function field(obj: Record<string, unknown>, ...names: string[]): unknown {

@@ -10,7 +10,7 @@
 import type { Action, Target } from '../../action/action';
 import { spaceOfBbox, type BboxConvention } from '../../action/bbox';
 import { toModel, type ShotGeometry } from '../../action/coords';
-import { describeOther } from '../describe';
+import { describeOther } from '../shared/describe';
 
 function locate(t: Target, shot: ShotGeometry, bbox: BboxConvention | undefined): string | null {
   if (t.kind === 'window' || t.kind === 'none') return 'null';

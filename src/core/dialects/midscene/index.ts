@@ -6,14 +6,16 @@
  * No memory: the previous logs are the model's whole record.
  */
 import { THOUSANDTHS, type ShotGeometry } from '../../action/coords';
-import { trimChars } from '../glm-web/action';
-import { visibleText } from '../preview';
+
+import { visibleText } from '../shared/preview';
 import type { ActionParse, Dialect, DialectContext, HistoryEntry, Preview, RequestPart } from '../types';
-import { EXAMPLE, isObject, readAction } from './action';
+import { EXAMPLE, readAction } from './action';
 import { formatMidsceneAction } from './format';
-import { firstObject, readLoose } from './json';
+
 import { oneLine, parseMidsceneReply, REPLY_EXAMPLE, stringField } from './parse';
 import { MIDSCENE_SYSTEM_PROMPT } from './template';
+import { isObject, firstObject, readLoose } from '../shared/json';
+import { trimChars } from '../shared/text';
 
 /** A past step's log: the last line of its thought (parse.ts thoughtOf), with what went wrong if it did not succeed. */
 export function logOf(h: HistoryEntry): string {

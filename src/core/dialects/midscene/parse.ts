@@ -13,10 +13,10 @@ import type { Action, ParsedStep, ParseError } from '../../action/action';
 import type { BboxConvention } from '../../action/bbox';
 import type { ShotGeometry } from '../../action/coords';
 import { capText } from '../../limits';
-import { peelReasoning, unwrap } from '../reply-text';
-import { EXAMPLE, field, isObject, readAction, typeOf } from './action';
+import { peelReasoning, unwrap } from '../shared/reply-text';
+import { EXAMPLE, field, readAction, typeOf } from './action';
 import { formatMidsceneAction } from './format';
-import { firstObject } from './json';
+import { isObject, firstObject } from '../shared/json';
 
 export const REPLY_EXAMPLE = `{"what_the_user_wants_to_do_next_by_instruction": "...", "log": "I will use action Tap to ...", "more_actions_needed_by_instruction": true, "action": ${EXAMPLE}}`;
 

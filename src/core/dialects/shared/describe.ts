@@ -2,7 +2,7 @@
  * A plain description of any action, for a grammar that has no words for it (an action from
  * another dialect's run shown in this one's history). Model-facing text: never translated.
  */
-import type { Action, Target } from '../action/action';
+import type { Action, Target } from '../../action/action';
 
 function place(t: Target): string {
   switch (t.kind) {

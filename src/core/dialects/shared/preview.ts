@@ -4,7 +4,7 @@
  * answer and box tokens and a tag cut in half by the stream are left out. Dialects call this
  * with their own section names (types.ts Dialect.preview).
  */
-import type { Preview } from './types';
+import type { Preview } from '../types';
 
 /** The reply without its think block, answer/box tokens and a half-arrived tag. */
 export function visibleText(content: string): string {
