@@ -22,6 +22,7 @@ import { TASK_TEMPLATE } from './template';
 import { learnHooks } from './learn';
 import { SELF_EXPLORE_TASK_TEMPLATE } from './learn-templates';
 import { trimChars, oneLine } from '../shared/text';
+import { defineDialect } from '../shared/define';
 
 /**
  * `<last_act>`: the previous step's Summary (the memory), "None" before the first step, as the
@@ -77,7 +78,7 @@ export function parseAction(text: string, shot: ShotGeometry): ActionParse {
   return r.ok ? { ok: true, action: r.action, notes: r.notes } : { ok: false, error: r.error };
 }
 
-export const appagent: Dialect = {
+export const appagent: Dialect = defineDialect({
   id: 'appagent',
   model: 'AppAgent (GPT-4V, Qwen-VL)',
   // PNG: the phone-emulated capture's size is read from the image itself (docs/dialects.md, Coordinates).
@@ -96,4 +97,4 @@ export const appagent: Dialect = {
   formatErrorObservation,
   deviceSetting: true,
   learn: learnHooks,
-};
+});

@@ -13,11 +13,12 @@
 import type { ParsedStep, ParseError } from '../../action/action';
 import type { ShotGeometry } from '../../action/coords';
 
-import { allMatches, peelReasoning, unwrap, sectionHeader } from '../shared/reply-text';
+import { allMatches, unwrap, sectionHeader } from '../shared/reply-text';
 import { capText, MAX_MEMORY_CHARS } from '../../limits';
 import { FORMS, readCall } from './action';
 import { formatAppAgentAction } from './format';
 import { trimChars } from '../shared/text';
+import { readReply, type BodyRead } from '../shared/define';
 
 export const NOTE_NO_SUMMARY = 'No Summary was given; the previous summary was kept.';
 
@@ -34,10 +35,7 @@ const BARE = /^[-*>#_` \t]*(?:(?:tap|text|long_press|swipe)\s*\(|FINISH\b)/gm;
 
 interface Head { kind: Kind; start: number; end: number }
 
-type BodyResult =
-  | { ok: true; step: Omit<ParsedStep, 'reasoning'> }
-  /** missing: no action at all (so the reasoning may be tried) */
-  | { ok: false; error: string; missing: boolean };
+type BodyResult = BodyRead;
 
 function headsOf(body: string, preferLast: boolean): Head[] {
   const heads: Head[] = [];
@@ -81,22 +79,7 @@ function parseBody(raw: string, shot: ShotGeometry, preferLast: boolean): BodyRe
   };
 }
 
-function parseUnsafe(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
-  const { body, reasoning } = peelReasoning(content, reasoningContent);
-  let r = parseBody(body, shot, false);
-  if (!r.ok && r.missing && reasoning) {
-    const fromReasoning = parseBody(reasoning, shot, true);
-    if (fromReasoning.ok || !fromReasoning.missing) r = fromReasoning;
-  }
-  if (!r.ok) return { error: r.error, reasoning };
-  return { ...r.step, reasoning };
-}
-
-/** Parse an AppAgent reply. Never throws. */
+/** Parse an AppAgent reply (the reasoning's call when the reply has none). Never throws. */
 export function parseAppAgentReply(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
-  try {
-    return parseUnsafe(typeof content === 'string' ? content : '', reasoningContent, shot);
-  } catch (e) {
-    return { error: `The reply could not be read (${e instanceof Error ? e.message : String(e)}); write ${FORMS}`, reasoning: null };
-  }
+  return readReply(content, reasoningContent, (body, fromReasoning) => parseBody(body, shot, fromReasoning), { help: `; write ${FORMS}` });
 }

@@ -17,6 +17,7 @@ import { lineOperation, operationAt, OPERATION_LABEL } from './operation';
 import { parseCogReply, REPLY_HELP } from './parse';
 import { FORMAT_LINE, HISTORY_HEAD, MARK_GENERAL, MARK_SENSITIVE, OBSERVATION_LABEL, PLATFORM_LINE, TASK_PREFIX } from './template';
 import { trimChars, oneLine } from '../shared/text';
+import { defineDialect } from '../shared/define';
 
 /**
  * One earlier step's history line: "{i}. {grounded operation}\t{action sentence}", as the
@@ -72,7 +73,7 @@ export function variableRefs(text: string): string[] {
   return String(text ?? '').match(VARIABLE) ?? [];
 }
 
-export const cogagent: Dialect = {
+export const cogagent: Dialect = defineDialect({
   id: 'cogagent',
   model: 'CogAgent-9B-20241220',
   // clipboard: QUOTE_CLIPBOARD reads what the page copied
@@ -97,6 +98,6 @@ export const cogagent: Dialect = {
   preview,
   formatErrorObservation,
   variableRefs,
-};
+});
 
 export { parseCogReply, formatCogAction, REPLY_HELP };

@@ -15,11 +15,12 @@
 import type { ParsedStep, ParseError } from '../../action/action';
 import type { ShotGeometry } from '../../action/coords';
 
-import { peelReasoning, unwrap } from '../shared/reply-text';
+import { unwrap } from '../shared/reply-text';
 import { operationToAction } from './action';
 import { lineOperation, operationAt, OPERATION_LABEL, OPERATION_LIST, type Operation } from './operation';
 import { ANSWER_FORMAT, MARK_GENERAL, MARK_SENSITIVE } from './template';
 import { trimChars } from '../shared/text';
+import { readReply, type BodyRead } from '../shared/define';
 
 /** How a reply should look, for error messages. */
 export const REPLY_HELP = `Answer in the ${ANSWER_FORMAT} format: a line "Action: <what you do, in one sentence>", a line "Grounded Operation: <one operation>" (e.g. Grounded Operation: CLICK(box=[[387,248,727,317]], element_type='Clickable text', element_info='Search')), then ${MARK_GENERAL}, or ${MARK_SENSITIVE} when the operation is sensitive. Operations: ${OPERATION_LIST}.`;
@@ -30,10 +31,8 @@ const SENSITIVE = /<<\s*敏感操作\s*>>/;
 /** Everything that is not the Action sentence: markers, other sections' labels. */
 const MARKERS = /<<\s*(?:一般|敏感)操作\s*>>/g;
 
-type BodyResult =
-  | { ok: true; step: ParsedStep }
-  /** missing: no operation at all (so the reasoning may be tried) */
-  | { ok: false; error: string; missing: boolean };
+/** missing (no operation at all): the reasoning may be tried */
+type BodyResult = BodyRead;
 
 function firstAt(re: RegExp, s: string, from = 0): { index: number; end: number } | null {
   re.lastIndex = 0;
@@ -83,25 +82,7 @@ function parseBody(raw: string, shot: ShotGeometry): BodyResult {
   return { ok: true, step };
 }
 
-function parseUnsafe(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
-  const { body, reasoning } = peelReasoning(content, reasoningContent);
-  let r = parseBody(body, shot);
-  if (!r.ok && r.missing && reasoning) {
-    // Only when the reply itself has no operation: the reasoning's operation is its decision.
-    const fromReasoning = parseBody(reasoning, shot);
-    if (fromReasoning.ok || !fromReasoning.missing) r = fromReasoning;
-    else if (!body.trim()) r = { ok: false, error: `The reply had no text after the reasoning. ${REPLY_HELP}`, missing: true };
-  }
-  if (!r.ok) return { error: r.error, reasoning };
-  return { ...r.step, reasoning };
-}
-
-/** Parse a CogAgent reply. Never throws. */
+/** Parse a CogAgent reply (the reasoning's operation when the reply has none). Never throws. */
 export function parseCogReply(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
-  try {
-    return parseUnsafe(typeof content === 'string' ? content : '', reasoningContent, shot);
-  } catch (e) {
-    // A bug here must not stop the run: the model gets a format error instead.
-    return { error: `The reply could not be read (${e instanceof Error ? e.message : String(e)}). ${REPLY_HELP}`, reasoning: null };
-  }
+  return readReply(content, reasoningContent, (body) => parseBody(body, shot), { noText: `The reply had no text after the reasoning. ${REPLY_HELP}`, help: `. ${REPLY_HELP}` });
 }

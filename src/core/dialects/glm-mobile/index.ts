@@ -15,6 +15,7 @@ import { formatMobileAction, pythonDictOf } from './format';
 import { parseGlmMobileReply } from './parse';
 import { GLM_MOBILE_NOTES, GLM_MOBILE_TEMPLATE } from './template';
 import { trimChars, oneLine } from '../shared/text';
+import { defineDialect } from '../shared/define';
 
 /** `<supported_apps>` when the person lists no apps (the example ends its list with "."). */
 export const NO_APPS = 'none.';
@@ -123,7 +124,7 @@ export function preview(partial: string): Preview {
   return cut >= 0 ? { thought: p.thought!.slice(0, cut).trim() || null, action: p.action } : p;
 }
 
-export const glmMobile: Dialect = {
+export const glmMobile: Dialect = defineDialect({
   id: 'glm-mobile',
   model: 'GLM-4.5V',
   observes: { labels: false, pastScreenshots: 0, device: 'phone' },
@@ -137,4 +138,4 @@ export const glmMobile: Dialect = {
   formatAction: formatMobileAction,
   preview,
   formatErrorObservation,
-};
+});

@@ -10,9 +10,10 @@ import type { ShotGeometry } from '../../action/coords';
 
 import { readAction, readObject } from './action';
 import { formatMobileAction } from './format';
-import { allMatches, peelReasoning, unwrap, sectionHeader } from '../shared/reply-text';
+import { allMatches, unwrap, sectionHeader } from '../shared/reply-text';
 import { capText, MAX_MEMORY_CHARS } from '../../limits';
 import { trimChars } from '../shared/text';
+import { readReply, type BodyRead } from '../shared/define';
 
 export const NOTE_NO_MEMORY = 'No Memory was given; the previous memory was kept.';
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
@@ -93,32 +94,12 @@ function parseBody(raw: string, shot: ShotGeometry, preferLast: boolean): BodyRe
   return { ok: true, thought, action: read.action, memory, notes };
 }
 
-function parseUnsafe(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
-  const { body, reasoning } = peelReasoning(content, reasoningContent);
-  let r = parseBody(body, shot, false);
-  if (!r.ok && r.missing && reasoning) {
-    // Only when the reply itself has no action: the reasoning's last action is its decision.
-    const fromReasoning = parseBody(reasoning, shot, true);
-    if (fromReasoning.ok || !fromReasoning.missing) r = fromReasoning;
-    else if (!body.trim()) r = { ok: false, error: "The reply had no text after the reasoning and no 'Action:' line", missing: true };
-  }
-  if (!r.ok) return { error: r.error, reasoning };
-  return {
-    thought: r.thought,
-    action: r.action,
-    actionText: formatMobileAction(r.action, shot),
-    memory: r.memory,
-    notes: r.notes,
-    reasoning,
-  };
+function stepOf(r: BodyResult, shot: ShotGeometry): BodyRead {
+  if (!r.ok) return r;
+  return { ok: true, step: { thought: r.thought, action: r.action, actionText: formatMobileAction(r.action, shot), memory: r.memory, notes: r.notes } };
 }
 
-/** Parse a GLM mobile reply. Never throws. */
+/** Parse a GLM mobile reply (the reasoning's last action when the reply has none). Never throws. */
 export function parseGlmMobileReply(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
-  try {
-    return parseUnsafe(typeof content === 'string' ? content : '', reasoningContent, shot);
-  } catch (e) {
-    // A bug here must not stop the run: the model gets a format error instead.
-    return { error: `The reply could not be read (${e instanceof Error ? e.message : String(e)})`, reasoning: null };
-  }
+  return readReply(content, reasoningContent, (body, fromReasoning) => stepOf(parseBody(body, shot, fromReasoning), shot), { noText: "The reply had no text after the reasoning and no 'Action:' line" });
 }

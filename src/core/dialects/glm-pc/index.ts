@@ -16,6 +16,7 @@ import { formatMemory } from './memory';
 import { parseGlmPcReply, REPLY_HELP } from './parse';
 import { unwrap } from '../shared/reply-text';
 import { trimChars } from '../shared/text';
+import { defineDialect } from '../shared/define';
 
 /** Past screenshots a request carries: those of the last 4 steps (seed: "最多4张历史图片"). */
 export const PAST_SCREENSHOTS = 4;
@@ -124,7 +125,7 @@ export function preview(partial: string): Preview {
   return { thought: trimChars(thought, '`*') || null, action: action || null };
 }
 
-export const glmPc: Dialect = {
+export const glmPc: Dialect = defineDialect({
   id: 'glm-pc',
   model: 'GLM-4.5V',
   observes: { labels: false, pastScreenshots: PAST_SCREENSHOTS, device: 'desktop' },
@@ -138,6 +139,6 @@ export const glmPc: Dialect = {
   formatAction: (action, shot) => formatPcAction(action, shot),
   preview,
   formatErrorObservation,
-};
+});
 
 export { parseGlmPcReply, formatPcAction, REPLY_HELP };

@@ -18,8 +18,9 @@ import type { ShotGeometry } from '../../action/coords';
 import { CALL_HELP, callToAction } from './action';
 import { findCalls, unknownCallName, type Call } from './call';
 import { parseMemoryList } from './memory';
-import { peelReasoning, unwrap } from '../shared/reply-text';
+import { unwrap } from '../shared/reply-text';
 import { trimChars } from '../shared/text';
+import { readReply, type BodyRead } from '../shared/define';
 
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
 export const NOTE_NO_MEMORY = 'No Memory part was given; the previous memory was kept.';
@@ -115,25 +116,12 @@ function parseBody(raw: string, shot: ShotGeometry, preferLast: boolean): BodyRe
   return { ok: true, thought, action: r.action, actionText: call.text, memory, notes };
 }
 
-function parseUnsafe(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
-  const { body, reasoning } = peelReasoning(content, reasoningContent);
-  let r = parseBody(body, shot, false);
-  if (!r.ok && r.missing && reasoning) {
-    // Only when the reply itself has no call: the reasoning's last call is its decision.
-    const fromReasoning = parseBody(reasoning, shot, true);
-    if (fromReasoning.ok || !fromReasoning.missing) r = fromReasoning;
-    else if (!body.trim()) r = { ok: false, error: `The reply had no text after the reasoning. ${REPLY_HELP}`, missing: true };
-  }
-  if (!r.ok) return { error: r.error, reasoning };
-  return { thought: r.thought, action: r.action, actionText: r.actionText, memory: r.memory, notes: r.notes, reasoning };
+function stepOf(r: BodyResult): BodyRead {
+  if (!r.ok) return r;
+  return { ok: true, step: { thought: r.thought, action: r.action, actionText: r.actionText, memory: r.memory, notes: r.notes } };
 }
 
-/** Parse a GLM-4.5V computer reply. Never throws. */
+/** Parse a GLM-4.5V computer reply (the reasoning's last call when the reply has none). Never throws. */
 export function parseGlmPcReply(content: string, reasoningContent: string | null | undefined, shot: ShotGeometry): ParsedStep | ParseError {
-  try {
-    return parseUnsafe(typeof content === 'string' ? content : '', reasoningContent, shot);
-  } catch (e) {
-    // A bug here must not stop the run: the model gets a format error instead.
-    return { error: `The reply could not be read (${e instanceof Error ? e.message : String(e)}). ${REPLY_HELP}`, reasoning: null };
-  }
+  return readReply(content, reasoningContent, (body, fromReasoning) => stepOf(parseBody(body, shot, fromReasoning)), { noText: `The reply had no text after the reasoning. ${REPLY_HELP}`, help: `. ${REPLY_HELP}` });
 }

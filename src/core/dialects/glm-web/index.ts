@@ -14,6 +14,7 @@ import { parseGlmWebReply } from './parse';
 import { formatWebAction } from './format';
 import { neutralizePageText } from '../../page-text';
 import { trimChars } from '../shared/text';
+import { defineDialect } from '../shared/define';
 
 /** How many past steps the prompt shows (seed 003 uses the last 15). */
 export const HISTORY_WINDOW = 15;
@@ -108,7 +109,7 @@ export function parseAction(text: string): ActionParse {
   return isParseError(r) ? { ok: false, error: r.error } : { ok: true, action: r.action, notes: [] };
 }
 
-export const glmWeb: Dialect = {
+export const glmWeb: Dialect = defineDialect({
   id: 'glm-web',
   model: 'GLM-4.5V',
   // JPEG at 90: captured ~30 % faster than PNG at 1280x800 on heavy documentation pages, about as
@@ -125,4 +126,4 @@ export const glmWeb: Dialect = {
   formatAction: (action) => formatWebAction(action),
   preview: (partial) => sectionPreview(partial, 'Thought:', 'Action:'),
   formatErrorObservation,
-};
+});

@@ -8,8 +8,9 @@ import type { Action, Memory, ParsedStep, ParseError } from '../../action/action
 import { formatWebAction } from './format';
 import { KEYWORD, answerOf, looksLikeAction, parseActionLine, parseOldAnswer, stripLineWrap, type ActionResult } from './action';
 import { parseMemory } from './memory';
-import { allMatches, peelReasoning, unwrap, sectionHeader } from '../shared/reply-text';
+import { allMatches, unwrap, sectionHeader } from '../shared/reply-text';
 import { trimChars } from '../shared/text';
+import { readReply, type BodyRead } from '../shared/define';
 
 export const NOTE_EXTRA_ACTIONS = 'Only the first action was run; the rest were ignored.';
 export const NOTE_NO_MEMORY = 'No Memory_Updated was given; the previous memory was kept.';
@@ -106,32 +107,12 @@ function parseBody(raw: string, preferLast: boolean): BodyResult {
   return { ok: true, thought, action: result.action, memory, notes };
 }
 
-function parseUnsafe(content: string, reasoningContent: string | null | undefined): ParsedStep | ParseError {
-  const { body, reasoning } = peelReasoning(content, reasoningContent);
-  let r = parseBody(body, false);
-  if (!r.ok && r.missing && reasoning) {
-    // Only when the reply itself has no action: the reasoning's last "Action:" is its decision.
-    const fromReasoning = parseBody(reasoning, true);
-    if (fromReasoning.ok || !fromReasoning.missing) r = fromReasoning;
-    else if (!body.trim()) r = { ok: false, error: "The reply had no text after the reasoning and no 'Action:' line", missing: true };
-  }
-  if (!r.ok) return { error: r.error, reasoning };
-  return {
-    thought: r.thought,
-    action: r.action,
-    actionText: formatWebAction(r.action),
-    memory: r.memory,
-    notes: r.notes,
-    reasoning,
-  };
+function stepOf(r: BodyResult): BodyRead {
+  if (!r.ok) return r;
+  return { ok: true, step: { thought: r.thought, action: r.action, actionText: formatWebAction(r.action), memory: r.memory, notes: r.notes } };
 }
 
-/** Parse a GLM web reply. Never throws. */
+/** Parse a GLM web reply (the reasoning's last "Action:" when the reply has none). Never throws. */
 export function parseGlmWebReply(content: string, reasoningContent?: string | null): ParsedStep | ParseError {
-  try {
-    return parseUnsafe(typeof content === 'string' ? content : '', reasoningContent);
-  } catch (e) {
-    // A bug here must not stop the run: the model gets a format error instead.
-    return { error: `The reply could not be read (${e instanceof Error ? e.message : String(e)})`, reasoning: null };
-  }
+  return readReply(content, reasoningContent, (body, fromReasoning) => stepOf(parseBody(body, fromReasoning)), { noText: "The reply had no text after the reasoning and no 'Action:' line" });
 }

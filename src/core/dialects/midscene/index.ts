@@ -16,6 +16,7 @@ import { oneLine, parseMidsceneReply, REPLY_EXAMPLE, stringField } from './parse
 import { MIDSCENE_SYSTEM_PROMPT } from './template';
 import { isObject, firstObject, readLoose } from '../shared/json';
 import { trimChars } from '../shared/text';
+import { defineDialect } from '../shared/define';
 
 /** A past step's log: the last line of its thought (parse.ts thoughtOf), with what went wrong if it did not succeed. */
 export function logOf(h: HistoryEntry): string {
@@ -84,7 +85,7 @@ export function preview(partial: string): Preview {
   return { thought, action };
 }
 
-export const midscene: Dialect = {
+export const midscene: Dialect = defineDialect({
   id: 'midscene',
   model: 'Midscene planner (Qwen-VL, UI-TARS, Doubao, Gemini, GLM)',
   observes: { labels: false, pastScreenshots: 0, device: 'desktop' },
@@ -100,4 +101,4 @@ export const midscene: Dialect = {
   formatAction: (action, shot, options) => formatMidsceneAction(action, shot, options?.bbox),
   preview,
   formatErrorObservation,
-};
+});
