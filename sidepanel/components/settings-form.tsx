@@ -33,7 +33,7 @@ const mainFields = (): Field[] => [
   { key: 'screenImages', label: t('fieldScreenImages'), help: t('fieldScreenImagesHelp'), type: 'checkbox' },
 ];
 const advancedFields = (s: Settings): Field[] => [
-  { key: 'temperature', label: t('fieldTemperature'), help: t('fieldTemperatureHelp', s.dialect, dialectOf(s.dialect).request.temperature, t(requestSourceKey(s.dialect))), type: 'number' },
+  { key: 'temperature', label: t('fieldTemperature'), help: t('fieldTemperatureHelp', s.dialect, dialectOf(s.dialect).request.temperature, t(dialectOf(s.dialect).messages.requestSource)), type: 'number' },
   { key: 'maxTokens', label: t('fieldMaxTokens'), help: t('fieldMaxTokensHelp'), type: 'number' },
   { key: 'stream', label: t('fieldStream'), help: t('fieldStreamHelp'), type: 'checkbox' },
   { key: 'extraBody', label: t('fieldExtraBody'), help: t('fieldExtraBodyHelp'), type: 'text' },
@@ -48,25 +48,7 @@ const advancedFields = (s: Settings): Field[] => [
 
 /** What each dialect is for, in the person's words (one line each; the model never reads these). */
 export function dialectNote(id: string): string {
-  switch (id) {
-    case 'glm-web': return t('dialectNoteWeb');
-    case 'glm-pc': return t('dialectNotePc');
-    case 'glm-mobile': return t('dialectNoteMobile');
-    case 'cogagent': return t('dialectNoteCogagent');
-    case 'midscene': return t('dialectNoteMidscene');
-    case 'appagent': return t('dialectNoteAppagent');
-    default: return '';
-  }
-}
-
-/** Where a dialect's request defaults (temperature, max tokens) come from: the message key. */
-export function requestSourceKey(id: string): string {
-  switch (id) {
-    case 'cogagent': return 'tempSourceCogagent';
-    case 'midscene': return 'tempSourceMidscene';
-    case 'appagent': return 'tempSourceAppagent';
-    default: return 'tempSourceGlm'; // glm-web, glm-pc, glm-mobile: GLM-4.5V's reference client
-  }
+  return t(dialectOf(id).messages.note);
 }
 
 /** A bounding-box convention's name, in the person's words. */

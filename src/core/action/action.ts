@@ -131,6 +131,11 @@ export interface ParsedStep {
   endsAfter?: string;
   /** something the model reports as wrong, shown to the person (Midscene's `error`) */
   warning?: string;
+  /**
+   * the model asks the person for help (UI-TARS's call_user): the person is asked before the
+   * action runs, in any mode, with the model's thought; where nobody can answer, the run stops
+   */
+  asksPerson?: boolean;
 }
 
 export interface ParseError {

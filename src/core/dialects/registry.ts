@@ -1,7 +1,8 @@
 /**
  * Every model dialect the extension speaks, by id (the runner's `--dialect`, docs/runner.md).
- * Adding a dialect: its folder, its id in DialectId (types.ts), its import and line here, its
- * cases for the conformance suite and its fake-model player (docs/dialects.md).
+ * Adding a dialect: its folder, its import and line here, its two messages in each locale, its
+ * fake-model fixture (test/fixtures/dialects/) and its section of docs/dialects.md; the
+ * meta-test (test/unit/dialect-registry.test.ts) says what is missing.
  */
 import { glmWeb } from './glm-web';
 import { glmMobile } from './glm-mobile';
@@ -9,7 +10,8 @@ import { glmPc } from './glm-pc';
 import { cogagent } from './cogagent';
 import { midscene } from './midscene';
 import { appagent } from './appagent';
-import type { Dialect, DialectId, LearnHooks } from './types';
+import { uiTars } from './ui-tars';
+import type { Dialect, LearnHooks } from './types';
 
 const REGISTRY = {
   'glm-web': glmWeb,
@@ -18,7 +20,11 @@ const REGISTRY = {
   cogagent,
   midscene,
   appagent,
-} satisfies Record<DialectId, Dialect>;
+  'ui-tars': uiTars,
+} satisfies Record<string, Dialect>;
+
+/** A registered dialect's id. */
+export type DialectId = keyof typeof REGISTRY;
 
 export const DIALECTS: Readonly<Record<string, Dialect>> = REGISTRY;
 

@@ -14,8 +14,6 @@ import type { CoordinateSpace, ShotGeometry } from '../action/coords';
 import type { LabelStyle, Mark } from '../marks';
 import type { DocAction, ScreenDoc } from '../docs/types';
 
-export type DialectId = 'glm-web' | 'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene' | 'appagent';
-
 /** Where a run's tab is shown: as it is, or emulated as a phone (background/act/device.ts). */
 export type Device = 'desktop' | 'phone';
 
@@ -58,19 +56,25 @@ export interface DialectContext {
   explore?: boolean;
   /** labels of elements on screen that an exploring action found to change nothing */
   avoid?: number[];
+  /** the values of the dialect's own settings (Dialect.options) */
+  dialectOptions?: DialectOptionValues;
 }
 
 /**
- * One part of the single user message a request sends, in order. Images are references the
- * background fills in: the current screenshot at full size, or an earlier step's screenshot
- * scaled by `scale` (so the run state never holds a second copy of any image).
+ * One part of a request, in order. Images are references the background fills in: the current
+ * screenshot at full size, or an earlier step's screenshot scaled by `scale` (so the run state
+ * never holds a second copy of any image). Most dialects send one user message (and midscene a
+ * system message before it); a dialect prompted as a conversation (ui-tars) starts each further
+ * message with a `turn`: the parts before the first turn are the first user message.
  */
 export type RequestPart =
   /** the system message (sent before the user message; dialects whose seed has one: midscene) */
   | { type: 'system'; text: string }
   | { type: 'text'; text: string }
   | { type: 'image'; of: 'current' }
-  | { type: 'image'; of: number; scale: number };
+  | { type: 'image'; of: number; scale: number }
+  /** the next message of a conversation: an earlier reply of the model's, or the user's next turn */
+  | { type: 'turn'; role: 'user' | 'assistant' };
 
 /** What a dialect observes each step. */
 export interface Observes {
@@ -133,12 +137,45 @@ export interface Preview { thought: string | null; action: string | null }
  * What the run knows that changes how a reply is read and an action written: the endpoint's
  * bounding-box convention (action/bbox.ts), for dialects with `bboxSetting`. Absent: the default.
  */
-export interface ParseOptions { bbox?: BboxConvention }
+export interface ParseOptions {
+  bbox?: BboxConvention;
+  /** the values of the dialect's own settings (Dialect.options), each checked against its choices (RunState.dialectOptions) */
+  dialectOptions?: DialectOptionValues;
+}
+
+/**
+ * A setting of the dialect's own, declared as data: Settings stores its value per dialect, the
+ * settings form shows it while the dialect is chosen and the runner takes it as
+ * `--dialect-option name=value` (docs/runner.md); the run carries the value into ParseOptions
+ * and DialectContext. Labels are message keys (public/_locales): the person's words are
+ * translated, the model never reads them.
+ */
+export interface DialectOption {
+  /** its name in settings and on the runner's command line (letters, digits, "-") */
+  name: string;
+  choices: readonly string[];
+  default: string;
+  /** message keys: the field's label, its help, and each choice's name (by choice) */
+  label: string;
+  help: string;
+  choiceLabels: Readonly<Record<string, string>>;
+}
+
+/** A dialect's option values by name. */
+export type DialectOptionValues = Readonly<Record<string, string>>;
+
+/**
+ * The dialect's own words for the person, as message keys (public/_locales; the meta-test checks
+ * both locales have them): what it is for (under the dialect menu) and where its request defaults
+ * come from (the temperature's help).
+ */
+export interface DialectMessages { note: string; requestSource: string }
 
 export type ActionParse = { ok: true; action: Action; notes: string[] } | { ok: false; error: string };
 
 export interface Dialect {
-  id: DialectId;
+  /** its key in the registry (registry.ts DialectId), the runner's --dialect */
+  id: string;
   /** the model it speaks to (shown in settings; a name, not a sentence to translate) */
   model: string;
   observes: Observes;
@@ -180,4 +217,8 @@ export interface Dialect {
   deviceSetting?: boolean;
   /** How it learns a site's elements (dialects with observes.docs). */
   learn?: LearnHooks;
+  /** its settings of its own (rendered by the settings form, flags of the runner) */
+  options?: readonly DialectOption[];
+  /** its words for the person (message keys) */
+  messages: DialectMessages;
 }

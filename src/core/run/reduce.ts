@@ -276,8 +276,8 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
         const refused: RunState = { ...state, pending: { ...q, checked: true, guardRule: ev.hit.id, decision: { decision: 'rejected', feedback: modelText.exploreNever } } };
         return finishStep(refused, ev.at, { ok: false, error: modelText.exploreNever }, [], 0);
       }
-      // the model marked the action sensitive (CogAgent): the person is asked, whatever the guard lists say
-      const sensitive = p.reply.sensitive ? translatorFor(state.locale)('whySensitive') : null;
+      // the model marked the action sensitive (CogAgent) or asks for help (UI-TARS's call_user): the person is asked, whatever the guard lists say
+      const sensitive = p.reply.sensitive ? translatorFor(state.locale)(p.reply.asksPerson ? 'whyModelAsks' : 'whySensitive', p.reply.thought) : null;
       if (!ev.hit && !injected && !sensitive && !state.approveSteps) return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
       // a guard's reason and the page's words aimed at the agent, both: the person weighs the one knowing the other
       const reason = [ev.hit?.reason, injected].filter((x): x is string => !!x).join('; ') || sensitive;
@@ -510,7 +510,8 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
   return proposed(state, ev.at, {
     raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: parsed.thought, action, actionText,
     memory: parsed.memory ?? state.memory, notes, usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null,
-    ...(parsed.sensitive ? { sensitive: true } : {}),
+    ...(parsed.sensitive || parsed.asksPerson ? { sensitive: true } : {}),
+    ...(parsed.asksPerson ? { asksPerson: true } : {}),
     ...(parsed.sleepMs !== undefined ? { sleepMs: parsed.sleepMs } : {}),
     ...(parsed.endsAfter !== undefined ? { endsAfter: parsed.endsAfter } : {}),
     ...(parsed.warning ? { warning: parsed.warning } : {}),

@@ -220,6 +220,8 @@ export interface PendingReply {
   secret?: boolean;
   /** from the parsed reply (ParsedStep) */
   sensitive?: boolean;
+  /** the model asks the person for help (ParsedStep.asksPerson): asked like a sensitive action, with its thought */
+  asksPerson?: boolean;
   sleepMs?: number;
   endsAfter?: string;
   warning?: string;

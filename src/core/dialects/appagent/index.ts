@@ -81,6 +81,7 @@ export function parseAction(text: string, shot: ShotGeometry): ActionParse {
 export const appagent: Dialect = defineDialect({
   id: 'appagent',
   model: 'AppAgent (GPT-4V, Qwen-VL)',
+  messages: { note: 'dialectNoteAppagent', requestSource: 'tempSourceAppagent' },
   // PNG: the phone-emulated capture's size is read from the image itself (docs/dialects.md, Coordinates).
   observes: { labels: true, labelStyle: 'centre-from-1', docs: true, device: 'phone', pastScreenshots: 0 },
   // The grammar acts on tags only; no coordinates are read or written.

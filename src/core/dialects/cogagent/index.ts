@@ -76,6 +76,7 @@ export function variableRefs(text: string): string[] {
 export const cogagent: Dialect = defineDialect({
   id: 'cogagent',
   model: 'CogAgent-9B-20241220',
+  messages: { note: 'dialectNoteCogagent', requestSource: 'tempSourceCogagent' },
   // clipboard: QUOTE_CLIPBOARD reads what the page copied
   observes: { labels: false, pastScreenshots: 0, device: 'desktop', clipboard: true },
   coords: THOUSANDTHS,

@@ -127,6 +127,7 @@ export function preview(partial: string): Preview {
 export const glmMobile: Dialect = defineDialect({
   id: 'glm-mobile',
   model: 'GLM-4.5V',
+  messages: { note: 'dialectNoteMobile', requestSource: 'tempSourceGlm' },
   observes: { labels: false, pastScreenshots: 0, device: 'phone' },
   coords: THOUSANDTHS,
   request: { temperature: 0.001, maxTokens: 8192, extraBody: '{"skip_special_tokens": false}' },

@@ -128,6 +128,7 @@ export function preview(partial: string): Preview {
 export const glmPc: Dialect = defineDialect({
   id: 'glm-pc',
   model: 'GLM-4.5V',
+  messages: { note: 'dialectNotePc', requestSource: 'tempSourceGlm' },
   observes: { labels: false, pastScreenshots: PAST_SCREENSHOTS, device: 'desktop' },
   coords: THOUSANDTHS,
   request: { temperature: 0.001, maxTokens: 8192, extraBody: '{"skip_special_tokens": false}' },

@@ -112,6 +112,7 @@ export function parseAction(text: string): ActionParse {
 export const glmWeb: Dialect = defineDialect({
   id: 'glm-web',
   model: 'GLM-4.5V',
+  messages: { note: 'dialectNoteWeb', requestSource: 'tempSourceGlm' },
   // JPEG at 90: captured ~30 % faster than PNG at 1280x800 on heavy documentation pages, about as
   // large, text and label numbers as legible (npm run bench, part observe; docs/dialects.md).
   observes: { labels: true, pastScreenshots: 0, device: 'desktop', image: { mime: 'image/jpeg', quality: 90 } },

@@ -88,6 +88,7 @@ export function preview(partial: string): Preview {
 export const midscene: Dialect = defineDialect({
   id: 'midscene',
   model: 'Midscene planner (Qwen-VL, UI-TARS, Doubao, Gemini, GLM)',
+  messages: { note: 'dialectNoteMidscene', requestSource: 'tempSourceMidscene' },
   observes: { labels: false, pastScreenshots: 0, device: 'desktop' },
   // the default convention; a run reads boxes in its endpoint's (bboxSetting)
   coords: THOUSANDTHS,
