@@ -9,19 +9,20 @@ import path from 'node:path';
 import { DEFAULT_DIALECT, DIALECTS } from '../src/core/dialects/registry';
 import { DEFAULT_BBOX } from '../src/core/action/bbox';
 import { runOptionsFrom, type RunOptions } from '../src/core/run-options';
+import { readOptionPairs } from '../src/core/dialects/options';
 import { readInputFile, readInputText, humanBytes } from './read-input';
 import { MAX_FILES_BYTES } from '../src/core/files';
 
 /** parseArgs' option spec of the shared run options. */
 export const RUN_OPTIONS = {
   'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' },
-  model: { type: 'string' }, dialect: { type: 'string' }, bbox: { type: 'string' }, device: { type: 'string' },
+  model: { type: 'string' }, dialect: { type: 'string' }, 'dialect-option': { type: 'string', multiple: true }, bbox: { type: 'string' }, device: { type: 'string' },
   app: { type: 'string', multiple: true }, file: { type: 'string', multiple: true }, 'max-steps': { type: 'string' },
   viewport: { type: 'string' }, headed: { type: 'boolean' },
 } as const;
 
 export interface RunOptionValues {
-  'base-url'?: string; 'api-key'?: string; 'api-key-file'?: string; model?: string; dialect?: string; bbox?: string; device?: string;
+  'base-url'?: string; 'api-key'?: string; 'api-key-file'?: string; model?: string; dialect?: string; 'dialect-option'?: string[]; bbox?: string; device?: string;
   app?: string[]; file?: string[]; 'max-steps'?: string; viewport?: string; headed?: boolean;
 }
 
@@ -32,6 +33,8 @@ export const RUN_USAGE = {
   --api-key KEY        the key on the command line (shown by ps and echoed by npm: prefer the two above)
   --model NAME         model name (env VLM_MODEL), default glm-4.5v
   --dialect NAME       model dialect, default ${DEFAULT_DIALECT} (known: ${Object.keys(DIALECTS).join(', ')})
+  --dialect-option NAME=VALUE  a setting of the dialect's own; repeatable (docs/dialects.md):
+${dialectOptionLines()}
   --bbox CONVENTION    how the model writes bounding boxes, for dialects that read their model
                        family's (midscene): norm-xy (default; GLM, Qwen3-VL, UI-TARS, Doubao),
                        norm-yx (Gemini) or pixels (Qwen2.5-VL: the screenshot is padded to
@@ -49,6 +52,11 @@ export const RUN_USAGE = {
 };
 
 export type { RunOptions };
+
+/** The usage lines of every dialect's own settings, from their declarations. */
+function dialectOptionLines(): string {
+  return Object.values(DIALECTS).flatMap((d) => (d.options ?? []).map((o) => `                       ${d.id}: ${o.name}=${o.choices.join('|')} (default ${o.default})`)).join('\n');
+}
 
 /** A file's MIME type from its extension (what a browser's file chooser would say), '' when unknown. */
 const MIME: Record<string, string> = {
@@ -114,9 +122,12 @@ export function readRunOptions(values: RunOptionValues, usage: (problem: string)
   const maxSteps = values['max-steps'] === undefined ? 15 : Number(values['max-steps']);
   const vp = /^(\d+)x(\d+)$/.exec(values.viewport ?? '1280x800');
   if (!vp) usage('--viewport must look like 1280x800.');
+  const pairs = readOptionPairs(values['dialect-option'] ?? []);
+  if (!pairs.ok) usage(pairs.problem);
   const read = runOptionsFrom({
     baseUrl, model: values.model ?? process.env.VLM_MODEL ?? 'glm-4.5v', dialect: values.dialect ?? DEFAULT_DIALECT, bbox: values.bbox ?? DEFAULT_BBOX,
-    appagentDevice: values.device ?? 'phone', apps: apps.join('\n'), maxSteps, width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed, files,
+    appagentDevice: values.device ?? 'phone', apps: apps.join('\n'),
+    ...(values['dialect-option']?.length ? { dialectOptions: pairs.values } : {}), maxSteps, width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed, files,
   });
   if (!read.ok) usage(read.problem);
   return { ...read.run, config: { ...read.run.config, apiKey } };

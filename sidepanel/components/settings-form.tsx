@@ -11,6 +11,7 @@ import { checkSettings, DEFAULT_SETTINGS, normalizeSettings, type EndpointProfil
 import type { GuardId, GuardSettings } from '../../src/core/guards';
 import { PRESETS, presetById, type Preset } from '../../src/core/presets';
 import { DIALECTS, dialectOf } from '../../src/core/dialects/registry';
+import { optionValues } from '../../src/core/dialects/options';
 import { BBOX_CONVENTIONS, type BboxConvention } from '../../src/core/action/bbox';
 import type { CalibrationResult } from '../../src/core/calibrate';
 import { messageOf, onSettingsChange, send } from '../api';
@@ -481,6 +482,20 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
               <small id="setting-device-help" class="help">{t('fieldDeviceHelp')}</small>
             </div>
           )}
+          {(dialectOf(s.dialect).options ?? []).map((o) => {
+            const id = `setting-option-${o.name}`;
+            const value = optionValues(dialectOf(s.dialect), s.dialectOptions[s.dialect])[o.name];
+            return (
+              <div class="field" key={`${s.dialect}-${o.name}`} data-testid={`dialect-option-${o.name}`}>
+                <label for={id}>{t(o.label)}</label>
+                <select id={id} data-testid={id} value={value} aria-describedby={`${id}-help`}
+                  onChange={(e) => change({ ...s, dialectOptions: { ...s.dialectOptions, [s.dialect]: { ...optionValues(dialectOf(s.dialect), s.dialectOptions[s.dialect]), [o.name]: (e.target as HTMLSelectElement).value } } })}>
+                  {o.choices.map((c) => <option key={c} value={c}>{t(o.choiceLabels[c] ?? c)}</option>)}
+                </select>
+                <small id={`${id}-help`} class="help">{t(o.help)}</small>
+              </div>
+            );
+          })}
           {/* the grammars that open apps: glm-mobile's open_app, cogagent's LAUNCH(app=…) (appagent has none) */}
           {((dialectOf(s.dialect).observes.device === 'phone' && s.dialect !== 'appagent') || s.dialect === 'cogagent') && (
             <div class="field">

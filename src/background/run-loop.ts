@@ -241,6 +241,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null, currency: settings.currency },
     locale: personLocale(settings), secrets: settings.secrets, bbox: settings.bbox, device: settings.appagentDevice,
+    dialectOptions: settings.dialectOptions[settings.dialect],
     ...(req.explore && !replay ? { explore: true } : {}),
   });
   await saveRunConfig(state.id, req.config ?? {});

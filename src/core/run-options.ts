@@ -9,6 +9,7 @@
 import type { Settings } from './settings';
 import { DIALECTS, dialectOf, isDialect } from './dialects/registry';
 import { BBOX_CONVENTIONS, isBboxConvention } from './action/bbox';
+import { optionProblem, optionValues } from './dialects/options';
 import { formatBytes, MAX_FILES_BYTES } from './files';
 
 /** A file for the page's file fields (--file), its bytes in base64. */
@@ -32,6 +33,8 @@ export const RUN_LIMITS = {
 /** The fields the options are made from: what the flags say, or what a job carries. */
 export interface RunChoices {
   baseUrl: unknown; model: unknown; dialect: unknown; bbox: unknown; appagentDevice: unknown;
+  /** the dialect's own settings by name (absent: their defaults) */
+  dialectOptions?: unknown;
   /** one "Name = https://…" a line */
   apps: unknown;
   maxSteps: unknown; width: unknown; height: unknown; headed: unknown; files: unknown;
@@ -82,6 +85,8 @@ export function runOptionsFrom(c: RunChoices): RunOptionsRead {
     return no(`--model must be a model name of at most ${RUN_LIMITS.modelChars} characters`);
   }
   if (!isDialect(c.dialect)) return no(`Unknown dialect "${String(c.dialect).slice(0, 40)}"; known: ${Object.keys(DIALECTS).join(', ')}.`);
+  const optionsWrong = optionProblem(dialectOf(c.dialect), c.dialectOptions);
+  if (optionsWrong) return no(`${optionsWrong}.`);
   if (!isBboxConvention(c.bbox)) return no(`--bbox must be one of ${BBOX_CONVENTIONS.join(', ')}, got "${String(c.bbox).slice(0, 40)}".`);
   if (c.appagentDevice !== 'phone' && c.appagentDevice !== 'desktop') return no(`--device must be phone or desktop, got "${String(c.appagentDevice).slice(0, 40)}".`);
   if (typeof c.apps !== 'string') return no('--app: not a list of apps');
@@ -110,7 +115,8 @@ export function runOptionsFrom(c: RunChoices): RunOptionsRead {
     ok: true,
     run: {
       // the request options the dialect's model was tuned with, as choosing it in Settings does
-      config: { baseUrl, model: c.model, dialect: c.dialect, bbox: c.bbox, appagentDevice: c.appagentDevice, ...dialectOf(c.dialect).request, apps: apps.join('\n'), maxSteps: c.maxSteps },
+      config: { baseUrl, model: c.model, dialect: c.dialect, bbox: c.bbox, appagentDevice: c.appagentDevice, ...dialectOf(c.dialect).request, apps: apps.join('\n'), maxSteps: c.maxSteps,
+        ...(dialectOf(c.dialect).options?.length ? { dialectOptions: { [c.dialect]: optionValues(dialectOf(c.dialect), c.dialectOptions) } } : {}) },
       files, width: c.width, height: c.height, headed: c.headed,
     },
   };
@@ -122,6 +128,7 @@ export function choicesOf(run: unknown): RunChoices {
   const c = (r.config && typeof r.config === 'object' ? r.config : {}) as Partial<Record<keyof Settings, unknown>>;
   return {
     baseUrl: c.baseUrl, model: c.model, dialect: c.dialect, bbox: c.bbox, appagentDevice: c.appagentDevice, apps: c.apps ?? '',
+    dialectOptions: typeof c.dialectOptions === 'object' && c.dialectOptions !== null ? (c.dialectOptions as Record<string, unknown>)[String(c.dialect)] : undefined,
     maxSteps: c.maxSteps, width: r.width, height: r.height, headed: r.headed, files: r.files,
   };
 }

@@ -4,6 +4,8 @@ import { DEFAULT_BBOX, isBboxConvention, type BboxConvention } from './action/bb
 import { isDialect } from './dialects/registry';
 import type { App, Device } from './dialects/types';
 import { isDevice } from './dialects/device';
+import { normalizeDialectOptions } from './dialects/options';
+import type { DialectOptionValues } from './dialects/types';
 import { isLanguageSetting, type LanguageSetting, type Translate } from './i18n';
 import { english } from './locales';
 import { normalizeSecrets, secretsProblem, type Secret } from './secrets';
@@ -29,6 +31,8 @@ export interface Settings {
   appagentDevice: Device;
   /** sites the model may open as "apps" (glm-mobile's open_app), one "Name = https://…" a line */
   apps: string;
+  /** the values of each dialect's own settings (Dialect.options), by dialect id */
+  dialectOptions: Record<string, DialectOptionValues>;
   maxSteps: number;
   /** where the "Bing" action goes */
   searchStartPage: string;
@@ -87,6 +91,7 @@ export const DEFAULT_SETTINGS: Settings = {
   bbox: DEFAULT_BBOX,
   appagentDevice: 'phone',
   apps: '',
+  dialectOptions: {},
   maxSteps: 15,
   searchStartPage: 'https://www.bing.com/',
   temperature: 0.001,
@@ -136,6 +141,7 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   if (!isBboxConvention(out.bbox)) out.bbox = DEFAULT_BBOX;
   if (!isDevice(out.appagentDevice)) out.appagentDevice = 'phone';
   out.secrets = normalizeSecrets(out.secrets);
+  out.dialectOptions = normalizeDialectOptions(out.dialectOptions);
   return out;
 }
 

@@ -47,6 +47,7 @@ export function effectOf(state: RunState): Effect {
     const request = p.request ?? dialectOf(state.dialect).buildRequest({
       task: taskForModel(state), site: state.site, now: new Date(p.startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
       marks: dialectOf(state.dialect).observes.labels ? p.elements : [], shot: shotOf(p), apps: state.apps ?? [],
+      ...(state.dialectOptions ? { dialectOptions: state.dialectOptions } : {}),
     });
     return { kind: 'ask', request };
   }

@@ -23,6 +23,7 @@ import { fileFindings, findingsOf } from './findings';
 import { withScreen } from './screen';
 import { afterActionHit, type Landed } from '../guard-after';
 import { dialectOf } from '../dialects/registry';
+import { optionValues } from '../dialects/options';
 import { promptTextOf } from '../dialects/request';
 import type { HistoryEntry } from '../dialects/types';
 import { capText, MAX_REPLY_CHARS } from '../limits';
@@ -62,6 +63,7 @@ export function createRun(n: NewRun): RunState {
     ...(n.locale && n.locale !== 'en' ? { locale: n.locale } : {}),
     ...(vault ? { vault } : {}),
     ...(n.bbox && dialectOf(n.dialect).bboxSetting ? { bbox: n.bbox } : {}),
+    ...(dialectOf(n.dialect).options?.length ? { dialectOptions: optionValues(dialectOf(n.dialect), n.dialectOptions) } : {}),
     ...(n.explore && dialectOf(n.dialect).observes.docs ? { explore: true } : {}),
     ...(n.device && dialectOf(n.dialect).deviceSetting ? { device: n.device } : {}),
   };
@@ -327,6 +329,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       const request = dialect.buildRequest({
         task: taskForModel(state), site: state.site, now: new Date(startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
         marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
+        ...(state.dialectOptions ? { dialectOptions: state.dialectOptions } : {}),
         ...(o.docs?.length ? { docs: o.docs } : {}),
         ...(state.explore ? { explore: true, avoid: avoidedLabels(state, o.marks) } : {}),
       });

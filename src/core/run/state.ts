@@ -12,7 +12,7 @@ import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { InjectionHit } from '../injection';
 import type { ImageScreen } from '../image-screen';
 import type { Fingerprint, HitElement, Mark, Rect, TextFinding, Viewport } from '../marks';
-import type { App, Device, RequestPart } from '../dialects/types';
+import type { App, DialectOptionValues, Device, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
 import type { FileMeta } from '../files';
 import type { Secret, Vault } from '../secrets';
@@ -308,6 +308,8 @@ export interface RunState {
   dialect: string;
   /** how the dialect reads its model's boxes (dialects with bboxSetting; absent: the default) */
   bbox?: BboxConvention;
+  /** the values of the dialect's own settings (Dialect.options; absent: it has none) */
+  dialectOptions?: DialectOptionValues;
   /** the device the person chose (dialects with deviceSetting; absent: the dialect's) */
   device?: Device;
   model: string;
@@ -458,6 +460,8 @@ export interface NewRun {
   secrets?: Secret[];
   /** the endpoint's bounding-box convention (kept only for a dialect with bboxSetting) */
   bbox?: BboxConvention;
+  /** the dialect's own settings as stored (checked and completed with defaults when the run is made) */
+  dialectOptions?: unknown;
   /** explore the site to learn its controls (AppAgent's self-exploration) instead of doing a task */
   explore?: boolean;
   /** the device the person chose (kept only for a dialect with deviceSetting) */
