@@ -1,0 +1,69 @@
+/**
+ * The meta-test over the registry (in the way of refined-github's features test): every
+ * registered dialect brings everything a dialect is (docs/dialects.md, "Adding a dialect"), and
+ * nothing outside its folder, the registry, the locales, its fixtures and its docs section has to
+ * change for it. Each check names the dialect and the piece that is missing.
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DIALECTS } from '../../src/core/dialects/registry';
+import { dialectTable, tableInDoc, DIALECTS_DOC } from '../../scripts/dialect-table';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const locale = (l: string) => JSON.parse(readFileSync(path.join(ROOT, 'public', '_locales', l, 'messages.json'), 'utf8')) as Record<string, { message: string }>;
+const LOCALES = { en: locale('en'), zh_CN: locale('zh_CN') };
+const doc = readFileSync(DIALECTS_DOC, 'utf8');
+
+/** What each registered dialect lacks (empty when it is complete). */
+export function missing(id: string): string[] {
+  const d = DIALECTS[id];
+  const out: string[] = [];
+  const keys = [d.messages.note, d.messages.requestSource, ...(d.options ?? []).flatMap((o) => [o.label, o.help, ...o.choices.map((c) => o.choiceLabels[c])])];
+  for (const [name, messages] of Object.entries(LOCALES)) {
+    for (const k of keys) if (!k || !messages[k]?.message) out.push(`the message "${k}" in public/_locales/${name}/messages.json`);
+  }
+  if (!existsSync(path.join(ROOT, 'test', 'fixtures', 'dialects', id, 'cases.ts'))) out.push(`test/fixtures/dialects/${id}/cases.ts (its conformance cases)`);
+  if (!new RegExp(`^## \`${id}\`$`, 'm').test(doc)) out.push(`its section "## \`${id}\`" in docs/dialects.md`);
+  return out;
+}
+
+describe('every registered dialect is complete', () => {
+  for (const id of Object.keys(DIALECTS)) {
+    it(`${id}: messages in both locales, conformance cases, a section in docs/dialects.md`, () => {
+      expect(missing(id)).toEqual([]);
+    });
+  }
+
+  it('the table of dialects in docs/dialects.md is the one the registry gives (npm run docs:dialects)', () => {
+    expect(tableInDoc()).toBe(dialectTable());
+  });
+
+  it('no other document lists the dialects again (they link to the table)', () => {
+    const ids = Object.keys(DIALECTS);
+    const lists: string[] = [];
+    for (const f of ['README.md', 'docs/runner.md', 'docs/trace-format.md', 'docs/batch.md', 'docs/architecture.md']) {
+      const p = path.join(ROOT, f);
+      if (!existsSync(p)) continue;
+      readFileSync(p, 'utf8').split('\n').forEach((line, i) => {
+        const named = ids.filter((id) => line.includes(`\`${id}\``));
+        // a line naming every dialect but one or two is a copied list that will go stale
+        if (named.length >= ids.length - 2) lists.push(`${f}:${i + 1} names ${named.length} of ${ids.length} dialects`);
+      });
+    }
+    expect(lists).toEqual([]);
+  });
+
+  it('finds what is missing (the check can fail)', () => {
+    const id = Object.keys(DIALECTS)[0];
+    const d = DIALECTS[id];
+    const saved = d.messages;
+    (d as { messages: typeof saved }).messages = { ...saved, note: 'noSuchMessageKey' };
+    try {
+      expect(missing(id)).toContain('the message "noSuchMessageKey" in public/_locales/en/messages.json');
+    } finally {
+      (d as { messages: typeof saved }).messages = saved;
+    }
+    expect(tableInDoc('no markers here')).toBe('');
+  });
+});
