@@ -357,6 +357,27 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
       setChecking(false);
     }
   }
+  /** Check coordinates and its result, under the setting whose choices it tells apart (`setting`: 'bbox' or the dialect's option). */
+  function coordinateCheck(setting: string, current: string, nameOf: (choice: string) => string, apply: (choice: string) => void) {
+    const r = calibration?.setting === setting ? calibration : null;
+    return (
+      <>
+        <div class="row">
+          <button type="button" data-testid="check-coordinates" disabled={checking} onClick={checkCoordinates} title={t('checkCoordsTitle')}>{t('checkCoords')}</button>
+        </div>
+        {r && (
+          <p class={r.fits ? 'note' : 'error'} data-testid="calibration-result" data-fits={r.fits ?? ''} role="status">
+            {r.fits ? t('calibrateFits', nameOf(r.fits)) : t('calibrateNone', r.reply || '—')}
+            {r.fits && r.fits === current && <> {t('calibrateIsSet')}</>}
+            {r.fits && r.fits !== current && (
+              <> <button type="button" data-testid="apply-calibration" onClick={() => apply(r.fits!)}>{t('calibrateApply')}</button></>
+            )}
+          </p>
+        )}
+      </>
+    );
+  }
+
 
   /** A dialect brings the request options its model was tuned with; every field stays editable. */
   function chooseDialect(id: string) {
@@ -457,18 +478,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
                 {BBOX_CONVENTIONS.map((c) => <option key={c} value={c}>{bboxName(c)}</option>)}
               </select>
               <small id="setting-bbox-help" class={problems.bbox ? 'help bad' : 'help'}>{problems.bbox ?? t('fieldBboxHelp')}</small>
-              <div class="row">
-                <button type="button" data-testid="check-coordinates" disabled={checking} onClick={checkCoordinates} title={t('checkCoordsTitle')}>{t('checkCoords')}</button>
-              </div>
-              {calibration && (
-                <p class={calibration.fits ? 'note' : 'error'} data-testid="calibration-result" data-fits={calibration.fits ?? ''} role="status">
-                  {calibration.fits ? t('calibrateFits', bboxName(calibration.fits)) : t('calibrateNone', calibration.reply || '—')}
-                  {calibration.fits && calibration.fits === s.bbox && <> {t('calibrateIsSet')}</>}
-                  {calibration.fits && calibration.fits !== s.bbox && (
-                    <> <button type="button" data-testid="apply-calibration" onClick={() => set('bbox', calibration.fits!)}>{t('calibrateApply')}</button></>
-                  )}
-                </p>
-              )}
+              {coordinateCheck('bbox', s.bbox, (c) => bboxName(c as BboxConvention), (c) => set('bbox', c))}
             </div>
           )}
           {dialectOf(s.dialect).deviceSetting && (
@@ -493,6 +503,8 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
                   {o.choices.map((c) => <option key={c} value={c}>{t(o.choiceLabels[c] ?? c)}</option>)}
                 </select>
                 <small id={`${id}-help`} class="help">{t(o.help)}</small>
+                {dialectOf(s.dialect).coordinateCheck?.option === o.name &&
+                  coordinateCheck(o.name, value, (c) => t(o.choiceLabels[c] ?? c), (c) => change({ ...s, dialectOptions: { ...s.dialectOptions, [s.dialect]: { ...optionValues(dialectOf(s.dialect), s.dialectOptions[s.dialect]), [o.name]: c } } }))}
               </div>
             );
           })}

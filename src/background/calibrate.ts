@@ -8,6 +8,7 @@ import { CALIBRATION_SIZE, CALIBRATION_TARGETS, calibrationPrompt, decide, readC
 import type { ChatMessage } from '../core/dialects/request';
 import type { Settings } from '../core/settings';
 import { askModel } from './model';
+import { dialectOf } from '../core/dialects/registry';
 
 /** The picture: white, each target a filled square with its letter in black beside it. */
 export async function calibrationImage(): Promise<string> {
@@ -28,12 +29,21 @@ export async function calibrationImage(): Promise<string> {
   return bytesToDataUrl('image/png', new Uint8Array(await blob.arrayBuffer()));
 }
 
+/**
+ * Asks the model where the targets are: in its dialect's grammar when the dialect has its own
+ * check (Dialect.coordinateCheck, the conventions being its option's choices), else as a
+ * bounding box of the planner's `locate` (the bounding-box conventions of Settings.bbox).
+ */
 export async function calibrate(s: Settings): Promise<CalibrationResult> {
+  const check = dialectOf(s.dialect).coordinateCheck;
+  const option = check && dialectOf(s.dialect).options?.find((o) => o.name === check.option);
   const messages: ChatMessage[] = [{ role: 'user', content: [
     { type: 'image_url', image_url: { url: await calibrationImage() } },
-    { type: 'text', text: calibrationPrompt() },
+    { type: 'text', text: check ? check.prompt(CALIBRATION_TARGETS) : calibrationPrompt() },
   ] }];
   const r = await askModel({ ...s, maxRetries: 0, stream: false }, messages, AbortSignal.timeout(s.requestTimeoutSec * 1000));
   if (!r.ok) throw new Error(r.error);
-  return decide(readCalibrationReply(r.content), r.content);
+  if (!check || !option) return decide(readCalibrationReply(r.content), r.content);
+  const answers = check.read(r.content, CALIBRATION_TARGETS.map((t) => t.name));
+  return decide(answers, r.content, CALIBRATION_TARGETS, option.choices.map((c) => ({ name: c, space: check.spaceOf(c) })), option.name);
 }

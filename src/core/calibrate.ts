@@ -11,7 +11,7 @@
  * background (background/calibrate.ts), which follows the layout here.
  */
 import { BBOX_CONVENTIONS, spaceOfBbox, type BboxConvention } from './action/bbox';
-import { boxCentre, toCss, type ShotGeometry } from './action/coords';
+import { boxCentre, toCss, type CoordinateSpace, type ShotGeometry } from './action/coords';
 import { firstObject, isObject } from './dialects/shared/json';
 import { boxNumbers } from './dialects/shared/box';
 
@@ -62,9 +62,11 @@ export function readCalibrationReply(text: string, targets: readonly Calibration
 
 export interface CalibrationResult {
   /** the one convention that puts every answer on its target; null when none (or, never by design, more than one) */
-  fits: BboxConvention | null;
+  fits: string | null;
   /** per convention, how many targets it reads the answers onto */
-  hits: Record<BboxConvention, number>;
+  hits: Record<string, number>;
+  /** the setting the conventions are the choices of: 'bbox' (Settings.bbox), or the dialect's option's name */
+  setting: string;
   /** how many targets the reply gave a box for */
   answered: number;
   /** the reply, shortened, for the person when nothing fits */
@@ -73,23 +75,29 @@ export interface CalibrationResult {
 
 const PICTURE: ShotGeometry = { imageWidth: CALIBRATION_SIZE.width, imageHeight: CALIBRATION_SIZE.height, viewport: { ...CALIBRATION_SIZE } };
 
-/** Whether an answered box, read in a convention, lands on the target. */
-export function lands(box: number[], convention: BboxConvention, t: CalibrationTarget, shot: ShotGeometry = PICTURE): boolean {
+/** A convention the check tries: its name (the setting's value) and the space it means. */
+export interface Convention { name: string; space: CoordinateSpace }
+
+/** The bounding-box conventions (Settings.bbox), the check's default. */
+export const BBOX_CHECK: readonly Convention[] = BBOX_CONVENTIONS.map((c) => ({ name: c, space: spaceOfBbox(c) }));
+
+/** Whether an answered box, read in a convention's space, lands on the target. */
+export function lands(box: number[], space: CoordinateSpace, t: CalibrationTarget, shot: ShotGeometry = PICTURE): boolean {
   const [a, b] = boxCentre(box);
-  const p = toCss([a, b], spaceOfBbox(convention), shot);
+  const p = toCss([a, b], space, shot);
   return Math.abs(p.x - t.x) <= CALIBRATION_TOLERANCE && Math.abs(p.y - t.y) <= CALIBRATION_TOLERANCE;
 }
 
 /** Which convention fits the answers: the one under which every target's box lands on it. */
-export function decide(answers: CalibrationAnswers, reply = '', targets: readonly CalibrationTarget[] = CALIBRATION_TARGETS): CalibrationResult {
-  const hits = Object.fromEntries(BBOX_CONVENTIONS.map((c) => [c, 0])) as Record<BboxConvention, number>;
-  for (const c of BBOX_CONVENTIONS) {
-    for (const t of targets) if (answers[t.name] && lands(answers[t.name], c, t)) hits[c]++;
+export function decide(answers: CalibrationAnswers, reply = '', targets: readonly CalibrationTarget[] = CALIBRATION_TARGETS, conventions: readonly Convention[] = BBOX_CHECK, setting = 'bbox'): CalibrationResult {
+  const hits: Record<string, number> = Object.fromEntries(conventions.map((c) => [c.name, 0]));
+  for (const c of conventions) {
+    for (const t of targets) if (answers[t.name] && lands(answers[t.name], c.space, t)) hits[c.name]++;
   }
   const answered = targets.filter((t) => answers[t.name]).length;
-  const all = BBOX_CONVENTIONS.filter((c) => hits[c] === targets.length);
+  const all = conventions.filter((c) => hits[c.name] === targets.length);
   const short = reply.replace(/\s+/g, ' ').trim();
-  return { fits: all.length === 1 ? all[0] : null, hits, answered, reply: short.length > 200 ? `${short.slice(0, 200)}…` : short };
+  return { fits: all.length === 1 ? all[0].name : null, hits, answered, setting, reply: short.length > 200 ? `${short.slice(0, 200)}…` : short };
 }
 
 /** A target's box as a model of a convention writes it (the ideal answer; for tests and the fake model). */

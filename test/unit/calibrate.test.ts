@@ -3,7 +3,7 @@
  * each convention is recognised as that one, and nonsense or a partial answer fits none.
  */
 import { describe, expect, it } from 'vitest';
-import { BBOX_CONVENTIONS } from '../../src/core/action/bbox';
+import { BBOX_CONVENTIONS, spaceOfBbox } from '../../src/core/action/bbox';
 import {
   CALIBRATION_MARK, CALIBRATION_SIZE, CALIBRATION_TARGETS, boxIn, calibrationPrompt, decide, lands, readCalibrationReply,
 } from '../../src/core/calibrate';
@@ -21,7 +21,7 @@ describe('coordinate check', () => {
   it('no target is read onto itself under another convention (the layout keeps them apart)', () => {
     for (const t of CALIBRATION_TARGETS) {
       for (const wrote of BBOX_CONVENTIONS) {
-        for (const read of BBOX_CONVENTIONS) expect(lands(boxIn(wrote, t), read, t), `${t.name} written ${wrote}, read ${read}`).toBe(wrote === read);
+        for (const read of BBOX_CONVENTIONS) expect(lands(boxIn(wrote, t), spaceOfBbox(read), t), `${t.name} written ${wrote}, read ${read}`).toBe(wrote === read);
       }
     }
   });

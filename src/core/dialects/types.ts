@@ -161,6 +161,23 @@ export interface DialectOption {
   choiceLabels: Readonly<Record<string, string>>;
 }
 
+/**
+ * Settings → Check coordinates for a dialect whose option chooses among coordinate conventions:
+ * the check's picture is sent with `prompt` (in the dialect's grammar), `read` gives each target's
+ * box or point from the reply, and the choice whose space puts every answer on its target is the
+ * model's (core/calibrate.ts). Dialects without it use the bounding-box check (bboxSetting).
+ */
+export interface CoordinateCheck {
+  /** the option (DialectOption.name) whose choices are the conventions */
+  option: string;
+  /** the coordinate space a choice means */
+  spaceOf(choice: string): CoordinateSpace;
+  /** the request's text; it must start with the check's mark (core/calibrate.ts CALIBRATION_MARK) */
+  prompt(targets: readonly { name: string; colourName: string }[]): string;
+  /** each named target's numbers (a box or a point) as the reply gives them */
+  read(reply: string, names: readonly string[]): Record<string, number[]>;
+}
+
 /** A dialect's option values by name. */
 export type DialectOptionValues = Readonly<Record<string, string>>;
 
@@ -217,6 +234,8 @@ export interface Dialect {
   deviceSetting?: boolean;
   /** How it learns a site's elements (dialects with observes.docs). */
   learn?: LearnHooks;
+  /** how Check coordinates asks its model which of its conventions it writes */
+  coordinateCheck?: CoordinateCheck;
   /** its settings of its own (rendered by the settings form, flags of the runner) */
   options?: readonly DialectOption[];
   /** its words for the person (message keys) */

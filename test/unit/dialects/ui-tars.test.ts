@@ -9,7 +9,8 @@ import { actionParser } from '@ui-tars/action-parser';
 import { DIALECTS } from '../../../src/core/dialects/registry';
 import { toMessages } from '../../../src/core/dialects/request';
 import { isParseError, pointOf, type ParsedStep } from '../../../src/core/action/action';
-import { smartResize } from '../../../src/core/action/coords';
+import { smartResize, toModel } from '../../../src/core/action/coords';
+import { CALIBRATION_MARK, CALIBRATION_SIZE, CALIBRATION_TARGETS, decide } from '../../../src/core/calibrate';
 import { runOptionsFrom } from '../../../src/core/run-options';
 import { golden, replies, shot } from '../../fixtures/dialects/ui-tars/cases';
 
@@ -116,4 +117,30 @@ describe('ui-tars request and replies', () => {
     const unknown = runOptionsFrom({ ...base, dialect: 'glm-web', dialectOptions: { coordinates: 'thousandths' } });
     expect(!unknown.ok && unknown.problem).toMatch(/glm-web has no options/);
   });
+});
+
+describe('ui-tars Check coordinates', () => {
+  const check = uiTars.coordinateCheck!;
+  const picture = { imageWidth: CALIBRATION_SIZE.width, imageHeight: CALIBRATION_SIZE.height, viewport: { ...CALIBRATION_SIZE } };
+  const choices = uiTars.options!.find((o) => o.name === check.option)!.choices;
+
+  it('asks for one click per square in its own grammar, starting with the check\'s mark', () => {
+    const text = check.prompt(CALIBRATION_TARGETS);
+    expect(text.startsWith(CALIBRATION_MARK)).toBe(true);
+    expect(text).toContain("A: click(start_box='(x,y)')");
+  });
+
+  for (const wrote of choices) {
+    it(`names ${wrote} for a model clicking in it`, () => {
+      const reply = CALIBRATION_TARGETS.map((t) => {
+        const [x, y] = toModel({ x: t.x, y: t.y }, check.spaceOf(wrote), picture);
+        return `${t.name}: click(start_box='<|box_start|>(${x},${y})<|box_end|>')`;
+      }).join('\n');
+      const answers = check.read(`Thought: three squares.\n${reply}`, CALIBRATION_TARGETS.map((t) => t.name));
+      expect(Object.keys(answers).sort()).toEqual(['A', 'B', 'C']);
+      const r = decide(answers, reply, CALIBRATION_TARGETS, choices.map((c) => ({ name: c, space: check.spaceOf(c) })), check.option);
+      expect(r.fits).toBe(wrote);
+      expect(r.setting).toBe('coordinates');
+    });
+  }
 });

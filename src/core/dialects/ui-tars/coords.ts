@@ -6,7 +6,10 @@
  * (the dialect's "coordinates" option); both go through the one mapper (action/coords.ts).
  */
 import { THOUSANDTHS, type CoordinateSpace } from '../../action/coords';
-import type { DialectOption, ParseOptions } from '../types';
+import { CALIBRATION_MARK } from '../../calibrate';
+import { argOf } from '../shared/call';
+import type { CoordinateCheck, DialectOption, ParseOptions } from '../types';
+import { boxOf, findCall } from './action';
 
 /** UI-TARS-1.5's resize (the SDK's IMAGE_FACTOR, MIN_PIXELS and MAX_PIXELS_V1_5). */
 export const RESIZED_PIXELS: CoordinateSpace = { normalizedBy: null, order: 'xy', resized: { factor: 28, minPixels: 100 * 28 * 28, maxPixels: 16384 * 28 * 28 } };
@@ -24,3 +27,26 @@ export const COORDINATES: DialectOption = {
 export function spaceOf(options?: ParseOptions): CoordinateSpace {
   return options?.dialectOptions?.[COORDINATES.name] === 'thousandths' ? THOUSANDTHS : RESIZED_PIXELS;
 }
+
+/**
+ * Check coordinates: UI-TARS is asked to click each marked square, one line each, as it writes a
+ * click; the choice whose space puts every click on its square is its version's.
+ */
+export const coordinateCheck: CoordinateCheck = {
+  option: COORDINATES.name,
+  spaceOf: (choice) => spaceOf({ dialectOptions: { [COORDINATES.name]: choice } }),
+  prompt: (targets) => `${CALIBRATION_MARK} the image shows ${targets.length} coloured squares, each marked with a letter: ${targets.map((t) => `${t.name} (${t.colourName})`).join(', ')}. ` +
+    `For each square, write the action that clicks it, one line each, e.g.\n${targets.map((t) => `${t.name}: click(start_box='(x,y)')`).join('\n')}`,
+  read: (reply, names) => {
+    const out: Record<string, number[]> = {};
+    for (const line of String(reply ?? '').split('\n')) {
+      const m = /^\W*([A-Za-z])\W*[:：]\s*(.*)$/.exec(line.replace(/<\|box_(?:start|end)\|>/g, ''));
+      const name = m?.[1].toUpperCase();
+      if (!m || !name || !names.includes(name) || out[name]) continue;
+      const call = findCall(m[2]);
+      const box = call ? boxOf(argOf(call.args, ['start_box', 'point', 'start_point'], 0)?.value ?? '') : null;
+      if (box) out[name] = box;
+    }
+    return out;
+  },
+};

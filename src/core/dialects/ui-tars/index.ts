@@ -13,7 +13,7 @@ import { unwrap } from '../shared/reply-text';
 import { trimChars } from '../shared/text';
 import type { ActionParse, Dialect, DialectContext, HistoryEntry, ParseOptions, RequestPart } from '../types';
 import { CALL_HELP, callToAction, findCall } from './action';
-import { COORDINATES, RESIZED_PIXELS, spaceOf } from './coords';
+import { COORDINATES, coordinateCheck, RESIZED_PIXELS, spaceOf } from './coords';
 import { formatUiTarsAction } from './format';
 import { parseUiTarsReply } from './parse';
 import { MAX_IMAGES, SYSTEM_PROMPT } from './template';
@@ -77,6 +77,7 @@ export const uiTars: Dialect = defineDialect({
   request: { temperature: 0, maxTokens: 1000, extraBody: '{"top_p": 0.7}' },
   exports: { webvoyager: true },
   options: [COORDINATES],
+  coordinateCheck,
   emptyMemory: () => ({}),
   buildRequest,
   parseReply: (content, reasoning, shot, options) => parseUiTarsReply(content, reasoning, shot, options),
