@@ -5,6 +5,7 @@
  */
 import { upgradeAction } from './action/legacy';
 import { dialectOf } from './dialects/registry';
+import { optionValues } from './dialects/options';
 import { DEFAULT_GUARDS } from './guards';
 import { INJECTION_KINDS, type InjectionPlace } from './injection';
 import type { ImageScreen } from './image-screen';
@@ -141,5 +142,7 @@ export function fromTrace(t: Trace): RunState {
       : {}),
     // the price the run was made with, so its cost shows (no caps: an imported run does not run)
     ...(asPrice(r.price) ? { limits: { maxTokens: 0, maxCost: 0, price: asPrice(r.price), currency: asCurrency(r.currency) } } : {}),
+    // how its points were read (checked against the dialect's choices; unknown values read as its defaults)
+    ...(dialectOf(r.dialect).options?.length ? { dialectOptions: optionValues(dialectOf(r.dialect), r.dialectOptions) } : {}),
   };
 }

@@ -78,6 +78,8 @@ export interface Trace {
     price?: Price | null;
     /** the price's currency (ISO 4217) from settings; null or absent (traces made before it was kept): not known, costs show without a unit */
     currency?: string | null;
+    /** the values of the dialect's own settings for this run (Dialect.options), e.g. ui-tars's coordinates; absent: it has none */
+    dialectOptions?: Record<string, string>;
     /** run variables actions stored (CogAgent's quotes, LLM answers, clipboard), by name; password values masked; absent when none */
     variables?: Variables;
   };
@@ -114,6 +116,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       ...(state.files?.length ? { files: state.files.map((f) => ({ name: f.name, size: f.size, type: f.type })) } : {}),
       price: state.limits?.price ?? null,
       currency: state.limits?.currency ?? null,
+      ...(state.dialectOptions ? { dialectOptions: { ...state.dialectOptions } } : {}),
       ...(state.variables && Object.keys(state.variables).length ? { variables: hideRun(state, shownVariables(state.variables, PASSWORD_MASK)) } : {}),
     },
     steps: state.steps.map((s) => ({
