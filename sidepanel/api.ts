@@ -75,7 +75,7 @@ export function messageOf(err: unknown): string {
 /**
  * Keeps a port to the background open. Chrome stops an idle service worker and the port then
  * disconnects; reconnecting wakes the worker (its onConnect listener), which resumes the run
- * (run-loop.resumeAfterRestart), and `onReconnect` lets the panel fetch the run again, since
+ * (background/run/resume.ts), and `onReconnect` lets the panel fetch the run again, since
  * broadcasts sent while it was away are lost. The short delay lets the old worker finish going.
  */
 export function keepConnected(onReconnect: () => void): () => void {

@@ -1,6 +1,6 @@
 /**
  * Exploring a site (AppAgent's self-exploration), after each action of an exploring run has run and
- * the page settled (run-loop.ts):
+ * the page settled (run/act.ts):
  * 1. the use the action made of a labelled element (tap, long press, swipe, typing into it); an
  *    action on no element teaches nothing;
  * 2. the page now, labelled the dialect's way and captured, the labels drawn onto the picture

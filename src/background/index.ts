@@ -14,7 +14,7 @@ import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
 import { calibrate } from './calibrate';
-import { control, currentRun, isActive, isRunTab, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved, viewOf } from './run-loop';
+import { ALARM, control, currentRun, isActive, isRunTab, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved, viewOf } from './run';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/history';
@@ -207,8 +207,8 @@ chrome.tabs.onUpdated.addListener((tabId, info, tab) => {
   const why = url ? whyNotAllowed(url) : info.status === 'complete' ? UNSEEN_PAGE : null;
   if (why) stopRunsInTab(tabId, { key: 'stoppedBecause', args: [why] });
 });
-// Wakes a worker that Chrome stopped during a run, so the run goes on (run-loop.resumeAfterRestart).
-chrome.alarms.onAlarm.addListener((alarm) => { if (alarm.name === 'webagent-resume') void resumeAfterRestart(); });
+// Wakes a worker that Chrome stopped during a run, so the run goes on (run/resume.ts).
+chrome.alarms.onAlarm.addListener((alarm) => { if (alarm.name === ALARM) void resumeAfterRestart(); });
 // The side panel keeps a port open and reconnects when the worker goes away: that also wakes it.
 chrome.runtime.onConnect.addListener(() => undefined);
 chrome.debugger.onDetach.addListener((source, reason) => {

@@ -6,7 +6,7 @@
  * labels gets them drawn onto that picture in the worker (draw-labels.ts) and encoded in its format
  * (PNG, or JPEG); a dialect that acts at points gets the capture as the browser encoded it. The
  * history's two images (KEPT_IMAGE, WebP: the labelled view and the clean one) come from the same
- * capture, made while the model thinks (run-loop.ts).
+ * capture, made while the model thinks (run/keep.ts).
  */
 import type { Observation } from '../core/run';
 import { KEPT_IMAGE } from '../core/history';
@@ -124,7 +124,7 @@ export interface Observed {
  * learned documentation of the elements on screen as well.
  *
  * Only what the model needs is done before this returns; the history's images (`keep`) are made
- * by the run while the model thinks (run-loop.ts).
+ * by the run while the model thinks (run/keep.ts).
  */
 export async function observe(tabId: number, observes: Pick<Observes, 'labels' | 'image' | 'labelStyle' | 'docs'>): Promise<Observed> {
   const { labels, image: format, labelStyle: style = 'corner', docs = false } = observes;

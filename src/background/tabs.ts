@@ -8,7 +8,7 @@
  *
  * 1. chrome.tabs.onCreated (index.ts) names the tab that opened a new one (`openerTabId`, set
  *    for tabs and popup windows alike);
- * 2. the driver (run-loop.ts) follows the newest tab its current tab opened, at the end of an
+ * 2. the driver (run/driver.ts) follows the newest tab its current tab opened, at the end of an
  *    action and between effects (followTab), and records the change in the run's state;
  * 3. when the run's tab closes, it goes back to the latest opener still open (the stack in the
  *    run's state, so a restarted worker knows it: openerStillOpen), else the run stops.
@@ -77,7 +77,7 @@ export async function openerStillOpen(stack: number[], phone: boolean): Promise<
   return null;
 }
 
-/** What syncTabs needs of a live run (run-loop.ts Active). */
+/** What syncTabs needs of a live run (run/active.ts Active). */
 export interface TabbedRun {
   state: RunState;
   /** tabs a tab of the run opened (tabs.onCreated), newest last, not yet followed */

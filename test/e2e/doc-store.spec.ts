@@ -74,7 +74,7 @@ test('entries put through the messages are masked and found again by fingerprint
 });
 
 // The observation itself (observe() with observes.docs) needs a registered dialect with
-// observes.docs: the appagent dialect lands on its own branch, and run-loop.ts (not this branch's)
+// observes.docs: the appagent dialect lands on its own branch, and run/observe.ts (not this branch's)
 // must pass observes.docs to observe(). docs/page above runs the same docsForPage on a fresh pass.
 // A step's observation for a dialect that reads learned docs carrying the notes of the elements on
 // screen: test/e2e/dialect-appagent.spec.ts, "learning a site" (the request's <ui_document>).

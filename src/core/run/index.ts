@@ -1,11 +1,12 @@
 /**
  * The run core, one module per concern (nothing imports back up):
- * state.ts (types) <- budget.ts, secrets.ts, model-text.ts, person-text.ts <- reduce.ts <- effects.ts, view.ts.
+ * state.ts (types) <- budget.ts, secrets.ts, model-text.ts, person-text.ts, guard-decision.ts <- reduce.ts <- effects.ts, view.ts.
  * Importers outside the run use this index.
  */
 export * from './state';
 export * from './reduce';
 export * from './effects';
+export { NEVER_WHILE_EXPLORING, checkDecision, guardHit, guardsInForce, type CheckDecision } from './guard-decision';
 export * from './view';
 export { withoutStepPictures } from './pictures';
 export { hideRun, joinSecret, splitSecret } from './secrets';

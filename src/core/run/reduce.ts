@@ -15,10 +15,11 @@
  * At any time: 'pause', 'takeover' (the person acts; a proposed action that has not run is
  * recorded as not run), 'resume' (after a take-over, a step records that the person acted).
  */
-import { endsRun, isParseError, labelOf, type Action, type Memory } from '../action/action';
+import { endsRun, isParseError, labelOf, type Action, type Memory, type ParsedStep, type ParseError } from '../action/action';
 import { browserShortcut } from '../action/shortcuts';
-import { hostKey, normalizeGuards, DEFAULT_GUARDS, type GuardId } from '../guards';
-import { detectInjection, injectionPlace, pageTexts, type InjectionHit } from '../injection';
+import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
+import { checkDecision, injectionReason } from './guard-decision';
+import { detectInjection, pageTexts } from '../injection';
 import { fileFindings, findingsOf } from './findings';
 import { withScreen } from './screen';
 import { afterActionHit, type Landed } from '../guard-after';
@@ -43,9 +44,6 @@ import {
   type ActedElement, type ActResult, type AfterAction, type Approval, type NewRun, type Paused, type PendingReply, type PendingStep,
   type RunEvent, type RunState, type RunStatus, type StepRecord, type TabChange,
 } from './state';
-
-/** What an exploring run never does, whatever the guard settings (the run-loop checks these rules on and unallowed). */
-export const NEVER_WHILE_EXPLORING: GuardId[] = ['payment', 'delete', 'send'];
 
 export function createRun(n: NewRun): RunState {
   const kept = usableSecrets(n.secrets ?? []);
@@ -91,6 +89,11 @@ export function shotOf(p: Pick<PendingStep, 'imageWidth' | 'imageHeight' | 'view
 }
 
 /** The past steps as later prompts show them, each text capped (limits.ts) so one huge reply is not re-sent at every step. */
+/** The model's reply as the run's dialect reads it: parsed once per reply (the background's 'replied' event carries it). */
+export function readReply(state: RunState, raw: string, reasoning: string | null): ParsedStep | ParseError {
+  return dialectOf(state.dialect).parseReply(raw, reasoning, shotOf(state.pending!), state);
+}
+
 export function historyOf(state: RunState): HistoryEntry[] {
   return hideRun(state, state.steps.map((s) => ({
     index: s.index, thought: capText(s.thought), action: capText(s.actionText), observation: capText(s.observation), hasScreenshot: s.imageBytes > 0,
@@ -267,23 +270,19 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
     }
     case 'checked': {
       if (state.phase !== 'act' || !p?.reply || p.checked) return state;
-      const injected = p.injection?.length ? injectionReason(state, p.injection) : null;
       // A field the password guard knows from its attributes or label (a password shown as text, a
       // PIN, a one-time code): what is typed there is masked from now on, as in a password field.
       const a = p.reply.action;
       const masks = ev.hit?.id === 'password' && !p.reply.secret && a.type === 'type' && !placeholdersIn(a).length;
       const q = masks ? { ...p, reply: withSecretMasked(p.reply, p.target ?? null, state, p, true) } : p;
-      // exploring never pays, deletes or sends: refused without asking (the model is told why)
-      if (state.explore && ev.hit && NEVER_WHILE_EXPLORING.includes(ev.hit.id)) {
-        const refused: RunState = { ...state, pending: { ...q, checked: true, guardRule: ev.hit.id, decision: { decision: 'rejected', feedback: modelText.exploreNever } } };
+      // what the guard leads to is decided in guard-decision.ts
+      const d = checkDecision(state, p, ev.hit);
+      if (d.kind === 'refused') {
+        const refused: RunState = { ...state, pending: { ...q, checked: true, guardRule: d.rule, decision: { decision: 'rejected', feedback: modelText.exploreNever } } };
         return finishStep(refused, ev.at, { ok: false, error: modelText.exploreNever }, [], 0);
       }
-      // the model marked the action sensitive (CogAgent) or asks for help (UI-TARS's call_user): the person is asked, whatever the guard lists say
-      const sensitive = p.reply.sensitive ? translatorFor(state.locale)(p.reply.asksPerson ? 'whyModelAsks' : 'whySensitive', p.reply.thought) : null;
-      if (!ev.hit && !injected && !sensitive && !state.approveSteps) return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
-      // a guard's reason and the page's words aimed at the agent, both: the person weighs the one knowing the other
-      const reason = [ev.hit?.reason, injected].filter((x): x is string => !!x).join('; ') || sensitive;
-      return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: ev.hit?.id ?? null, reason } } };
+      if (d.kind === 'auto') return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
+      return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: d.rule, reason: d.reason } } };
     }
     case 'tab': return onTab(state, ev);
     case 'files': {
@@ -487,7 +486,7 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
     ev = { ...ev, usage: addUsage(ev.usage, ev.screen.usage) };
   }
   const dialect = dialectOf(state.dialect);
-  const parsed = dialect.parseReply(ev.raw, ev.reasoning, shotOf(p), state);
+  const parsed = ev.parsed ?? readReply(state, ev.raw, ev.reasoning);
   if (isParseError(parsed)) {
     const reply: PendingReply = { raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: '', action: { type: 'wait' },
       actionText: '(unreadable reply)', memory: state.memory, notes: [], usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null };
@@ -546,14 +545,6 @@ function secretVariables(state: RunState, names: string[]): RunState {
     state = rememberTyped(state, variables[n].value);
   }
   return { ...state, variables };
-}
-
-/** Why the run asks: the page's text aimed at the agent, where it was, in the person's language. */
-function injectionReason(state: RunState, hits: InjectionHit[]): string {
-  const t = translatorFor(state.locale);
-  const h = hits[0];
-  const where = injectionPlace(h.where, t);
-  return t(hits.length > 1 ? 'injReasonMore' : 'injReason', where, h.phrase, hits.length - 1);
 }
 
 /** A readable proposed action: budget and loop guards, the end of the run, or on to the check. */

@@ -7,7 +7,7 @@ import type { PageDialog } from '../page-dialog';
 import type { Held } from '../request-hold';
 import type { Landed } from '../guard-after';
 import type { BboxConvention } from '../action/bbox';
-import type { Action, Memory } from '../action/action';
+import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { InjectionHit } from '../injection';
 import type { ImageScreen } from '../image-screen';
@@ -402,6 +402,8 @@ export type RunEvent =
    */
   | {
     type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs?: number | null; truncated?: boolean; target?: ActedElement | null;
+    /** the reply as parsed by the run's dialect (readReply), once: the background probes its point with it; absent: reduce reads it */
+    parsed?: ParsedStep | ParseError;
     /** the picture check made beside the request (option screenImages): its finding joins the step's, its tokens the step's usage */
     screen?: ImageScreen;
   }

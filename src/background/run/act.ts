@@ -1,0 +1,110 @@
+/**
+ * The 'act' effect: 'acting' written before the input, 'input' after it, then the page settled and
+ * what the action did (tabs, downloads, held requests, dialogs, files) -> 'acted'. A worker
+ * restarted mid-action does not repeat the input.
+ */
+import { hideRun, modelText, type ActResult, type Effect, type RunEvent } from '../../core/run';
+import { dialectOf } from '../../core/dialects/registry';
+import { fillSecrets } from '../../core/secrets';
+import { actInput, settleAfter } from '../act';
+import { takeFileNotes } from '../act/files';
+import { armClipboard } from '../clipboard';
+import { PageError } from '../content';
+import { actionUnderway, inputOrDialog, takeDialogNotes, type HeldDialog } from '../dialogs';
+import { takeDownloads } from '../downloads';
+import { settledOrHeld, takeHeld } from '../hold';
+import { syncTabs } from '../tabs';
+import { holdWatched } from '../watch';
+import type { Active } from './active';
+import { commit, messageOf, pause, tabUrl } from './commit';
+import { learnFrom } from './explore';
+import { askText } from './llm';
+
+type Act = Extract<Effect, { kind: 'act' }>;
+
+export async function actStep(a: Active, eff: Act): Promise<RunEvent> {
+  const tabId = a.state.tabId;
+  const p = a.state.pending!;
+  let started = p.actStartedAt;
+  let heldDialog: HeldDialog | null = null;
+  const tabs = () => [...new Set([tabId, a.state.tabId, ...a.tabs])];
+  actionUnderway(tabs(), true);
+  await holdWatched(tabs(), a);
+  try {
+    if (started === undefined) {
+      started = Date.now();
+      await commit(a, { type: 'acting', at: started });
+      const r = await input(a, tabId, eff);
+      heldDialog = r.held;
+      await commit(a, { type: 'input', at: Date.now(), result: hideRun(a.state, r.result) });
+    }
+    // After a restart with the input started but not recorded, nobody knows whether it happened.
+    const result = a.state.pending?.inputResult ?? { ok: false as const, error: modelText.inputUnknown };
+    if (heldDialog) {
+      // The page waits on its dialog: nothing settles until the person answers (the 'after' effect).
+      const landed = { url: await tabUrl(a.state.tabId), downloads: await takeDownloads(tabs()), dialog: heldDialog, requests: takeHeld(tabs()) };
+      a.held = landed.downloads;
+      return { type: 'acted', at: Date.now(), result, ms: Date.now() - started, landed };
+    }
+    // A page waiting on a request the hold keeps does not settle: the question comes first.
+    await settledOrHeld(tabs(), settleAfter(tabId, eff.action));
+    // the model asked for a pause after its action (capped by the run: effects.ts)
+    if (eff.sleepMs) await pause(eff.sleepMs);
+    // Exploring: the action judged from the screenshots before and after it, its element documented (explore.ts)
+    const learnt = a.state.explore && result.ok ? await learnFrom(a, tabId, eff.action) : null;
+
+    // What file choosers the action opened got (act/files.ts) and the page's dialogs answered (dialogs.ts), for the model.
+    const dialogs = takeDialogNotes(tabs());
+    const notes = [...await takeFileNotes(tabId), ...dialogs.notes];
+    // A tab the action opened or closed: this step records the change.
+    await syncTabs(a, (ev) => commit(a, ev));
+    // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
+    const downloads = await takeDownloads(tabs());
+    a.held = downloads;
+    // Requests the page sent that carry a secret or a card number: held for the person (hold.ts).
+    const requests = takeHeld(tabs());
+    const landed = { url: await tabUrl(a.state.tabId), downloads, ...(requests.length ? { requests } : {}) };
+    const learned = learnt && result.ok ? { ...result, learned: learnt.learned, usage: learnt.usage, note: result.note ? `${result.note} ${learnt.note}` : learnt.note } : result;
+    // A dialog answered Cancel cut the action short: not a success.
+    const outcome = dialogs.cut && learned.ok ? { ok: false as const, error: modelText.cutByDialog } : learned;
+    return { type: 'acted', at: Date.now(), result: withNotes(outcome, notes), ms: Date.now() - started, landed };
+  } finally {
+    actionUnderway(tabs(), false);
+  }
+}
+
+/** The input itself, the person's secrets filled in only now; `held`: a page dialog it is stuck behind. */
+async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActResult; held: HeldDialog | null }> {
+  // The person's secrets are filled in only now, as the text is typed (core/secrets.ts).
+  const kept = a.state.vault?.kept ?? [];
+  const filled = fillSecrets(eff.action, kept, a.state.vault?.typed);
+  // a grammar that can quote the clipboard: what the page copies from now on is recorded
+  if (dialectOf(a.state.dialect).observes.clipboard) await armClipboard(tabId);
+  try {
+    if (filled.missing.length) return { result: { ok: false, error: modelText.noSuchSecret(filled.missing, kept.map((s) => s.name)) }, held: null };
+    // A page dialog a guard cares about stops the action where it is and waits for the person (dialogs.ts).
+    const r = await inputOrDialog(tabId, actInput(tabId, filled.action, {
+      mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
+      ask: (prompt) => askText(a, prompt), tabIds: [tabId, ...[...(a.state.tabStack ?? [])].reverse()],
+    }));
+    if (!('held' in r)) return { result: r.done, held: null };
+    a.inputLeft = r.input.catch(() => undefined);
+    return { result: { ok: true }, held: r.held };
+  } catch (err) {
+    // The page changed or closed under the action: tell the model. A tab the action closed
+    // (a popup's "Close") sends the run back to its opener, when there is one.
+    if (!(await chrome.tabs.get(tabId).catch(() => null))) {
+      if (!a.state.tabStack?.length) throw new PageError('The run\'s tab was closed.');
+      return { result: { ok: true as const }, held: null };
+    }
+    return { result: { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` }, held: null };
+  }
+}
+
+/** An action's outcome with more for the model to read (file choosers). */
+function withNotes(r: ActResult, notes: string[]): ActResult {
+  if (!notes.length) return r;
+  const more = notes.join(' ');
+  if (r.ok) return { ok: true, note: r.note ? `${r.note} ${more}` : more };
+  return { ok: false, error: `${r.error} ${more}` };
+}

@@ -1,0 +1,74 @@
+/**
+ * The 'after' effect: keeps what an action did (downloads resumed, held requests sent, the page's
+ * dialog answered OK) or undoes it (downloads cancelled and erased, requests blocked, the tab back
+ * when it is still on the other site), as the person decided -> 'resolved'.
+ */
+import { modelText, type AfterAction, type Effect, type RunEvent } from '../../core/run';
+import { dialogNote } from '../../core/page-dialog';
+import { awayHost } from '../../core/site';
+import { answerDialog } from '../dialogs';
+import { keepDownloads, undoDownloads } from '../downloads';
+import { blockHeld, releaseHeld } from '../hold';
+import { settle } from '../settle';
+import { syncTabs } from '../tabs';
+import type { Active } from './active';
+import { commit, pause, tabUrl } from './commit';
+
+const BACK_SETTLE_MS = 8_000;
+/** How long an action's input may take to end once the dialog it was stuck behind is answered. */
+const INPUT_AFTER_DIALOG_MS = 10_000;
+
+export async function afterStep(a: Active, eff: Extract<Effect, { kind: 'after' }>): Promise<RunEvent> {
+  const outcome = await resolveAfter(a, eff.after, eff.before);
+  a.held = [];
+  return { type: 'resolved', at: Date.now(), outcome };
+}
+
+/** What happened, for the model. */
+async function resolveAfter(a: Active, after: AfterAction, before: string): Promise<string> {
+  const keep = after.decision !== 'rejected';
+  const said: string[] = [];
+  // Only the person's yes sends a held request or answers OK; a take-over blocks the requests and
+  // leaves the dialog to the person, who now has the page.
+  const yes = after.decision === 'approved';
+  if (after.dialog && after.decision !== 'takeover') {
+    // OK or Cancel, as the person said; then the action's input ends and the page settles.
+    await answerDialog(a.state.tabId, yes);
+    await Promise.race([a.inputLeft, pause(INPUT_AFTER_DIALOG_MS)]);
+    a.inputLeft = undefined;
+    await settle(a.state.tabId, BACK_SETTLE_MS);
+    said.push(dialogNote(after.dialog, yes, 'user'));
+  }
+  if (after.requests?.length) {
+    if (yes) await releaseHeld(after.requests);
+    else await blockHeld(after.requests);
+    said.push(yes ? modelText.requestsSent(after.requests.map((r) => r.what)) : modelText.requestsBlocked(after.requests.map((r) => r.what)));
+  }
+  if (after.downloads.length) {
+    const names = after.downloads.map((d) => d.filename);
+    if (keep) await keepDownloads(after.downloads);
+    else await undoDownloads(after.downloads);
+    said.push(keep ? modelText.downloadKept(names) : modelText.downloadUndone(names));
+  }
+  if (after.rule === 'leave-site') said.push(keep ? modelText.leftSiteKept(after.url) : await leaveSiteUndone(a, after.url, before));
+  return said.join(' ');
+}
+
+/** The tab back from the other site (or closed, when the action opened it); what came of it. */
+async function leaveSiteUndone(a: Active, url: string, before: string): Promise<string> {
+  const tabId = a.state.tabId;
+  // Not again after a restart that already went back.
+  if (awayHost(before, await tabUrl(tabId), a.state.apps)) {
+    await chrome.tabs.goBack(tabId).catch(() => undefined);
+    await settle(tabId, BACK_SETTLE_MS);
+  }
+  const now = await tabUrl(tabId);
+  // A tab this action opened has nowhere to go back to: it is closed, and the run goes back to its opener (syncTabs).
+  const opened = !!a.state.tabStack?.length && (a.state.tabChanges ?? []).some((c) => c.change === 'opened');
+  if (awayHost(before, now, a.state.apps) && opened && (await chrome.tabs.remove(tabId).then(() => true, () => false))) {
+    // This step records the way back too.
+    await syncTabs(a, (ev) => commit(a, ev));
+    return modelText.leftSiteClosed(url);
+  }
+  return awayHost(before, now, a.state.apps) ? modelText.leftSiteStuck(url) : modelText.leftSiteUndone(url, now);
+}

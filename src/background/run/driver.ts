@@ -1,0 +1,107 @@
+/**
+ * The drive loop: asks the pure state machine (core/run) what to do next, does it through the
+ * executors (perform.ts), feeds the result back, and saves and broadcasts every transition. The
+ * run lives here, in the service worker: closing the side panel does not stop it.
+ */
+import { effectOf, type RunEvent } from '../../core/run';
+import { runDevice } from '../../core/dialects/device';
+import { emulatePhone, restoreDevice } from '../act/device';
+import * as cdp from '../cdp';
+import { PageError } from '../content';
+import { dropDownloads, undoDownloads } from '../downloads';
+import { dropRunFiles } from '../file-store';
+import { resetTab } from '../label';
+import { canGoBack, syncTabs } from '../tabs';
+import { unwatchTab, watchTab } from '../watch';
+import { active, type Active } from './active';
+import { advance, commit, messageOf, reasonText } from './commit';
+import { startKeeping } from './keep';
+import { perform } from './perform';
+
+export const ALARM = 'webagent-resume';
+const KEEPALIVE_MS = 20_000;
+
+/** DevTools errors that say the page's document or frame went away under the call (it reloaded or navigated). */
+const PAGE_GONE = /Not attached to an active page|Cannot find context with specified id|Execution context was destroyed|Inspected target navigated or closed|No frame with given id|Frame with the given id was not found|Cannot find default execution context/i;
+/** observations retried in a row when the page went away under them */
+const GONE_RETRIES = 5;
+
+/** Resolves when the person acts on the run (control, stop). */
+function changed(a: Active): Promise<void> {
+  return new Promise((resolve) => { a.wake = resolve; });
+}
+
+export async function drive(a: Active): Promise<void> {
+  active.set(a.state.id, a);
+  // A run picked up after a restart whose tab closed meanwhile goes back to its opener first.
+  if (await canGoBack(a.state)) await syncTabs(a, (ev) => commit(a, ev)).catch(() => undefined);
+  const tabId = a.state.tabId;
+  // Extension API calls keep the worker alive during long model replies and approvals; the alarm
+  // wakes a worker Chrome stopped anyway, so the run resumes (resume.ts).
+  const keepAlive = setInterval(() => { void chrome.runtime.getPlatformInfo().catch(() => undefined); }, KEEPALIVE_MS);
+  void chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
+  const phone = runDevice(a.state) === 'phone';
+  try {
+    await cdp.attach(tabId);
+    // A phone dialect's tab is a phone for the run only (restored below).
+    if (phone) {
+      await emulatePhone(tabId);
+      // The page was loaded as a desktop page: load it again so the site sees the phone (its
+      // user agent and width) from the first step. A restarted worker finds the tab already a phone.
+      if (!a.state.steps.length && !a.state.pending) await cdp.send(tabId, 'Page.reload', {}).catch(() => undefined);
+    }
+    // File choosers, the page's dialogs and its requests are watched for the run (watch.ts).
+    await watchTab(tabId, a);
+    let goneInARow = 0;
+    while (a.state.status === 'running') {
+      await syncTabs(a, (ev) => commit(a, ev));
+      if (a.state.status !== 'running') break;
+      const eff = effectOf(a.state);
+      // Any effect but the request waits for the observed step's images (a replay, a pause, a dropped step).
+      if (eff.kind !== 'ask') await startKeeping(a);
+      if (eff.kind === 'wait') {
+        await changed(a);
+        continue;
+      }
+      let ev: RunEvent | null;
+      try {
+        ev = await perform(a, eff);
+      } catch (err) {
+        // The page reloaded or navigated under a DevTools call (its document or frame is gone): an
+        // observation is taken again (a page that never holds still is stopped by observeSteady, or
+        // here after a few tries); an action under way is not run again: the run stops and says why.
+        const gone = !(err instanceof PageError) && PAGE_GONE.test(messageOf(err));
+        goneInARow = gone ? goneInARow + 1 : 0;
+        if (gone && eff.kind === 'observe' && goneInARow < GONE_RETRIES) continue;
+        const reason = err instanceof PageError ? (err.person ? reasonText(a.state, err.person) : err.message)
+          : gone ? reasonText(a.state, { key: 'stopPageGone' }) : `Unexpected error: ${messageOf(err)}`;
+        ev = { type: err instanceof PageError || gone ? 'stop' : 'fail', at: Date.now(), reason };
+        // The run's tab closed under the step: back to its opener at the top of the loop.
+        if (await canGoBack(a.state)) ev = null;
+      }
+      if (ev) goneInARow = 0;
+      // The observed step goes to the model at once; it is stored with its images ('kept', keep.ts).
+      if (ev?.type === 'observed') advance(a, ev);
+      else if (ev) await commit(a, ev);
+    }
+  } catch (err) {
+    await commit(a, { type: 'fail', at: Date.now(), reason: `Could not control the tab: ${messageOf(err)}`, cause: 'tab' });
+  } finally {
+    clearInterval(keepAlive);
+    // A clean capture in flight restores our overlay: let it end before the tabs are reset.
+    await a.keeping?.catch(() => undefined);
+    active.delete(a.state.id);
+    if (!active.size) void chrome.alarms.clear(ALARM);
+    await dropRunFiles(a.state.id).catch(() => undefined);
+    // Downloads nobody said yes to (the run stopped while asking, or before it could ask) are undone.
+    await undoDownloads(a.held ?? []).catch(() => undefined);
+    await dropDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]).catch(() => undefined);
+    for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
+      if (!(await chrome.tabs.get(t).catch(() => null))) continue;
+      await unwatchTab(t);
+      await resetTab(t);
+      if (phone) await restoreDevice(t).catch(() => undefined);
+      await cdp.detach(t);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/** Start and replay: a new run from the person's task (or a recorded run), in a tab, driven from here on. */
+import { createRun, type RunState } from '../../core/run';
+import type { StartRun } from '../../core/messages';
+import { checkSettings, normalizeSettings, parseApps, type Settings } from '../../core/settings';
+import { DEFAULT_DIALECT, isDialect } from '../../core/dialects/registry';
+import type { FileMeta } from '../../core/files';
+import { replayPlan, type ReplayPlan } from '../../core/replay';
+import { whyNotAllowed } from '../../core/pages';
+import { demoState } from '../demo';
+import { claimStaged } from '../file-store';
+import { personLocale, personT } from '../person';
+import { loadRun, saveRun, saveRunConfig } from '../run-store';
+import { loadSettings } from '../settings-store';
+import { active, holdKeys, newActive, whenReady } from './active';
+import { broadcast } from './commit';
+import { drive } from './driver';
+
+/** Where the run is and what it was given, besides the settings. */
+interface Origin { id: string; task: string; files: FileMeta[]; startUrl: string; tabId: number; replay?: ReplayPlan; explore?: boolean }
+
+/**
+ * A new run's state from the settings it starts with: the one place where settings (the dialect's
+ * among them: bbox, appagentDevice, apps, dialectOptions) flow into the run state.
+ */
+export function runStateOf(o: Origin, settings: Settings): RunState {
+  return createRun({
+    id: o.id, task: o.task, files: o.files, startUrl: o.startUrl, tabId: o.tabId, dialect: settings.dialect,
+    model: settings.model, baseUrl: settings.baseUrl, maxSteps: settings.maxSteps, at: Date.now(),
+    approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay: o.replay,
+    apps: parseApps(settings.apps),
+    limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null, currency: settings.currency },
+    locale: personLocale(settings), secrets: settings.secrets, bbox: settings.bbox, device: settings.appagentDevice,
+    dialectOptions: settings.dialectOptions[settings.dialect],
+    ...(o.explore && !o.replay ? { explore: true } : {}),
+  });
+}
+
+/**
+ * Replays a recorded run (local or imported) in a new tab at its start URL: the recorded actions
+ * stand in for the model (core/replay.ts); by default every step waits for approval.
+ */
+export async function startReplay(runId: string, approveSteps = true): Promise<string> {
+  const rec = await loadRun(runId);
+  if (!rec) throw new Error(personT(await loadSettings())('noRunWithId', runId));
+  const dialect = isDialect(rec.dialect) ? rec.dialect : DEFAULT_DIALECT;
+  const plan = replayPlan(rec.id, rec.steps, dialect);
+  if (!plan.steps.length) throw new Error(personT(await loadSettings())('noReplayActions'));
+  // The recorded run's dialect: the same observation (labels or not, phone or desktop) and grammar.
+  return startRun({
+    task: `Replay: ${rec.task}`, url: rec.startUrl,
+    config: { approveSteps, dialect, model: 'replay', maxSteps: Math.min(200, plan.steps.length + 5) },
+  }, plan);
+}
+
+export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<string> {
+  await whenReady();
+  const task = req.task?.trim();
+  const settings = normalizeSettings({ ...(await loadSettings()), ...(req.config ?? {}) });
+  const t = personT(settings);
+  if (!task) throw new Error(t('typeTaskFirst'));
+  const problems = Object.values(checkSettings(settings, t));
+  if (problems.length) throw new Error(problems.join(' '));
+  if (!isDialect(settings.dialect)) throw new Error(t('setDialect', settings.dialect));
+  for (const a of active.values()) {
+    if (a.state.tabId === req.tabId) throw new Error(t('runInTab'));
+  }
+  // a demonstration being recorded in the tab is the person's own actions: a run would mix in
+  if (req.tabId !== undefined && demoState(req.tabId).recording) throw new Error(t('demoRecordingInTab'));
+  let tab: chrome.tabs.Tab | undefined;
+  if (req.tabId !== undefined) {
+    tab = await chrome.tabs.get(req.tabId);
+    if (req.url) tab = await chrome.tabs.update(req.tabId, { url: req.url });
+  } else if (req.url) {
+    tab = await chrome.tabs.create({ url: req.url, active: true });
+  } else {
+    throw new Error(t('noTab'));
+  }
+  if (tab?.id === undefined) throw new Error(t('tabGone'));
+  const startUrl = req.url ?? tab.pendingUrl ?? tab.url ?? '';
+  const why = whyNotAllowed(startUrl);
+  if (why) throw new Error(t('webPagesOnly', why));
+  const id = crypto.randomUUID();
+  // The files attached in the panel (or by the runner) are this run's from now on.
+  const files = await claimStaged(id);
+  const state = runStateOf({ id, task, files, startUrl, tabId: tab.id, replay, explore: req.explore }, settings);
+  await saveRunConfig(state.id, req.config ?? {});
+  await saveRun(state);
+  broadcast(state);
+  holdKeys(state.id, settings);
+  void drive(newActive(state, settings));
+  return state.id;
+}
