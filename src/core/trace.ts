@@ -3,14 +3,12 @@
  * without the extension. Secrets (the API key) are scrubbed from every string
  * as a last line of defence; password text is masked earlier, in run.ts.
  */
-import type { Action, Memory } from './action/action';
+import type { Action } from './action/action';
 import type { FileMeta } from './files';
-import type { Fingerprint, Mark, Rect, Viewport } from './marks';
-import type { ActedElement, ActResult, FailCause, ObserveStages, RunState, RunStatus, TabChange, Usage } from './run/state';
+import type { Fingerprint, Mark, Rect } from './marks';
+import type { ActedElement, FailCause, RunState, RunStatus, StepFacts } from './run/state';
 import type { Price } from './costs';
-import type { InjectionHit } from './injection';
-import type { ImageScreen } from './image-screen';
-import { PASSWORD_MASK, type AfterAction, type Learned, type Variables } from './run/state';
+import { PASSWORD_MASK, type Variables } from './run/state';
 import { hideRun } from './run/secrets';
 import { hideValues } from './secrets';
 import { shownVariables } from './run/variables';
@@ -21,46 +19,17 @@ export const TRACE_VERSION = 2;
 export const TRACE_VERSIONS_READ = [1, 2];
 export const REDACTED = '[REDACTED]';
 
-export interface TraceStep {
-  index: number;
-  url: string;
-  title: string;
-  viewport: Viewport;
+/** A step in the trace: the step's facts (run/state.ts StepFacts) and the trace's own forms of the rest. */
+export interface TraceStep extends StepFacts {
   /** `fingerprint` (tag, text, structural path) lets a replay find the element again */
   elements: { label: number; tag: string; text: string; rect: Rect; fingerprint?: Fingerprint }[];
   request: { promptText: string; imageBytes: number; imageWidth: number; imageHeight: number };
   reply: { raw: string; reasoning: string | null };
-  thought: string;
   /** 'none': no action was proposed (unreadable reply); 'takeover': the person acted themselves */
   action: Action | { type: 'none'; reason: string } | { type: 'takeover' };
-  actionText: string;
   /** what the action acted on: its label's element or the element under its point (null: none or unknown) */
   target: ActedElement | null;
-  memory: Memory;
   approval: null | { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null };
-  result: ActResult;
-  observation: string;
-  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed); observeStages: absent in older traces */
-  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number; observeStages?: ObserveStages };
-  usage: Usage | null;
-  /** the labelled screenshot: a data URL (WebP; JPEG in older traces), a file name inside a zip export, or '' when excluded */
-  screenshot: string;
-  /** the same view without labels, in the same forms; '' also when it is the same picture as `screenshot` */
-  cleanScreenshot: string;
-  /** the run moved to another tab during this step (a tab it opened, or back when it closed); absent when it stayed */
-  tabs?: TabChange[];
-  /** text on the page aimed at the agent (src/core/injection.ts): the action waited for the person; absent when none */
-  injection?: InjectionHit[];
-  /** the opt-in picture check of the screenshot (src/core/image-screen.ts): verdict, tokens and ms of its own request; absent when off */
-  imageScreen?: ImageScreen;
-  /** the action left the site or began a download, seen after it (core/guard-after.ts); absent when neither */
-  afterAction?: AfterAction;
-  /** the model marked the action as sensitive, so the person was asked first (CogAgent); absent: not marked */
-  sensitive?: boolean;
-  /** what the model reported as wrong (Midscene's `error`); absent: nothing */
-  warning?: string;
-  /** exploring (AppAgent): how the action was judged from the screenshots before and after it, and the documentation written; absent: not exploring */
-  reflection?: Learned;
 }
 
 export interface Trace {

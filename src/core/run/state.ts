@@ -128,39 +128,64 @@ export interface ActedElement {
   navigatesTo?: string | null;
 }
 
-export interface StepRecord {
+/**
+ * A step's facts as both the run (StepRecord) and its exported trace (trace.ts TraceStep) keep
+ * them, declared once. What differs (elements, the request and reply, the action, the target and
+ * the approval) each declares itself.
+ */
+export interface StepFacts {
   index: number;
   url: string;
   title: string;
   viewport: Viewport;
+  /**
+   * The screenshot the model saw (labelled for label dialects), as kept: a data URL ('' when not
+   * loaded or excluded; in a trace also a file name inside a zip export). The model itself got the PNG.
+   */
+  screenshot: string;
+  /** the same view without labels or our select lists, in the same forms ('' when none) */
+  cleanScreenshot: string;
+  thought: string;
+  /** the action in the run's dialect grammar, as history and traces show it (passwords masked) */
+  actionText: string;
+  memory: Memory;
+  result: ActResult;
+  /** what the model is told about this step next time (model text, never translated) */
+  observation: string;
+  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed); observeStages: the observe step's parts (absent in older traces) */
+  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number; observeStages?: ObserveStages };
+  usage: Usage | null;
+  /** the run moved to another tab during this step (a tab it opened, or back when it closed); absent when it stayed */
+  tabs?: TabChange[];
+  /** text on the page the model read was aimed at the agent (injection.ts): the action waited for the person; absent when none */
+  injection?: InjectionHit[];
+  /**
+   * the opt-in picture check of the screenshot (image-screen.ts): its verdict and its own cost
+   * (absent: the option was off; `reused`: the same picture as the step before, no request)
+   */
+  imageScreen?: ImageScreen;
+  /** the action left the site or began a download, seen after it (guard-after.ts); absent when neither */
+  afterAction?: AfterAction;
+  /** the model marked the action as sensitive, so the person was asked first (CogAgent); absent: not marked */
+  sensitive?: boolean;
+  /** what the model reported as wrong, shown to the person (Midscene's `error`); absent: nothing */
+  warning?: string;
+  /** exploring (AppAgent): how the model judged the action from the screenshots before and after it, and the documentation written */
+  reflection?: Learned;
+}
+
+export interface StepRecord extends StepFacts {
   /** the labelled elements of the page (also for dialects that do not show them to the model) */
   elements: Mark[];
   promptText: string;
   imageBytes: number;
   imageWidth: number;
   imageHeight: number;
-  /**
-   * The screenshot the model saw (labelled for label dialects), as kept: a JPEG data URL at
-   * CSS-pixel size ('' when not loaded or excluded). The model itself got the PNG.
-   */
-  screenshot: string;
-  /** the same view without labels or our select lists: a JPEG data URL ('' when none) */
-  cleanScreenshot: string;
   raw: string;
   reasoning: string | null;
-  thought: string;
   action: Action | null;
-  /** the action in the run's dialect grammar, as history and traces show it (passwords masked) */
-  actionText: string;
   /** what the action acted on (label's mark or the element under its point); null: none or unknown */
   target?: ActedElement | null;
-  memory: Memory;
-  result: ActResult;
-  /** what the model is told about this step next time (model text, never translated) */
-  observation: string;
-  /** ms; modelFirstTokenMs: until the first streamed token (null when not streamed); observeStages: the observe step's parts */
-  timings: { observeMs: number; modelMs: number; modelFirstTokenMs?: number | null; actMs: number; totalMs: number; observeStages?: ObserveStages };
-  usage: Usage | null;
   /** the page as the model saw it (URL and element list), to tell an unchanged page (loop guard) */
   pageKey?: string;
   /** the model's screenshot of that page, as a key (unchanged.ts: an action that changed nothing) */
@@ -169,26 +194,6 @@ export interface StepRecord {
   approval: Approval | null;
   /** 'person': the person took over and acted; everything else is a model step */
   kind?: 'person';
-  /** the run moved to another tab during this step (absent: it stayed) */
-  tabs?: TabChange[];
-  /**
-   * text on the page the model read was aimed at the agent (injection.ts): the action waited for
-   * the person (absent: none found)
-   */
-  injection?: InjectionHit[];
-  /**
-   * the opt-in picture check of the screenshot (image-screen.ts): its verdict and its own cost
-   * (absent: the option was off; `reused`: the same picture as the step before, no request)
-   */
-  imageScreen?: ImageScreen;
-  /** the action left the site or started a download, seen after it (absent: neither) */
-  afterAction?: AfterAction;
-  /** the model marked the action as sensitive (the person was asked first) */
-  sensitive?: boolean;
-  /** what the model reported as wrong, shown to the person (Midscene's `error`) */
-  warning?: string;
-  /** exploring: how the model judged the action from the screenshots before and after it, and the documentation written */
-  reflection?: Learned;
 }
 
 export type FrameOffsets = Record<number, { x: number; y: number }>;
