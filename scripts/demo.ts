@@ -26,7 +26,7 @@ async function handOver(browser: Launched, shopUrl: string, settings: Record<str
   const helper = await browser.context.newPage();
   await helper.goto(`chrome-extension://${browser.extensionId}/sidepanel/index.html`);
   await helper.waitForFunction(() => 'webagent' in window);
-  await helper.evaluate((s) => (window as unknown as { webagent: { send: Send } }).webagent.send('settings/set', s), settings);
+  await helper.evaluate((s) => (window as unknown as { webagent: { send: Send } }).webagent.send('settings/patch', { set: s }), settings);
   const opened = await helper.evaluate(async (url) => {
     const [tab] = await chrome.tabs.query({ url: `${url}*` });
     if (!tab?.windowId) return false;

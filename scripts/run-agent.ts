@@ -250,7 +250,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     // so a run the browser's worker restart interrupts can go on with it.
     // The runner speaks English (docs/runner.md), whatever the machine's language: so do the run's
     // stop reasons and the extension's errors.
-    await panel.evaluate((apiKey) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send('settings/set', { language: 'en', ...(apiKey ? { apiKey } : {}) }), o.config.apiKey);
+    await panel.evaluate((apiKey) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send('settings/patch', { set: { language: 'en', ...(apiKey ? { apiKey } : {}) } }), o.config.apiKey);
     for (const f of o.files ?? []) {
       const problem = await panel.evaluate(async (file) => {
         try {

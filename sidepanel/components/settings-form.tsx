@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MutableRef } from 'preact/hooks';
 import { checkSettings, DEFAULT_SETTINGS, normalizeSettings, type EndpointProfile, type Settings } from '../../src/core/settings';
-import type { GuardId, GuardSettings } from '../../src/core/guards';
+import type { GuardId } from '../../src/core/guards';
 import { PRESETS, presetById, type Preset } from '../../src/core/presets';
 import { DIALECTS, dialectOf } from '../../src/core/dialects/registry';
 import { optionValues } from '../../src/core/dialects/options';
@@ -210,11 +210,9 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   /** Stores what the form shows. */
   async function store(): Promise<void> {
     if (problem) throw new Error(problem);
-    // The always-allowed sites and the profiles are the stored ones (they are saved on their own).
-    const stored = await send('settings/get', {});
-    const part = savablePart(s, prices.table);
-    const fresh = await send('settings/set', { ...part, guards: { rules: part.guards.rules, allow: stored.guards.allow } });
-    take(fresh);
+    // The always-allowed sites and the profiles stay as stored (they are saved on their own).
+    const { guards, ...part } = savablePart(s, prices.table);
+    take(await send('settings/patch', { set: part, guardRules: guards.rules }));
   }
 
   async function save(e: Event) {
@@ -256,11 +254,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   /** Removing an always-allowed rule is saved at once, whatever else is being edited. */
   async function removeAllow(host: string, id: GuardId) {
     try {
-      const stored = await send('settings/get', {});
-      const left = (stored.guards.allow[host] ?? []).filter((x) => x !== id);
-      const allow: GuardSettings['allow'] = { ...stored.guards.allow, [host]: left };
-      if (!left.length) delete allow[host];
-      const fresh = await send('settings/set', { guards: { rules: stored.guards.rules, allow } });
+      const fresh = await send('settings/patch', { disallow: { host, rule: id } });
       setS((cur) => ({ ...cur, guards: { ...cur.guards, allow: fresh.guards.allow } }));
       setStatus({ ok: true, text: () => t('allowRemoved', host) });
     } catch (err) {
@@ -273,7 +267,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     setS((cur) => ({ ...cur, language }));
     setSaved((cur) => ({ ...cur, language }));
     try {
-      await send('settings/set', { language });
+      await send('settings/patch', { set: { language } });
     } catch (err) {
       setStatus({ ok: false, text: messageOf(err) });
     }
@@ -297,10 +291,9 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   }
 
   /** Saving or deleting a profile is stored at once (only the profiles: other edits wait for Save). */
-  async function storeProfiles(edit: (profiles: Settings['profiles']) => Settings['profiles'], done: string) {
+  async function storeProfiles(profile: { name: string; endpoint: EndpointProfile | null }, done: string) {
     try {
-      const stored = await send('settings/get', {});
-      const fresh = await send('settings/set', { profiles: edit({ ...stored.profiles }) });
+      const fresh = await send('settings/patch', { profile });
       setS((cur) => ({ ...cur, profiles: fresh.profiles }));
       setStatus({ ok: true, text: done });
       return fresh;
@@ -314,14 +307,14 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     const name = profileName.trim();
     if (!name) return;
     const existed = name in s.profiles;
-    const fresh = await storeProfiles((p) => ({ ...p, [name]: endpointOf(s) }), existed ? t('profileUpdated', name) : t('profileSaved', name));
+    const fresh = await storeProfiles({ name, endpoint: endpointOf(s) }, existed ? t('profileUpdated', name) : t('profileSaved', name));
     if (fresh) setProfile(name);
   }
 
   async function deleteProfile() {
     const name = shownProfile;
     if (!name) return;
-    const fresh = await storeProfiles((p) => { delete p[name]; return p; }, t('profileDeleted', name));
+    const fresh = await storeProfiles({ name, endpoint: null }, t('profileDeleted', name));
     if (fresh) setProfile('');
   }
 

@@ -19,7 +19,7 @@ import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/history';
 import { fromTrace, parseTrace } from '../core/trace-import';
-import { loadSettings, saveSettings } from './settings-store';
+import { loadSettings, patchSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
 import { base64Decode } from '../core/export/data-url';
 import { addFile, listFiles, removeFile, STAGED } from './file-store';
@@ -44,7 +44,7 @@ async function scrubbed(s: RunState): Promise<string[]> {
 const handlers: Handlers = {
   'worker/info': async () => ({ startedAt: STARTED_AT }),
   'settings/get': () => loadSettings(),
-  'settings/set': (patch) => saveSettings(patch),
+  'settings/patch': (patch) => patchSettings(patch),
   'model/test': async ({ config }) => {
     const s = normalizeSettings({ ...(await loadSettings()), ...(config ?? {}) });
     const r = await testConnection(s);
@@ -60,7 +60,7 @@ const handlers: Handlers = {
   'run/takeover': ({ runId }) => control(runId, { kind: 'takeover' }),
   'run/resume': ({ runId }) => control(runId, { kind: 'resume' }),
   'run/mode': async ({ runId, approveSteps }) => {
-    await saveSettings({ approveSteps });
+    await patchSettings({ set: { approveSteps } });
     return control(runId, { kind: 'mode', approveSteps }).catch(() => null);
   },
   'run/get': async ({ runId }) => {

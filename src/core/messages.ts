@@ -14,6 +14,7 @@ import type { DocsFile, Refused } from './docs/file';
 import type { SettleReport } from './settle';
 import type { RunView } from './run/view';
 import type { Settings } from './settings';
+import type { SettingsPatch } from './settings-patch';
 import type { Trace } from './trace';
 import type { RunSummary } from './history';
 import type { FileMeta } from './files';
@@ -47,7 +48,8 @@ export interface ViewMessages {
   'settings/get': { req: Record<string, never>; res: Settings };
   /** when this service worker started (a restarted worker answers a later time) */
   'worker/info': { req: Record<string, never>; res: { startedAt: number } };
-  'settings/set': { req: Partial<Settings>; res: Settings };
+  /** every settings write: what changes (core/settings-patch.ts), merged into the stored settings in the background */
+  'settings/patch': { req: SettingsPatch; res: Settings };
   'model/test': { req: { config?: Partial<Settings> }; res: ModelCheck };
   /** the coordinate check (core/calibrate.ts): which bounding-box convention the model's answers fit */
   'model/calibrate': { req: { config?: Partial<Settings> }; res: CalibrationResult };

@@ -105,7 +105,7 @@ export async function holdBench(log: (s: string) => void = console.log) {
      */
     const inRun = async (mode: Mode) => {
       const rules = ['password', 'payment'].map((id) => ({ id, on: mode !== 'off' }));
-      await send('settings/set', { secrets: mode === 'all' ? [{ name: 'card', value: '4111 1111 1111 1111' }] : [], guards: { rules, allow: {} } });
+      await send('settings/patch', { set: { secrets: mode === 'all' ? [{ name: 'card', value: '4111 1111 1111 1111' }] : [], guards: { rules, allow: {} } } });
       const seen = model.requests.length;
       const { runId } = await send('run/start', {
         task: 'Wait.', url: pages[0].url, config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: 5, dialect: 'glm-web' },

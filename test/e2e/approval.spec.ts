@@ -436,7 +436,7 @@ test('a guard in auto mode: typing a password waits with the reason; "Always all
 test('guard settings: a rule switched off and edited words (per language) are kept after reload; an always-allowed site can be removed', async () => {
   // A site allowed earlier (as "Always allow" in an approval would store it).
   const stored = await send<Settings>('settings/get', {});
-  await send('settings/set', { guards: { rules: stored.guards.rules, allow: { 'shop.example': ['delete', 'payment'] } } });
+  await send('settings/patch', { set: { guards: { rules: stored.guards.rules, allow: { 'shop.example': ['delete', 'payment'] } } } });
 
   await openSettings(panel);
   await panel.locator('summary', { hasText: 'Guards' }).click();

@@ -315,7 +315,7 @@ test('recording a demonstration: the person uses elements themselves; each is do
   m.requests.length = 0;
   now.policy = (req) => learner(req.learn ?? null) ?? { content: 'not a learning request' };
   // the documentation is written with the stored settings' endpoint
-  await panelSend(e.panel, 'settings/set', { baseUrl: m.baseUrl, apiKey: KEY, model: MODEL, dialect: 'appagent' });
+  await panelSend(e.panel, 'settings/patch', { set: { baseUrl: m.baseUrl, apiKey: KEY, model: MODEL, dialect: 'appagent' } });
   const page = await e.browser.context.newPage();
   await page.goto(url);
   const tabId = await e.panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, url);

@@ -110,7 +110,7 @@ test('runner, y-x convention: an untilBottom scroll reaches the bottom of a long
 
 test.describe('Settings: Check coordinates', () => {
   test.beforeAll(async () => {
-    await panelSend(e.panel, 'settings/set', { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v', dialect: 'midscene', bbox: 'norm-xy', language: 'en' });
+    await panelSend(e.panel, 'settings/patch', { set: { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v', dialect: 'midscene', bbox: 'norm-xy', language: 'en' } });
     await e.panel.reload();
     const settings = e.panel.getByTestId('settings');
     if (!(await settings.evaluate((d) => (d as HTMLDetailsElement).open))) await settings.locator('summary').first().click();

@@ -199,7 +199,7 @@ class Desk {
   static async open(flags: string[] = []): Promise<Desk> {
     const browser = flags.length ? await launchWithFlags(flags) : await launchWithExtension();
     const panel = await openPanel(browser);
-    await panelSend(panel, 'settings/set', { apiKey: KEY });
+    await panelSend(panel, 'settings/patch', { set: { apiKey: KEY } });
     return new Desk(browser, panel);
   }
 

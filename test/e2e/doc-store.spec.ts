@@ -43,7 +43,7 @@ async function listed(): Promise<DocEntry[]> {
 }
 
 test('entries put through the messages are masked and found again by fingerprint after the page changed', async () => {
-  await panelSend<Settings>(panel, 'settings/set', { secrets: [{ name: 'shop', value: SECRET }] });
+  await panelSend<Settings>(panel, 'settings/patch', { set: { secrets: [{ name: 'shop', value: SECRET }] } });
   await page.bringToFront();
   const snap = await panelSend<MarksSnapshot>(panel, 'marks/label', { tabId });
   const basket = snap.marks.find((m) => m.text === 'Add to basket')!;

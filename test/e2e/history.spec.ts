@@ -150,7 +150,7 @@ async function expectEveryStep(t: Trace): Promise<void> {
 
 test('the history survives a browser restart and shows every step in full', async () => {
   await launch(profileA);
-  await send('settings/set', { baseUrl: model.baseUrl, apiKey: KEY, model: 'glm-4.5v' });
+  await send('settings/patch', { set: { baseUrl: model.baseUrl, apiKey: KEY, model: 'glm-4.5v' } });
   soupId = await runTask(SOUP);
   // The second run has a take-over: the person's step is in its history too.
   let reached: () => void = () => undefined;

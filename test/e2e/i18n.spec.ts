@@ -40,7 +40,7 @@ test.beforeAll(async () => {
   browser = await launchWithExtension();
   panel = await openPanel(browser);
   await panel.setViewportSize({ width: 360, height: 800 }); // the side panel's size
-  await panelSend(panel, 'settings/set', { baseUrl: model.baseUrl, apiKey: KEY, model: 'glm-4.5v' });
+  await panelSend(panel, 'settings/patch', { set: { baseUrl: model.baseUrl, apiKey: KEY, model: 'glm-4.5v' } });
 });
 
 test.afterAll(async () => {

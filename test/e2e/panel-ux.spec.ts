@@ -51,7 +51,7 @@ test.beforeEach(async () => {
   panel = await openPanel(browser);
   const run = await panelSend<RunView | null>(panel, 'run/get', {});
   if (run?.status === 'running') await panelSend(panel, 'run/stop', { runId: run.id });
-  await panelSend(panel, 'settings/set', { baseUrl: 'http://127.0.0.1:8000/v1', apiKey: KEY, model: 'glm-4.5v', approveSteps: false, prices: { 'glm-4.5v': { inputPerMillion: 0.6, outputPerMillion: 1.8 } } });
+  await panelSend(panel, 'settings/patch', { set: { baseUrl: 'http://127.0.0.1:8000/v1', apiKey: KEY, model: 'glm-4.5v', approveSteps: false, prices: { 'glm-4.5v': { inputPerMillion: 0.6, outputPerMillion: 1.8 } } } });
   await panel.reload();
   await panel.waitForFunction(() => 'webagent' in window);
 });
@@ -100,7 +100,7 @@ async function openSettings() {
 }
 
 async function useModel(m: FakeModel, model = 'glm-4.5v') {
-  await send('settings/set', { baseUrl: m.baseUrl, model });
+  await send('settings/patch', { set: { baseUrl: m.baseUrl, model } });
   await panel.reload();
   await panel.waitForFunction(() => 'webagent' in window);
 }
@@ -146,7 +146,7 @@ async function shoot(name: string, docName?: string) {
 test('Start runs with the settings the form shows: unsaved changes are saved first, a broken form blocks Start', async () => {
   const good = await fakeModel(() => reply('I know it.', 'ANSWER; <content>from the form\'s endpoint</content>'));
   // Saved: an endpoint that does not answer. The form: the working one, not saved.
-  await send('settings/set', { baseUrl: 'http://127.0.0.1:9/v1' });
+  await send('settings/patch', { set: { baseUrl: 'http://127.0.0.1:9/v1' } });
   await panel.reload();
   await openSettings();
   await expect(panel.getByTestId('setting-baseUrl')).toHaveValue('http://127.0.0.1:9/v1');
@@ -338,7 +338,7 @@ test('the live view at 360 × 800: the current step, its status and any error st
   expect(new Set(Object.values(looks)).size, JSON.stringify(looks, null, 1)).toBe(6);
 
   // 中文: the same panel in Chinese (the README's third picture); then back to the browser's language
-  await send('settings/set', { language: 'zh_CN' });
+  await send('settings/patch', { set: { language: 'zh_CN' } });
   await panel.reload();
   await expect(panel.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await useModel(quick);
@@ -347,7 +347,7 @@ test('the live view at 360 × 800: the current step, its status and any error st
   await expect(panel.getByTestId('run-state')).toHaveText('完成');
   expect(await panel.locator('header.top h1').evaluate((h) => h.scrollWidth <= h.clientWidth)).toBe(true);
   await shoot('panel-360x800-zh', 'panel-zh');
-  await send('settings/set', { language: 'auto' });
+  await send('settings/patch', { set: { language: 'auto' } });
   await panel.reload();
   await expect(panel.locator('html')).toHaveAttribute('lang', 'en');
 });

@@ -47,7 +47,7 @@ function send<T>(type: string, payload: unknown): Promise<T> {
 
 /** Starts a run as the runner does: the key saved in settings (chrome.storage.local), the rest as per-run config. */
 async function start(m: FakeModel, extra: Record<string, unknown> = {}): Promise<string> {
-  await send('settings/set', { apiKey: KEY });
+  await send('settings/patch', { set: { apiKey: KEY } });
   const { runId } = await send<{ runId: string }>('run/start', {
     task: 'Press the buttons in order', url: `${site.url}restart/index.html`,
     config: { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v', ...extra },

@@ -137,7 +137,7 @@ test('the content script world is refused start, approve, reject, stop and setti
     ['run/trace', { runId }],
     ['run/trace-part', { runId, from: 0, count: 1 }],
     ['settings/get', {}],
-    ['settings/set', { approveSteps: false }],
+    ['settings/patch', { set: { approveSteps: false } }],
   ] as const) {
     expect(await fromContentScript(world, type, payload), type).toEqual(REFUSED);
   }

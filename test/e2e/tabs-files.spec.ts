@@ -33,7 +33,7 @@ const models: FakeModel[] = [];
 
 shareExtension(async (e) => {
   ({ site, browser, panel } = e);
-  await panelSend(panel, 'settings/set', { apiKey: KEY });
+  await panelSend(panel, 'settings/patch', { set: { apiKey: KEY } });
 }, models);
 test.afterEach(async () => {
   await panelSend(panel, 'files/remove', {});
@@ -250,7 +250,7 @@ test('files attached in the panel: a click on a file field, and on a styled butt
     { do: 'click', find: /^Finish$/ },
     { do: 'answer', text: 'uploaded' },
   ]);
-  await panelSend(panel, 'settings/set', { baseUrl: m.baseUrl, model: 'glm-4.5v' });
+  await panelSend(panel, 'settings/patch', { set: { baseUrl: m.baseUrl, model: 'glm-4.5v' } });
   const page = await browser.context.newPage();
   await page.goto(`${site.url}files/upload.html`);
   await panel.getByTestId('task').fill('Upload my document and my photos');

@@ -7,12 +7,11 @@ import type { RunView } from '../../core/messages';
 import type { FileMeta } from '../../core/files';
 import { dialectOf } from '../../core/dialects/registry';
 import { labelOf, type Action } from '../../core/action/action';
-import { allowOnSite } from '../../core/guards';
 import { translatorFor } from '../../core/locales';
 import { resetTab } from '../label';
 import { personT } from '../person';
 import { latestRun, loadRun } from '../run-store';
-import { loadSettings, saveSettings } from '../settings-store';
+import { loadSettings, patchSettings } from '../settings-store';
 import { active, find, whenReady } from './active';
 import { commit, reasonText, tabUrl, viewOf, type PersonReason } from './commit';
 import { probe } from './probe';
@@ -84,10 +83,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
         target = await probe(s, edit);
       }
       const rule = s.pending.approval?.rule;
-      if (c.alwaysAllow && rule) {
-        const saved = await loadSettings();
-        await saveSettings({ guards: allowOnSite(saved.guards, s.site, rule) });
-      }
+      if (c.alwaysAllow && rule) await patchSettings({ allow: { site: s.site, rule } });
       await commit(a, { type: 'approve', at, edit, allowRule: !!c.alwaysAllow, target });
       break;
     }
