@@ -11,7 +11,9 @@
 import type { FrameMarks, LabelStyle, Mark, MarksSnapshot, Rect, TextFinding } from '../../src/core/marks';
 import type { ResolvedMark } from '../../src/core/messages';
 import { adoptWalkedRoots, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
-import { collectCandidates, dropIndex, indexDropped, type Walked } from './collect';
+import { collectCandidates } from './collect';
+import { dropIndex, indexDropped } from './page-index';
+import type { Walked } from './walk';
 import { drawnLabelBoxes, removeOverlay, renderOverlay } from './draw';
 import { PathCache } from './fingerprint';
 import { beginLinking, childFrames, forgetFrames, framesMoved, listenForLinks, prepareFrames, selfId } from './frames';

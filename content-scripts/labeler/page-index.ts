@@ -22,9 +22,12 @@
  * mutation, and a style change that moves a far box into view without any event above; the
  * next full pass (after any of the drops above, or a navigation) sees them.
  */
-import { composedParent, upTheTree } from './dom';
-
-export interface Box { left: number; top: number; right: number; bottom: number }
+import { composedParent, describeElement, upTheTree, UI_ATTR } from './dom';
+import { OVERLAY } from './draw';
+import type { LabelIndex } from './text';
+import { clipToViewport } from './visibility';
+import { Changes } from './page-watch';
+import { indexLabel, PLAIN, POINTER, Walker, type Box, type Ctx, type Found, type Walk, type Walked } from './walk';
 
 /** What the index keeps of a candidate. */
 export interface Entry<F> {
@@ -38,124 +41,10 @@ export interface Entry<F> {
 export const BUILD_DELAY = 250;
 /** documents larger than this are not indexed (the walk would block the page too long) */
 const MAX_ELEMENTS = 120_000;
-/** more dirty roots than this: drop the index */
-const MAX_ROOTS = 40;
 /** index bands, px of document height */
 const BAND = 512;
 /** a stored box this far from the measured one means the layout moved */
 const SLACK = 1;
-
-const EVENTS_ROOT = ['mouseover', 'mouseout', 'focusin', 'focusout'] as const;
-const EVENTS_SELF = ['input', 'change', 'toggle', 'load', 'error', 'transitionrun', 'animationstart', 'scroll'] as const;
-const EVENTS_ALL = ['resize', 'fullscreenchange'] as const;
-
-/** The subtree to walk again for an element whose style may have changed without a mutation. */
-function hoverRoot(el: Element): Element {
-  let r = el;
-  for (let i = 0; i < 2; i++) {
-    const p = composedParent(r);
-    if (!p || p.localName === 'body' || p.localName === 'html') break;
-    r = p;
-  }
-  return r;
-}
-
-/** Watches the page for what would make the index wrong (step 2). */
-export class Changes {
-  all = false;
-  /** what made `all` true */
-  why = '';
-  roots = new Set<Element>();
-  /** nodes were removed: entries and references to them are let go at the next pass */
-  removed = false;
-  private observer: MutationObserver;
-  private listeners: Array<[EventTarget, string, (e: Event) => void]> = [];
-
-  constructor(shadowRoots: ShadowRoot[], private readonly ours: (n: Node) => boolean) {
-    this.observer = new MutationObserver((records) => this.note(records));
-    const opts = { subtree: true, childList: true, attributes: true, characterData: true };
-    this.observer.observe(document, opts);
-    for (const r of shadowRoots) this.observer.observe(r, opts);
-    const on = (t: EventTarget, type: string, fn: (e: Event) => void) => {
-      t.addEventListener(type, fn, { capture: true, passive: true });
-      this.listeners.push([t, type, fn]);
-    };
-    for (const type of EVENTS_ROOT) on(window, type, (e) => this.mark(e.composedPath()[0], true));
-    for (const type of EVENTS_SELF) on(window, type, (e) => {
-      const t = e.composedPath()[0];
-      // the window's own scroll moves nothing in document coordinates
-      if (type === 'scroll' && (t === document || t === window || t === document.scrollingElement)) return;
-      this.mark(t, false);
-    });
-    for (const type of EVENTS_ALL) on(window, type, () => this.drop(`a ${type} event`));
-    if (document.fonts) on(document.fonts, 'loadingdone', () => this.drop('fonts loaded'));
-  }
-
-  private drop(why: string): void {
-    if (!this.all) this.why = why;
-    this.all = true;
-  }
-
-  private mark(t: EventTarget | undefined, hover: boolean): void {
-    if (!(t instanceof Element) || this.ours(t)) return;
-    this.add(hover ? hoverRoot(t) : t);
-  }
-
-  private add(el: Element | null): void {
-    if (!el || this.all) return;
-    const tag = el.localName;
-    if (tag === 'html' || tag === 'body' || tag === 'head' || tag === 'style' || tag === 'link' || el.closest('head')) {
-      this.drop(`<${tag}> changed`);
-      return;
-    }
-    this.roots.add(el);
-    if (this.roots.size > MAX_ROOTS) this.drop('too many changes');
-  }
-
-  private note(records: MutationRecord[]): void {
-    for (const r of records) {
-      if (this.all) return;
-      if (this.ours(r.target)) continue;
-      if (r.type === 'attributes') {
-        if (r.attributeName?.startsWith('data-wa-')) continue;
-        this.add(r.target as Element);
-      } else if (r.type === 'characterData') {
-        this.add(r.target.parentElement);
-      } else {
-        for (const n of r.addedNodes) {
-          if (this.ours(n)) continue;
-          this.add(n instanceof Element ? n : n.parentElement);
-        }
-        // a removed node leaves entries that are no longer connected (dropped when queried);
-        // a removed style sheet changes everything
-        for (const n of r.removedNodes) {
-          if (!this.ours(n)) this.removed = true;
-          if (n instanceof Element && (n.localName === 'style' || n.localName === 'link')) this.drop('a style sheet was removed');
-        }
-      }
-    }
-  }
-
-  /** What changed since the last call (records not yet delivered included). */
-  take(): { all: boolean; roots: Element[]; removed: boolean } {
-    this.note(this.observer.takeRecords());
-    for (const a of document.getAnimations()) {
-      if (a.playState !== 'running') continue;
-      const t = (a.effect as KeyframeEffect | null)?.target;
-      if (t) this.add(t);
-    }
-    const out = { all: this.all, roots: [...this.roots], removed: this.removed };
-    this.roots.clear();
-    this.removed = false;
-    return out;
-  }
-
-  stop(): void {
-    this.observer.disconnect();
-    for (const [t, type, fn] of this.listeners) t.removeEventListener(type, fn, { capture: true });
-    this.listeners = [];
-  }
-}
 
 /** Too big to index (step 1)? */
 export function tooBig(): boolean {
@@ -250,4 +139,157 @@ export function movesWithViewport(el: Element, memo: Map<Element, boolean>): boo
 export function sameBox(doc: Box, r: DOMRect, sx: number, sy: number): boolean {
   return Math.abs(doc.left - (r.left + sx)) <= SLACK && Math.abs(doc.top - (r.top + sy)) <= SLACK
     && Math.abs(doc.right - (r.right + sx)) <= SLACK && Math.abs(doc.bottom - (r.bottom + sy)) <= SLACK;
+}
+
+// ---- the index of this document: built, kept up to date and asked (steps 1 and 3) ----
+
+interface Indexed {
+  entries: Entries<Found & { deferred: boolean }>;
+  changes: Changes;
+  pointer: Set<Element>;
+  walked: Walked;
+  /** viewport and document size when built */
+  size: string;
+}
+
+interface IndexState { index: Indexed | null; timer: number | null; dropped: string | null }
+const INDEX_KEY = Symbol.for('webagent.labeler.index');
+
+function indexState(): IndexState {
+  const g = globalThis as unknown as Record<symbol, IndexState | undefined>;
+  return (g[INDEX_KEY] ??= { index: null, timer: null, dropped: null });
+}
+
+/** Why the last index was dropped (bench and tests). */
+export function indexDropped(): string | null {
+  return indexState().dropped;
+}
+
+/** Forget the index and stop watching the page (run end, or anything that makes it wrong). */
+export function dropIndex(): void {
+  const st = indexState();
+  if (st.timer !== null) clearTimeout(st.timer);
+  st.timer = null;
+  st.index?.changes.stop();
+  st.index = null;
+}
+
+function sizeKey(): string {
+  const s = document.scrollingElement;
+  return `${innerWidth}x${innerHeight}@${devicePixelRatio} ${s?.scrollWidth}x${s?.scrollHeight}`;
+}
+
+/** The whole document, in viewport coordinates (the world walk's `view`). */
+function worldBox(): Box {
+  const s = document.scrollingElement;
+  const w = Math.max(s?.scrollWidth ?? 0, innerWidth), h = Math.max(s?.scrollHeight ?? 0, innerHeight);
+  return { left: -scrollX, top: -scrollY, right: w - scrollX, bottom: h - scrollY };
+}
+
+/** Our label overlay (never labelled); our select lists are labelled, so their changes count. */
+function isOurs(n: Node): boolean {
+  const el = n instanceof Element ? n : n.parentElement;
+  return !!el?.closest(`[${UI_ATTR}="${OVERLAY}"]`);
+}
+
+/** Page index step 1, BUILD_DELAY ms after a full pass. */
+export function scheduleIndex(): void {
+  dropIndex();
+  const st = indexState();
+  st.timer = window.setTimeout(() => {
+    st.timer = null;
+    if (document.fullscreenElement || !innerWidth || !innerHeight || tooBig()) return;
+    const w = new Walker(worldBox());
+    w.run();
+    st.index = {
+      entries: new Entries(entriesOf(w, null)),
+      changes: new Changes(w.walked.roots, isOurs),
+      pointer: w.pointer,
+      walked: w.walked,
+      size: sizeKey(),
+    };
+  }, BUILD_DELAY);
+}
+
+/** A walk's candidates as index entries (document coordinates); `range` renumbers a sub-walk's orders. */
+function entriesOf(w: Walker, range: { from: number; to: number } | null): Array<Entry<Found & { deferred: boolean }>> {
+  const sx = scrollX, sy = scrollY;
+  const memo = new Map<Element, boolean>();
+  const all = [...w.found.map((f) => ({ ...f, rect: null, deferred: false })), ...w.deferred.map((f) => ({ ...f, rect: null, deferred: true }))];
+  all.sort((a, b) => a.order - b.order);
+  const out: Array<Entry<Found & { deferred: boolean }>> = [];
+  const step = range ? (range.to - range.from) / (all.length + 1) : 0;
+  all.forEach((f, i) => {
+    const r = f.el.getBoundingClientRect();
+    if (!r.width && !r.height) return;
+    if (range) f.order = range.from + (i + 1) * step;
+    out.push({ f, doc: { left: r.left + sx, top: r.top + sy, right: r.right + sx, bottom: r.bottom + sy }, moving: movesWithViewport(f.el, memo) });
+  });
+  return out;
+}
+
+/** The context a sub-walk of `el` starts with (its parent's), or null when it cannot be rebuilt. */
+function contextAt(el: Element): Ctx | null {
+  const parent = composedParent(el);
+  if (!parent) return null;
+  const style = getComputedStyle(parent);
+  // a display:contents parent may hand its kind down (step 2d): walk the page instead
+  if (style.display === 'contents') return null;
+  return style.cursor === 'pointer' ? POINTER : PLAIN;
+}
+
+/** The outermost of the dirty roots (one sub-walk covers those inside it). */
+function outermost(roots: Element[]): Element[] {
+  return roots.filter((r) => r.isConnected && !roots.some((o) => o !== r && composedContains(o, r)));
+}
+
+/** Page index step 3: this pass's candidates from the index, or null to walk the page. */
+export function fromIndex(vw: number, vh: number): Walk | null {
+  const st = indexState();
+  const idx = st.index;
+  if (!idx) return null;
+  const give = (why: string) => { dropIndex(); st.dropped = why; return null; };
+  if (document.fullscreenElement) return give('fullscreen');
+  const { all, roots, removed } = idx.changes.take();
+  if (all) return give(idx.changes.why);
+  if (removed) {
+    idx.entries.prune();
+    for (const p of [...idx.pointer]) if (!p.isConnected) idx.pointer.delete(p);
+    idx.walked.frames = idx.walked.frames.filter((f) => f.isConnected);
+    idx.walked.roots = idx.walked.roots.filter((r) => r.host.isConnected);
+  }
+  for (const root of outermost(roots)) {
+    if (root.closest('[inert]')) { idx.entries.splice(root, []); continue; }
+    const ctx = contextAt(root);
+    if (!ctx) return give('a changed element in a display:contents parent');
+    const range = idx.entries.orderAt(root);
+    const w = new Walker(worldBox());
+    w.run(root, ctx);
+    idx.entries.splice(root, entriesOf(w, range));
+    for (const p of [...idx.pointer]) if (!p.isConnected || composedContains(root, p)) idx.pointer.delete(p);
+    for (const p of w.pointer) idx.pointer.add(p);
+    idx.walked.frames = idx.walked.frames.filter((f) => f.isConnected && !composedContains(root, f)).concat(w.walked.frames);
+    idx.walked.roots = idx.walked.roots.filter((r) => r.host.isConnected && !composedContains(root, r.host)).concat(w.walked.roots);
+  }
+  if (sizeKey() !== idx.size) return give(`the viewport or the document changed size: ${idx.size} → ${sizeKey()}`);
+  const sx = scrollX, sy = scrollY;
+  const found: Found[] = [];
+  const deferred: Found[] = [];
+  for (const e of idx.entries.query({ left: sx, top: sy, right: sx + vw, bottom: sy + vh })) {
+    const r = e.f.el.getBoundingClientRect();
+    // a box that is not where the index put it: the layout moved without telling us
+    if (!e.moving && !sameBox(e.doc, r, sx, sy)) return give(`a box moved: ${describeElement(e.f.el)}`);
+    const f: Found = { ...e.f, rect: clipToViewport(r, vw, vh) };
+    if (e.f.deferred) deferred.push(f);
+    else if (f.rect) found.push(f);
+  }
+  const labels: LabelIndex = new Map();
+  for (const label of document.getElementsByTagName('label')) indexLabel(label, labels);
+  const modals: Element[] = [];
+  for (const d of document.getElementsByTagName('dialog')) if (d.matches(':modal')) modals.push(d);
+  for (const root of idx.walked.roots) {
+    for (const label of root.querySelectorAll('label')) indexLabel(label, labels);
+    for (const d of root.querySelectorAll('dialog')) if (d.matches(':modal')) modals.push(d);
+  }
+  return { found, deferred, pointer: idx.pointer, labels, modals, walked: { frames: [...idx.walked.frames], roots: [...idx.walked.roots] } };
 }
