@@ -1,6 +1,6 @@
-/** The model's reply is parsed once: the background's 'replied' event carries the parse (readReply), the reducer uses it. */
+/** The model's reply is parsed once: the background's 'replied' event carries the parse (parseModelReply), the reducer uses it. */
 import { describe, expect, it, vi } from 'vitest';
-import { createRun, readReply, reduce, type Observation } from '../../src/core/run';
+import { createRun, parseModelReply, reduce, type Observation } from '../../src/core/run';
 import { dialectOf } from '../../src/core/dialects/registry';
 
 const obs: Observation = {
@@ -14,7 +14,7 @@ describe('one parse of a reply', () => {
     let s = createRun({ id: 'r', task: 't', startUrl: 'https://shop.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 9, at: 1 });
     s = reduce(s, { type: 'observed', at: 2, obs, ms: 1 });
     const raw = 'Thought: go\nAction: Click [0]\nMemory_Updated: {}';
-    const parsed = readReply(s, raw, null);
+    const parsed = parseModelReply(s, raw, null);
     const spy = vi.spyOn(dialectOf('glm-web'), 'parseReply');
     const withParse = reduce(s, { type: 'replied', at: 3, raw, reasoning: null, usage: null, ms: 1, parsed });
     expect(spy).not.toHaveBeenCalled();

@@ -1,8 +1,8 @@
 /**
  * The 'ask' effect: the model request (streamed to the views), the opt-in picture check beside it,
- * and the reply parsed once (readReply) so an action at a point is probed before it is recorded -> 'replied'.
+ * and the reply parsed once (parseModelReply) so an action at a point is probed before it is recorded -> 'replied'.
  */
-import { readReply, type Effect, type RunEvent } from '../../core/run';
+import { parseModelReply, type Effect, type RunEvent } from '../../core/run';
 import { isParseError } from '../../core/action/action';
 import { imagePartsOf, toMessages } from '../../core/dialects/request';
 import type { ImageScreen } from '../../core/image-screen';
@@ -45,7 +45,7 @@ export async function askStep(a: Active, eff: Extract<Effect, { kind: 'ask' }>):
     if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error, cause: 'endpoint' };
     // The reply parsed once: what an action at a point (or into the focused field) would act on is
     // looked up before the reply is recorded, and the reducer takes the same parse from the event.
-    const parsed = a.state.pending ? readReply(a.state, r.content, r.reasoning) : undefined;
+    const parsed = a.state.pending ? parseModelReply(a.state, r.content, r.reasoning) : undefined;
     const target = parsed && !isParseError(parsed) ? await probe(a.state, parsed.action) : null;
     return {
       type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs, truncated: r.truncated, target,

@@ -90,7 +90,7 @@ export function shotOf(p: Pick<PendingStep, 'imageWidth' | 'imageHeight' | 'view
 
 /** The past steps as later prompts show them, each text capped (limits.ts) so one huge reply is not re-sent at every step. */
 /** The model's reply as the run's dialect reads it: parsed once per reply (the background's 'replied' event carries it). */
-export function readReply(state: RunState, raw: string, reasoning: string | null): ParsedStep | ParseError {
+export function parseModelReply(state: RunState, raw: string, reasoning: string | null): ParsedStep | ParseError {
   return dialectOf(state.dialect).parseReply(raw, reasoning, shotOf(state.pending!), state);
 }
 
@@ -486,7 +486,7 @@ function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): R
     ev = { ...ev, usage: addUsage(ev.usage, ev.screen.usage) };
   }
   const dialect = dialectOf(state.dialect);
-  const parsed = ev.parsed ?? readReply(state, ev.raw, ev.reasoning);
+  const parsed = ev.parsed ?? parseModelReply(state, ev.raw, ev.reasoning);
   if (isParseError(parsed)) {
     const reply: PendingReply = { raw: ev.raw, reasoning: ev.reasoning ?? parsed.reasoning, thought: '', action: { type: 'wait' },
       actionText: '(unreadable reply)', memory: state.memory, notes: [], usage: ev.usage, modelMs: ev.ms, firstTokenMs: ev.firstTokenMs ?? null };

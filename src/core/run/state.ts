@@ -407,7 +407,7 @@ export type RunEvent =
    */
   | {
     type: 'replied'; at: number; raw: string; reasoning: string | null; usage: Usage | null; ms: number; firstTokenMs?: number | null; truncated?: boolean; target?: ActedElement | null;
-    /** the reply as parsed by the run's dialect (readReply), once: the background probes its point with it; absent: reduce reads it */
+    /** the reply as parsed by the run's dialect (parseModelReply), once: the background probes its point with it; absent: reduce reads it */
     parsed?: ParsedStep | ParseError;
     /** the picture check made beside the request (option screenImages): its finding joins the step's, its tokens the step's usage */
     screen?: ImageScreen;
