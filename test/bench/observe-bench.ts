@@ -23,7 +23,7 @@ import { runAgent } from '../../scripts/run-agent';
 import { serveDir } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 import { startFakeModel, type ModelReply } from '../fixtures/model/server';
-import type { Element } from '../fixtures/model/request-shape';
+import type { Element } from '../fixtures/dialects/glm-web/request';
 import { DOC, ensureDocs } from './debian-docs';
 import { plainSession } from './marks-browser';
 import { REAL_PAGES } from './real-pages';

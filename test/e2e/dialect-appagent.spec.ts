@@ -3,8 +3,8 @@
  * model and one extension browser for the file (the runner launches its own):
  * - through the runner with step approval, the tab a phone: the fake model, given no
  *   documentation, explores the tags in order (tap(1), tap(2), …; test/fixtures/model/
- *   player-appagent.ts) and finishes; every request in AppAgent's format (one text, the seed's
- *   template filled in, one PNG, no element list: request-appagent.ts);
+ *   test/fixtures/dialects/appagent/player.ts) and finishes; every request in AppAgent's format (one text, the seed's
+ *   template filled in, one PNG, no element list: appagent/request.ts);
  * - with --device desktop the tab keeps the desktop viewport;
  * - the tags the model's screenshot shows are drawn centred on their elements and read label + 1
  *   (found in the picture by their colours: they are drawn on the image, the page has no overlay
@@ -15,15 +15,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { learnerPlayer } from '../fixtures/model/learner-appagent';
-import { documentedTag } from '../fixtures/model/player-appagent';
+import { learnerPlayer } from '../fixtures/dialects/appagent/learner';
+import { documentedTag } from '../fixtures/dialects/appagent/player';
 import { decodePng } from '../fixtures/model/png';
 import { COLOURS, locate, parseColour } from '../fixtures/model/locate';
 import type { Rgba } from '../fixtures/model/png';
 import { labelColour } from '../../src/core/label-layout';
 import type { RunView } from '../../src/core/messages';
 import type { DocEntry } from '../../src/core/docs/types';
-import { appAgentPlayer, type AppGoal } from '../fixtures/model/player-appagent';
+import { appAgentPlayer, type AppGoal } from '../fixtures/dialects/appagent/player';
 import { imageSize } from '../fixtures/model/png';
 import { overlayTags, panelSend, runAgentCli, shareExtension, waitForRun, type SharedExtension } from './support';
 import type { Trace } from '../../src/core/trace';

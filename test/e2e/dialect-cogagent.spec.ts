@@ -3,17 +3,17 @@
  * (Task / History steps / Platform / answer format, one clean screenshot), its replies (Action
  * sentence, Grounded Operation with boxes in thousandths, the marker).
  *
- * The fake model's player (test/fixtures/model/player-cogagent.ts) finds every target BY COLOUR
+ * The fake model's player (test/fixtures/dialects/cogagent/player.ts) finds every target BY COLOUR
  * on the screenshot it is sent and answers the target's box, so the box centre and the coordinate
  * mapping are exercised; every request is checked against CogAgent's format
- * (test/fixtures/model/request-cogagent.ts): `violations()` empty. One fixture server per file.
+ * (test/fixtures/dialects/cogagent/request.ts): `violations()` empty. One fixture server per file.
  */
 import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { cogPlayer, type CogGoal } from '../fixtures/model/player-cogagent';
+import { cogPlayer, type CogGoal } from '../fixtures/dialects/cogagent/player';
 import { COLOURS } from '../fixtures/model/locate';
 import { imageSize } from '../fixtures/model/png';
 import { panelSend, runAgentCli, serveFixtures, waitForRun } from './support';

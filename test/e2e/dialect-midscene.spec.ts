@@ -8,14 +8,14 @@
  * - Settings → Check coordinates names the convention the stand-in answers in (each of the three),
  *   applies it, and says when nothing fits.
  * The fake model's player finds every target BY COLOUR on the screenshot it gets
- * (test/fixtures/model/player-midscene.ts), never at coordinates known in advance.
+ * (test/fixtures/dialects/midscene/player.ts), never at coordinates known in advance.
  */
 import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel, type ModelReply } from '../fixtures/model/server';
-import { midscenePlayer, type Convention, type MidsceneGoal } from '../fixtures/model/player-midscene';
+import { midscenePlayer, type Convention, type MidsceneGoal } from '../fixtures/dialects/midscene/player';
 import { COLOURS } from '../fixtures/model/locate';
 import { imageSize } from '../fixtures/model/png';
 import { panelSend, runAgentCli, shareExtension, type SharedExtension } from './support';

@@ -3,11 +3,11 @@
  * thousandths, up to 4 earlier screenshots) and glm-mobile (GLM-4.5V mobile format: the tab
  * emulated as a 412×915 phone, Memory/Reason/Action JSON with boxes in thousandths).
  *
- * The fake model's players (test/fixtures/model/player-pc.ts, player-mobile.ts) find every target
+ * The fake model's players (test/fixtures/dialects/glm-pc/player.ts, glm-mobile/player.ts) find every target
  * BY COLOUR on the screenshot they are sent, never at coordinates known in advance, so these
  * tests exercise the whole coordinate path: screenshot → thousandths → CSS px → the input the
  * page receives, at device pixel ratio 1 and 2 and at 125 % page zoom. Every request is checked
- * against the dialect's seed format (test/fixtures/model/request-pc.ts, request-mobile.ts):
+ * against the dialect's seed format (test/fixtures/dialects/glm-pc/request.ts, glm-mobile/request.ts):
  * `violations()` empty proves no element list and no labels were ever sent.
  *
  * Fixture pages: test/fixtures/pages/dialects/ (grid.html keeps every click in window.hits with
@@ -21,8 +21,8 @@ import path from 'node:path';
 import { DIST, openPanel, launchWithExtension, type Launched } from '../../scripts/browser';
 import { findChromium } from '../../scripts/chromium';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { pcPlayer, type CoordGoal } from '../fixtures/model/player-pc';
-import { mobilePlayer } from '../fixtures/model/player-mobile';
+import { pcPlayer, type CoordGoal } from '../fixtures/dialects/glm-pc/player';
+import { mobilePlayer } from '../fixtures/dialects/glm-mobile/player';
 import { COLOURS } from '../fixtures/model/locate';
 import { imageSize } from '../fixtures/model/png';
 import { panelSend, runAgentCli, serveFixtures } from './support';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { runScripted, type Outcome } from './scripted-runs';
 import { runAgentCli, serveFixtures } from './support';
 import { startFakeModel } from '../fixtures/model/server';
-import type { PromptParts } from '../fixtures/model/request-shape';
+import type { PromptParts } from '../fixtures/dialects/glm-web/request';
 import type { Trace } from '../../src/core/trace';
 import type { StaticServer } from '../../scripts/static-server';
 

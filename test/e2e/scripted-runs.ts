@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import type { PromptParts } from '../fixtures/model/request-shape';
+import type { PromptParts } from '../fixtures/dialects/glm-web/request';
 import { runAgentCli, type CliResult } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';

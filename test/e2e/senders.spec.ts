@@ -8,7 +8,7 @@
 import { test, expect, type CDPSession, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import type { PromptParts } from '../fixtures/model/request-shape';
+import type { PromptParts } from '../fixtures/dialects/glm-web/request';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';

@@ -1,5 +1,5 @@
 /**
- * The fake model's cogagent parts (test/fixtures/model/request-cogagent.ts, player-cogagent.ts):
+ * The fake model's cogagent parts (test/fixtures/dialects/cogagent/request.ts, player.ts):
  * the request checks accept what the real dialect builds and reject what departs from CogAgent's
  * query; the LLM action's text-only call is recorded as such; the player, driven in a loop with
  * the real dialect, answers in forms the dialect reads, at the targets it found by colour.
@@ -12,9 +12,9 @@ import type { ShotGeometry } from '../../src/core/action/coords';
 import type { HistoryEntry } from '../../src/core/dialects/types';
 import { blankImage, fillRect, pngDataUrl, type Rgba } from '../fixtures/model/png';
 import { COLOURS, parseColour } from '../fixtures/model/locate';
-import { checkRequestCog, parseLlmCog, parseRequestCog } from '../fixtures/model/request-cogagent';
+import { checkRequestCog, parseLlmCog, parseRequestCog } from '../fixtures/dialects/cogagent/request';
 import { record } from '../fixtures/model/server';
-import { cogPlayer, cogProgress, type CogGoal, type CogVariant } from '../fixtures/model/player-cogagent';
+import { cogPlayer, cogProgress, type CogGoal, type CogVariant } from '../fixtures/dialects/cogagent/player';
 
 const KEY = 'sk-unit-cog-123456';
 

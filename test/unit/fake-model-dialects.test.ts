@@ -12,14 +12,16 @@ import { glmMobile } from '../../src/core/dialects/glm-mobile';
 import { toMessages } from '../../src/core/dialects/request';
 import { isParseError, type Action, type ParsedStep } from '../../src/core/action/action';
 import type { ShotGeometry } from '../../src/core/action/coords';
-import type { Dialect, DialectContext, HistoryEntry, RequestPart } from '../../src/core/dialects/types';
+import type { Dialect, DialectContext, DialectId, HistoryEntry, RequestPart } from '../../src/core/dialects/types';
 import { blankImage, decodePng, encodePng, fillRect, imageSize, pngDataUrl, type Rgba } from '../fixtures/model/png';
 import { centreOf, clusters, COLOURS, locate, parseColour, toThousandths } from '../fixtures/model/locate';
-import { checkRequestPC, parseRequestPC } from '../fixtures/model/request-pc';
-import { checkRequestMobile, parseRequestMobile } from '../fixtures/model/request-mobile';
-import { record } from '../fixtures/model/server';
-import { pcPlayer, progressOf, type CoordGoal, type ReplyVariant } from '../fixtures/model/player-pc';
-import { mobilePlayer, type MobileVariant } from '../fixtures/model/player-mobile';
+import { checkRequestPC, parseRequestPC } from '../fixtures/dialects/glm-pc/request';
+import { checkRequestMobile, parseRequestMobile } from '../fixtures/dialects/glm-mobile/request';
+import { record, startFakeModel } from '../fixtures/model/server';
+import { DIALECT_FIXTURES } from '../fixtures/dialects/index';
+import { DIALECTS } from '../../src/core/dialects/registry';
+import { pcPlayer, progressOf, type CoordGoal, type ReplyVariant } from '../fixtures/dialects/glm-pc/player';
+import { mobilePlayer, type MobileVariant } from '../fixtures/dialects/glm-mobile/player';
 
 const KEY = 'sk-unit-1234567890';
 const rgb = (c: string) => parseColour(c);
@@ -193,6 +195,20 @@ describe('glm-pc request checks', () => {
     const web = record('glm-web', b, undefined, undefined);
     expect(web.pc).toBeNull();
     expect(record('glm-pc', b, undefined, undefined).violations).toEqual([]);
+  });
+});
+
+describe('the fake model\'s dialect map (test/fixtures/dialects/index.ts)', () => {
+  it('covers every registered dialect; an unknown dialect is an error, not glm-web', async () => {
+    expect(Object.keys(DIALECT_FIXTURES).sort()).toEqual(Object.keys(DIALECTS).sort());
+    expect(() => record('glm-tv' as DialectId, {}, undefined, undefined)).toThrow(/no dialect "glm-tv"/);
+    await expect(startFakeModel({ dialect: 'glm-tv' as DialectId, policy: () => ({ content: '' }) })).rejects.toThrow(/no dialect/);
+  });
+
+  it('gives a request every dialect\'s parts, null but its own dialect\'s', () => {
+    const rec = record('glm-mobile', { messages: [] }, undefined, undefined);
+    for (const f of Object.values(DIALECT_FIXTURES)) for (const k of Object.keys(f.blank)) expect(rec).toHaveProperty(k, null);
+    expect(rec.violations.length).toBeGreaterThan(0);
   });
 });
 

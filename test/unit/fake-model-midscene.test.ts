@@ -10,8 +10,8 @@ import { toMessages } from '../../src/core/dialects/request';
 import { isParseError } from '../../src/core/action/action';
 import { decide, readCalibrationReply, CALIBRATION_SIZE, CALIBRATION_TARGETS } from '../../src/core/calibrate';
 import { parseColour } from '../fixtures/model/locate';
-import { checkRequestMidscene, parseRequestMidscene } from '../fixtures/model/request-midscene';
-import { calibrationAnswer, midscenePlayer } from '../fixtures/model/player-midscene';
+import { checkRequestMidscene, parseRequestMidscene } from '../fixtures/dialects/midscene/request';
+import { calibrationAnswer, midscenePlayer } from '../fixtures/dialects/midscene/player';
 import { blankImage, fillRect, pngDataUrl } from '../fixtures/model/png';
 
 const shot = { imageWidth: 1288, imageHeight: 812, viewport: { width: 1288, height: 812 } };

@@ -11,8 +11,8 @@ import { isParseError, type ParsedStep, type ParseError } from '../../../src/cor
 import type { DialectContext, HistoryEntry } from '../../../src/core/dialects/types';
 import { centreLabels } from '../../../src/core/label-layout';
 import { docs, golden, shot } from '../../fixtures/dialects/appagent/cases';
-import { checkRequestAppAgent, parseRequestAppAgent, seedTaskTemplate } from '../../fixtures/model/request-appagent';
-import { appAgentPlayer } from '../../fixtures/model/player-appagent';
+import { checkRequestAppAgent, parseRequestAppAgent, seedTaskTemplate } from '../../fixtures/dialects/appagent/request';
+import { appAgentPlayer } from '../../fixtures/dialects/appagent/player';
 import { toMessages } from '../../../src/core/dialects/request';
 
 const parse = (content: string, reasoning: string | null = null) => appagent.parseReply(content, reasoning, shot);
