@@ -1,7 +1,8 @@
 /**
- * No import cycles anywhere in the extension's code (src/, content-scripts/, sidepanel/):
- * every relative import and re-export, type-only ones included, is an edge; any strongly
- * connected group of two or more files (or a file importing itself) fails with its members.
+ * No import cycles anywhere in the extension's code (src/, content-scripts/, sidepanel/), nor in
+ * the scripts (scripts/) and the tests and their fixtures (test/): every relative import and
+ * re-export, type-only ones included, is an edge; any strongly connected group of two or more
+ * files (or a file importing itself) fails with its members.
  */
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { files, importsOf } from '../fixtures/imports';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const DIRS = ['src', 'content-scripts', 'sidepanel'].map((d) => path.join(ROOT, d));
+const TOOLING = ['scripts', 'test'].map((d) => path.join(ROOT, d));
 
 /** Tarjan's strongly connected components: the groups of files that import each other. */
 export function cycles(graph: Map<string, string[]>): string[][] {
@@ -46,6 +48,13 @@ describe('imports', () => {
     const graph = new Map(all.map((f) => [f, importsOf(f)]));
     expect(all.length).toBeGreaterThan(50);
     expect([...graph.values()].flat().length).toBeGreaterThan(100);
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('form no cycles in scripts/ and test/ (their imports of the extension\'s code included)', () => {
+    const all = [...TOOLING, ...DIRS].flatMap(files);
+    const graph = new Map(all.map((f) => [f, importsOf(f)]));
+    expect(all.filter((f) => f.startsWith(path.join(ROOT, 'test'))).length).toBeGreaterThan(100);
     expect(cycles(graph)).toEqual([]);
   });
 
