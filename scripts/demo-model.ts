@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startFakeModel, type FakeModel, type ModelReply } from '../test/fixtures/model/server';
-import { scriptedPolicy, type Goal } from '../test/fixtures/model/scripted';
+import { completion, isConnectionTest, startChatServer, usageOf, type ChatServer, type ModelReply } from './chat-server';
+import { parsePrompt, scriptedPolicy, type Goal } from './scripted-model';
 import { DEFAULT_SETTINGS } from '../src/core/settings';
 
 export const DEMO_TASK = 'Find the price of the hardcover edition of "The Pragmatic Programmer"';
@@ -68,9 +68,19 @@ export function demoReply(prompt: Parameters<ReturnType<typeof scriptedPolicy>>[
   return scriptedPolicy(goals, 'glm')(prompt);
 }
 
-export function startDemoModel(port = 0): Promise<FakeModel> {
+/** The demo model on 127.0.0.1 (`port` 0: a free one); the extension's "Test connection" is answered OK. */
+export function startDemoModel(port = 0): Promise<ChatServer> {
   const titles = demoCatalog().map((b) => b.title);
-  return startFakeModel({ apiKey: undefined, models: [DEMO_MODEL], port, policy: (req) => demoReply(req.prompt, titles) });
+  let n = 0;
+  return startChatServer({
+    models: [DEMO_MODEL],
+    port,
+    answer: (body) => {
+      if (isConnectionTest(body)) return { json: completion('chatcmpl-demo-test', body, 'OK', usageOf(20, 'OK')) };
+      const reply = demoReply(parsePrompt(body), titles);
+      return { reply, id: `chatcmpl-demo-${n}`, usage: usageOf(1000 + n++, reply.content) };
+    },
+  });
 }
 
 export const DEFAULT_DEMO_PORT = 8765;

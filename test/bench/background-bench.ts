@@ -12,7 +12,7 @@ import { launchWithExtension, openPanel } from '../../scripts/browser';
 import { serveDir } from '../../scripts/static-server';
 import { hasXvfb, startXvfb } from '../../scripts/xvfb';
 import { startFakeModel } from '../fixtures/model/server';
-import { scriptedPolicy } from '../fixtures/model/scripted';
+import { scriptedPolicy } from '../../scripts/scripted-model';
 import { runInTab, type TabRun } from '../fixtures/run-in-tab';
 
 const RUNS = Number(process.env.BENCH_BACKGROUND_RUNS ?? 2);

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serveDir } from '../../scripts/static-server';
 import { runAgent } from '../../scripts/run-agent';
-import { DEMO_TASK, startDemoModel } from '../../scripts/demo-model';
+import { DEMO_MODEL, DEMO_TASK, demoCatalog, demoReply } from '../../scripts/demo-model';
+import { startFakeModel } from '../fixtures/model/server';
 import type { Trace } from '../../src/core/trace';
 
 const RUNS = Number(process.env.BENCH_SCREEN_RUNS ?? 3);
@@ -27,7 +28,9 @@ interface Side { runs: number; steps: number; stepMs: number; modelMs: number; s
 
 export async function screenBench() {
   const site = await serveDir(path.join(import.meta.dirname, '..', '..', 'scripts', 'demo-site'));
-  const model = await startDemoModel();
+  // the demo model's replies on the fake model, which keeps the requests and answers the picture checks
+  const titles = demoCatalog().map((b) => b.title);
+  const model = await startFakeModel({ models: [DEMO_MODEL], policy: (req) => demoReply(req.prompt, titles) });
   const dir = mkdtempSync(path.join(tmpdir(), 'webagent-screen-bench-'));
   const side = async (on: boolean): Promise<Side> => {
     const total: number[] = [], modelMs: number[] = [], screenMs: number[] = [];

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { scriptedPolicy, type Goal, type ReplyStyle } from '../fixtures/model/scripted';
+import { scriptedPolicy, type Goal, type ReplyStyle } from '../../scripts/scripted-model';
 import { runAgentCli, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';

@@ -17,7 +17,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { hasXvfb, startXvfb, type Display } from '../../scripts/xvfb';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { scriptedPolicy } from '../fixtures/model/scripted';
+import { scriptedPolicy } from '../../scripts/scripted-model';
 import { medianStepMs, runInTab } from '../fixtures/run-in-tab';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { strFromU8, unzipSync } from 'fflate';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { scriptedPolicy } from '../fixtures/model/scripted';
+import { scriptedPolicy } from '../../scripts/scripted-model';
 import { launchPlainChromium, ROOT, runAgentCli, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';

@@ -8,7 +8,7 @@ import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { scriptedPolicy } from '../fixtures/model/scripted';
+import { scriptedPolicy } from '../../scripts/scripted-model';
 import { serveDir, type StaticServer } from '../../scripts/static-server';
 import { PAGES, runAgentCli } from './support';
 import type { Trace } from '../../src/core/trace';

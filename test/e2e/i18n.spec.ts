@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { scriptedPolicy } from '../fixtures/model/scripted';
+import { scriptedPolicy } from '../../scripts/scripted-model';
 import { panelSend, ROOT, serveFixtures, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Settings } from '../../src/core/settings';

@@ -8,7 +8,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelFault, type ModelReply } from '../fixtures/model/server';
-import { scriptedPolicy } from '../fixtures/model/scripted';
+import { scriptedPolicy } from '../../scripts/scripted-model';
 import { shareExtension, panelSend } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';

@@ -7,7 +7,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions } from '../fixtures/model/server';
-import { scriptedPolicy } from '../fixtures/model/scripted';
+import { scriptedPolicy } from '../../scripts/scripted-model';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import { costOf, formatMoney, tokensOf } from '../../src/core/costs';

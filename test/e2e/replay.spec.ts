@@ -8,7 +8,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { scriptedPolicy } from '../fixtures/model/scripted';
+import { scriptedPolicy } from '../../scripts/scripted-model';
 import { cogPlayer } from '../fixtures/dialects/cogagent/player';
 import { COLOURS } from '../fixtures/model/locate';
 import { serveFixtures, panelSend, waitForRun } from './support';

@@ -9,7 +9,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type ModelReply } from '../fixtures/model/server';
-import { scriptedPolicy } from '../fixtures/model/scripted';
+import { scriptedPolicy } from '../../scripts/scripted-model';
 import type { PromptParts } from '../fixtures/dialects/glm-web/request';
 import { serveFixtures, panelSend, stopWorker as stopWorkerIn, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';

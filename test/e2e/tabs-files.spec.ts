@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { scriptedPolicy, type Goal } from '../fixtures/model/scripted';
+import { scriptedPolicy, type Goal } from '../../scripts/scripted-model';
 import { mobilePlayer } from '../fixtures/dialects/glm-mobile/player';
 import { pcPlayer } from '../fixtures/dialects/glm-pc/player';
 import { COLOURS } from '../fixtures/model/locate';

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
-import { scriptedPolicy, type Goal } from '../fixtures/model/scripted';
+import { scriptedPolicy, type Goal } from '../../scripts/scripted-model';
 import { plainSession, type Session } from '../bench/marks-browser';
 import { listPages, serveCorpus, type Corpus } from '../bench/marks-corpus';
 import { scorePage, type TruthItem } from '../bench/marks-score';

@@ -58,6 +58,12 @@ describe('imports', () => {
     expect(cycles(graph)).toEqual([]);
   });
 
+  it('scripts/ import nothing from test/ (what the demo and the runner need of the fixtures lives in scripts/)', () => {
+    const scripts = files(TOOLING[0]);
+    const intoTest = scripts.flatMap((f) => importsOf(f).filter((to) => to.startsWith(TOOLING[1] + path.sep)).map((to) => `${path.relative(ROOT, f)} -> ${path.relative(ROOT, to)}`));
+    expect(intoTest).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the check can fail)', () => {
     const g = new Map([['/a', ['/b']], ['/b', ['/c']], ['/c', ['/a']], ['/d', ['/a']]]);
     expect(cycles(g)).toHaveLength(1);
