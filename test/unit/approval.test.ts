@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createRun, effectOf, modelText, joinSecret, PASSWORD_MASK, reduce, splitSecret, upgradeRun,
-  type Observation, type RunState,
-} from '../../src/core/run';
+import { createRun, effectOf, modelText, joinSecret, PASSWORD_MASK, reduce, splitSecret, upgradeRun, type RunState } from '../../src/core/run';
 import { toTrace } from '../../src/core/trace';
 import { toRunView } from '../../src/core/run/view';
 import { glmWeb } from '../../src/core/dialects/glm-web';
 import type { Mark } from '../../src/core/marks';
+import { newRun, observation, reply } from '../fixtures/run';
 
 const SHOT = { imageWidth: 1280, imageHeight: 800, viewport: { width: 1280, height: 800 } };
 
@@ -16,18 +14,14 @@ const marks: Mark[] = [
   { label: 2, tag: 'input', text: 'Password', rect: { x: 10, y: 50, width: 200, height: 30 }, inputType: 'password' },
 ];
 
-function obs(url = 'https://shop.example/a'): Observation {
-  return { url, title: 'A', viewport: { width: 1280, height: 800, devicePixelRatio: 1 }, marks, screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1280, height: 800 } };
-}
+const obs = (url?: string) => observation({ url, marks });
 
-function fresh(approveSteps = false): RunState {
-  return createRun({ id: 'r1', task: 'buy it', startUrl: 'https://shop.example/', tabId: 7, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 5, at: 1000, approveSteps });
-}
+const fresh = (approveSteps = false) => newRun({ task: 'buy it', maxSteps: 5, approveSteps });
 
 /** observe + reply: the run is then in phase act (unchecked) or approve (an answer in step mode). */
 function proposed(s: RunState, action: string): RunState {
   s = reduce(s, { type: 'observed', at: 2000, obs: obs(), ms: 10 });
-  return reduce(s, { type: 'replied', at: 3000, raw: `Thought: t\nAction: ${action}\nMemory_Updated: {"n": 1}`, reasoning: null, usage: null, ms: 5 });
+  return reduce(s, reply(`Thought: t\nAction: ${action}\nMemory_Updated: {"n": 1}`));
 }
 
 describe('step approval', () => {
@@ -114,7 +108,7 @@ describe('pause, take over, resume', () => {
     s = reduce(s, { type: 'pause', at: 2100, url: 'https://shop.example/a' });
     expect(effectOf(s)).toEqual({ kind: 'wait' });
     // The reply in flight is still recorded, but nothing runs.
-    s = reduce(s, { type: 'replied', at: 3000, raw: 'Thought: t\nAction: Click [1]', reasoning: null, usage: null, ms: 5 });
+    s = reduce(s, reply('Thought: t\nAction: Click [1]'));
     expect(effectOf(s)).toEqual({ kind: 'wait' });
     s = reduce(s, { type: 'resume', at: 4000, url: 'https://shop.example/a' });
     expect(effectOf(s).kind).toBe('check');
@@ -138,7 +132,7 @@ describe('pause, take over, resume', () => {
     let s = reduce(fresh(), { type: 'observed', at: 2000, obs: obs(), ms: 10 });
     s = reduce(s, { type: 'takeover', at: 2500, url: 'https://shop.example/a' });
     expect(s.pending).toBeNull();
-    const late = reduce(s, { type: 'replied', at: 3000, raw: 'Action: Click [1]', reasoning: null, usage: null, ms: 5 });
+    const late = reduce(s, reply('Action: Click [1]'));
     expect(late).toBe(s);
     s = reduce(s, { type: 'resume', at: 4000, url: 'https://shop.example/a' });
     expect(s.steps[0].observation).toContain('still on https://shop.example/a');

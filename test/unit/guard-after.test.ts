@@ -7,11 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { awayHost, sameSite, siteKey } from '../../src/core/site';
 import { DEFAULT_GUARDS, guardCheck, type GuardSettings, type GuardTarget } from '../../src/core/guards';
 import { afterActionHit } from '../../src/core/guard-after';
-import { createRun, effectOf, reduce, toRunView, type Observation, type RunState } from '../../src/core/run';
+import { createRun, effectOf, reduce, toRunView, type RunState } from '../../src/core/run';
 import { toTrace } from '../../src/core/trace';
 import { fromTrace } from '../../src/core/trace-import';
 import type { Action } from '../../src/core/action/action';
 import type { Mark } from '../../src/core/marks';
+import { observation } from '../fixtures/run';
 
 describe('sites by the public suffix list', () => {
   it.each([
@@ -128,9 +129,7 @@ describe('guards after an action', () => {
 });
 
 const marks: Mark[] = [{ label: 0, tag: 'button', text: 'Continue', rect: { x: 0, y: 0, width: 80, height: 30 } }];
-function obs(url: string): Observation {
-  return { url, title: 'A', viewport: { width: 1280, height: 800, devicePixelRatio: 1 }, marks, screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1280, height: 800 } };
-}
+const obs = (url: string) => observation({ url, marks });
 
 /** A run in auto mode whose click ran (input done): waiting for 'acted'. */
 function clicked(guards: GuardSettings = DEFAULT_GUARDS): RunState {

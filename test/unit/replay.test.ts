@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createRun, effectOf, reduce, type Observation, type RunState } from '../../src/core/run';
+import { createRun, effectOf, reduce, type RunState } from '../../src/core/run';
 import { findTarget, replayPlan, nextReplayed } from '../../src/core/replay';
 import type { Mark } from '../../src/core/marks';
+import { observation } from '../fixtures/run';
 
 const fp = (tag: string, text: string, path: string) => ({ tag, text, path });
 const recorded: Mark[] = [
@@ -9,9 +10,7 @@ const recorded: Mark[] = [
   { label: 1, tag: 'button', text: 'Go', rect: { x: 220, y: 10, width: 50, height: 30 }, fingerprint: fp('button', 'Go', 'html>body>button') },
 ];
 
-function obs(marks: Mark[], url = 'https://shop.example/'): Observation {
-  return { url, title: 't', viewport: { width: 1280, height: 800, devicePixelRatio: 1 }, marks, screenshot: { dataUrl: 'data:image/png;base64,AA', bytes: 1, width: 1, height: 1 } };
-}
+const obs = (marks: Mark[], url = 'https://shop.example/') => observation({ url, title: 't', marks, screenshot: { dataUrl: 'data:image/png;base64,AA', bytes: 1, width: 1, height: 1 } });
 
 function recordedRun(): RunState {
   let s = createRun({ id: 'orig', task: 't', startUrl: 'https://shop.example/', tabId: 1, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 9, at: 0 });

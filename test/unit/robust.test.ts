@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { APIConnectionTimeoutError, APIError } from 'openai';
-import { createRun, MAX_WAITS_IN_A_ROW, reduce, REPEAT_NUDGE, REPEAT_STOP, type Observation, type RunState } from '../../src/core/run';
+import { createRun, MAX_WAITS_IN_A_ROW, reduce, REPEAT_NUDGE, REPEAT_STOP, type RunState } from '../../src/core/run';
 import { costOf, normalizePrices, tokensOf } from '../../src/core/costs';
 import { PRESETS } from '../../src/core/presets';
 import { checkSettings, normalizeSettings } from '../../src/core/settings';
 import { toRunView } from '../../src/core/run/view';
 import { retryWait, StreamCutError } from '../../src/background/model';
 import type { Mark } from '../../src/core/marks';
+import { observation } from '../fixtures/run';
 
 const marks: Mark[] = [{ label: 0, tag: 'button', text: 'Next', rect: { x: 0, y: 0, width: 50, height: 20 } }];
-const obs = (url = 'https://a.example/'): Observation => ({ url, title: 't', viewport: { width: 100, height: 100, devicePixelRatio: 1 }, marks, screenshot: { dataUrl: 'data:image/png;base64,AA', bytes: 1, width: 1, height: 1 } });
+const obs = (url = 'https://a.example/') => observation({ url, title: 't', viewport: { width: 100, height: 100, devicePixelRatio: 1 }, marks, screenshot: { dataUrl: 'data:image/png;base64,AA', bytes: 1, width: 1, height: 1 } });
 
 function run(limits?: RunState['limits']): RunState {
   return createRun({ id: 'r', task: 't', startUrl: 'https://a.example/', tabId: 1, dialect: 'glm-web', model: 'glm-4.5v', baseUrl: 'http://h/v1', maxSteps: 50, at: 0, limits });

@@ -4,16 +4,12 @@
  * setting is normalized and kept with a profile.
  */
 import { describe, expect, it } from 'vitest';
-import { createRun, reduce, type Observation, type RunState } from '../../src/core/run';
+import { createRun, reduce, type RunState } from '../../src/core/run';
 import { normalizeSettings } from '../../src/core/settings';
 import type { BboxConvention } from '../../src/core/action/bbox';
+import { observation, reply } from '../fixtures/run';
 
-function obs(): Observation {
-  return {
-    url: 'https://shop.example/a', title: 'Shop', viewport: { width: 1000, height: 500, devicePixelRatio: 1 }, marks: [],
-    screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1000, height: 500 },
-  };
-}
+const obs = () => observation({ title: 'Shop', viewport: { width: 1000, height: 500, devicePixelRatio: 1 }, screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1000, height: 500 } });
 
 function run(dialect: string, bbox?: BboxConvention): RunState {
   return createRun({ id: 'r1', task: 'tap it', startUrl: 'https://shop.example/', tabId: 7, dialect, model: 'm', baseUrl: 'http://h/v1', maxSteps: 9, at: 1000, bbox });
@@ -30,7 +26,7 @@ describe('the bounding-box convention in a run', () => {
   for (const [bbox, at] of [[undefined, { x: 100, y: 100 }], ['norm-yx', { x: 200, y: 50 }], ['pixels', { x: 100, y: 200 }]] as const) {
     it(`reads the reply's box in it (${bbox ?? 'default'}) and writes the action in it`, () => {
       let s = reduce(run('midscene', bbox), { type: 'observed', at: 2000, obs: obs(), ms: 10 });
-      s = reduce(s, { type: 'replied', at: 3000, raw: TAP, reasoning: null, usage: null, ms: 5 });
+      s = reduce(s, reply(TAP));
       expect(s.pending?.reply?.action).toMatchObject({ type: 'click', target: { kind: 'point', ...at } });
       expect(s.pending?.reply?.actionText).toContain('"bbox": [100, 200, 100, 200]');
     });

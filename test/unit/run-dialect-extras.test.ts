@@ -10,14 +10,11 @@ import { createRun, effectOf, reduce, PASSWORD_MASK, type Observation, type RunS
 import { toTrace } from '../../src/core/trace';
 import { toRunView } from '../../src/core/run/view';
 import type { Action } from '../../src/core/action/action';
+import { newRun, observation } from '../fixtures/run';
 
-function obs(): Observation {
-  return { url: 'https://shop.example/a', title: 'Shop', viewport: { width: 1000, height: 800, devicePixelRatio: 1 }, marks: [], screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1000, height: 800 } };
-}
+const obs = () => observation({ title: 'Shop', viewport: { width: 1000, height: 800, devicePixelRatio: 1 }, screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1000, height: 800 } });
 
-function fresh(approveSteps = false): RunState {
-  return createRun({ id: 'r1', task: 'price?', startUrl: 'https://shop.example/', tabId: 7, dialect: 'cogagent', model: 'cogagent-9b', baseUrl: 'http://h/v1', maxSteps: 15, at: 1000, approveSteps });
-}
+const fresh = (approveSteps = false) => newRun({ task: 'price?', dialect: 'cogagent', model: 'cogagent-9b', approveSteps });
 
 const reply = (op: string, sensitive = false) => `Action: Do it.\nGrounded Operation: ${op}\n${sensitive ? '<<敏感操作>>' : '<<一般操作>>'}`;
 

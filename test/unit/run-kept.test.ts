@@ -4,23 +4,17 @@
  * the model thinks, before the action; the observe step's stages end up in the step's timings.
  */
 import { describe, expect, it } from 'vitest';
-import { createRun, effectOf, reduce, type Observation, type RunState } from '../../src/core/run';
+import { effectOf, reduce } from '../../src/core/run';
 import { toTrace } from '../../src/core/trace';
 import type { Mark } from '../../src/core/marks';
+import { newRun, observation } from '../fixtures/run';
 
 const marks: Mark[] = [{ label: 0, tag: 'button', text: 'Go', rect: { x: 10, y: 10, width: 50, height: 30 } }];
 const stages = { settleMs: 40, labelMs: 30, captureMs: 25 };
 
-function obs(withStages = true): Observation {
-  return {
-    url: 'https://example.com/a', title: 'A', viewport: { width: 1280, height: 800, devicePixelRatio: 1 }, marks,
-    screenshot: { dataUrl: 'data:image/jpeg;base64,/9j/AAAA', bytes: 6, width: 1280, height: 800 }, ...(withStages ? { stages } : {}),
-  };
-}
+const obs = (withStages = true) => observation({ url: 'https://example.com/a', marks, screenshot: { dataUrl: 'data:image/jpeg;base64,/9j/AAAA', bytes: 6, width: 1280, height: 800 }, ...(withStages ? { stages } : {}) });
 
-function fresh(): RunState {
-  return createRun({ id: 'r1', task: 'find it', startUrl: 'https://example.com/', tabId: 7, dialect: 'glm-web', model: 'glm-4.5v', baseUrl: 'http://h/v1', maxSteps: 10, at: 1000 });
-}
+const fresh = () => newRun({ startUrl: 'https://example.com/', model: 'glm-4.5v', maxSteps: 10 });
 
 const kept = { labelled: 'data:image/webp;base64,UklGRg==', clean: 'data:image/webp;base64,UklGRh==' };
 

@@ -9,17 +9,14 @@ import { createRun, effectOf, reduce, splitSecret, toRunView, type Observation, 
 import { promptTextOf } from '../../src/core/dialects/request';
 import { toTrace } from '../../src/core/trace';
 import type { Mark } from '../../src/core/marks';
+import { newRun, observation } from '../fixtures/run';
 
 const marks: Mark[] = [{ label: 0, tag: 'input', text: 'Search recipes', rect: { x: 10, y: 80, width: 390, height: 40 } }];
 const PW = { tag: 'input', text: 'Password', inputType: 'password', rect: { x: 10, y: 200, width: 390, height: 40 } };
 
-function obs(): Observation {
-  return { url: 'https://m.shop.example/', title: 'Shop', viewport: { width: 412, height: 915, devicePixelRatio: 2.625 }, marks, screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 412, height: 915 } };
-}
+const obs = () => observation({ url: 'https://m.shop.example/', title: 'Shop', viewport: { width: 412, height: 915, devicePixelRatio: 2.625 }, marks, screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 412, height: 915 } });
 
-function fresh(): RunState {
-  return createRun({ id: 'm1', task: 'find pasta', startUrl: 'https://m.shop.example/', tabId: 3, dialect: 'glm-mobile', model: 'glm-4.5v', baseUrl: 'http://h/v1', maxSteps: 9, at: 0, apps: [{ name: 'Mail', url: 'https://mail.example/' }] });
-}
+const fresh = () => newRun({ id: 'm1', task: 'find pasta', startUrl: 'https://m.shop.example/', tabId: 3, dialect: 'glm-mobile', model: 'glm-4.5v', maxSteps: 9, at: 0, apps: [{ name: 'Mail', url: 'https://mail.example/' }] });
 
 const reply = (action: string, reason = 'r') => `Memory: None\nReason: ${reason}\nAction: ${action}`;
 

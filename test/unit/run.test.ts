@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRun, effectOf, reduce, MAX_FORMAT_ERRORS, siteOf, type Observation, type RunState } from '../../src/core/run';
+import { createRun, effectOf, reduce, MAX_FORMAT_ERRORS, siteOf, type RunState } from '../../src/core/run';
 import type { Mark } from '../../src/core/marks';
+import { newRun, observation } from '../fixtures/run';
 
 const marks: Mark[] = [
   { label: 0, tag: 'input', text: 'Search', rect: { x: 10, y: 10, width: 200, height: 30 } },
@@ -8,13 +9,9 @@ const marks: Mark[] = [
   { label: 2, tag: 'input', text: 'Password', rect: { x: 10, y: 50, width: 200, height: 30 }, inputType: 'password' },
 ];
 
-function obs(url = 'https://example.com/a'): Observation {
-  return { url, title: 'A', viewport: { width: 1280, height: 800, devicePixelRatio: 1 }, marks, screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1280, height: 800 } };
-}
+const obs = (url = 'https://example.com/a') => observation({ url, marks });
 
-function fresh(maxSteps = 15): RunState {
-  return createRun({ id: 'r1', task: 'find it', startUrl: 'https://example.com/start?x=1', tabId: 7, dialect: 'glm-web', model: 'glm-4.5v', baseUrl: 'http://h/v1', maxSteps, at: 1000 });
-}
+const fresh = (maxSteps = 15) => newRun({ startUrl: 'https://example.com/start?x=1', model: 'glm-4.5v', maxSteps });
 
 function step(s: RunState, reply: string, result: { ok: true } | { ok: false; error: string } = { ok: true }): RunState {
   s = reduce(s, { type: 'observed', at: 2000, obs: obs(), ms: 100 });

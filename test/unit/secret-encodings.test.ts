@@ -7,7 +7,7 @@
  * src/core/encodings.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createRun, effectOf, PASSWORD_MASK, reduce, toRunView, type Observation, type RunState } from '../../src/core/run';
+import { createRun, effectOf, PASSWORD_MASK, reduce, toRunView, type RunState } from '../../src/core/run';
 import { hideMarks, hideTarget, taskForModel } from '../../src/core/run/secrets';
 import { hideIn, hideValue, hideValues, secretGuard, type Secret, type Vault } from '../../src/core/secrets';
 import { encodedForms, hasEncoded } from '../../src/core/encodings';
@@ -16,6 +16,7 @@ import { DEFAULT_GUARDS } from '../../src/core/guards';
 import { toTrace } from '../../src/core/trace';
 import type { Action } from '../../src/core/action/action';
 import type { Mark } from '../../src/core/marks';
+import { observation } from '../fixtures/run';
 
 const EMAIL = 'alice@example.com';
 /** spaces, `&`, quotes, `/`, `<`, a non-ASCII letter: every encoding differs from the raw text */
@@ -200,12 +201,7 @@ const marks: Mark[] = [
   { label: 2, tag: 'input', text: 'Password', rect: { x: 10, y: 50, width: 200, height: 30 }, inputType: 'password' },
 ];
 
-function obs(url: string, title: string, extra: Mark[] = []): Observation {
-  return {
-    url, title, viewport: { width: 1280, height: 800, devicePixelRatio: 1 }, marks: [...marks, ...extra],
-    screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1280, height: 800 },
-  };
-}
+const obs = (url: string, title: string, extra: Mark[] = []) => observation({ url, title, marks: [...marks, ...extra] });
 
 /** Every string in a value (deeply). */
 function strings(x: unknown): string[] {

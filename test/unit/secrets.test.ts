@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createRun, effectOf, hideRun, historyOf, joinSecret, PASSWORD_MASK, reduce, splitSecret, toRunView,
-  type Observation, type RunState,
-} from '../../src/core/run';
+import { effectOf, hideRun, historyOf, joinSecret, PASSWORD_MASK, reduce, splitSecret, toRunView, type RunState } from '../../src/core/run';
 import {
   AS_PLACEHOLDERS, fillSecrets, hideIn, MIN_SECRET_CHARS, normalizeSecrets, placeholdersIn, secretGuard, secretsProblem, usableSecrets, type Secret,
 } from '../../src/core/secrets';
@@ -12,6 +9,7 @@ import { toTrace } from '../../src/core/trace';
 import { dialectOf } from '../../src/core/dialects/registry';
 import type { Action } from '../../src/core/action/action';
 import type { Mark } from '../../src/core/marks';
+import { newRun, observation, reply } from '../fixtures/run';
 
 const CARD = '4111 1111 1111 1111';
 const LOGIN = 'ada@example.org';
@@ -24,19 +22,9 @@ const marks: Mark[] = [
   { label: 2, tag: 'input', text: 'Password', rect: { x: 10, y: 50, width: 200, height: 30 }, inputType: 'password' },
 ];
 
-function obs(extra: Mark[] = []): Observation {
-  return {
-    url: 'https://shop.example/a', title: 'Shop', viewport: { width: 1280, height: 800, devicePixelRatio: 1 }, marks: [...marks, ...extra],
-    screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1280, height: 800 },
-  };
-}
+const obs = (extra: Mark[] = []) => observation({ title: 'Shop', marks: [...marks, ...extra] });
 
-function fresh(opts: { task?: string; secrets?: Secret[]; dialect?: string } = {}): RunState {
-  return createRun({
-    id: 'r1', task: opts.task ?? 'buy it', startUrl: 'https://shop.example/', tabId: 7, dialect: opts.dialect ?? 'glm-web',
-    model: 'm', baseUrl: 'http://h/v1', maxSteps: 9, at: 1000, secrets: opts.secrets,
-  });
-}
+const fresh = (opts: { task?: string; secrets?: Secret[]; dialect?: string } = {}) => newRun({ task: opts.task ?? 'buy it', dialect: opts.dialect ?? 'glm-web', maxSteps: 9, secrets: opts.secrets });
 
 /** One whole step in auto mode: observe, reply, check, act. */
 function step(s: RunState, thought: string, action: string, memory: string, extra: Mark[] = []): RunState {
@@ -161,7 +149,7 @@ describe('a typed password is masked in everything later (and earlier)', () => {
   it('typing a known password into an ordinary field is masked as well', () => {
     let s = step(fresh(), 'Type the password.', `Type [2]; [${PW}]`, '{}');
     s = reduce(s, { type: 'observed', at: 2000, obs: obs(), ms: 10 });
-    s = reduce(s, { type: 'replied', at: 3000, raw: `Thought: again\nAction: Type [0]; [${PW}]\nMemory_Updated: {}`, reasoning: null, usage: null, ms: 5 });
+    s = reduce(s, reply(`Thought: again\nAction: Type [0]; [${PW}]\nMemory_Updated: {}`));
     expect(effectOf(s)).toMatchObject({ kind: 'check', action: { text: PW } });
     expect(JSON.stringify(splitSecret(s).state)).not.toContain(PW);
   });
@@ -176,7 +164,7 @@ describe('a typed password is masked in everything later (and earlier)', () => {
     expect(s.steps[0].action).toMatchObject({ type: 'type', target: { kind: 'label', label: 2 }, text: PASSWORD_MASK }); // the record's own stand-in: never typed back by replay
     const secret = fresh({ secrets: [{ name: 'n', value: 'label' }] });
     const o = reduce(secret, { type: 'observed', at: 2000, obs: obs(), ms: 10 });
-    const r = reduce(o, { type: 'replied', at: 3000, raw: 'Thought: a label\nAction: ANSWER; <content>the label</content>\nMemory_Updated: {}', reasoning: null, usage: null, ms: 5 });
+    const r = reduce(o, reply('Thought: a label\nAction: ANSWER; <content>the label</content>\nMemory_Updated: {}'));
     expect(r.answer).toBe('the {{secret:n}}');
     expect(r.steps[0].action).toEqual({ type: 'answer', text: 'the {{secret:n}}' });
   });
@@ -262,7 +250,7 @@ describe('Settings secrets are never sent to the model', () => {
   it('a typed placeholder stays a placeholder in the run and trace; only the act effect gets filled', () => {
     let s = fresh({ secrets: SECRETS });
     s = reduce(s, { type: 'observed', at: 2000, obs: obs(onPage), ms: 10 });
-    s = reduce(s, { type: 'replied', at: 3000, raw: 'Thought: pay\nAction: Type [0]; [{{secret:card}}]\nMemory_Updated: {"card": "{{secret:card}}"}', reasoning: null, usage: null, ms: 5 });
+    s = reduce(s, reply('Thought: pay\nAction: Type [0]; [{{secret:card}}]\nMemory_Updated: {"card": "{{secret:card}}"}'));
     const check = effectOf(s);
     expect(check).toMatchObject({ kind: 'check', action: { text: '{{secret:card}}' } });
     if (check.kind !== 'check') throw new Error(check.kind);
@@ -286,7 +274,7 @@ describe('Settings secrets are never sent to the model', () => {
   it('a value the model writes itself is turned back into its placeholder (and filled in again when typed)', () => {
     let s = fresh({ secrets: SECRETS });
     s = reduce(s, { type: 'observed', at: 2000, obs: obs(), ms: 10 });
-    s = reduce(s, { type: 'replied', at: 3000, raw: `Thought: t\nAction: Type [0]; [${LOGIN}]\nMemory_Updated: {}`, reasoning: null, usage: null, ms: 5 });
+    s = reduce(s, reply(`Thought: t\nAction: Type [0]; [${LOGIN}]\nMemory_Updated: {}`));
     expect(s.pending?.reply?.action).toMatchObject({ text: '{{secret:login}}' });
     expect(JSON.stringify(splitSecret(s).state)).not.toContain(LOGIN);
   });

@@ -1,21 +1,18 @@
 /** The run moving between tabs (reduce 'tab'): the stack of openers, what the model is told, the trace. */
 import { describe, expect, it } from 'vitest';
-import { createRun, effectOf, reduce, type Observation, type RunState } from '../../src/core/run';
+import { effectOf, reduce, type RunState } from '../../src/core/run';
 import { toTrace } from '../../src/core/trace';
 import { fromTrace, parseTrace } from '../../src/core/trace-import';
 import type { Mark } from '../../src/core/marks';
+import { newRun, observation } from '../fixtures/run';
 
 const marks: Mark[] = [{ label: 0, tag: 'a', text: 'Open', rect: { x: 10, y: 10, width: 200, height: 30 } }];
 const DESK = 'https://example.com/desk';
 const NEW = 'https://example.com/new';
 
-function obs(url = DESK): Observation {
-  return { url, title: 'T', viewport: { width: 1280, height: 800, devicePixelRatio: 1 }, marks, screenshot: { dataUrl: 'data:image/png;base64,AAAA', bytes: 3, width: 1280, height: 800 } };
-}
+const obs = (url = DESK) => observation({ url, title: 'T', marks });
 
-function fresh(): RunState {
-  return createRun({ id: 'r1', task: 'do it', startUrl: DESK, tabId: 7, dialect: 'glm-web', model: 'm', baseUrl: 'http://h/v1', maxSteps: 15, at: 1000 });
-}
+const fresh = () => newRun({ task: 'do it', startUrl: DESK });
 
 /** Observed, replied "Click [0]", checked, the input started: an action under way. */
 function acting(s: RunState, url = DESK): RunState {
