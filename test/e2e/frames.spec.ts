@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';
-import { serveDir, type StaticServer } from '../../scripts/static-server';
-import { PAGES, runAgentCli } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+import { runAgentCli, serveFixtures } from './support';
 import type { Trace } from '../../src/core/trace';
 
 let a: StaticServer;
@@ -19,8 +19,8 @@ let model: FakeModel | null = null;
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-frames-'));
 
 test.beforeAll(async () => {
-  a = await serveDir(PAGES);
-  b = await serveDir(PAGES);
+  a = await serveFixtures();
+  b = await serveFixtures();
 });
 test.afterAll(async () => { await a.close(); await b.close(); });
 test.afterEach(async () => { await model?.close(); model = null; });

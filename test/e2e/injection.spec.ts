@@ -14,13 +14,10 @@
  */
 import { test, expect } from '@playwright/test';
 import type { Browser, Frame } from 'playwright-core';
-import http from 'node:http';
 import { readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
-import { launchPlainChromium } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+import { launchPlainChromium, serveFixtures } from './support';
 import { labelerBundle } from './inject';
 import { formatElements } from '../../src/core/dialects/glm-web';
 import { detectInjection, pageTexts } from '../../src/core/injection';
@@ -33,29 +30,18 @@ const PAGES = fileURLToPath(new URL('../fixtures/pages/hostile/', import.meta.ur
 const NAMES = readdirSync(PAGES).filter((n) => n.endsWith('.html')).sort();
 
 let browser: Browser;
-let server: http.Server;
+let server: StaticServer;
 let base = '';
 
 test.beforeAll(async () => {
-  server = http.createServer(async (req, res) => {
-    // a page, or a framed page in inner/
-    const rel = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\//, '');
-    try {
-      if (!/^(inner\/)?[\w.-]+\.html$/.test(rel)) throw new Error('not a page');
-      const body = await readFile(path.join(PAGES, rel));
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-    } catch {
-      res.writeHead(404).end('not found');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  server = await serveFixtures('hostile');
+  base = server.url;
   browser = await launchPlainChromium();
 });
 
 test.afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
 });
 
 interface Want { kind: 'want' | 'want-prefix' | 'want-contains'; value: string; got: string | null }

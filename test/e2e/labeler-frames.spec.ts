@@ -12,20 +12,18 @@
  */
 import { test, expect } from '@playwright/test';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { fileURLToPath } from 'node:url';
 import { launchWithExtension, type Launched } from '../../scripts/browser';
-import { serveDir, type StaticServer } from '../../scripts/static-server';
+import type { StaticServer } from '../../scripts/static-server';
 import { intersect, mergeFrames } from '../../src/core/frames';
 import type { FrameMarks, MarksSnapshot, Rect } from '../../src/core/marks';
 import { labelerBundle } from './inject';
+import { serveFixtures } from './support';
 
 type LabelerApi = typeof import('../../content-scripts/labeler/index');
 declare global {
   interface Window { __labeler: LabelerApi }
 }
 
-const PAGES = fileURLToPath(new URL('../fixtures/pages/labeler/', import.meta.url));
-const HOSTILE = fileURLToPath(new URL('../fixtures/pages/hostile/', import.meta.url));
 
 let a: StaticServer;
 let b: StaticServer;
@@ -34,10 +32,10 @@ let hb: StaticServer;
 let browser: Browser | null = null;
 
 test.beforeAll(async () => {
-  a = await serveDir(PAGES);
-  b = await serveDir(PAGES);
-  ha = await serveDir(HOSTILE);
-  hb = await serveDir(HOSTILE);
+  a = await serveFixtures('labeler');
+  b = await serveFixtures('labeler');
+  ha = await serveFixtures('hostile');
+  hb = await serveFixtures('hostile');
 });
 test.afterAll(async () => {
   await browser?.close();

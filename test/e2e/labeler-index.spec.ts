@@ -7,8 +7,8 @@
  */
 import { test, expect } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
-import { serveDir, type StaticServer } from '../../scripts/static-server';
-import { launchPlainChromium, PAGES } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+import { launchPlainChromium, serveFixtures } from './support';
 import { injectLabeler } from './inject';
 
 type LabelerApi = typeof import('../../content-scripts/labeler/index');
@@ -24,7 +24,7 @@ let site: StaticServer;
 let page: Page;
 
 test.beforeAll(async () => {
-  site = await serveDir(PAGES);
+  site = await serveFixtures();
   browser = await launchPlainChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 });

@@ -7,12 +7,8 @@
  */
 import { test, expect } from '@playwright/test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchPlainChromium } from './support';
-import http from 'node:http';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
+import { launchPlainChromium, serveFixtures } from './support';
+import type { StaticServer } from '../../scripts/static-server';
 import type { MarksSnapshot } from '../../src/core/marks';
 import { injectLabeler } from './inject';
 
@@ -25,33 +21,23 @@ declare global {
   }
 }
 
-const PAGES = fileURLToPath(new URL('../fixtures/pages/labeler/', import.meta.url));
 
 let browser: Browser;
-let server: http.Server;
+let server: StaticServer;
 let base = '';
 let context: BrowserContext | null = null;
 let page: Page;
 let errors: string[] = [];
 
 test.beforeAll(async () => {
-  server = http.createServer(async (req, res) => {
-    const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
-    try {
-      const body = await readFile(path.join(PAGES, name));
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-    } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  server = await serveFixtures('labeler');
+  base = server.url;
   browser = await launchPlainChromium();
 });
 
 test.afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
 });
 
 test.afterEach(async () => {

@@ -22,12 +22,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Frame, type Page } from 'playwright-core';
-import { serveDir, type StaticServer } from '../../scripts/static-server';
+import type { StaticServer } from '../../scripts/static-server';
+import { serveFixtures } from './support';
 import type { Action, Point, Target } from '../../src/core/action/action';
 import type { HitElement, Rect } from '../../src/core/marks';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PAGES = path.join(ROOT, 'test', 'fixtures', 'pages', 'points');
 const TAB = 1;
 const CHROME = process.env.CHROME_PATH || '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--site-per-process', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -125,8 +125,8 @@ test.beforeAll(async () => {
   cdp = await import('../../src/background/cdp');
   pointApi = await import('../../src/background/act/point');
   device = await import('../../src/background/act/device');
-  a = await serveDir(PAGES);
-  b = await serveDir(PAGES);
+  a = await serveFixtures('points');
+  b = await serveFixtures('points');
   browser = await chromium.launch({ executablePath: CHROME, headless: true, args: ARGS });
 });
 

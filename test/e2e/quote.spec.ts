@@ -8,8 +8,8 @@ import { test, expect } from '@playwright/test';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { serveDir, type StaticServer } from '../../scripts/static-server';
-import { launchPlainChromium, PAGES } from './support';
+import type { StaticServer } from '../../scripts/static-server';
+import { launchPlainChromium, serveFixtures } from './support';
 import type { Rect } from '../../src/core/marks';
 
 type QuoteApi = typeof import('../../content-scripts/quote');
@@ -25,7 +25,7 @@ let bundle: string;
 test.beforeAll(async () => {
   const entry = fileURLToPath(new URL('../../content-scripts/quote.ts', import.meta.url));
   bundle = (await build({ entryPoints: [entry], bundle: true, format: 'iife', globalName: '__quote', write: false, target: 'chrome120', logLevel: 'silent' })).outputFiles[0].text;
-  site = await serveDir(PAGES);
+  site = await serveFixtures();
   browser = await launchPlainChromium();
   page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
   await page.goto(`${site.url}quote/quote.html`);

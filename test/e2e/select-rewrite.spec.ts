@@ -5,13 +5,10 @@
  */
 import { test, expect } from '@playwright/test';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
-import { launchPlainChromium } from './support';
+import { launchPlainChromium, serveFixtures } from './support';
+import type { StaticServer } from '../../scripts/static-server';
 import { build } from 'esbuild';
-import http from 'node:http';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import type { MarksSnapshot } from '../../src/core/marks';
 import { injectLabeler } from './inject';
 
@@ -22,11 +19,10 @@ declare global {
   interface Window { __selects: RewriteApi; ev: Record<string, Events>; deep: () => ShadowRoot; watch: (s: HTMLSelectElement) => void }
 }
 
-const PAGES = fileURLToPath(new URL('../fixtures/pages/select/', import.meta.url));
 const ENTRY = fileURLToPath(new URL('../../content-scripts/select-rewrite.ts', import.meta.url));
 
 let browser: Browser;
-let server: http.Server;
+let server: StaticServer;
 let base = '';
 let context: BrowserContext | null = null;
 let page: Page;
@@ -34,20 +30,14 @@ let errors: string[] = [];
 let bundle: Promise<string> | null = null;
 
 test.beforeAll(async () => {
-  server = http.createServer(async (req, res) => {
-    const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
-    const body = await readFile(path.join(PAGES, name)).catch(() => null);
-    if (body) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-    else res.writeHead(404).end('not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  server = await serveFixtures('select');
+  base = server.url;
   browser = await launchPlainChromium();
 });
 
 test.afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
 });
 
 test.afterEach(async () => {

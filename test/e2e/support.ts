@@ -11,8 +11,9 @@ import { serveDir, type StaticServer } from '../../scripts/static-server';
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const PAGES = path.join(ROOT, 'test', 'fixtures', 'pages');
 
-export function serveFixtures(): Promise<StaticServer> {
-  return serveDir(PAGES);
+/** The fixture pages (test/fixtures/pages/, or its `folder`) on a free port of 127.0.0.1. */
+export function serveFixtures(folder = ''): Promise<StaticServer> {
+  return serveDir(path.join(PAGES, folder));
 }
 
 /** One extension browser, its side panel and the fixture server for a whole spec file. */
