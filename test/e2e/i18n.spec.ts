@@ -9,10 +9,10 @@ import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import type { Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';
-import { panelSend, ROOT, serveFixtures, waitForRun } from './support';
+import { panelSend, ROOT, shareExtension, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Settings } from '../../src/core/settings';
 
@@ -29,25 +29,19 @@ let panel: Page;
 let runId = '';
 let steps = 0;
 
-test.beforeAll(async () => {
-  site = await serveFixtures();
+const models: FakeModel[] = [];
+shareExtension(async (e) => {
+  ({ site, browser, panel } = e);
   const policy = scriptedPolicy([
     { do: 'type', find: /soup|find a recipe/i, text: 'tomato' },
     { do: 'click', find: /Roasted Tomato Soup/ },
     { do: 'answer', text: 'Roasted Tomato Soup' },
   ], 'plain');
   model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req.prompt) });
-  browser = await launchWithExtension();
-  panel = await openPanel(browser);
+  models.push(model);
   await panel.setViewportSize({ width: 360, height: 800 }); // the side panel's size
   await panelSend(panel, 'settings/patch', { set: { baseUrl: model.baseUrl, apiKey: KEY, model: 'glm-4.5v' } });
-});
-
-test.afterAll(async () => {
-  await browser?.close();
-  await model?.close();
-  await site?.close();
-});
+}, models);
 
 /** Picks a language in the Settings form (in the Run view), as a person does. */
 async function chooseLanguage(value: 'zh_CN' | 'en'): Promise<void> {

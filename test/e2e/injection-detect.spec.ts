@@ -11,10 +11,10 @@
  * frame colour: test/fixtures/model/image-screen.ts), or fails it when a test says so.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import type { Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type RecordedRequest } from '../fixtures/model/server';
 import { screenAnswer } from '../fixtures/model/image-screen';
-import { serveFixtures, panelSend, waitForRun } from './support';
+import { panelSend, shareExtension, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Settings } from '../../src/core/settings';
@@ -37,13 +37,13 @@ function policy(q: RecordedRequest) {
   return { content: 'Thought: Done.\nAction: ANSWER; <content>seen it</content>\nMemory_Updated: {}' };
 }
 
-test.beforeAll(async () => {
-  site = await serveFixtures();
+const models: FakeModel[] = [];
+shareExtension(async (e) => {
+  ({ site, browser, panel } = e);
   model = await startFakeModel({ apiKey: KEY, policy, screen: (picture) => (screenFails ? { status: 500, message: 'The picture check is down.' } : screenAnswer(picture)) });
-  browser = await launchWithExtension();
+  models.push(model);
   page = await browser.context.newPage();
   await page.goto(`${site.url}injection/deals.html`);
-  panel = await openPanel(browser);
   await panel.locator('summary', { hasText: 'Settings' }).first().evaluate((el) => { (el.parentElement as HTMLDetailsElement).open = true; });
   await panel.getByTestId('setting-baseUrl').fill(model.baseUrl);
   await panel.getByTestId('setting-apiKey').fill(KEY);
@@ -52,12 +52,7 @@ test.beforeAll(async () => {
   await expect(panel.getByTestId('settings-status')).toHaveText('Saved.');
   await panel.getByTestId('approve-steps').uncheck();
   await expect.poll(async () => (await panelSend<Settings>(panel, 'settings/get', {})).approveSteps, { message: 'auto mode is saved' }).toBe(false);
-});
-test.afterAll(async () => {
-  await browser?.close();
-  await model?.close();
-  await site?.close();
-});
+}, models);
 
 async function start(task: string): Promise<string> {
   const before = model.requests.length;

@@ -6,12 +6,12 @@
  * of the second action, and the replay stops there, saying which step and why.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import type { Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';
 import { cogPlayer } from '../fixtures/dialects/cogagent/player';
 import { COLOURS } from '../fixtures/model/locate';
-import { serveFixtures, panelSend, waitForRun } from './support';
+import { panelSend, shareExtension, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -22,8 +22,9 @@ let model: FakeModel;
 let browser: Launched;
 let panel: Page;
 
-test.beforeAll(async () => {
-  site = await serveFixtures();
+const models: FakeModel[] = [];
+shareExtension(async (e) => {
+  ({ site, browser, panel } = e);
   const policy = scriptedPolicy([
     { do: 'type', find: /Search lamps/, text: 'desk lamp' },
     { do: 'click', find: /^Desk lamp$/ },
@@ -31,15 +32,8 @@ test.beforeAll(async () => {
     { do: 'answer', text: '$25' },
   ], 'plain');
   model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req.prompt) });
-  browser = await launchWithExtension();
-  panel = await openPanel(browser);
-});
-
-test.afterAll(async () => {
-  await browser.close();
-  await model.close();
-  await site.close();
-});
+  models.push(model);
+}, models);
 
 function send<T>(type: string, payload: unknown): Promise<T> {
   return panelSend<T>(panel, type, payload);

@@ -6,10 +6,10 @@
  * messages from the panel page, where they are accepted.
  */
 import { test, expect, type CDPSession, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import type { Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import type { PromptParts } from '../fixtures/dialects/glm-web/request';
-import { serveFixtures } from './support';
+import { shareExtension } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 
@@ -19,8 +19,9 @@ let browser: Launched;
 let page: Page;
 let panel: Page;
 
-test.beforeAll(async () => {
-  site = await serveFixtures();
+const models: FakeModel[] = [];
+shareExtension(async (e) => {
+  ({ site, browser, panel } = e);
   // Step 1 clicks Alpha; every later step answers.
   model = await startFakeModel({
     policy: (req) => {
@@ -30,17 +31,10 @@ test.beforeAll(async () => {
       return { content: `Thought: Press Alpha.\nAction: Click [${alpha.label}]\nMemory_Updated: {}` };
     },
   });
-  browser = await launchWithExtension();
+  models.push(model);
   page = await browser.context.newPage();
   await page.goto(`${site.url}guards/steps.html`);
-  panel = await openPanel(browser);
-});
-
-test.afterAll(async () => {
-  await browser?.close();
-  await model?.close();
-  await site?.close();
-});
+}, models);
 
 type Reply = { ok: true; value: unknown } | { ok: false; error: string };
 
