@@ -9,10 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'node:zlib';
 import { glmPc } from '../../src/core/dialects/glm-pc';
 import { glmMobile } from '../../src/core/dialects/glm-mobile';
+import { uiTars } from '../../src/core/dialects/ui-tars';
+import { checkRequestUiTars, parseRequestUiTars } from '../fixtures/dialects/ui-tars/request';
 import { toMessages } from '../../src/core/dialects/request';
 import { isParseError, type Action, type ParsedStep } from '../../src/core/action/action';
 import type { ShotGeometry } from '../../src/core/action/coords';
-import type { Dialect, DialectContext, DialectId, HistoryEntry, RequestPart } from '../../src/core/dialects/types';
+import type { Dialect, DialectContext, HistoryEntry, RequestPart } from '../../src/core/dialects/types';
+import type { DialectId } from '../../src/core/dialects/registry';
 import { blankImage, decodePng, encodePng, fillRect, imageSize, pngDataUrl, type Rgba } from '../fixtures/model/png';
 import { centreOf, clusters, COLOURS, locate, parseColour, toThousandths } from '../fixtures/model/locate';
 import { checkRequestPC, parseRequestPC } from '../fixtures/dialects/glm-pc/request';
@@ -195,6 +198,31 @@ describe('glm-pc request checks', () => {
     const web = record('glm-web', b, undefined, undefined);
     expect(web.pc).toBeNull();
     expect(record('glm-pc', b, undefined, undefined).violations).toEqual([]);
+  });
+});
+
+describe('ui-tars request checks', () => {
+  const history = (n: number) => fakeHistory(n, "click(start_box='(100,200)')").map((h) => ({ ...h, thought: `Step ${h.index}` }));
+  const build = (n: number) => bodyOf(uiTars.buildRequest(ctxOf(DESKTOP, history(n))), desktopPng, () => desktopPng);
+
+  it('accept the real dialect\'s conversations and read task, steps, observations and the current screenshot', () => {
+    for (const n of [0, 1, 3, 7]) expect(checkRequestUiTars(build(n), `Bearer ${KEY}`, KEY), `history of ${n}`).toEqual([]);
+    const p = parseRequestUiTars(build(3))!;
+    expect(p.task).toBe('Click the magenta box');
+    expect(p.steps).toEqual([0, 1, 2].map((i) => ({ thought: `Step ${i}`, action: "click(start_box='(100,200)')" })));
+    expect(p.observations).toEqual(['The element could not be found.']);
+    expect(p.screenshot).toBe(desktopPng);
+    expect(record('ui-tars', build(1), undefined, undefined)).toMatchObject({ uiTars: { task: 'Click the magenta box' }, prompt: null, violations: [] });
+  });
+
+  it('reject another dialect\'s request, a JPEG, a system message, a wrong key', () => {
+    expect(checkRequestUiTars(bodyOf(glmPc.buildRequest(ctxOf(DESKTOP)), desktopPng, () => desktopPng), undefined, undefined).join('\n')).toMatch(/SDK's prompt/);
+    expect(checkRequestUiTars(build(0), undefined, undefined)).toEqual([]);
+    expect(checkRequestUiTars(bodyOf(uiTars.buildRequest(ctxOf(DESKTOP)), fakeJpeg(640, 400), () => ''), undefined, undefined).join('\n')).toMatch(/not a PNG/);
+    const b = build(0);
+    const sys = { ...b, messages: [{ role: 'system', content: 'x' }, ...(b.messages as unknown[])] };
+    expect(checkRequestUiTars(sys, undefined, undefined).join('\n')).toMatch(/system message/);
+    expect(checkRequestUiTars(b, 'Bearer nope', KEY).join('\n')).toMatch(/Authorization/);
   });
 });
 
