@@ -59,7 +59,9 @@ export async function imagesFor(state: RunState, parts: ImagePart[]): Promise<st
     }
     const step = state.steps.find((s) => s.index === p.of);
     const shot = step?.screenshot || (await loadShot(state.id, p.of, 'labelled')) || '';
-    out.push(shot && p.scale !== 1 ? await scaled(shot, p.scale).catch(() => '') : shot);
+    // kept as WebP (core/history.ts): sent as a JPEG, which every OpenAI-compatible server reads
+    const asKept = shot.startsWith('data:image/png') || shot.startsWith('data:image/jpeg');
+    out.push(shot && (p.scale !== 1 || !asKept) ? await scaled(shot, p.scale).catch(() => '') : shot);
   }
   return out;
 }
