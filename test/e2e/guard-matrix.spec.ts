@@ -17,11 +17,15 @@
  *   (editors send on it) and Chromium ignores on a button.
  * A few moves are set-up steps that must run without a question (focusing the card number field
  * before Enter, opening the select's list before its option). A form a grammar has no words for
- * is not in its plan: drags only in glm-pc (glm-mobile's and appagent's swipes are scrolls, which
- * press nothing; cogagent and midscene have none), double clicks in glm-pc and cogagent, right
- * clicks in glm-pc, cogagent and midscene, the middle click in glm-pc, long presses in glm-mobile
- * and appagent, Space in glm-pc, cogagent and midscene (glm-web's Key takes only Return, appagent
- * has no key at all), Control+Enter in cogagent (its GESTURE).
+ * is not in its plan: drags only in glm-pc and ui-tars (glm-mobile's and appagent's swipes are
+ * scrolls, which press nothing; cogagent and midscene have none), double clicks in glm-pc, cogagent
+ * and ui-tars, right clicks in glm-pc, cogagent, midscene and ui-tars, the middle click in glm-pc,
+ * long presses in glm-mobile and appagent, Space in glm-pc, cogagent, midscene and ui-tars
+ * (glm-web's Key takes only Return, appagent has no key at all), Control+Enter in cogagent (its
+ * GESTURE) and ui-tars (its hotkey). ui-tars types only into the focused element (its type has no
+ * target): type(content='…') is type-focused, and type(content='…\n') (typing, then Enter) is
+ * type-focused too, with a text ending in "\n" (type-enter names typing into a target), played
+ * both on the focused "Place order" and in the card number field once a click has focused it.
  * Then one glm-web run over look-alike forms (login "Continue", search "Go", date "OK" and "Next",
  * settings "Submit"): no question at all, and their effects reach the server.
  *
@@ -167,6 +171,30 @@ const PLANS: Record<Dialect, Planned[]> = {
     setup('click', 'select'),
     danger('click', 'option', 'delete', 'select-delete'),
   ],
+  'ui-tars': [
+    danger('enter', undefined, 'payment', 'order'),
+    danger('space', undefined, 'payment', 'order'),
+    danger('ctrl-enter', undefined, 'payment', 'order', { nothing: 'inert' }),
+    danger('type-focused', undefined, 'payment', 'order', { nothing: 'act-refuses' }),
+    // type(content='x\n'): typing, then Enter, into the focused "Place order"
+    danger('type-focused', undefined, 'payment', 'order', { nothing: 'act-refuses', move: { form: 'type-focused', text: 'x\n' } }),
+    danger('click', 'order', 'payment', 'order'),
+    danger('double', 'order', 'payment', 'order'),
+    danger('right', 'order', 'payment', 'order'),
+    danger('drag', 'order', 'payment', 'order'),
+    danger('click', 'delete', 'delete', 'delete'),
+    danger('double', 'delete', 'delete', 'delete'),
+    danger('right', 'delete', 'delete', 'delete'),
+    danger('drag', 'delete', 'delete', 'delete'),
+    danger('click', 'continue', 'payment', 'card'),
+    danger('drag', 'continue', 'payment', 'card'),
+    setup('click', 'card-number'),
+    danger('enter', undefined, 'payment', 'card'),
+    // type(content='4111 …\n') into the focused card number field, then Enter
+    danger('type-focused', undefined, 'payment', 'card', { move: { form: 'type-focused', text: `${CARD}\n` } }),
+    setup('click', 'select'),
+    danger('click', 'option', 'delete', 'select-delete'),
+  ],
 };
 
 /** What each target's element says (the trace's `target`, where the action names one). */
@@ -299,7 +327,8 @@ function approvedPlan(plan: Planned[]): Planned[] {
   return plan.filter((_, i) => keep.has(i));
 }
 
-const cellName = (p: Planned) => `${p.move.form}${p.move.target ? ` on ${p.move.target}` : ' (focused element)'}`;
+/** The cell's name: the form, "+ Enter" where the typed text ends in a line break (ui-tars's type(content='…\n')), the target. */
+const cellName = (p: Planned) => `${p.move.form}${p.move.text?.endsWith('\n') ? ' + Enter' : ''}${p.move.target ? ` on ${p.move.target}` : ' (focused element)'}`;
 
 for (const dialect of Object.keys(PLANS) as Dialect[]) {
   const plan = PLANS[dialect];
