@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DIALECTS } from '../../src/core/dialects/registry';
 import { dialectTable, tableInDoc, DIALECTS_DOC } from '../../scripts/dialect-table';
+import { DIALECT_FIXTURES } from '../fixtures/dialects';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const locale = (l: string) => JSON.parse(readFileSync(path.join(ROOT, 'public', '_locales', l, 'messages.json'), 'utf8')) as Record<string, { message: string }>;
@@ -23,14 +24,17 @@ export function missing(id: string): string[] {
   for (const [name, messages] of Object.entries(LOCALES)) {
     for (const k of keys) if (!k || !messages[k]?.message) out.push(`the message "${k}" in public/_locales/${name}/messages.json`);
   }
-  if (!existsSync(path.join(ROOT, 'test', 'fixtures', 'dialects', id, 'cases.ts'))) out.push(`test/fixtures/dialects/${id}/cases.ts (its conformance cases)`);
+  const fixtures = path.join(ROOT, 'test', 'fixtures', 'dialects', id);
+  if (!existsSync(path.join(fixtures, 'cases.ts'))) out.push(`test/fixtures/dialects/${id}/cases.ts (its conformance cases)`);
+  if (!existsSync(path.join(fixtures, 'player.ts'))) out.push(`test/fixtures/dialects/${id}/player.ts (its fake-model player)`);
+  if (!Object.hasOwn(DIALECT_FIXTURES, id)) out.push(`its fake-model fixture in test/fixtures/dialects/index.ts`);
   if (!new RegExp(`^## \`${id}\`$`, 'm').test(doc)) out.push(`its section "## \`${id}\`" in docs/dialects.md`);
   return out;
 }
 
 describe('every registered dialect is complete', () => {
   for (const id of Object.keys(DIALECTS)) {
-    it(`${id}: messages in both locales, conformance cases, a section in docs/dialects.md`, () => {
+    it(`${id}: messages in both locales, conformance cases, a fake-model player and fixture, a section in docs/dialects.md`, () => {
       expect(missing(id)).toEqual([]);
     });
   }

@@ -203,7 +203,7 @@ describe('glm-pc request checks', () => {
 
 describe('ui-tars request checks', () => {
   const history = (n: number) => fakeHistory(n, "click(start_box='(100,200)')").map((h) => ({ ...h, thought: `Step ${h.index}` }));
-  // the earlier screenshots are kept ones, not PNGs (the background sends the history's WebP)
+  // the earlier screenshots are kept ones, sent as JPEG (background/images.ts)
   const build = (n: number) => bodyOf(uiTars.buildRequest(ctxOf(DESKTOP, history(n))), desktopPng, () => fakeJpeg(320, 200));
 
   it('accept the real dialect\'s conversations and read task, steps, observations and the current screenshot', () => {
