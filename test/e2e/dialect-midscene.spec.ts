@@ -14,11 +14,11 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFakeModel, type FakeModel, type ModelReply } from '../fixtures/model/server';
+import type { FakeModel, ModelReply } from '../fixtures/model/server';
 import { midscenePlayer, type Convention, type MidsceneGoal } from '../fixtures/dialects/midscene/player';
 import { COLOURS } from '../fixtures/model/locate';
 import { imageSize } from '../fixtures/model/png';
-import { panelSend, runAgentCli, shareExtension, type SharedExtension } from './support';
+import { panelSend, runAgentCli, shareExtensionWithModel, type SharedWithModel } from './support';
 import type { Trace } from '../../src/core/trace';
 
 const KEY = 'sk-midscene-5d6e7f8a9b';
@@ -27,21 +27,16 @@ const out = mkdtempSync(path.join(tmpdir(), 'webagent-midscene-'));
 
 /** What the one fake model plays now (each test sets it). */
 const now: { goals: MidsceneGoal[]; bbox: Convention; calibration: Convention | 'nonsense' } = { goals: [], bbox: 'norm-xy', calibration: 'norm-xy' };
-const models: FakeModel[] = [];
 let m: FakeModel;
-let e: SharedExtension;
+let e: SharedWithModel;
 
-shareExtension(async (shared) => {
-  e = shared;
-  m = await startFakeModel({
-    apiKey: KEY,
-    dialect: 'midscene',
-    padded: () => now.bbox === 'pixels',
-    calibration: () => now.calibration,
-    policy: (req): ModelReply => midscenePlayer(now.goals, { bbox: now.bbox })(req.midscene ?? null),
-  });
-  models.push(m);
-}, models);
+shareExtensionWithModel({
+  apiKey: KEY,
+  dialect: 'midscene',
+  padded: () => now.bbox === 'pixels',
+  calibration: () => now.calibration,
+  policy: (req): ModelReply => midscenePlayer(now.goals, { bbox: now.bbox })(req.midscene ?? null),
+}, (shared) => { e = shared; m = shared.model; });
 
 test.beforeEach(() => {
   m.requests.length = 0;

@@ -9,10 +9,10 @@ import { test, expect } from '@playwright/test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFakeModel, type FakeModel, type ModelReply } from '../fixtures/model/server';
+import type { FakeModel, ModelReply } from '../fixtures/model/server';
 import { uiTarsPlayer, type Convention, type UiTarsGoal } from '../fixtures/dialects/ui-tars/player';
 import { COLOURS } from '../fixtures/model/locate';
-import { panelSend, runAgentCli, shareExtension, waitForRun, type SharedExtension } from './support';
+import { panelSend, runAgentCli, shareExtensionWithModel, waitForRun, type SharedWithModel } from './support';
 import type { Trace } from '../../src/core/trace';
 
 const KEY = 'sk-uitars-6e7f8a9b0c';
@@ -20,21 +20,16 @@ const out = mkdtempSync(path.join(tmpdir(), 'webagent-uitars-'));
 
 /** What the one fake model plays now (each test sets it). */
 const now: { goals: UiTarsGoal[]; convention: Convention; calibration: string } = { goals: [], convention: 'resized-pixels', calibration: 'resized-pixels' };
-const models: FakeModel[] = [];
 let m: FakeModel;
-let e: SharedExtension;
+let e: SharedWithModel;
 
-shareExtension(async (shared) => {
-  e = shared;
-  m = await startFakeModel({
-    apiKey: KEY,
-    models: ['ui-tars-1.5-7b'],
-    dialect: 'ui-tars',
-    calibration: () => now.calibration,
-    policy: (req): ModelReply => uiTarsPlayer(now.goals, now.convention)(req.uiTars ?? null),
-  });
-  models.push(m);
-}, models);
+shareExtensionWithModel({
+  apiKey: KEY,
+  models: ['ui-tars-1.5-7b'],
+  dialect: 'ui-tars',
+  calibration: () => now.calibration,
+  policy: (req): ModelReply => uiTarsPlayer(now.goals, now.convention)(req.uiTars ?? null),
+}, (shared) => { e = shared; m = shared.model; });
 
 test.beforeEach(() => {
   m.requests.length = 0;

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, test } from '@playwright/test';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
-import type { FakeModel } from '../fixtures/model/server';
+import { startFakeModel, type FakeModel, type FakeModelOptions } from '../fixtures/model/server';
 import type { RunView } from '../../src/core/messages';
 import path from 'node:path';
 import { serveDir, type StaticServer } from '../../scripts/static-server';
@@ -37,6 +37,22 @@ export function shareExtension(ready: (e: SharedExtension) => void | Promise<voi
     for (const m of models.splice(0)) await m.close();
     await e?.site.close();
   });
+}
+
+/** A spec file's shared extension with the one fake model it talks to. */
+export interface SharedWithModel extends SharedExtension { model: FakeModel }
+
+/**
+ * shareExtension, plus one fake model for the whole spec file (started with `options` once the
+ * browser is up, closed with it): for the specs whose tests all play one dialect's model.
+ */
+export function shareExtensionWithModel(options: FakeModelOptions, ready: (e: SharedWithModel) => void): void {
+  const models: FakeModel[] = [];
+  shareExtension(async (shared) => {
+    const model = await startFakeModel(options);
+    models.push(model);
+    ready({ ...shared, model });
+  }, models);
 }
 
 export interface CliResult { code: number | null; stdout: string; stderr: string }
