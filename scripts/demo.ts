@@ -60,7 +60,7 @@ async function main() {
     : { baseUrl: demoModel!.baseUrl, apiKey: '', model: DEMO_MODEL, maxSteps: 15 };
   const browser = keep ? await launchWithExtension({ headed: true, width: 1280, height: 800, ownSignals: true }) : undefined;
   try {
-    const r = await runAgent({ task: DEMO_TASK, url: site.url, config, traceFile: path.join('traces', 'demo.json'), width: 1280, height: 800, headed, browser });
+    const r = await runAgent(browser ?? null, { task: DEMO_TASK, url: site.url, config, traceFile: path.join('traces', 'demo.json'), width: 1280, height: 800, headed });
     process.exitCode = r.status === 'finished' ? 0 : 1;
     if (browser) {
       // the runner speaks English (runAgent sets it); the person's panel follows the browser again

@@ -16,6 +16,7 @@ import type { Page } from 'playwright-core';
 import type { ExportKind, ExportResult, exportRun } from '../sidepanel/export';
 import { launchWithExtension, openPanel, type Launched } from './browser';
 
+/** What a run is: the task, its settings and the exports to write. */
 export interface AgentOptions {
   task: string;
   url: string;
@@ -30,6 +31,12 @@ export interface AgentOptions {
   width: number;
   height: number;
   headed: boolean;
+  /** more keys to scrub from the exports besides config.apiKey (a worker's real key when the browser has a proxy's token) */
+  secrets?: string[];
+}
+
+/** Where the run talks: its output, the person's answers, and who may stop it. */
+export interface AgentIO {
   out?: (line: string) => void;
   err?: (line: string) => void;
   /**
@@ -45,17 +52,10 @@ export interface AgentOptions {
   decide?: (run: RunView) => Promise<Answer>;
   /** stops the run (its reason given by the abort's reason, a string), as Ctrl+C does */
   signal?: AbortSignal;
-  /** stop the run on Ctrl+C (default true; the batch runner handles Ctrl+C itself) */
+  /** stop the run on Ctrl+C (default true; the batch runner and the tests handle Ctrl+C themselves) */
   handleSigint?: boolean;
-  /** more keys to scrub from the exports besides config.apiKey (a worker's real key when the browser has a proxy's token) */
-  secrets?: string[];
   /** called once the browser is up (the bench samples the worker's heap through it) */
   onLaunched?: (browser: Launched) => void;
-  /**
-   * A browser to run in instead of starting one (the batch's warm browsers, scripts/batch/pool.ts):
-   * it must be as new (the pool resets it between tasks) and is left open at the end, its pages too.
-   */
-  browser?: Launched;
   /** called once the run has ended, before the exports are built (the batch frees the task's slot then) */
   onRunEnd?: (run: RunView) => void;
 }
@@ -189,16 +189,22 @@ function writeExport(file: string, r: ExportResult): void {
   writeFileSync(file, 'text' in r ? r.text : Buffer.from(r.base64, 'base64'));
 }
 
-export async function runAgent(o: AgentOptions): Promise<AgentResult> {
-  const out = o.out ?? ((l: string) => process.stdout.write(`${l}\n`));
-  const err = o.err ?? ((l: string) => process.stderr.write(`${l}\n`));
+/**
+ * Runs one task in `given` (a browser with the extension that is as new: the batch's and the
+ * tests' warm browsers, reset between runs, scripts/batch/pool.ts; it is left open at the end, its
+ * pages too), or in a Chromium started for it and closed at the end (null). `o` is the run,
+ * `io` where it prints, reads the person's answers and is stopped.
+ */
+export async function runAgent(given: Launched | null, o: AgentOptions, io: AgentIO = {}): Promise<AgentResult> {
+  const out = io.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const err = io.err ?? ((l: string) => process.stderr.write(`${l}\n`));
   const t0 = performance.now();
   // Ctrl+C is ours (the run is stopped and its trace written; the batch runner stops its runs), not Playwright's.
-  const browser = o.browser ?? await launchWithExtension({ headed: o.headed, width: o.width, height: o.height, ownSignals: true });
+  const browser = given ?? await launchWithExtension({ headed: o.headed, width: o.width, height: o.height, ownSignals: true });
   const stdin: { lines: LineQueue | null } = { lines: null };
   let onClose = () => undefined as void;
   try {
-    o.onLaunched?.(browser);
+    io.onLaunched?.(browser);
     const panel = await openPanel(browser);
     const startMs = Math.round(performance.now() - t0);
     let printed = 0;
@@ -286,8 +292,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       }
     }, [type, payload] as const);
     const askApproval = async (run: RunView): Promise<void> => {
-      if (o.decide) {
-        const answer = await o.decide(run);
+      if (io.decide) {
+        const answer = await io.decide(run);
         if (done) return;
         if (answer.kind === 'stop') await send('run/stop', { runId, reason: answer.reason ?? 'stopped by the runner' });
         else if (answer.kind === 'approve') await trySend('run/approve', { runId, ...(answer.edit ? { edit: answer.edit } : {}) });
@@ -297,7 +303,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
         }
         return;
       }
-      stdin.lines ??= new LineQueue(o.input ?? process.stdin);
+      stdin.lines ??= new LineQueue(io.input ?? process.stdin);
       const lines = stdin.lines;
       err(approvalBlock(run));
       for (;;) {
@@ -336,22 +342,22 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     const onSigint = () => { interrupted = true; void send('run/stop', { runId, reason: 'interrupted (Ctrl+C) in the runner' }).catch(() => undefined); };
     const onAbort = () => {
       interrupted = true;
-      stopNote = typeof o.signal?.reason === 'string' ? o.signal.reason : 'stopped by the runner';
+      stopNote = typeof io.signal?.reason === 'string' ? io.signal.reason : 'stopped by the runner';
       void send('run/stop', { runId, reason: stopNote }).catch(() => undefined);
     };
-    if (o.handleSigint !== false) process.once('SIGINT', onSigint);
-    if (o.signal?.aborted) onAbort();
-    else o.signal?.addEventListener('abort', onAbort, { once: true });
+    if (io.handleSigint !== false) process.once('SIGINT', onSigint);
+    if (io.signal?.aborted) onAbort();
+    else io.signal?.addEventListener('abort', onAbort, { once: true });
     const tRun = performance.now();
     let final: RunView;
     try {
       final = await ended;
     } finally {
       process.off('SIGINT', onSigint);
-      o.signal?.removeEventListener('abort', onAbort);
+      io.signal?.removeEventListener('abort', onAbort);
     }
     const runMs = Math.round(performance.now() - tRun);
-    o.onRunEnd?.(final);
+    io.onRunEnd?.(final);
     const tExport = performance.now();
     const secrets = [o.config.apiKey ?? '', ...(o.secrets ?? [])];
     // the same JSON export as the panel's (compact with screenshots, under 25 MB)
@@ -380,6 +386,6 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   } finally {
     stdin.lines?.close();
     browser.context.off('close', onClose);
-    if (!o.browser) await browser.close();
+    if (!given) await browser.close();
   }
 }

@@ -77,7 +77,10 @@ export const API_KEY_FILE_MAX_BYTES = 64 * 1024;
  * The API key: from --api-key-file or VLM_API_KEY; --api-key still works but says why not (any
  * user's `ps` shows a process's arguments, and npm echoes the command it runs).
  */
-export function readApiKey(onCommandLine: string | undefined, file: string | undefined, usage: (problem: string) => never, env = 'VLM_API_KEY'): string {
+/** Where options come from besides the flags: the environment, and where a warning goes (the process's by default; a test's run in process gives its own). */
+export interface OptionsFrom { env?: NodeJS.ProcessEnv; warn?: (line: string) => void }
+
+export function readApiKey(onCommandLine: string | undefined, file: string | undefined, usage: (problem: string) => never, env = 'VLM_API_KEY', from: OptionsFrom = {}): string {
   if (file !== undefined) {
     try {
       return readInputText(file, API_KEY_FILE_MAX_BYTES).split(/\r?\n/)[0].trim();
@@ -86,20 +89,22 @@ export function readApiKey(onCommandLine: string | undefined, file: string | und
     }
   }
   if (onCommandLine !== undefined) {
-    process.stderr.write('warning: --api-key puts the key on the command line, where `ps` shows it and npm echoes it; use --api-key-file FILE or the VLM_API_KEY environment variable instead.\n');
+    const warn = from.warn ?? ((l: string) => process.stderr.write(`${l}\n`));
+    warn('warning: --api-key puts the key on the command line, where `ps` shows it and npm echoes it; use --api-key-file FILE or the VLM_API_KEY environment variable instead.');
     return onCommandLine;
   }
-  return process.env[env] ?? '';
+  return (from.env ?? process.env)[env] ?? '';
 }
 
 /**
  * The shared options read, or `usage` called with what is wrong. The values are checked by
  * runOptionsFrom (src/core/run-options.ts), the same check a queue's worker makes of a job.
  */
-export function readRunOptions(values: RunOptionValues, usage: (problem: string) => never): RunOptions {
-  const baseUrl = values['base-url'] ?? process.env.VLM_BASE_URL;
+export function readRunOptions(values: RunOptionValues, usage: (problem: string) => never, from: OptionsFrom = {}): RunOptions {
+  const env = from.env ?? process.env;
+  const baseUrl = values['base-url'] ?? env.VLM_BASE_URL;
   if (!baseUrl) usage('No model endpoint: give --base-url or set VLM_BASE_URL (for a run without a model, try "npm run demo").');
-  const apiKey = readApiKey(values['api-key'], values['api-key-file'], usage);
+  const apiKey = readApiKey(values['api-key'], values['api-key-file'], usage, 'VLM_API_KEY', from);
   const apps = (values.app ?? []).map((a) => {
     const m = /^([^=]+)=(https?:\/\/\S+)$/.exec(a.trim());
     if (!m) usage(`--app must look like Shop=https://shop.example/, got "${a}".`);
@@ -125,7 +130,7 @@ export function readRunOptions(values: RunOptionValues, usage: (problem: string)
   const pairs = readOptionPairs(values['dialect-option'] ?? []);
   if (!pairs.ok) usage(pairs.problem);
   const read = runOptionsFrom({
-    baseUrl, model: values.model ?? process.env.VLM_MODEL ?? 'glm-4.5v', dialect: values.dialect ?? DEFAULT_DIALECT, bbox: values.bbox ?? DEFAULT_BBOX,
+    baseUrl, model: values.model ?? env.VLM_MODEL ?? 'glm-4.5v', dialect: values.dialect ?? DEFAULT_DIALECT, bbox: values.bbox ?? DEFAULT_BBOX,
     appagentDevice: values.device ?? 'phone', apps: apps.join('\n'),
     ...(values['dialect-option']?.length ? { dialectOptions: pairs.values } : {}), maxSteps, width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed, files,
   });

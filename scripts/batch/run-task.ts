@@ -80,12 +80,13 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions, hoo
     // the wait for a warm browser (its reset) or a new one counts as the task's start
     if (o.pool) browser = await o.pool.acquire({ width: o.run.width, height: o.run.height, headed: o.run.headed });
     const acquireMs = Math.round(performance.now() - t0);
-    const r = await runAgent({
-      browser, onRunEnd: () => hooks.onRunEnd?.(),
+    const r = await runAgent(browser ?? null, {
       task: t.task, url: t.url, files: o.run.files, config: { ...o.run.config, approveSteps: false },
       width: o.run.width, height: o.run.height, headed: o.run.headed,
-      traceFile: path.join(work, 'trace.json'), reportFile: path.join(work, 'report.html'), zipFile: path.join(work, 'run.zip'),
-      out: (l) => log.push(l), err: (l) => log.push(l), handleSigint: false, signal, secrets: o.secrets,
+      traceFile: path.join(work, 'trace.json'), reportFile: path.join(work, 'report.html'), zipFile: path.join(work, 'run.zip'), secrets: o.secrets,
+    }, {
+      onRunEnd: () => hooks.onRunEnd?.(),
+      out: (l) => log.push(l), err: (l) => log.push(l), handleSigint: false, signal,
       decide: async (run) => {
         const a = run.pending?.approval;
         if (a?.rule && o.allowGuards.has(a.rule)) return { kind: 'approve' };

@@ -91,11 +91,13 @@ export async function exportRealBench(log: (s: string) => void = console.log) {
   const files = { json: path.join(dir, 'real-trace.json'), html: path.join(dir, 'real-report.html'), zip: path.join(dir, 'real-run.zip') };
   const t0 = Date.now();
   try {
-    const r = await runAgent({
+    const r = await runAgent(null, {
       task: 'Read the Node.js and PostgreSQL manuals and say when done.', url: `${docs.url}${SITES[0].index}`,
       config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: STEPS, searchStartPage: hub.url, dialect: 'glm-web' },
       traceFile: files.json, reportFile: files.html, zipFile: files.zip,
-      width: 1280, height: 800, headed: false, out: () => undefined, err: () => undefined,
+      width: 1280, height: 800, headed: false,
+    }, {
+      out: () => undefined, err: () => undefined,
       // guards (a link off the site, a download) are answered "no": the model picks another link
       input: Readable.from(Array.from({ length: STEPS }, () => 'n not that one\n')),
     });

@@ -118,10 +118,12 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
   });
   const t0 = Date.now();
   try {
-    const r = await runAgent({
+    const r = await runAgent(null, {
       task: 'Read the index of the PostgreSQL manual, all of it, and say when done.', url: `${docs.url}${PAGE.file}`,
       config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: STEPS + 1, dialect: 'glm-web' },
-      traceFile, width: 1280, height: 800, headed: false, out: () => undefined, err: (l) => { if (process.env.BENCH_LONG_LOG) log(l); },
+      traceFile, width: 1280, height: 800, headed: false,
+    }, {
+      out: () => undefined, err: (l) => { if (process.env.BENCH_LONG_LOG) log(l); },
       input: Readable.from(Array.from({ length: STEPS }, () => 'n\n')),
       onLaunched: (b) => { heapOf = workerHeap(b.context); },
     });

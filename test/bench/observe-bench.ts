@@ -108,10 +108,12 @@ export async function observeBench(log: (s: string) => void = console.log) {
       });
       const traceFile = path.join(dir, `observe-${k}.json`);
       try {
-        await runAgent({
+        await runAgent(null, {
           task: 'Read the page.', url,
           config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', maxSteps: STEPS, dialect: 'glm-web' },
-          traceFile, width: 1280, height: 800, headed: false, out: () => undefined, err: () => undefined,
+          traceFile, width: 1280, height: 800, headed: false,
+        }, {
+          out: () => undefined, err: () => undefined,
           // a guard (a download, another site) is answered "no"; the walk goes on
           input: Readable.from(Array.from({ length: STEPS }, () => 'n\n')),
         });

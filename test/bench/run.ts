@@ -105,7 +105,7 @@ async function endToEnd() {
   try {
     for (let i = 0; i < RUNS; i++) {
       const traceFile = path.join(dir, `run-${i}.json`);
-      const r = await runAgent({ task: DEMO_TASK, url: site.url, config: { baseUrl: model.baseUrl, model: 'demo-scripted', apiKey: '' }, traceFile, width: 1280, height: 800, headed: false, out: () => undefined, err: () => undefined, input: Readable.from([]) });
+      const r = await runAgent(null, { task: DEMO_TASK, url: site.url, config: { baseUrl: model.baseUrl, model: 'demo-scripted', apiKey: '' }, traceFile, width: 1280, height: 800, headed: false }, { out: () => undefined, err: () => undefined, input: Readable.from([]) });
       if (r.status !== 'finished') throw new Error(`bench run ${i} did not finish: ${r.stopReason}`);
       const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
       runMs.push(Date.parse(t.run.endedAt!) - Date.parse(t.run.startedAt));

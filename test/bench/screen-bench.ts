@@ -38,9 +38,11 @@ export async function screenBench() {
     const requests = model.requests.length, checks = model.screenings.length;
     for (let i = 0; i < RUNS; i++) {
       const traceFile = path.join(dir, `${on ? 'on' : 'off'}-${i}.json`);
-      const r = await runAgent({
+      const r = await runAgent(null, {
         task: DEMO_TASK, url: site.url, config: { baseUrl: model.baseUrl, model: 'demo-scripted', apiKey: '', screenImages: on },
-        traceFile, width: 1280, height: 800, headed: false, out: () => undefined, err: () => undefined, input: Readable.from([]),
+        traceFile, width: 1280, height: 800, headed: false,
+      }, {
+        out: () => undefined, err: () => undefined, input: Readable.from([]),
       });
       if (r.status !== 'finished') throw new Error(`screen bench run did not finish: ${r.stopReason}`);
       const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;

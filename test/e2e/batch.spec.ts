@@ -305,11 +305,11 @@ test('a warm browser starts the next task as new: no cookie, site storage, store
   const spec = { width: 1280, height: 800, headed: false };
   const task = async (n: number) => {
     const b = await pool.acquire(spec);
-    const r = await runAgent({
-      browser: b, task: `Remember me, visit ${n}.`, url: keeper.url, width: 1280, height: 800, headed: false, handleSigint: false,
+    const r = await runAgent(b, {
+      task: `Remember me, visit ${n}.`, url: keeper.url, width: 1280, height: 800, headed: false,
       config: { baseUrl: remember.baseUrl, apiKey: `sk-task-${n}-secret`, model: 'glm-4.5v', dialect: 'glm-web', maxSteps: 3 },
-      traceFile: path.join(dir, `trace-${n}.json`), out: () => undefined, err: () => undefined,
-    });
+      traceFile: path.join(dir, `trace-${n}.json`),
+    }, { handleSigint: false, out: () => undefined, err: () => undefined });
     expect(r.status).toBe('finished');
     return b;
   };

@@ -10,7 +10,8 @@
  *   (found in the picture by their colours: they are drawn on the image, the page has no overlay
  *   while the model thinks; the approval's highlight is drawn in the page).
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
+import type { Page } from 'playwright-core';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,8 +26,11 @@ import type { RunView } from '../../src/core/messages';
 import type { DocEntry } from '../../src/core/docs/types';
 import { appAgentPlayer, type AppGoal } from '../fixtures/dialects/appagent/player';
 import { imageSize } from '../fixtures/model/png';
-import { overlayTags, panelSend, runAgentCli, shareExtension, waitForRun, type SharedExtension } from './support';
+import { overlayTags, panelSend, shareExtension, waitForRun, type SharedExtension } from './support';
 import type { Trace } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const KEY = 'sk-appagent-1a2b3c4d5e';
 const MODEL = 'gpt-4-vision-preview';
@@ -72,7 +76,7 @@ test('runner, phone: with no documentation the model explores the tags in order 
     { do: 'finish', answer: 'The kettle is in the basket and checked out.' },
   ];
   const traceFile = path.join(out, 'basket.json');
-  const r = await runAgentCli(cliArgs('Put a kettle in the basket and check out', traceFile, ['--approve', 'step']), {}, 'y\n'.repeat(20));
+  const r = await agent.run(cliArgs('Put a kettle in the basket and check out', traceFile, ['--approve', 'step']), {}, 'y\n'.repeat(20));
   expect(r.stderr).not.toContain('Error:');
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout.trim().split('\n').at(-1)).toBe('ANSWER: The kettle is in the basket and checked out.');
@@ -110,7 +114,7 @@ test('runner, phone: with no documentation the model explores the tags in order 
 test('runner, --device desktop: the tab keeps the desktop viewport; the model is still told of a smartphone', async () => {
   now.goals = [{ do: 'tap', words: 'add to basket' }, { do: 'finish', answer: 'Done.' }];
   const traceFile = path.join(out, 'desktop.json');
-  const r = await runAgentCli(cliArgs('Press the first element', traceFile, ['--device', 'desktop']), {});
+  const r = await agent.run(cliArgs('Press the first element', traceFile, ['--device', 'desktop']), {});
   expect(r.code, r.stderr).toBe(0);
   expect(events('view').at(-1)).toBe('1280 desktop');
   expect(m.violations()).toEqual([]);

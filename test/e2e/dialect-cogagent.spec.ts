@@ -8,7 +8,7 @@
  * mapping are exercised; every request is checked against CogAgent's format
  * (test/fixtures/dialects/cogagent/request.ts): `violations()` empty. One fixture server per file.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,10 +16,13 @@ import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { cogPlayer, type CogGoal } from '../fixtures/dialects/cogagent/player';
 import { COLOURS } from '../fixtures/model/locate';
 import { imageSize } from '../fixtures/model/png';
-import { panelSend, runAgentCli, serveFixtures, waitForRun } from './support';
+import { panelSend, serveFixtures, waitForRun } from './support';
 import { launchWithExtension, openPanel } from '../../scripts/browser';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const KEY = 'sk-cogagent-5d6e7f8a9b';
 const APPROVE_PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
@@ -57,7 +60,7 @@ test('cogagent, runner: the shop task finishes with step approval, the answer is
   ];
   const m = await fakeModel(goals);
   const traceFile = path.join(out, 'shop.json');
-  const r = await runAgentCli(cliArgs(m, 'What does the blue kettle cost in the kitchen shop?', `${site.url}dialects/shop.html`, traceFile, ['--approve', 'step']), {}, 'y\n'.repeat(20));
+  const r = await agent.run(cliArgs(m, 'What does the blue kettle cost in the kitchen shop?', `${site.url}dialects/shop.html`, traceFile, ['--approve', 'step']), {}, 'y\n'.repeat(20));
   expect(r.stderr).not.toContain('Error:');
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout.trim().split('\n').at(-1)).toBe('ANSWER: 42.50 EUR');
@@ -101,7 +104,7 @@ test('cogagent, runner: QUOTE_TEXT → LLM → TYPE with a variable: the quoted 
   ];
   const m = await fakeModel(goals, (prompt) => `costs ${/(\d+\.\d+ EUR)/.exec(prompt)?.[1] ?? 'nothing'}`);
   const traceFile = path.join(out, 'note.json');
-  const r = await runAgentCli(cliArgs(m, 'Write a note with the price of the kettle and save it', `${site.url}dialects/note.html`, traceFile));
+  const r = await agent.run(cliArgs(m, 'Write a note with the price of the kettle and save it', `${site.url}dialects/note.html`, traceFile));
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout.trim().split('\n').at(-1)).toBe('ANSWER: The note is saved.');
   // the page got the language model's answer, filled into the typed text
@@ -134,7 +137,7 @@ test('cogagent, runner: a step marked <<敏感操作>> asks the person even with
   const m = await fakeModel(goals);
   const traceFile = path.join(out, 'sensitive.json');
   // auto approval: only the sensitive click is asked about; the first time it is rejected, then approved
-  const r = await runAgentCli(cliArgs(m, 'Search the shop for kettles', `${site.url}dialects/shop.html`, traceFile), {}, 'n not yet\ny\n');
+  const r = await agent.run(cliArgs(m, 'Search the shop for kettles', `${site.url}dialects/shop.html`, traceFile), {}, 'n not yet\ny\n');
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr.split(APPROVE_PROMPT).length - 1).toBe(2);
   expect(r.stderr).toMatch(/Proposed action: CLICK\(.*\) <button> "Search"/);

@@ -10,7 +10,7 @@
  * The fake model's player finds every target BY COLOUR on the screenshot it gets
  * (test/fixtures/dialects/midscene/player.ts), never at coordinates known in advance.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,8 +18,11 @@ import type { FakeModel, ModelReply } from '../fixtures/model/server';
 import { midscenePlayer, type Convention, type MidsceneGoal } from '../fixtures/dialects/midscene/player';
 import { COLOURS } from '../fixtures/model/locate';
 import { imageSize } from '../fixtures/model/png';
-import { panelSend, runAgentCli, shareExtensionWithModel, type SharedWithModel } from './support';
+import { panelSend, shareExtensionWithModel, type SharedWithModel } from './support';
 import type { Trace } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const KEY = 'sk-midscene-5d6e7f8a9b';
 const APPROVE_PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
@@ -61,7 +64,7 @@ test('runner, pixels convention: the shop task finishes with step approval; ever
     { do: 'answer', text: '42.50 EUR', colour: COLOURS.green },
   ];
   const traceFile = path.join(out, 'shop.json');
-  const r = await runAgentCli(cliArgs('What does the blue kettle cost in the kitchen shop?', `${e.site.url}dialects/shop.html`, traceFile, 'pixels', ['--approve', 'step']), {}, 'y\n'.repeat(20));
+  const r = await agent.run(cliArgs('What does the blue kettle cost in the kitchen shop?', `${e.site.url}dialects/shop.html`, traceFile, 'pixels', ['--approve', 'step']), {}, 'y\n'.repeat(20));
   expect(r.stderr).not.toContain('Error:');
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout.trim().split('\n').at(-1)).toBe('ANSWER: 42.50 EUR');
@@ -92,7 +95,7 @@ test('runner, y-x convention: an untilBottom scroll reaches the bottom of a long
   now.bbox = 'norm-yx';
   now.goals = [{ do: 'scrollToEnd', direction: 'down' }, { do: 'answer', text: 'I reached the end.', colour: COLOURS.violet }];
   const traceFile = path.join(out, 'long.json');
-  const r = await runAgentCli(cliArgs('Scroll to the end of the page.', `${e.site.url}dialects/long.html`, traceFile, 'norm-yx'), {});
+  const r = await agent.run(cliArgs('Scroll to the end of the page.', `${e.site.url}dialects/long.html`, traceFile, 'norm-yx'), {});
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout.trim().split('\n').at(-1)).toBe('ANSWER: I reached the end.');
   expect(events('bottom')).toHaveLength(1);

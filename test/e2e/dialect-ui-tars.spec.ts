@@ -5,15 +5,18 @@
  * thousandths), so the conversation's pictures and the coordinate mapping are really exercised;
  * every request is checked against the SDK's conversation (request.ts).
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FakeModel, ModelReply } from '../fixtures/model/server';
 import { uiTarsPlayer, type Convention, type UiTarsGoal } from '../fixtures/dialects/ui-tars/player';
 import { COLOURS } from '../fixtures/model/locate';
-import { panelSend, runAgentCli, shareExtensionWithModel, waitForRun, type SharedWithModel } from './support';
+import { panelSend, shareExtensionWithModel, waitForRun, type SharedWithModel } from './support';
 import type { Trace } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const KEY = 'sk-uitars-6e7f8a9b0c';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-uitars-'));
@@ -56,7 +59,7 @@ for (const convention of ['resized-pixels', 'thousandths'] as const) {
     now.convention = convention;
     const traceFile = path.join(out, `shop-${convention}.json`);
     const extra = convention === 'thousandths' ? ['--dialect-option', 'coordinates=thousandths'] : [];
-    const r = await runAgentCli(cliArgs('What does the blue kettle cost in the kitchen shop?', traceFile, extra), {});
+    const r = await agent.run(cliArgs('What does the blue kettle cost in the kitchen shop?', traceFile, extra), {});
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n').at(-1)).toBe('ANSWER: 42.50 EUR');
     expect(events('search')).toEqual(['kettle']);
@@ -80,7 +83,7 @@ test('runner: call_user() stops the run when nobody can answer, with the model\'
   now.goals = [{ do: 'call-user', why: 'The shop wants me to log in; I need the user for that.' }];
   now.convention = 'resized-pixels';
   const traceFile = path.join(out, 'call-user.json');
-  const r = await runAgentCli(cliArgs('Buy the blue kettle.', traceFile), {});
+  const r = await agent.run(cliArgs('Buy the blue kettle.', traceFile), {});
   expect(r.code).not.toBe(0);
   expect(r.stderr).toContain('the model asks for your help: “The shop wants me to log in; I need the user for that.”');
   const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;

@@ -13,7 +13,8 @@
  * Fixture pages: test/fixtures/pages/dialects/ (grid.html keeps every click in window.hits with
  * the target's rect; shop.html → result.html is a small task).
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
+import type { Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,10 +26,13 @@ import { pcPlayer, type CoordGoal } from '../fixtures/dialects/glm-pc/player';
 import { mobilePlayer } from '../fixtures/dialects/glm-mobile/player';
 import { COLOURS } from '../fixtures/model/locate';
 import { imageSize } from '../fixtures/model/png';
-import { panelSend, runAgentCli, serveFixtures } from './support';
+import { panelSend, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 type CoordDialect = 'glm-pc' | 'glm-mobile';
 const DIALECTS: CoordDialect[] = ['glm-pc', 'glm-mobile'];
@@ -96,7 +100,7 @@ for (const dialect of DIALECTS) {
   test(`${dialect}, runner: the shop task finishes with step approval; the prompt names the element under each point; every request in the seed format`, async () => {
     const m = await fakeModel(dialect, shopGoals(dialect));
     const traceFile = path.join(out, `${dialect}-shop.json`);
-    const r = await runAgentCli(
+    const r = await agent.run(
       cliArgs(m, dialect, 'What does the blue kettle cost in the kitchen shop?', `${site.url}dialects/shop.html`, traceFile, ['--approve', 'step']),
       {},
       'y\n'.repeat(20),
@@ -148,7 +152,7 @@ for (const dialect of DIALECTS) {
     const reason = 'The shop does not sell gold kettles, so this cannot be done.';
     const m = await fakeModel(dialect, [{ do: 'fail', reason }]);
     const traceFile = path.join(out, `${dialect}-fail.json`);
-    const r = await runAgentCli(cliArgs(m, dialect, 'Buy a gold kettle', `${site.url}dialects/shop.html`, traceFile));
+    const r = await agent.run(cliArgs(m, dialect, 'Buy a gold kettle', `${site.url}dialects/shop.html`, traceFile));
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(`Failed: `);
     expect(r.stderr).toContain(reason);

@@ -6,7 +6,7 @@
  * the zip must hold a trace naming its files and a WebVoyager folder shaped like the published
  * runs; the API key must be in no exported byte.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,10 +14,13 @@ import { pathToFileURL } from 'node:url';
 import { strFromU8, unzipSync } from 'fflate';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';
-import { launchPlainChromium, ROOT, runAgentCli, serveFixtures } from './support';
+import { launchPlainChromium, ROOT, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 import { buildHtmlReport } from '../../src/core/export/html-report';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const KEY = 'sk-export-e2e-4b9d2f7a1c';
 const EXAMPLE = path.resolve(ROOT, 'test', 'fixtures', 'webvoyager', 'Amazon--0.json');
@@ -48,7 +51,7 @@ test('--report and --zip: an offline step player with every step, a WebVoyager-r
   ], 'glm');
   model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req.prompt) });
   const traceFile = path.join(out, 'run.json'), reportFile = path.join(out, 'report', 'run.html'), zipFile = path.join(out, 'run.zip');
-  const r = await runAgentCli(['--task', 'How many calories per serving does the Miso Ramen have?', '--url', `${site.url}recipes/index.html`,
+  const r = await agent.run(['--task', 'How many calories per serving does the Miso Ramen have?', '--url', `${site.url}recipes/index.html`,
     '--base-url', model.baseUrl, '--api-key', KEY, '--model', 'glm-4.5v', '--trace', traceFile, '--report', reportFile, '--zip', zipFile, '--max-steps', '12']);
   expect(r.stderr).not.toContain('Error:');
   expect(r.code).toBe(0);

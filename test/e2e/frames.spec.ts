@@ -3,15 +3,18 @@
  * labelled in one sequence in top-page coordinates, and actions reach the
  * element in its own frame (click, type, native select).
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';
 import type { StaticServer } from '../../scripts/static-server';
-import { runAgentCli, serveFixtures } from './support';
+import { serveFixtures } from './support';
 import type { Trace } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 let a: StaticServer;
 let b: StaticServer;
@@ -36,7 +39,7 @@ test('labels in every frame, one sequence; click, type and select inside a cross
   model = await startFakeModel({ policy: (q) => policy(q.prompt) });
   const cross = b.url.replace('127.0.0.1', 'localhost').replace(/\/$/, '');
   const traceFile = path.join(out, 'frames.json');
-  const r = await runAgentCli(['--task', 'Use the frames', '--url', `${a.url}frames/outer.html?x=${encodeURIComponent(cross)}`, '--base-url', model.baseUrl, '--trace', traceFile]);
+  const r = await agent.run(['--task', 'Use the frames', '--url', `${a.url}frames/outer.html?x=${encodeURIComponent(cross)}`, '--base-url', model.baseUrl, '--trace', traceFile]);
   expect(r.stderr).not.toContain('Error');
   expect(r.code).toBe(0);
   expect(b.events).toEqual(expect.arrayContaining([
@@ -71,7 +74,7 @@ test('Scroll [N] scrolls a scroll container until the target shows, and says whe
     },
   });
   const traceFile = path.join(out, 'scroll.json');
-  const r = await runAgentCli(['--task', 'Open message 27', '--url', `${a.url}scroll/box.html`, '--base-url', model.baseUrl, '--max-steps', '20', '--trace', traceFile]);
+  const r = await agent.run(['--task', 'Open message 27', '--url', `${a.url}scroll/box.html`, '--base-url', model.baseUrl, '--max-steps', '20', '--trace', traceFile]);
   expect(r.code).toBe(0);
   expect(a.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'open', value: '27' })]));
   const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
@@ -89,7 +92,7 @@ const within = (r: { x: number; y: number; width: number; height: number }, left
 async function firstStep(url: string, name: string) {
   model = await startFakeModel({ policy: () => ({ content: 'Thought: seen\nAction: ANSWER; <content>done</content>' }) });
   const traceFile = path.join(out, `${name}.json`);
-  const r = await runAgentCli(['--task', 'Look', '--url', url, '--base-url', model.baseUrl, '--trace', traceFile]);
+  const r = await agent.run(['--task', 'Look', '--url', url, '--base-url', model.baseUrl, '--trace', traceFile]);
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(readFileSync(traceFile, 'utf8')) as Trace).steps[0].elements;
 }
@@ -140,7 +143,7 @@ test('a page that goes after our labels finds none during a run (they are drawn 
   model = await startFakeModel({ policy: (q) => policy(q.prompt) });
   const traceFile = path.join(out, 'tamper.json');
   const seen = a.events.length; // the server is shared by the file's tests
-  const r = await runAgentCli(['--task', 'Open the photo', '--url', `${a.url}hostile/frame-overlay-tamper.html?do=remove&from=child`, '--base-url', model.baseUrl, '--trace', traceFile]);
+  const r = await agent.run(['--task', 'Open the photo', '--url', `${a.url}hostile/frame-overlay-tamper.html?do=remove&from=child`, '--base-url', model.baseUrl, '--trace', traceFile]);
   expect(r.code, r.stderr).toBe(0);
   const events = a.events.slice(seen).map((e) => `${e.type}:${e.value}`);
   expect(events.filter((e) => e.startsWith('tamper:'))).toEqual([]);

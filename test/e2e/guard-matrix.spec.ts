@@ -31,15 +31,18 @@
  *
  * Each cell of the matrix is its own test, so a report lists exactly which cells fail.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel } from '../fixtures/model/server';
 import { effectsModel, stepOf, type Dialect, type Form, type Move, type Target } from '../fixtures/model/effects';
-import { runAgentCli, serveFixtures, type CliResult } from './support';
+import { serveFixtures, type CliResult } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace, TraceStep } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
 /**
@@ -264,7 +267,7 @@ async function runNow(site: StaticServer, dialect: Dialect, moves: Move[], page:
   });
   try {
     const traceFile = path.join(out, `${name}.json`);
-    const r = await runAgentCli(
+    const r = await agent.run(
       ['--task', 'Check the shop', '--url', `${site.url}guards/${page}`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', String(moves.length + 2)],
       {}, `${answer}\n`.repeat(moves.length + 5),
     );
@@ -450,7 +453,7 @@ test.describe('look-alikes: ordinary forms run without a question, and their eff
       try {
         const traceFile = path.join(out, 'look-alikes.json');
         // a question nobody expects is answered y, so every later cell is still judged
-        const r = await runAgentCli(['--task', 'Fill in the forms', '--url', `${site.url}guards/effects.html`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', String(LOOKS.length + 2)], {}, 'y\n'.repeat(LOOKS.length + 2));
+        const r = await agent.run(['--task', 'Fill in the forms', '--url', `${site.url}guards/effects.html`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', String(LOOKS.length + 2)], {}, 'y\n'.repeat(LOOKS.length + 2));
         return { r, trace: JSON.parse(readFileSync(traceFile, 'utf8')) as Trace, events: [...site.events], atStep, violations: model.violations() };
       } finally {
         await model.close();

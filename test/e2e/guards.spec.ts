@@ -14,24 +14,27 @@
  * runner's `n` goes back or closes the tab, `y` keeps it); files.html starts real downloads
  * (Content-Disposition: attachment) that are paused, asked through the panel, kept or cancelled.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FakeModel } from '../fixtures/model/server';
 import { runScripted, sequence, type Outcome, type Step } from './scripted-runs';
-import { panelSend, runAgentCli, serveFixtures, waitForRun } from './support';
+import { panelSend, serveFixtures, waitForRun } from './support';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import type { RunView } from '../../src/core/messages';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
 const SECRET = 'hunter2-secret';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-guards-'));
 
 /** guards/ pages run by the runner with a scripted glm-web model (scripted-runs.ts). */
-const run = (site: StaticServer, page: string, steps: Step[], input: string, name: string) => runScripted(site, page, steps, input, path.join(out, `${name}.json`));
+const run = (site: StaticServer, page: string, steps: Step[], input: string, name: string) => runScripted(agent, site, page, steps, input, path.join(out, `${name}.json`));
 
 /** Which step targeted the element with this text (the model's step order is fixed, this checks it). */
 function stepOn(o: Outcome, text: string) {
@@ -241,7 +244,7 @@ test('a guard pause with stdin not connected stops the run with the reason', asy
   const model = await sequence([{ click: /^Delete project$/ }, { answer: 'never' }]);
   try {
     const traceFile = path.join(out, 'no-stdin.json');
-    const r = await runAgentCli(['--task', 'Delete it', '--url', `${site.url}guards/form.html`, '--base-url', model.baseUrl, '--trace', traceFile]);
+    const r = await agent.run(['--task', 'Delete it', '--url', `${site.url}guards/form.html`, '--base-url', model.baseUrl, '--trace', traceFile]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('Guard: this clicks "Delete project", which may delete something');
     expect(r.stderr).toContain('Stopped: stdin closed while an action waited for approval');

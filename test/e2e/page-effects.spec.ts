@@ -6,18 +6,21 @@
  * URL-encoded, none of them by a button the guards could read), and a page that reloads itself
  * every 300 ms. Every effect is reported by the page to the test server (guards/report.js).
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runScripted, type Outcome } from './scripted-runs';
-import { runAgentCli, serveFixtures } from './support';
+import { serveFixtures } from './support';
 import { startFakeModel } from '../fixtures/model/server';
 import type { PromptParts } from '../fixtures/dialects/glm-web/request';
 import type { Trace } from '../../src/core/trace';
 import type { StaticServer } from '../../scripts/static-server';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-effects-'));
@@ -31,7 +34,7 @@ test.describe('dialogs: answered and told, or asked when a guard cares', () => {
   let o: Outcome;
   test.beforeAll(async () => {
     site.events.length = 0;
-    o = await runScripted(site, 'dialogs.html', [
+    o = await runScripted(agent, site, 'dialogs.html', [
       { click: /^Show notice$/ },
       { click: /^Use address$/ },
       { click: /^Continue$/ },
@@ -91,7 +94,7 @@ test.describe('the request hold: a card number the model typed, sent by page scr
   let o: Outcome;
   test.beforeAll(async () => {
     site.events.length = 0;
-    o = await runScripted(site, 'card-script.html', [
+    o = await runScripted(agent, site, 'card-script.html', [
       { type: /^Card number$/, text: '4111 1111 1111 1111' },
       { click: /^Continue with fetch$/ },
       { click: /^Continue with XHR$/ },
@@ -130,7 +133,7 @@ test.describe('the request hold: a card number the model typed, sent by page scr
 test.describe('a button whose words are drawn by CSS', () => {
   test('"Place order" drawn by ::before asks; a plain button beside it does not', async () => {
     site.events.length = 0;
-    const o = await runScripted(site, 'names.html', [{ click: /^(?!Show basket)/, tag: 'button' }, { click: /^Show basket$/, tag: 'button' }, { answer: 'checked' }], 'n\n', path.join(out, 'names.json'));
+    const o = await runScripted(agent, site, 'names.html', [{ click: /^(?!Show basket)/, tag: 'button' }, { click: /^Show basket$/, tag: 'button' }, { answer: 'checked' }], 'n\n', path.join(out, 'names.json'));
     expect(o.r.code, o.r.stderr).toBe(0);
     expect(o.r.stderr).toContain('Guard: this clicks "Place order", which may pay or place an order');
     const [buy, basket] = o.trace.steps;
@@ -143,7 +146,7 @@ test.describe('a button whose words are drawn by CSS', () => {
 test.describe('a page that reloads itself every 300 ms', () => {
   test('the run ends with a reason a person understands, or goes on, never with an unexpected error', async () => {
     site.events.length = 0;
-    const o = await runScripted(site, 'restless.html', [{ click: /^Stay$/ }, { answer: 'checked' }], '', path.join(out, 'restless.json'));
+    const o = await runScripted(agent, site, 'restless.html', [{ click: /^Stay$/ }, { answer: 'checked' }], '', path.join(out, 'restless.json'));
     expect(o.r.stderr).not.toContain('Unexpected error');
     expect(o.trace.run.stopReason ?? '').not.toMatch(/Unexpected error|Frame with ID/);
     if (o.trace.run.status === 'finished') expect(o.r.stdout).toContain('ANSWER: checked');
@@ -156,7 +159,7 @@ test.describe('typing says what it did: fields keys cannot fill get their value,
   let o: Outcome;
   test.beforeAll(async () => {
     site.events.length = 0;
-    o = await runScripted(site, '../widgets/fields.html', [
+    o = await runScripted(agent, site, '../widgets/fields.html', [
       { type: /^Arrival date$/, text: '09/10/2012' },
       { type: /^Check-in time$/, text: '2:30 PM' },
       { type: /^Reminder$/, text: '2012-09-10 08:15' },
@@ -198,7 +201,7 @@ test.describe('typing says what it did: fields keys cannot fill get their value,
 test('the loop guard counts a value that keeps changing as progress: a spinner clicked down six times is not stopped', async () => {
   site.events.length = 0;
   const down = Array.from({ length: 6 }, () => ({ click: /^Decrease$/ }));
-  const o = await runScripted(site, '../widgets/spinner.html', [...down, { answer: '-6' }], '', path.join(out, 'spinner.json'));
+  const o = await runScripted(agent, site, '../widgets/spinner.html', [...down, { answer: '-6' }], '', path.join(out, 'spinner.json'));
   expect(o.r.code, o.r.stderr).toBe(0);
   expect(o.trace.run.status).toBe('finished');
   expect(values(o, 'qty')).toEqual(['-1', '-2', '-3', '-4', '-5', '-6']);
@@ -208,7 +211,7 @@ test('the loop guard counts a value that keeps changing as progress: a spinner c
 
 test('a datepicker\'s arrows that only a delegated handler makes clickable are labelled and used: two months back, then a day', async () => {
   site.events.length = 0;
-  const o = await runScripted(site, '../widgets/datepicker.html', [
+  const o = await runScripted(agent, site, '../widgets/datepicker.html', [
     { click: /^Prev$/ }, { click: /^Prev$/ }, { click: /^15$/ }, { answer: 'picked' },
   ], '', path.join(out, 'datepicker.json'));
   expect(o.r.code, o.r.stderr).toBe(0);
@@ -219,7 +222,7 @@ test('a datepicker\'s arrows that only a delegated handler makes clickable are l
 
 test('toolbar buttons that inherit the toolbar\'s cursor are one label each; a click that changed nothing is said to have changed nothing', async () => {
   site.events.length = 0;
-  const o = await runScripted(site, '../widgets/mail.html', [{ click: /^Print$/ }, { click: /^Forward$/ }, { answer: 'forwarding' }], '', path.join(out, 'mail.json'));
+  const o = await runScripted(agent, site, '../widgets/mail.html', [{ click: /^Print$/ }, { click: /^Forward$/ }, { answer: 'forwarding' }], '', path.join(out, 'mail.json'));
   expect(o.r.code, o.r.stderr).toBe(0);
   expect(o.trace.steps[0].elements.map((m) => m.text)).toEqual(expect.arrayContaining(['Reply', 'Forward', 'Print']));
   expect(values(o, 'mail')).toEqual(['Print', 'Forward']);
@@ -297,7 +300,7 @@ test.describe('after an action, the page is observed once what the action set go
     });
     try {
       const traceFile = path.join(out, `${name}.json`);
-      const r = await runAgentCli(['--task', 'Look at the page', '--url', `${base}${page}`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', String(actions.length + 1)]);
+      const r = await agent.run(['--task', 'Look at the page', '--url', `${base}${page}`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', String(actions.length + 1)]);
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
     } finally {

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import type { PromptParts } from '../fixtures/dialects/glm-web/request';
-import { runAgentCli, type CliResult } from './support';
+import type { CliResult } from './support';
+import type { InProcessAgent } from './fixtures';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 
@@ -31,11 +32,11 @@ export function sequence(steps: Step[]): Promise<FakeModel> {
 
 export interface Outcome { r: CliResult; trace: Trace; events: Record<string, string>[]; model: FakeModel }
 
-/** `page` under guards/; `input`: the runner's stdin (one answer a line); the trace is written to `traceFile`. */
-export async function runScripted(site: StaticServer, page: string, steps: Step[], input: string, traceFile: string): Promise<Outcome> {
+/** `page` under guards/, run by `agent` (the spec's in-process runner, useAgent); `input`: the runner's stdin (one answer a line); the trace is written to `traceFile`. */
+export async function runScripted(agent: InProcessAgent, site: StaticServer, page: string, steps: Step[], input: string, traceFile: string): Promise<Outcome> {
   const model = await sequence(steps);
   try {
-    const r = await runAgentCli(['--task', 'Check the guards', '--url', `${site.url}guards/${page}`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', String(steps.length + 2)], {}, input);
+    const r = await agent.run(['--task', 'Check the guards', '--url', `${site.url}guards/${page}`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', String(steps.length + 2)], {}, input);
     return { r, trace: JSON.parse(readFileSync(traceFile, 'utf8')) as Trace, events: [...site.events], model };
   } finally {
     await model.close();

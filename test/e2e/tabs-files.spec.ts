@@ -10,7 +10,8 @@
  * Files: attached in the panel, a file field gets those it accepts (bytes checked by the page);
  * without files no dialog opens and the model is told; the size cap is said and loses nothing.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
+import type { Page } from 'playwright-core';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,10 +21,13 @@ import { scriptedPolicy, type Goal } from '../../scripts/scripted-model';
 import { mobilePlayer } from '../fixtures/dialects/glm-mobile/player';
 import { pcPlayer } from '../fixtures/dialects/glm-pc/player';
 import { COLOURS } from '../fixtures/model/locate';
-import { panelSend, runAgentCli, shareExtension, stopWorker, waitForRun } from './support';
+import { panelSend, shareExtension, stopWorker, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const KEY = 'sk-tabs-files-3c4d5e6f';
 let site: StaticServer;
@@ -375,7 +379,7 @@ test('runner --file: the files go with the run; Type on a file field chooses the
     { do: 'type', find: /Your document/, tag: 'input', text: 'notes.txt' },
     { do: 'answer', text: 'uploaded' },
   ]);
-  const r = await runAgentCli([
+  const r = await agent.run([
     '--task', 'Upload my notes', '--url', `${site.url}files/upload.html`, '--base-url', m.baseUrl, '--api-key', KEY,
     '--file', path.join(dir, 'other.txt'), '--file', path.join(dir, 'notes.txt'), '--trace', path.join(dir, 'trace.json'),
   ]);
@@ -385,7 +389,7 @@ test('runner --file: the files go with the run; Type on a file field chooses the
   const t = JSON.parse(readFileSync(path.join(dir, 'trace.json'), 'utf8')) as Trace;
   expect(t.run.files?.map((f) => `${f.name} ${f.type} ${f.size}`)).toEqual(['other.txt text/plain 12', `notes.txt text/plain ${NOTES.length}`]);
 
-  const bad = await runAgentCli(['--task', 'x', '--url', `${site.url}files/upload.html`, '--base-url', m.baseUrl, '--file', path.join(dir, 'missing.pdf')]);
+  const bad = await agent.run(['--task', 'x', '--url', `${site.url}files/upload.html`, '--base-url', m.baseUrl, '--file', path.join(dir, 'missing.pdf')]);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain(`--file ${path.join(dir, 'missing.pdf')}: ENOENT`);
   rmSync(dir, { recursive: true, force: true });

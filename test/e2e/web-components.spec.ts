@@ -6,7 +6,7 @@
  * each (scored against the page's gold/decoy annotations, measured in a plain browser once the
  * components are defined), and a click on a component's mark lands.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,10 +16,13 @@ import { plainSession, type Session } from '../bench/marks-browser';
 import { listPages, serveCorpus, type Corpus } from '../bench/marks-corpus';
 import { scorePage, type TruthItem } from '../bench/marks-score';
 import { collectTruth } from '../bench/marks-truth';
-import { runAgentCli, serveFixtures } from './support';
+import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 import { RENDER_STALL_MS } from '../../src/core/settle';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const KEY = 'sk-test-wc-5e8d1c';
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-wc-'));
@@ -58,7 +61,7 @@ async function run(name: string, goals: Goal[], url = corpus.url(name)): Promise
   const policy = scriptedPolicy(goals, 'glm');
   model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req.prompt) });
   const traceFile = path.join(out, `${name}.json`);
-  const r = await runAgentCli(['--task', 'Look at the page', '--url', url, '--base-url', model.baseUrl, '--api-key-file', keyFile,
+  const r = await agent.run(['--task', 'Look at the page', '--url', url, '--base-url', model.baseUrl, '--api-key-file', keyFile,
     '--model', 'glm-4.5v', '--trace', traceFile, '--max-steps', '4']);
   expect(r.stderr).not.toContain('Error:');
   expect(r.code, r.stdout + r.stderr).toBe(0);
