@@ -6,6 +6,7 @@ import { launchWithExtension, openPanel, type Launched } from '../../scripts/bro
 import { startFakeModel, type FakeModel, type FakeModelOptions } from '../fixtures/model/server';
 import type { RunView } from '../../src/core/messages';
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { serveDir, type StaticServer } from '../../scripts/static-server';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -68,13 +69,27 @@ export interface Spawned {
 }
 
 /**
- * Starts `npm run SCRIPT -- ARGS` as scripts/SCRIPT.ts. `input`: written to its stdin, which is
- * then closed (without it stdin is closed at once, as /dev/null would be).
+ * The command line that runs scripts/SCRIPT.ts. In a Playwright session, the bundle global-setup.ts
+ * built once for the session (WEBAGENT_SCRIPTS_BUNDLE): `node --import tsx` transforms the script's
+ * whole import graph at every start (0.4 to 0.7 s more per start than the bundle, for every spec
+ * that spawns a script); --enable-source-maps keeps stack traces naming the .ts lines, as under tsx. Without
+ * it (a spec run some other way, or a script that is not bundled) as package.json runs them:
+ * node --import tsx, one process (tsx's own CLI runs the script in a child and SIGKILLs it when the
+ * child does not confirm a relayed Ctrl+C within 30 ms, as on a busy machine).
+ */
+function scriptArgs(script: string): string[] {
+  const bundle = process.env.WEBAGENT_SCRIPTS_BUNDLE;
+  const bundled = bundle && path.join(bundle, `${script}.mjs`);
+  if (bundled && existsSync(bundled)) return ['--enable-source-maps', bundled];
+  return ['--import', 'tsx', path.join(ROOT, 'scripts', `${script}.ts`)];
+}
+
+/**
+ * Starts `npm run SCRIPT -- ARGS` as scripts/SCRIPT.ts (its session bundle: scriptArgs). `input`:
+ * written to its stdin, which is then closed (without it stdin is closed at once, as /dev/null would be).
  */
 export function spawnScript(script: string, args: string[], env: Record<string, string> = {}, input?: string): Spawned {
-  // As package.json runs them: node --import tsx, one process (tsx's own CLI runs the script in a child and
-  // SIGKILLs it when the child does not confirm a relayed Ctrl+C within 30 ms, as on a busy machine).
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', `${script}.ts`), ...args], {
+  const child = spawn(process.execPath, [...scriptArgs(script), ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin!.on('error', () => undefined); // the script may exit before reading it all
