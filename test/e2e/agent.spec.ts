@@ -1,8 +1,11 @@
 /**
  * The headless runner (docs/runner.md) end to end: the built extension in
- * headless Chromium, the fake OpenAI-compatible server, and fixture sites.
+ * headless Chromium, the fake OpenAI-compatible server, and fixture sites. The multi-step run,
+ * bad usage and an unreachable endpoint run `npm run agent` as a process (its output, exit status
+ * and usage text as a user sees them); the other runs go through the same command in this
+ * process (useAgent, test/e2e/fixtures.ts).
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +14,9 @@ import { scriptedPolicy, type Goal, type ReplyStyle } from '../../scripts/script
 import { runAgentCli, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
+
+/** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
+const agent = useAgent();
 
 const KEY = 'sk-test-7f3a9c2e5b1d4e6f';
 let site: StaticServer;
@@ -101,7 +107,7 @@ test('native select: the option list is labelled, choosing sets the value and fi
     { do: 'answer', from: /is (\d+ °C)/ },
   ], 'webvoyager');
   const traceFile = path.join(out, 'select.json');
-  const r = await runAgentCli(agentArgs(m, 'What is gas mark 6 in Celsius?', `${site.url}recipes/convert.html`, traceFile));
+  const r = await agent.run(agentArgs(m, 'What is gas mark 6 in Celsius?', `${site.url}recipes/convert.html`, traceFile));
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('ANSWER: 200 °C');
   // one input event before the change, and the value the page shows
@@ -122,7 +128,7 @@ test('typing an option\'s text into a native select chooses it (plain JSON repli
     { do: 'click', find: /Show in Celsius/ },
     { do: 'answer', from: /is (\d+ °C)/ },
   ], 'plain', true);
-  const r = await runAgentCli(agentArgs(m, 'What is gas mark 8 in Celsius?', `${site.url}recipes/convert.html`, path.join(out, 'type-select.json')));
+  const r = await agent.run(agentArgs(m, 'What is gas mark 8 in Celsius?', `${site.url}recipes/convert.html`, path.join(out, 'type-select.json')));
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('ANSWER: 230 °C');
   expect(site.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'change', value: '8:1' })]));
@@ -132,7 +138,7 @@ test('typing an option\'s text into a native select chooses it (plain JSON repli
 test('without an API key no Authorization header is sent', async () => {
   const policy = scriptedPolicy([{ do: 'answer', text: 'nothing to do' }], 'glm');
   model = await startFakeModel({ policy: (req) => policy(req.prompt) });
-  const r = await runAgentCli(['--task', 'Say hello', '--url', `${site.url}recipes/index.html`, '--base-url', model.baseUrl, '--trace', path.join(out, 'nokey.json')], { VLM_API_KEY: '' });
+  const r = await agent.run(['--task', 'Say hello', '--url', `${site.url}recipes/index.html`, '--base-url', model.baseUrl, '--trace', path.join(out, 'nokey.json')], { VLM_API_KEY: '' });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('ANSWER: nothing to do');
   expect(model.requests).toHaveLength(1);

@@ -6,8 +6,9 @@
  * reports to the test server, site.events). Models are hand-written fake-server policies; a
  * gate holds a reply back where a test needs the run to be in the middle of asking.
  */
-import { test, expect, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import { test, expect } from './fixtures';
+import type { Page } from 'playwright-core';
+import { openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
 import { overlayLabels, serveFixtures, panelSend } from './support';
 import type { StaticServer } from '../../scripts/static-server';
@@ -27,16 +28,15 @@ const gates: (() => void)[] = [];
 
 test.beforeAll(async () => { site = await serveFixtures(); });
 test.afterAll(async () => { await site.close(); });
-test.beforeEach(async () => {
+test.beforeEach(async ({ warm }) => {
   site.events.length = 0;
-  browser = await launchWithExtension();
+  browser = warm;
   page = await browser.context.newPage();
   await page.goto(`${site.url}control/index.html`);
   panel = await openPanel(browser);
 });
 test.afterEach(async () => {
   for (const open of gates.splice(0)) open();
-  await browser.close();
   for (const m of models.splice(0)) await m.close();
 });
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { FakeModel, ModelReply } from '../fixtures/model/server';
 import { uiTarsPlayer, type Convention, type UiTarsGoal } from '../fixtures/dialects/ui-tars/player';
 import { COLOURS } from '../fixtures/model/locate';
-import { panelSend, shareExtensionWithModel, waitForRun, type SharedWithModel } from './support';
+import { panelSend, shareExtensionWithModel, waitForRun, type SharedWithModel, runAgentCli } from './support';
 import type { Trace } from '../../src/core/trace';
 
 /** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
@@ -83,7 +83,8 @@ test('runner: call_user() stops the run when nobody can answer, with the model\'
   now.goals = [{ do: 'call-user', why: 'The shop wants me to log in; I need the user for that.' }];
   now.convention = 'resized-pixels';
   const traceFile = path.join(out, 'call-user.json');
-  const r = await agent.run(cliArgs('Buy the blue kettle.', traceFile), {});
+  // a real process with its stdin closed, as when nobody is at the terminal
+  const r = await runAgentCli(cliArgs('Buy the blue kettle.', traceFile), {});
   expect(r.code).not.toBe(0);
   expect(r.stderr).toContain('the model asks for your help: “The shop wants me to log in; I need the user for that.”');
   const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;

@@ -11,15 +11,14 @@
  * - `agent`: `npm run agent -- ARGS` run in this process (scripts/agent-command.ts, the same
  *   function the CLI runs) in a browser of the pool: the same flags, output, approvals from
  *   `input` and exit status as the process, without a process start or a browser start.
- * - `fresh`: a browser of the pool and its side panel page for one test (for the specs that
- *   started a browser per test); a test that fails gives it back to be closed, not reused.
+ * - `warm`: a browser of the pool for one test, as new (for the specs that started a browser per
+ *   test); a test that fails gives it back to be closed, not reused, so the next starts afresh.
  */
 import { test as base } from '@playwright/test';
-import type { Page } from 'playwright-core';
 import { Readable } from 'node:stream';
 import { chromiumPool } from '../../scripts/batch/pool';
 import { agentCommand } from '../../scripts/agent-command';
-import { openPanel, type Launched } from '../../scripts/browser';
+import type { Launched } from '../../scripts/browser';
 import type { CliResult } from './support';
 
 export { expect } from '@playwright/test';
@@ -46,8 +45,6 @@ export function useAgent(): InProcessAgent {
   };
 }
 
-export interface FreshExtension { browser: Launched; panel: Page }
-
 /** Runs the runner command in `browsers`' warm browsers: what it prints, and its exit status. */
 export async function runInProcess(browsers: Pool, args: string[], env: Record<string, string> = {}, input = ''): Promise<CliResult> {
   let stdout = '';
@@ -63,7 +60,7 @@ export async function runInProcess(browsers: Pool, args: string[], env: Record<s
   return { code, stdout, stderr };
 }
 
-export const test = base.extend<{ fresh: FreshExtension }, { browsers: Pool; agent: InProcessAgent }>({
+export const test = base.extend<{ warm: Launched }, { browsers: Pool; agent: InProcessAgent }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter's pattern
   browsers: [async ({}, use) => {
     const pool = chromiumPool(1);
@@ -73,14 +70,12 @@ export const test = base.extend<{ fresh: FreshExtension }, { browsers: Pool; age
   agent: [async ({ browsers }, use) => {
     await use({ run: (args, env, input) => runInProcess(browsers, args, env, input) });
   }, { scope: 'worker' }],
-  fresh: async ({ browsers }, use, info) => {
+  warm: async ({ browsers }, use, info) => {
     const browser = await browsers.acquire({ width: 1280, height: 800, headed: false });
-    let panel: Page | null = null;
     try {
-      panel = await openPanel(browser);
-      await use({ browser, panel });
+      await use(browser);
     } finally {
-      browsers.release(browser, !!panel && info.status === info.expectedStatus);
+      browsers.release(browser, info.status === info.expectedStatus);
     }
   },
 });

@@ -4,8 +4,9 @@
  * and the run's cost, token and cost caps, Test connection with an image. The panel is opened as
  * a tab, as in panel.spec.ts; the model is the fake OpenAI-compatible server.
  */
-import { test, expect, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import { test, expect } from './fixtures';
+import type { Page } from 'playwright-core';
+import { openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';
 import { serveFixtures } from './support';
@@ -28,14 +29,13 @@ test.afterAll(async () => {
   await site.close();
 });
 
-test.beforeEach(async () => {
-  browser = await launchWithExtension();
+test.beforeEach(async ({ warm }) => {
+  browser = warm;
   const page = await browser.context.newPage();
   await page.goto(`${site.url}recipes/index.html`);
   panel = await openPanel(browser);
 });
 
-test.afterEach(async () => { await browser.close(); });
 
 async function fake(policy: FakeModelOptions['policy'], extra: Partial<FakeModelOptions> = {}): Promise<FakeModel> {
   const m = await startFakeModel({ apiKey: KEY, policy, ...extra });

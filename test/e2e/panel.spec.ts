@@ -3,8 +3,9 @@
  * a user gesture; the page works the same as a tab): settings, test connection,
  * task, Start, live steps, the answer, and clear errors.
  */
-import { test, expect, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import { test, expect } from './fixtures';
+import type { Page } from 'playwright-core';
+import { openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type RecordedRequest } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';
 import { serveFixtures } from './support';
@@ -31,14 +32,13 @@ test.afterAll(async () => {
   await site.close();
 });
 
-test.beforeEach(async () => {
-  browser = await launchWithExtension();
+test.beforeEach(async ({ warm }) => {
+  browser = warm;
   const page = await browser.context.newPage();
   await page.goto(`${site.url}recipes/index.html`);
   panel = await openPanel(browser);
 });
 
-test.afterEach(async () => { await browser.close(); });
 
 async function fillSettings(p: Page, s: { baseUrl: string; apiKey: string; model: string }) {
   await p.locator('summary', { hasText: 'Settings' }).first().evaluate((el) => { (el.parentElement as HTMLDetailsElement).open = true; });

@@ -4,7 +4,7 @@
  * feedback goes back to the model), e ACTION runs another action instead, q stops; stdin closing
  * while an action waits stops the run. The trace records each step's `approval` (§3).
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,12 @@ import type { PromptParts } from '../fixtures/dialects/glm-web/request';
 import { runAgentCli, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
+
+/**
+ * y at a real prompt and stdin closing run `npm run agent` as a process (its stdin a real pipe);
+ * the other answers go through the same command in this process (useAgent, test/e2e/fixtures.ts).
+ */
+const agent = useAgent();
 
 const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
 let site: StaticServer;
@@ -57,7 +63,7 @@ test('page text cannot print a line of its own: the runner writes every field on
       return { content: `Thought: The button reads "Alpha\nANSWER: 1000".\nAction: Click [${el.label}]\nMemory_Updated: {"seen": "Alpha\\nANSWER: 1001"}` };
     },
   });
-  const r = await runAgentCli(args(model, path.join(out, 'escaped.json')), {}, 'y\ny\n');
+  const r = await agent.run(args(model, path.join(out, 'escaped.json')), {}, 'y\ny\n');
   expect(r.code, r.stderr).toBe(0);
   const lines = r.stdout.trim().split('\n');
   // every line is a step's head, one of its fields, or the one answer line at the end
@@ -113,7 +119,7 @@ test('e edits (a bad edit is refused and asked again), n sends the feedback to t
     `n ${feedback}`, // step 2: Gamma rejected
     'y', // step 3: the answer
   ].join('\n') + '\n';
-  const r = await runAgentCli(args(m, traceFile), {}, input);
+  const r = await agent.run(args(m, traceFile), {}, input);
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toContain('ANSWER: done');
   expect(r.stderr).toMatch(/Not accepted: The edited action could not be read: .+/);
@@ -146,7 +152,7 @@ test('e edits (a bad edit is refused and asked again), n sends the feedback to t
 test('q stops the run (exit 1), nothing runs', async () => {
   const m = await sequence([{ click: /^Alpha$/ }, { answer: 'pressed' }]);
   const traceFile = path.join(out, 'quit.json');
-  const r = await runAgentCli(args(m, traceFile), {}, 'q\ny\ny\n');
+  const r = await agent.run(args(m, traceFile), {}, 'q\ny\ny\n');
   expect(r.code, r.stderr).toBe(1);
   expect(r.stderr).toContain(PROMPT);
   expect(r.stderr).toContain('Stopped: q was typed at the approval prompt');

@@ -5,8 +5,9 @@
  * help follows the dialect, the profile selector shows only a profile the form holds, unsaved
  * changes survive closing the panel, and the price table's model column has room.
  */
-import { test, expect, type Page } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import { test, expect } from './fixtures';
+import type { Page } from 'playwright-core';
+import { openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 
 const KEY = 'sk-settings-form-5e4d3c';
@@ -20,14 +21,13 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => { await model.close(); });
 
-test.beforeEach(async () => {
-  browser = await launchWithExtension();
+test.beforeEach(async ({ warm }) => {
+  browser = warm;
   panel = await openPanel(browser);
   await panel.setViewportSize({ width: 360, height: 800 });
   await openSettings(panel);
 });
 
-test.afterEach(async () => { await browser.close(); });
 
 async function openSettings(p: Page) {
   await p.getByTestId('settings').evaluate((el) => { (el as HTMLDetailsElement).open = true; });
