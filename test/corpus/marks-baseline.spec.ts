@@ -10,7 +10,7 @@
  *
  * OURS=harness and BENCH_PAGES work as in test/e2e/marks-quality.spec.ts.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from '../e2e/fixtures';
 import type { PageRun } from '../bench/marks-bench';
 import { serveCorpus, type Corpus } from '../bench/marks-corpus';
 import { oursMode } from '../bench/marks-ours';

@@ -484,7 +484,7 @@ test('guard settings: a rule switched off and edited words (per language) are ke
 });
 
 /** The extension's service-worker targets, seen through CDP (looking does not wake a worker). */
-async function workerTargets(cdp: import('@playwright/test').CDPSession): Promise<{ targetId: string }[]> {
+async function workerTargets(cdp: import('./fixtures').CDPSession): Promise<{ targetId: string }[]> {
   type Info = { targetId: string; type: string; url: string };
   const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Info[] };
   return targetInfos.filter((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${browser.extensionId}/`));

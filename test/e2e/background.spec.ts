@@ -13,7 +13,7 @@
  * waiting 0.2-0.7 s for a frame) and its page never draws (requestAnimationFrame does not run).
  * The pace check has a wide margin (2x; the fix gives about 1x) because the machine may be busy.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { hasXvfb, startXvfb, type Display } from '../../scripts/xvfb';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';

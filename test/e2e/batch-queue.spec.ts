@@ -5,7 +5,7 @@
  * task must end exactly once, its folder must reach the submitting side's --out, the killed
  * worker's browsers must end with it, and no key may be in the queue.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,7 @@
  * interrupted with Ctrl+C and started again; and a warm browser's reset: the next task sees nothing
  * of the last one.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -5,7 +5,7 @@
  * edited, an edit with page instructions refused with the reason, deleted, exported, re-imported,
  * and a hostile file's entries refused with reasons. One browser for the file, tests in order.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { panelSend, shareExtension } from './support';
 import type { DocEntry, ScreenDoc } from '../../src/core/docs/types';

@@ -19,11 +19,14 @@ import { Readable } from 'node:stream';
 import { chromiumPool } from '../../scripts/batch/pool';
 import { agentCommand } from '../../scripts/agent-command';
 import type { Launched } from '../../scripts/browser';
-import type { CliResult } from './support';
 
 export { expect } from '@playwright/test';
+export type { CDPSession, Locator, Page } from '@playwright/test';
 
 export type Pool = ReturnType<typeof chromiumPool>;
+
+/** What a run of a script printed, and its exit status. */
+export interface CliResult { code: number | null; stdout: string; stderr: string }
 
 export interface InProcessAgent {
   /** Runs `npm run agent -- ARGS` with `env` added to the environment; `input` is its stdin (closed at its end, as a pipe). */
@@ -63,7 +66,8 @@ export async function runInProcess(browsers: Pool, args: string[], env: Record<s
 export const test = base.extend<{ warm: Launched }, { browsers: Pool; agent: InProcessAgent }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter's pattern
   browsers: [async ({}, use) => {
-    const pool = chromiumPool(1);
+    // two: a spec file's shared browser (shareExtension) and the runner's, side by side
+    const pool = chromiumPool(2);
     await use(pool);
     await pool.close();
   }, { scope: 'worker' }],

@@ -8,7 +8,7 @@
  * The tests share two profiles and run in order: profile A runs two tasks, is restarted, searched,
  * exported and re-run; profile B (fresh) imports the export and deletes.
  */
-import { test, expect, type Page, type Locator } from '@playwright/test';
+import { test, expect, type Page, type Locator } from './fixtures';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

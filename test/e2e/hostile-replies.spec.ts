@@ -4,7 +4,7 @@
  * choices, and 5,000-deep memory. Each ends in a clear message in the side panel, and the run's
  * JSON export (fetched from the worker in pieces) succeeds.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import { startFakeModel, type FakeModel, type FakeModelOptions } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';
 import { shareExtension, panelSend } from './support';

@@ -5,7 +5,7 @@
  * English comes back the same way. One browser for the whole file; the panel at
  * the side panel's size (360x800).
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';

@@ -10,7 +10,7 @@
  * said in the panel and the run goes on. The fake model answers the check apart (by the image's
  * frame colour: test/fixtures/model/image-screen.ts), or fails it when a test says so.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import type { Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type RecordedRequest } from '../fixtures/model/server';
 import { screenAnswer } from '../fixtures/model/image-screen';

@@ -21,7 +21,7 @@
  *
  * OBEY_ONLY=REGEX and OBEY_BROWSERS=N work as in the full sweep (obey-sweep.ts).
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { ALL_RUNS, ATTACKS, AT_POINTS, COG, DIR, isLookalike, NAMES, pairOf, registerObeySweep, sampleRuns } from './obey-sweep';
 
 const SAMPLE = sampleRuns();

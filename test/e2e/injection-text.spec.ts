@@ -11,7 +11,7 @@
  * The older hostile corpus (test/fixtures/pages/hostile/) is read the same way: its hidden
  * instructions (HIDDENTXT) are never flagged, its instruction pages are.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

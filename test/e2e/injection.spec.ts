@@ -12,7 +12,7 @@
  * (src/core/injection.ts) on what the model reads flags exactly the pages with
  * <meta name="injection" content="flagged">, at their [data-instruction] elements.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import type { Browser, Frame } from 'playwright-core';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -10,7 +10,7 @@
  * roots in globalThis.__webagentClosedRoots), and in the BUILT extension (dist/, `npx vite build`)
  * through chrome.dom.openOrClosedShadowRoot, with a page that records nothing.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { launchWithExtension, type Launched } from '../../scripts/browser';
 import type { StaticServer } from '../../scripts/static-server';

@@ -5,7 +5,7 @@
  * (a popover, a hover menu, an inner scroller, a text, a removal, a native select's in-page list
  * opened, a class that pins a far box, added nodes). Labeler harness (esbuild bundle), plain headless Chromium.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import type { Browser, Page } from 'playwright-core';
 import type { StaticServer } from '../../scripts/static-server';
 import { launchPlainChromium, serveFixtures } from './support';

@@ -5,7 +5,7 @@
  * label placement, collectFrame/drawOverlay, and the heavy page's pass time (printed only).
  * Frames and closed shadow roots: labeler-frames.spec.ts.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchPlainChromium, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';

@@ -7,7 +7,7 @@
  * - test/corpus/marks-baseline.spec.ts (`npm run test:corpus`): the baseline beside ours on the
  *   whole corpus, the comparison table printed (ours still held to expectOurs).
  */
-import { expect } from '@playwright/test';
+import { expect } from './fixtures';
 import { baselineUnderTest, benchLabeler, oursUnderTest, type PageRun } from '../bench/marks-bench';
 import { plainSession } from '../bench/marks-browser';
 import { listPages, type Corpus, type CorpusPage } from '../bench/marks-corpus';

@@ -17,7 +17,7 @@
  * left out of the score (marks-bench.ts, oursUnderTest's scope) and reported as "out of scope".
  * BENCH_PAGES=part,part labels only the pages whose names hold one of the parts.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { listPages, serveCorpus, type Corpus } from '../bench/marks-corpus';
 import { benchPages, expectOurs, labelOurs } from './marks-checks';
 

@@ -6,7 +6,7 @@
  * what the model is shown: a page that looks for our labels during a run finds nothing, while the
  * model's picture (JPEG) carries them, drawn on the capture in the worker.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import { startFakeModel, type FakeModel, type FakeModelOptions, type ModelFault, type ModelReply } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';
 import { shareExtension, panelSend } from './support';

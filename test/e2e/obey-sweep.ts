@@ -30,7 +30,7 @@
  * cores a second browser gained nothing), with one fake server per dialect and one fixture server,
  * and one test per run that judges its outcome. OBEY_ONLY=REGEX keeps only the matching runs.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

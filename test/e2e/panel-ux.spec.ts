@@ -9,7 +9,7 @@
  * as a tab, as in panel.spec.ts; the web page is test/fixtures/pages/control/ (its buttons report
  * to the test server); models are fake-server policies, gated where a test needs a run held.
  */
-import { test, expect, type Locator, type Page } from '@playwright/test';
+import { test, expect, type Locator, type Page } from './fixtures';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';

@@ -15,7 +15,7 @@
  * - HTML5 drag and drop and plain mouse drags, keys and editing commands, scrolling at a point,
  *   typing into the focused field, browser shortcuts.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { build } from 'esbuild';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -4,7 +4,7 @@
  * element list hides it is left out, fields give their values but never a password, lines stay
  * lines, and with `all` a lazy list is scrolled to its end and read whole, each row once.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';

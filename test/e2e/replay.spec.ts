@@ -5,7 +5,7 @@
  * "shifted" puts three buttons first so every label number moves; "no-lamp" removes the target
  * of the second action, and the replay stops there, saying which step and why.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import type { Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';

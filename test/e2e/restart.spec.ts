@@ -6,7 +6,7 @@
  * every step exactly once and every click happened exactly once.
  * Also: a run stops with the reason when its tab moves to a page extensions may not touch, or closes.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type ModelReply } from '../fixtures/model/server';
 import { scriptedPolicy } from '../../scripts/scripted-model';

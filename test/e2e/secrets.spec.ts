@@ -6,7 +6,7 @@
  * JSON and HTML exports, and the extension's IndexedDB itself. One browser and one fixture server
  * for the file; the page is control/login.html (it reports the user field and the password's length).
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type Page } from './fixtures';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
 import { shareExtension, panelSend, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';

@@ -3,7 +3,7 @@
  * fixture pages (test/fixtures/pages/select/) that count the input/change events they see
  * (window.ev[selectId]). Served from one server under two origins: 127.0.0.1 and localhost.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { launchPlainChromium, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';

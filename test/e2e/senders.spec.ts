@@ -5,7 +5,7 @@
  * script world in a page (through CDP), sees them refused and the run untouched, and sends the same
  * messages from the panel page, where they are accepted.
  */
-import { test, expect, type CDPSession, type Page } from '@playwright/test';
+import { test, expect, type CDPSession, type Page } from './fixtures';
 import type { Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import type { PromptParts } from '../fixtures/dialects/glm-web/request';

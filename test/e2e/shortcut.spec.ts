@@ -6,7 +6,7 @@
  * keyboard would. It needs Xvfb and python3, which .ci/run installs; panel-ux.spec.ts also checks
  * that the command is registered and that its listener opens the panel.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { launchWithExtension, type Launched } from '../../scripts/browser';

@@ -1,8 +1,8 @@
 /** Shared pieces of the end-to-end tests: fixture sites, the agent CLI, trace checks. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect, test } from '@playwright/test';
-import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
+import { expect, test, type Pool } from './fixtures';
+import { openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions } from '../fixtures/model/server';
 import type { RunView } from '../../src/core/messages';
 import path from 'node:path';
@@ -21,20 +21,23 @@ export function serveFixtures(folder = ''): Promise<StaticServer> {
 export interface SharedExtension { site: StaticServer; browser: Launched; panel: Page }
 
 /**
- * Registers the spec file's beforeAll / afterAll: the fixture server, the built extension in one
- * browser and its side panel, handed to `ready`; at the end the browser, the fake models the file
- * started (`models`) and the server are closed.
+ * Registers the spec file's beforeAll / afterAll: the fixture server, a warm browser with the built
+ * extension (the worker's pool, test/e2e/fixtures.ts: reset as new) and its side panel, handed to
+ * `ready`; at the end the browser goes back to the pool (reset for the next file), and the fake
+ * models the file started (`models`) and the server are closed.
  */
 export function shareExtension(ready: (e: SharedExtension) => void | Promise<void>, models: FakeModel[] = []): void {
   let e: SharedExtension | null = null;
-  test.beforeAll(async () => {
+  let pool: Pool | null = null;
+  test.beforeAll(async ({ browsers }) => {
+    pool = browsers;
     const site = await serveFixtures();
-    const browser = await launchWithExtension();
+    const browser = await browsers.acquire({ width: 1280, height: 800, headed: false });
     e = { site, browser, panel: await openPanel(browser) };
     await ready(e);
   });
   test.afterAll(async () => {
-    await e?.browser.close();
+    if (e) pool?.release(e.browser, true);
     for (const m of models.splice(0)) await m.close();
     await e?.site.close();
   });
@@ -56,7 +59,8 @@ export function shareExtensionWithModel(options: FakeModelOptions, ready: (e: Sh
   }, models);
 }
 
-export interface CliResult { code: number | null; stdout: string; stderr: string }
+export type { CliResult } from './fixtures';
+import type { CliResult } from './fixtures';
 
 /** A script of scripts/ running as a user would run it (as its npm script does, without npm's banner). */
 export interface Spawned {
