@@ -27,7 +27,14 @@ function scene(width: number, height: number, targets: Array<[string, number, nu
 
 const SHOT: ShotGeometry = { imageWidth: 1280, imageHeight: 800, viewport: { width: 1024, height: 640 } };
 const page = scene(1280, 800, [[COLOURS.magenta, 137, 211, 73, 41], [COLOURS.cyan, 101, 381, 767, 37], [COLOURS.green, 700, 500, 200, 40]]);
-const png = pngDataUrl(page);
+/** Each scene is encoded once: the loops below send the same picture step after step, and a 1280 × 800 PNG encode is the bulk of their work. */
+const encoded = new WeakMap<Rgba, string>();
+function urlOf(img: Rgba): string {
+  const got = encoded.get(img) ?? pngDataUrl(img);
+  encoded.set(img, got);
+  return got;
+}
+const png = urlOf(page);
 
 function bodyOf(history: HistoryEntry[], image = png): Record<string, unknown> {
   const parts = cogagent.buildRequest({ task: 'Click the magenta box', site: 'http://127.0.0.1/', now: new Date(0), history, memory: '', marks: [], shot: SHOT, apps: [] });
@@ -84,7 +91,7 @@ function simulate(goals: CogGoal[], screen: (i: number) => Rgba, opts: { variant
   const actions: Action[] = [];
   const steps: ParsedStep[] = [];
   for (let i = 0; i < limit; i++) {
-    const body = bodyOf(history, pngDataUrl(screen(i)));
+    const body = bodyOf(history, urlOf(screen(i)));
     expect(checkRequestCog(body, undefined, undefined)).toEqual([]);
     const r = player(parseRequestCog(body), parseLlmCog(body));
     const parsed = cogagent.parseReply(r.content, r.reasoning ?? null, SHOT);
