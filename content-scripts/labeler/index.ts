@@ -12,7 +12,7 @@ import type { FrameMarks, LabelStyle, Mark, MarksSnapshot, Rect, TextFinding } f
 import type { ResolvedMark } from '../../src/core/messages';
 import { adoptWalkedRoots, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
 import { collectCandidates } from './collect';
-import { dropIndex, indexDropped } from './page-index';
+import { dropIndex, indexBuilt, indexDropped } from './page-index';
 import type { Walked } from './walk';
 import { drawnLabelBoxes, removeOverlay, renderOverlay } from './draw';
 import { PathCache } from './fingerprint';
@@ -155,8 +155,8 @@ export function screenTextAfresh(): TextFinding[] {
   return screenAfresh(lastRoots, window.innerWidth, window.innerHeight);
 }
 
-/** Test-only: why the page index was last dropped. */
-export { indexDropped };
+/** Test-only: why the page index was last dropped, and whether one is built now. */
+export { indexDropped, indexBuilt };
 
 /** Test-only: the elements behind labels 0..n-1 of the last pass. */
 export function debugElements(): Element[] {

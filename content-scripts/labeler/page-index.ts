@@ -165,6 +165,12 @@ export function indexDropped(): string | null {
   return indexState().dropped;
 }
 
+/** Whether an index is built and none is waiting to be (tests wait for it instead of sleeping past BUILD_DELAY). */
+export function indexBuilt(): boolean {
+  const st = indexState();
+  return st.index !== null && st.timer === null;
+}
+
 /** Forget the index and stop watching the page (run end, or anything that makes it wrong). */
 export function dropIndex(): void {
   const st = indexState();

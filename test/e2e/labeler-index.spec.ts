@@ -16,8 +16,13 @@ declare global {
   interface Window { __labeler: LabelerApi; change: Record<string, () => void> }
 }
 
-/** BUILD_DELAY (250 ms) and the walk of the whole page */
+/** BUILD_DELAY (250 ms) and the walk of the whole page: only where nothing may be built (after resetMarks) */
 const BUILT = 700;
+
+/** Waits until the page index is built (BUILD_DELAY after a full pass, later on a loaded machine): a fixed sleep raced it. */
+async function indexBuilt(): Promise<void> {
+  await page.waitForFunction(() => window.__labeler.indexBuilt(), undefined, { polling: 50 });
+}
 
 let browser: Browser;
 let site: StaticServer;
@@ -38,7 +43,7 @@ async function open(name: string): Promise<void> {
   await page.goto(site.url + name);
   await injectLabeler(page);
   await page.evaluate(() => window.__labeler.drawMarks());
-  await page.waitForTimeout(BUILT);
+  await indexBuilt();
 }
 
 interface Pass { indexed: boolean; dropped: string | null; marks: string[] }
@@ -65,7 +70,7 @@ test('after scrolls, a pass from the index lists what a full walk lists', async 
       expect(cached.indexed, `${name} at ${k}/4: read from the index (dropped: ${cached.dropped})`).toBe(true);
       expect(walked.indexed).toBe(false);
       expect(cached.marks, `${name} at ${k}/4`).toEqual(walked.marks);
-      await page.waitForTimeout(BUILT);
+      await indexBuilt();
     }
   }
 });
@@ -90,7 +95,7 @@ test('changes between passes: what a full walk lists, from the index where the l
     if (c.gone) expect(cached.marks.some((m) => c.gone!.test(m)), `${c.what}: ${c.gone} not listed`).toBe(false);
     // the index is kept when the change did not move the page's layout (else it is built again)
     expect(cached.indexed, `${c.what}: read from the index (dropped: ${cached.dropped})`).toBe(c.keeps);
-    await page.waitForTimeout(BUILT);
+    await indexBuilt();
   }
 });
 
@@ -101,7 +106,7 @@ test('the index is let go at the end of a run and after a resize', async () => {
   expect(afterResize.cached.indexed).toBe(false);
   expect(afterResize.cached.dropped).toMatch(/resize|size/);
   expect(afterResize.cached.marks).toEqual(afterResize.walked.marks);
-  await page.waitForTimeout(BUILT);
+  await indexBuilt();
   await page.evaluate(() => window.__labeler.resetMarks());
   await page.waitForTimeout(BUILT);
   const after = await page.evaluate(() => window.__labeler.drawMarks().indexed === true);
