@@ -16,8 +16,10 @@
  *    (with a space where the page has whitespace or a gap); any other begins a new line.
  * 5. `all` (auto_scroll): the scroll container under the box's centre (the nearest one that can
  *    scroll vertically, else the page) is scrolled down by 80 % of its height at a time, the text
- *    in the box read after each move (lazy lists load as it goes), until it no longer moves, at
- *    most MAX_PAGES times or MAX_CHARS characters. A piece already read (the same node with the same
+ *    in the box read after each move (lazy lists load as it goes), until it no longer moves and
+ *    nothing more arrives at its end within END_WAIT_MS (a list that loads its next rows late, as
+ *    over a slow network or on a busy machine, is waited for as a person waits for them), at most
+ *    MAX_PAGES times or MAX_CHARS characters. A piece already read (the same node with the same
  *    text) is not read twice, so overlapping views give no duplicates, while a recycled node of a
  *    virtual list with new text is read again. The container is left where it stopped.
  */
@@ -31,6 +33,8 @@ const MAX_PAGES = 60;
 const MAX_CHARS = 200_000;
 /** After a scroll: the page's own handlers and lazy loading get this long before the next read. */
 const SETTLE_MS = 150;
+/** how long the end of the list is watched for more rows before the quote ends there */
+const END_WAIT_MS = 1000;
 const TEXT_INPUT = /^(|text|search|email|url|tel|number|date|time|datetime-local|month|week)$/;
 
 export interface Quoted {
@@ -145,6 +149,16 @@ function scrollerAt(x: number, y: number): Element {
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Whether `scroller`'s content grows within `ms` (a lazy list adding rows at its end). */
+async function grows(scroller: Element, ms: number): Promise<boolean> {
+  const height = scroller.scrollHeight;
+  for (const end = performance.now() + ms; performance.now() < end;) {
+    await pause(50);
+    if (scroller.scrollHeight > height) return true;
+  }
+  return false;
+}
+
 /** The text in `box` (viewport CSS px of this frame); with `all`, the whole list scrolled through. */
 export async function quoteBox(box: Rect, all: boolean): Promise<Quoted> {
   if (!all) return { text: linesOf(piecesIn(box)).join('\n'), pages: 1, capped: false };
@@ -169,6 +183,6 @@ export async function quoteBox(box: Rect, all: boolean): Promise<Quoted> {
     const before = scroller.scrollTop;
     scroller.scrollTop = before + Math.max(40, Math.round(scroller.clientHeight * 0.8));
     await pause(SETTLE_MS);
-    if (Math.abs(scroller.scrollTop - before) < 1) return { text: lines.join('\n'), pages, capped: false };
+    if (Math.abs(scroller.scrollTop - before) < 1 && !(await grows(scroller, END_WAIT_MS))) return { text: lines.join('\n'), pages, capped: false };
   }
 }

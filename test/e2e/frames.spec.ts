@@ -107,8 +107,14 @@ for (const steal of ['c', 'a'] as const) {
     const texts = els.map((e) => e.text);
     expect(texts).toEqual(expect.arrayContaining(['Top button', 'Top link', 'a button', 'a other']));
     expect(texts.filter((t) => t.startsWith('b '))).toEqual([]);
-    // frame a (same origin, read directly) wins its id back; c's id, claimed twice over ports, places nobody
-    expect(texts.filter((t) => t.startsWith('c '))).toEqual(steal === 'a' ? ['c button', 'c other'] : []);
+    // frame a (same origin, read directly) wins its id back. c's id: when b's stolen answer comes
+    // within the link wait (200 ms), it is claimed twice over ports and places nobody (the merge's
+    // rule, test/unit/frames.test.ts); on a loaded machine the hostile page's round trip (b asks its
+    // parent, which asks c, then tells b) can come after it, and b is then placed nowhere while c is
+    // placed over its own frame (checked below). Either way no label is over b: both are accepted.
+    const cs = texts.filter((t) => t.startsWith('c '));
+    if (steal === 'a') expect(cs).toEqual(['c button', 'c other']);
+    else expect([[], ['c button', 'c other']]).toContainEqual(cs);
     for (const e of els) {
       expect(within(e.rect, 360, 100, 300, 150), `${e.text} is not over frame b`).toBe(false);
       if (e.text.startsWith('a ')) expect(within(e.rect, 20, 100, 300, 150), e.text).toBe(true);
