@@ -11,7 +11,10 @@ export default defineConfig({
   globalSetup: './test/e2e/global-setup.ts',
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  // Three workers on two cores: a test spends most of its time waiting (pages settling, the fake
+  // model, a run's own pauses), so three spec files side by side keep both cores busy; a fourth
+  // gained nothing (measured: docs/testing.md). Each worker has its own warm browsers (fixtures.ts).
+  workers: 3,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/durations.json' }]],
 });

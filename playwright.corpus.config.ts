@@ -7,13 +7,13 @@ import { defineConfig } from '@playwright/test';
 // - test/corpus/marks-baseline.spec.ts: the WebVoyager baseline beside ours on the labeling corpus
 //   (the default suite runs ours alone on every page: test/e2e/marks-quality.spec.ts).
 // The default suite still checks every corpus page cheaply. Same settings as playwright.config.ts
-// (the built extension, dist/, in Debian's chromium; one worker), a longer timeout, and the
+// (the built extension, dist/, in Debian's chromium), two workers (the two sweeps side by side), a longer timeout, and the
 // durations in test-results/corpus-durations.json (`node scripts/slowest.mjs test-results/corpus-durations.json`).
 export default defineConfig({
   testDir: 'test/corpus',
   timeout: 30 * 60_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/corpus-durations.json' }]],
 });
