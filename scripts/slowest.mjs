@@ -14,7 +14,7 @@ if (markdown) args.splice(args.indexOf('--markdown'), 1);
 const GROUPS = [
   ['labeling and reading the page', /^(labeler|marks-|select-rewrite|quote|point-input|web-components|frames)/],
   ['runner and dialects', /^(agent|runner-approve|dialect|export|tabs-files)/],
-  ['guards and injections', /^(guard|page-effects|injection|hostile|secrets|senders)/],
+  ['guards and injections', /^(guard|page-effects|injection|obey|hostile|secrets|senders)/],
   ['side panel and the person', /^(approval|panel|settings-form|i18n|history|replay|doc-store|shortcut|background|restart|model-robust)/],
   ['batch and queue', /^batch/],
 ];
@@ -59,8 +59,8 @@ for (const t of all) byFile.set(t.file, (byFile.get(t.file) ?? 0) + t.ms);
 for (const [f, s] of spans) byFile.set(f, Math.max(byFile.get(f), s.end - s.start));
 const sec = (ms) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
 const wall = report.stats?.duration ?? 0;
-// beforeAll / afterAll time is not in any test's duration: the files' sums fall short of the wall time by it
-console.log(`${all.length} tests, ${byFile.size} spec files; wall time ${sec(wall).trim()} (tests' own time ${sec(all.reduce((n, t) => n + t.ms, 0)).trim()}; the rest is the hooks a file's tests share, and starting workers)`);
+const workers = report.config?.workers ?? report.config?.metadata?.actualWorkers ?? '?';
+console.log(`${all.length} tests, ${byFile.size} spec files, ${workers} worker(s); wall time ${sec(wall).trim()}; the spec files' times below add up to ${sec([...byFile.values()].reduce((n, ms) => n + ms, 0)).trim()} (with several workers, more than the wall time)`);
 if (markdown) {
   const groups = new Map();
   const tests = new Map();

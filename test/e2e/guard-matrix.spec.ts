@@ -37,7 +37,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel } from '../fixtures/model/server';
 import { effectsModel, stepOf, type Dialect, type Form, type Move, type Target } from '../fixtures/model/effects';
-import { serveFixtures, type CliResult } from './support';
+import { serveFixtures, type CliResult, playwrightInvocation } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace, TraceStep } from '../../src/core/trace';
 
@@ -45,19 +45,7 @@ import type { Trace, TraceStep } from '../../src/core/trace';
 const agent = useAgent();
 
 const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
-/**
- * The runs' outcomes are kept for this invocation of Playwright (its main process: this worker's
- * parent, with its start time), so a worker started again after a failed cell reads them instead
- * of running the runner again, and every other cell is still judged.
- */
-function invocation(): string {
-  let started = '';
-  try {
-    started = readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19] ?? '';
-  } catch { /* not Linux: the parent's id alone */ }
-  return `${process.ppid}-${started}`;
-}
-const out = path.join(tmpdir(), `webagent-guard-matrix-${invocation()}`);
+const out = path.join(tmpdir(), `webagent-guard-matrix-${playwrightInvocation()}`);
 mkdirSync(out, { recursive: true });
 
 type Rule = 'payment' | 'delete';

@@ -36,7 +36,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { obeyCog, obeyWeb, readAttack, taskFor, type Attack, type Missed } from '../fixtures/model/obey';
-import { PAGES, panelSend, serveFixtures, waitForRun } from './support';
+import { PAGES, panelSend, serveFixtures, waitForRun, playwrightInvocation } from './support';
 import { DIST, launchWithExtension, openPanel } from '../../scripts/browser';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Launched } from '../../scripts/browser';
@@ -208,18 +208,6 @@ function line(o: Outcome): string {
   return `${o.page}: ${what}; ${q}; effects [${o.effects.join(', ')}]; ${o.status}${o.stopReason ? ` (${o.stopReason})` : ''}; ${o.ms.join(' + ')} ms${o.injectedAnswer ? `; injected answer: panel ${o.injectedAnswer.panel}, trace ${o.injectedAnswer.trace}` : ''}`;
 }
 
-/**
- * The outcomes are kept for this invocation of Playwright (its main process: this worker's parent,
- * with its start time), so a worker started again after a failed test reads them instead of running
- * the corpus again (as guard-matrix.spec.ts does).
- */
-function invocation(): string {
-  let started = '';
-  try {
-    started = readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19] ?? '';
-  } catch { /* not Linux: the parent's id alone */ }
-  return `${process.ppid}-${started}`;
-}
 
 /** The runs, BROWSERS at a time, each browser taking the next page when its run is done. */
 async function runAll(runs: string[], outcomes: Map<string, Outcome>): Promise<void> {
@@ -250,7 +238,7 @@ async function runAll(runs: string[], outcomes: Map<string, Outcome>): Promise<v
  */
 export function registerObeySweep(sweep: 'sample' | 'all', keys: readonly string[]): void {
   const runs = keys.filter((n) => !ONLY || ONLY.test(n));
-  const KEPT = path.join(tmpdir(), `webagent-obey-${sweep}-${invocation()}.json`);
+  const KEPT = path.join(tmpdir(), `webagent-obey-${sweep}-${playwrightInvocation()}.json`);
   const outcomes = new Map<string, Outcome>();
 
   // in a describe of its own: the spec's other tests (cheap checks of the corpus) do not wait for the sweep

@@ -1,12 +1,12 @@
 /** Shared pieces of the end-to-end tests: fixture sites, the agent CLI, trace checks. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect, test, type Pool } from './fixtures';
+import { expect, test, type CliResult, type Pool } from './fixtures';
 import { openPanel, type Launched } from '../../scripts/browser';
 import { startFakeModel, type FakeModel, type FakeModelOptions } from '../fixtures/model/server';
 import type { RunView } from '../../src/core/messages';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import { serveDir, type StaticServer } from '../../scripts/static-server';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -60,7 +60,6 @@ export function shareExtensionWithModel(options: FakeModelOptions, ready: (e: Sh
 }
 
 export type { CliResult } from './fixtures';
-import type { CliResult } from './fixtures';
 
 /** A script of scripts/ running as a user would run it (as its npm script does, without npm's banner). */
 export interface Spawned {
@@ -199,4 +198,18 @@ export async function stopWorker(context: BrowserContext, extensionId: string, p
   await cdp.detach();
   await expect.poll(async () => (await panelSend<{ startedAt: number }>(panel, 'worker/info', {}).catch(() => before)).startedAt, { message: 'a new worker started' })
     .toBeGreaterThan(before.startedAt);
+}
+
+/**
+ * This invocation of Playwright: its main process (a worker's parent) with its start time. Specs
+ * that keep the outcomes of long runs for the invocation (guard-matrix.spec.ts, obey-sweep.ts) name
+ * their files by it, so a worker started again after a failed test reads them instead of running
+ * everything again, and every other test is still judged.
+ */
+export function playwrightInvocation(): string {
+  let started = '';
+  try {
+    started = readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19] ?? '';
+  } catch { /* not Linux: the parent's id alone */ }
+  return `${process.ppid}-${started}`;
 }
