@@ -11,6 +11,9 @@ import { defineConfig } from '@playwright/test';
 // durations in test-results/corpus-durations.json (`node scripts/slowest.mjs test-results/corpus-durations.json`).
 export default defineConfig({
   testDir: 'test/corpus',
+  // its own output folder: Playwright empties a run's outputDir first, and the default (test-results/)
+  // holds the default suite's durations.json, which npm test wrote just before
+  outputDir: 'test-results/corpus',
   timeout: 30 * 60_000,
   expect: { timeout: 15_000 },
   workers: 2,
