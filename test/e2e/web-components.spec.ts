@@ -19,7 +19,7 @@ import { collectTruth } from '../bench/marks-truth';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
-import { RENDER_STALL_MS } from '../../src/core/settle';
+import { READY_CAP_MS, RENDER_STALL_MS } from '../../src/core/settle';
 
 /** the runner, in this process, in a warm browser (test/e2e/fixtures.ts) */
 const agent = useAgent();
@@ -57,9 +57,17 @@ async function truthOf(name: string): Promise<TruthItem[]> {
   }
 }
 
-async function run(name: string, goals: Goal[], url = corpus.url(name)): Promise<Trace> {
+/**
+ * `waitFor`: the number of controls the page has; while the first observation lists fewer, the
+ * model answers Wait once, so the run looks again (see the per-page test).
+ */
+async function run(name: string, goals: Goal[], url = corpus.url(name), waitFor = 0): Promise<Trace> {
   const policy = scriptedPolicy(goals, 'glm');
-  model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req.prompt) });
+  const early = (req: { prompt: { history: unknown[]; elements: unknown[] } | null }) => !!req.prompt && req.prompt.history.length === 0 && req.prompt.elements.length < waitFor;
+  model = await startFakeModel({
+    apiKey: KEY,
+    policy: (req) => (early(req) ? { content: 'Thought: The page is still loading.\nAction: Wait\nMemory_Updated: {}' } : policy(req.prompt)),
+  });
   const traceFile = path.join(out, `${name}.json`);
   const r = await agent.run(['--task', 'Look at the page', '--url', url, '--base-url', model.baseUrl, '--api-key-file', keyFile,
     '--model', 'glm-4.5v', '--trace', traceFile, '--max-steps', '4']);
@@ -80,13 +88,23 @@ for (const { name } of pages) {
     const truth = await truthOf(name);
     const gold = truth.filter((t) => t.kind === 'gold');
     expect(gold.length, 'gold controls on the page').toBeGreaterThanOrEqual(10);
-    const trace = await run(name, [{ do: 'answer', text: 'seen' }]);
+    const trace = await run(name, [{ do: 'answer', text: 'seen' }], corpus.url(name), gold.length);
     const first = trace.steps[0];
-    const score = scorePage(truth, { marks: first.elements, labelBoxes: [], drawn: first.elements.length, ms: 0 });
-    expect(score.missed, 'controls missing from the first observation').toEqual([]);
+    // The wait before an observation is capped (READY_CAP_MS after the load): the library comes
+    // 1.5 s after the load and then parses and renders, which on a loaded machine can take past
+    // the cap. Then, and only then, the first observation may come before the components (as
+    // documented); the one after it must list them all.
+    const settled = first.elements.length >= gold.length ? first : trace.steps[1];
+    if (settled !== first) {
+      expect(first.timings.observeStages?.settleMs ?? 0, `the first observation listed ${first.elements.length} of ${gold.length} controls without its wait reaching the cap`).toBeGreaterThanOrEqual(READY_CAP_MS);
+      console.log(`${name}: the first observation's wait reached its cap (${first.timings.observeStages?.settleMs} ms): the next one is judged`);
+    }
+    expect(settled, 'a second observation').toBeTruthy();
+    const score = scorePage(truth, { marks: settled.elements, labelBoxes: [], drawn: settled.elements.length, ms: 0 });
+    expect(score.missed, 'controls missing from the observation').toEqual([]);
     expect(score.decoysLabelled, 'decoys labelled').toEqual([]);
     expect(score.duplicates, 'controls labelled twice').toEqual([]);
-    expect(first.elements.length, 'marks beyond the page\'s controls').toBe(gold.length);
+    expect(settled.elements.length, 'marks beyond the page\'s controls').toBe(gold.length);
     expect(score.textWrong, 'texts').toEqual([]);
     // the typo'd <fluent-buton> never gets defined: the wait for it is capped (4 s), not the load cap
     console.log(`${name}: first observation ${first.timings.observeMs} ms (settling included), ${first.elements.length} marks`);
