@@ -43,6 +43,9 @@ export interface PoolHooks<B> {
 
 export interface PoolStats { launched: number; reused: number; replaced: number }
 
+/** A real reset takes 1-3 s, under load too (measured on a 2-core machine beside two busy loops). */
+export const RESET_MS = 30_000;
+
 const keyOf = (s: BrowserSpec) => `${s.width}x${s.height}${s.headed ? ' headed' : ''}`;
 
 interface Entry<B> { b: B; key: string }
@@ -64,7 +67,13 @@ export class BrowserPool<B> {
   private claims = new Map<string, number>();
   readonly stats: PoolStats = { launched: 0, reused: 0, replaced: 0 };
 
-  constructor(private hooks: PoolHooks<B>, private max: number) {}
+  /**
+   * `resetMs`: how long a reset may take before the browser counts as one that failed it (closed,
+   * and a new one started when needed). A reset that hangs (a page that will not close, a worker
+   * that never answers) would otherwise hold its place in the pool, and every acquire and close()
+   * waiting for it, for ever.
+   */
+  constructor(private hooks: PoolHooks<B>, private max: number, private resetMs = RESET_MS) {}
 
   async acquire(spec: BrowserSpec): Promise<B> {
     const key = keyOf(spec);
@@ -120,12 +129,18 @@ export class BrowserPool<B> {
     if (resets) this.resettingBy.set(key, (this.resettingBy.get(key) ?? 0) + 1);
     const p = (async () => {
       if (!resets) { await drop(); return; }
+      let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        await this.hooks.reset(b);
+        await Promise.race([
+          this.hooks.reset(b),
+          new Promise<never>((_, fail) => { timer = setTimeout(() => fail(new Error(`the reset took more than ${this.resetMs} ms`)), this.resetMs); }),
+        ]);
       } catch {
         this.stats.replaced++;
         await drop();
         return;
+      } finally {
+        clearTimeout(timer);
       }
       if (this.closed) { await drop(); return; }
       this.idle.push({ b, key });

@@ -10,18 +10,19 @@ import { poolSize } from '../../scripts/batch/local';
 
 interface Fake { n: number; spec: BrowserSpec; resets: number; closed: boolean; dirty: boolean }
 
-function fakePool(max: number, o: { failReset?: (b: Fake) => boolean } = {}) {
+function fakePool(max: number, o: { failReset?: (b: Fake) => boolean; hangReset?: (b: Fake) => boolean; resetMs?: number } = {}) {
   const made: Fake[] = [];
   const pool = new BrowserPool<Fake>({
     launch: async (spec) => { const b = { n: made.length + 1, spec, resets: 0, closed: false, dirty: false }; made.push(b); return b; },
     reset: async (b) => {
       await new Promise((r) => setTimeout(r, 5));
+      if (o.hangReset?.(b)) await new Promise(() => undefined);
       if (o.failReset?.(b)) throw new Error('the browser kept 1 cookie(s)');
       b.resets++;
       b.dirty = false;
     },
     close: async (b) => { b.closed = true; },
-  }, max);
+  }, max, o.resetMs);
   return { pool, made };
 }
 
@@ -72,6 +73,22 @@ describe('BrowserPool', () => {
     expect(pool.stats.replaced).toBe(1);
     pool.release(b, true);
     await pool.close();
+  });
+
+  it('a reset that never ends counts as failed after its time: the browser is closed, a waiting acquire gets a new one, close() does not hang', async () => {
+    const { pool, made } = fakePool(1, { hangReset: (b) => b.n === 1, resetMs: 100 });
+    const a = await pool.acquire(W);
+    pool.release(a, true);
+    const started = Date.now();
+    const b = await pool.acquire(W);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    expect(b).not.toBe(a);
+    expect(a.closed).toBe(true);
+    expect(made).toHaveLength(2);
+    expect(pool.stats.replaced).toBe(1);
+    pool.release(b, true);
+    await pool.close();
+    expect(b.closed).toBe(true);
   });
 
   it('a browser serves only its own window; a full pool closes an idle one of another window', async () => {
