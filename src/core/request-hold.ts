@@ -1,28 +1,34 @@
 /**
- * The request hold: a second line of the guards that does not depend on reading the page right.
- * While the debugger is attached, the requests a run's page sends (documents, XHR, fetch, beacons,
- * event streams; never images, scripts, styles or fonts: background/hold.ts) are judged here
- * before they leave, and one is held until the person answers when it would carry
+ * The request hold: a second line of the guards that does not depend on reading the page right
+ * (docs/guards.md, "The request hold"). The requests a run's page sends are judged here before they
+ * leave (background/hold.ts pauses them), in two ways:
  *
- * - one of the person's Settings secrets or a password typed in this run (the password rule), or
- *   a card number typed in this run (the payment rule), in any encoding: raw, URL-encoded (either
- *   case of %hex, `+` for space, or any mix: the text is also read percent-decoded), JSON-escaped
- *   (`\"`, `\uXXXX` for every character or some), HTML entities (`&#64;`, `&#x40;`, `&amp;`… for
- *   the whole value), base64 (standard or URL-safe, padded or not, at any of the 3 byte alignments
- *   inside a larger base64 string, and every base64-looking token decoded), and these nested
- *   (base64 of a URL-encoded value, URL-encoded JSON…); a card number also as its digits alone,
- *   with or without spaces or dashes between groups. The encoded forms are encodings.ts's, the
- *   same list masking (secrets.ts) uses;
- * - a payment card number under a card-number-like key (`cc-number`, `cardNumber`, `card[number]`,
- *   `number` in a `card` object, `pan`…) in a form-encoded, JSON or multipart body or the URL's
- *   query, Luhn-valid, 13–19 digits (the payment rule), whoever typed it.
+ * 1. **By where they go.** A value the run put into a page (a Settings secret or a password it
+ *    typed, a card number typed into a card field) has its destinations (`home`: where it was
+ *    typed; `to`: where the person let it go since; destinations are a site and a port,
+ *    site.ts destinationOf). While it is in the tab, every request to any other destination is
+ *    held, whatever it carries and however it is encoded: a page can reverse, split or encrypt a
+ *    value, so what a request looks like cannot clear it. Matching the value (below) only explains
+ *    the question. Approving an action never releases a value to another destination.
+ * 2. **By what they carry**, for requests to a value's own destinations and for values not put
+ *    into a page (a secret the run has not typed yet):
+ *    - one of the person's Settings secrets or a password typed in this run (the password rule),
+ *      or a card number typed in this run (the payment rule), in any encoding we can read: raw,
+ *      URL-encoded (either case of %hex, `+` for space, or any mix: the text is also read
+ *      percent-decoded), JSON-escaped (`\"`, `\uXXXX` for every character or some), HTML
+ *      entities (`&#64;`, `&#x40;`, `&amp;`… for the whole value), base64 (standard or URL-safe,
+ *      padded or not, at any of the 3 byte alignments inside a larger base64 string, and every
+ *      base64-looking token decoded), and these nested (base64 of a URL-encoded value,
+ *      URL-encoded JSON…); a card number also as its digits alone, with or without spaces or
+ *      dashes between groups. The encoded forms are encodings.ts's, the same list masking
+ *      (secrets.ts) uses. A secret or password goes to the site it was typed on freely; a card
+ *      number is held on its own site too, unless the person approved a payment for the action;
+ *    - a payment card number under a card-number-like key (`cc-number`, `cardNumber`,
+ *      `card[number]`, `number` in a `card` object, `pan`…) in a form-encoded, JSON or multipart
+ *      body or the URL's query, Luhn-valid, 13–19 digits (the payment rule), whoever typed it.
  *
- * It catches what the first line (guards.ts, judged from the labelled page before an action)
- * misreads: a checkout driven by a script, a payment button that is an icon. A rule that is off,
- * always allowed on the task's site, or approved by the person for the action under way never
- * holds; a value the person approved typing on a site goes to that site (same site by the public
- * suffix list) freely. GET and HEAD requests are judged by their URL only. Values shorter than
- * MIN_SECRET_CHARS are never looked for. Pure.
+ * A rule that is off or always allowed on the task's site never holds. GET and HEAD requests are
+ * judged by their URL only. Values shorter than MIN_SECRET_CHARS are never looked for. Pure.
  */
 import { encodedForms, type Carried } from './encodings';
 import { base64Decode } from './export/data-url';
@@ -31,7 +37,7 @@ import { hostKey, type GuardHit, type GuardId, type GuardSettings } from './guar
 import type { Translate } from './i18n';
 import { english } from './locales';
 import { MIN_SECRET_CHARS } from './secrets';
-import { httpHost, sameSite, siteKey } from './site';
+import { destinationOf, httpHost, sameSite, siteKey } from './site';
 
 /** A value a run's requests must not carry without the person's word. */
 export interface Watched {
@@ -45,6 +51,14 @@ export interface Watched {
    * (by the public suffix list) carry it freely
    */
   site?: string | null;
+  /**
+   * the destinations (site.ts destinationOf) of the page the run put it into: the tab's page, and
+   * the frame's when it was typed in another site's frame. Present once it is in a page: from then
+   * on, requests to any destination but these and `to` are held whatever they carry.
+   */
+  home?: readonly string[];
+  /** destinations the person let it go to since (a held request they approved) */
+  to?: readonly string[];
 }
 
 /** A request as the page sends it. */
@@ -69,8 +83,13 @@ export interface HeldHit extends GuardHit {
    * in it: safe to keep in the run's state
    */
   url: string;
-  /** how a watched value was carried (absent for a card number found by its key) */
+  /** how a watched value was carried (absent for a card number found by its key, or not seen in it) */
   how?: Carried;
+  /**
+   * the request's destination, when it is held for going where a value in the page may not go
+   * (whatever it carries): the person's yes lets the tab's values go there from now on
+   */
+  away?: string;
 }
 
 /** A request held paused in a run's tab until the person answers (kept in the run's state). */
@@ -89,6 +108,10 @@ export interface Held {
   how?: Carried;
   /** a page load (a form post): blocking it keeps the page where it is (no error page) */
   document?: boolean;
+  /** as HeldHit.away */
+  away?: string;
+  /** the debugger session of the frame or worker that sent it (a child target), absent: the tab's page */
+  sessionId?: string;
 }
 
 export interface HoldContext {
@@ -398,10 +421,6 @@ function cardKeyIn(url: URL, body: string | null): string | null {
 
 const BODYLESS = new Set(['GET', 'HEAD']);
 
-function ruleActive(id: GuardId, ctx: HoldContext, allowed: readonly GuardId[]): boolean {
-  return id !== ctx.approved && !allowed.includes(id) && ctx.guards.rules.some((r) => r.id === id && r.on);
-}
-
 /** The request in short and its URL to keep, neither carrying `p`'s value (nor a long digit run). */
 function summary(method: string, url: URL, p: Pattern | null): { what: string; url: string } {
   const carries = (s: string) => /\d(?:[\s-]?\d){11,}/.test(s) || (p !== null && findIn(viewsOf(s), p) !== null);
@@ -414,11 +433,20 @@ function summary(method: string, url: URL, p: Pattern | null): { what: string; u
   return carries(site) ? { what: `${method} …`, url: `${url.protocol}//…` } : { what: `${method} ….${site}`, url: `${url.protocol}//….${site}` };
 }
 
+/** The reason a request to another destination is held: which value is in the page, where it would go. */
+function awayReason(w: Watched, to: string, t: Translate, carried: boolean): string {
+  const why = w.kind === 'secret' ? t('whyAwaySecret', w.name ?? '?', to)
+    : w.kind === 'password' ? t('whyAwayPassword', to)
+      : w.name ? t('whyAwayCardSecret', w.name, to) : t('whyAwayCard', to);
+  return carried ? `${why}; ${t('whyAwayCarried')}` : why;
+}
+
 /**
- * The hold for a request the page sends: the first watched value it carries (its rule on, not
- * allowed on the task's site, not the one approved; the value not released to the request's
- * site), else a card number under a card-number key (payment); null when it may go. Only http(s)
- * requests; GET and HEAD by their URL only.
+ * The hold for a request the page sends (see the module's comment): a value in the page going to
+ * a destination not its own (whatever the request carries), else the first watched value it
+ * carries (its rule on, not allowed on the task's site, not the one approved; not released to the
+ * request's site), else a card number under a card-number key (payment); null when it may go.
+ * Only http(s) requests; GET and HEAD by their URL only.
  */
 export function holdCheck(req: OutRequest, ctx: HoldContext): HeldHit | null {
   let url: URL;
@@ -430,29 +458,41 @@ export function holdCheck(req: OutRequest, ctx: HoldContext): HeldHit | null {
   const host = httpHost(req.url);
   if (!host) return null;
   const allowed = ctx.guards.allow[hostKey(ctx.site)] ?? [];
-  const password = ruleActive('password', ctx, allowed);
-  const payment = ruleActive('payment', ctx, allowed);
-  if (!password && !payment) return null;
+  const on = (id: GuardId) => !allowed.includes(id) && ctx.guards.rules.some((r) => r.id === id && r.on);
+  const password = on('password') && ctx.approved !== 'password';
+  const payment = on('payment') && ctx.approved !== 'payment';
+  if (!on('password') && !on('payment')) return null;
   const t = ctx.t ?? english;
   const method = (req.method || 'GET').toUpperCase();
   const body = BODYLESS.has(method) ? null : req.body;
   const to = hostKey(host);
+  let seen: View[] | null = null;
+  const views = () => (seen ??= viewsOf(body ? `${req.url}\n${body}` : req.url));
 
   const all = 'patterns' in ctx.watched ? (ctx.watched as WatchPatterns).patterns : watchPatterns(ctx.watched as readonly Watched[]).patterns;
-  const live = all.filter((p) => (p.rule === 'password' ? password : payment) && !(p.releasedTo && sameSite(p.releasedTo, host)));
-  if (live.length) {
-    const views = viewsOf(body ? `${req.url}\n${body}` : req.url);
-    for (const p of live) {
-      const how = findIn(views, p);
-      if (!how) continue;
-      const w = p.watched;
-      const reason = w.kind === 'secret' ? t('whyRequestSecret', w.name ?? '?', to)
-        : w.kind === 'password' ? t('whyRequestPassword', to)
-          : w.name ? t('whyRequestCardSecret', w.name, to) : t('whyRequestCardTyped', to);
-      return { id: p.rule, reason, how, ...summary(method, url, p) };
-    }
+  // 1. by where it goes: an approval never covers this
+  const dest = destinationOf(req.url);
+  for (const p of all) {
+    const w = p.watched;
+    if (!w.home?.length || !dest || !on(p.rule) || w.home.includes(dest) || w.to?.includes(dest)) continue;
+    const how = findIn(views(), p);
+    return { id: p.rule, reason: awayReason(w, url.host, t, how !== null), ...(how ? { how } : {}), away: dest, ...summary(method, url, p) };
   }
-  if (payment) {
+  // 2. by what it carries
+  // a secret or password goes freely where it was typed (or released to); a card is held there too when it carries it
+  const free = (p: Pattern) => (p.releasedTo !== null && sameSite(p.releasedTo, host)) || (dest !== null && (!!p.watched.to?.includes(dest) || (p.watched.kind !== 'card' && !!p.watched.home?.includes(dest))));
+  const live = all.filter((p) => (p.rule === 'password' ? password : payment) && !free(p));
+  for (const p of live) {
+    const how = findIn(views(), p);
+    if (!how) continue;
+    const w = p.watched;
+    const reason = w.kind === 'secret' ? t('whyRequestSecret', w.name ?? '?', to)
+      : w.kind === 'password' ? t('whyRequestPassword', to)
+        : w.name ? t('whyRequestCardSecret', w.name, to) : t('whyRequestCardTyped', to);
+    return { id: p.rule, reason, how, ...summary(method, url, p) };
+  }
+  // (a card the person let go to this destination is not asked about again by its key)
+  if (payment && !(dest && all.some((p) => p.watched.kind === 'card' && p.watched.to?.includes(dest)))) {
     const key = cardKeyIn(url, body);
     if (key !== null) return { id: 'payment', reason: t('whyRequestCard', to, key.slice(0, 60)), ...summary(method, url, null) };
   }
@@ -460,10 +500,12 @@ export function holdCheck(req: OutRequest, ctx: HoldContext): HeldHit | null {
 }
 
 /** The record of a held request, from the hit (`at`: ms). */
-export function heldOf(hit: HeldHit, req: OutRequest, requestId: string, tabId: number, at: number): Held {
+export function heldOf(hit: HeldHit, req: OutRequest, requestId: string, tabId: number, at: number, sessionId?: string): Held {
   return {
+    ...(sessionId ? { sessionId } : {}),
     requestId, tabId, url: hit.url, method: (req.method || 'GET').toUpperCase(), rule: hit.id, reason: hit.reason, what: hit.what, at,
     ...(hit.how ? { how: hit.how } : {}),
+    ...(hit.away ? { away: hit.away } : {}),
     ...(req.resourceType === 'Document' ? { document: true } : {}),
   };
 }

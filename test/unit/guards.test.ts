@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allowOnSite, DEFAULT_GUARDS, GUARD_IDS, guardCheck, hostKey, normalizeGuards, type GuardSettings, type GuardTarget } from '../../src/core/guards';
-import { siteKey } from '../../src/core/site';
+import { destinationOf, siteKey } from '../../src/core/site';
 import type { Action } from '../../src/core/action/action';
 import { DEFAULT_PHRASES } from '../../src/core/guard-words';
 import type { FieldInfo, FormInfo } from '../../src/core/guard-fields';
@@ -284,5 +284,29 @@ describe('hostKey and siteKey', () => {
     expect(siteKey('10.0.0.1')).not.toBe(siteKey('127.0.0.1'));
     expect(siteKey('localhost')).toBe('localhost');
     expect(siteKey('localhost')).not.toBe(siteKey('127.0.0.1'));
+  });
+
+  it('siteKey: tenants of a hosting domain are different sites, private suffixes or not', () => {
+    // private suffixes of the public suffix list
+    expect(siteKey('a.github.io')).not.toBe(siteKey('b.github.io'));
+    // hosting domains the list does not name (TENANT_DOMAINS)
+    for (const [a, b] of [['a.atlassian.net', 'b.atlassian.net'], ['x.zendesk.com', 'y.zendesk.com'], ['me.wordpress.com', 'you.wordpress.com'], ['acme.sharepoint.com', 'evil.sharepoint.com']]) {
+      expect(siteKey(a), a).toBe(a);
+      expect(siteKey(a)).not.toBe(siteKey(b));
+    }
+    expect(siteKey('jira.acme.atlassian.net')).toBe('acme.atlassian.net');
+    expect(siteKey('www.atlassian.net')).toBe('atlassian.net');
+    // a host that serves anyone's pages under a company's domain (OWN_SITE_HOSTS)
+    expect(siteKey('sites.google.com')).not.toBe(siteKey('docs.google.com'));
+    expect(siteKey('docs.google.com')).toBe(siteKey('mail.google.com'));
+  });
+
+  it('destinationOf: a site and its port; default ports and schemes are one destination; nothing for URLs that go nowhere', () => {
+    expect(destinationOf('https://a.shop.example/x')).toBe('shop.example');
+    expect(destinationOf('http://shop.example:80/')).toBe(destinationOf('https://shop.example:443/'));
+    expect(destinationOf('wss://live.shop.example/s')).toBe('shop.example');
+    expect(destinationOf('http://127.0.0.1:8080/')).toBe('127.0.0.1:8080');
+    expect(destinationOf('http://127.0.0.1:8081/')).not.toBe(destinationOf('http://127.0.0.1:8080/'));
+    for (const u of ['data:text/plain,1', 'blob:https://shop.example/1', 'about:blank', 'chrome-extension://abc/x.html', 'not a url']) expect(destinationOf(u), u).toBeNull();
   });
 });

