@@ -6,8 +6,8 @@
  * - tabs and windows: every page is closed but one new about:blank (the next task opens its own
  *   panel page and the run opens its own tab), so no page, history entry, dialog, phone emulation or
  *   debugger attachment of the last run is left;
- * - the extension's state: its alarms and chrome.storage (local, session, sync: settings, the API
- *   key, run configs, vaults) are cleared from its worker; its origin's IndexedDB (stored runs,
+ * - the extension's state: its alarms, chrome.storage (local, session, sync: settings, the API
+ *   key, run configs, vaults) and declarativeNetRequest session rules are cleared from its worker; its origin's IndexedDB (stored runs,
  *   attached files, learned documentation), Cache Storage and localStorage are deleted through the
  *   DevTools protocol (Storage.clearDataForOrigin, which also closes the worker's open databases);
  *   then its service worker is stopped (ServiceWorker.stopAllWorkers), so the next message starts a
@@ -242,6 +242,9 @@ export async function resetChromium(b: Launched, helperId: string): Promise<void
       await sw.evaluate(async (mark) => {
         await chrome.alarms.clearAll();
         await Promise.all([chrome.storage.local.clear(), chrome.storage.session.clear(), chrome.storage.sync.clear()]);
+        // rules a run left (refuse.ts): they outlive the worker
+        const rules = await chrome.declarativeNetRequest.getSessionRules();
+        await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: rules.map((r) => r.id) });
         (globalThis as Record<string, unknown>)[mark] = true;
       }, MARK);
     }

@@ -17,7 +17,7 @@ import { translatorFor } from '../core/locales';
 import { whyNotAllowed } from '../core/pages';
 import { runDevice } from '../core/dialects/device';
 import type { RunEvent, RunState } from '../core/run';
-import { watchTab } from './watch';
+import { watchTab, type Placement } from './watch';
 import * as cdp from './cdp';
 import { emulatePhone } from './act/device';
 import { tabComplete } from './settle';
@@ -86,6 +86,8 @@ export interface TabbedRun {
   tabs: Set<number>;
   /** card numbers the run typed (watch.ts: requests carrying them wait for the person) */
   cards: string[];
+  /** the watched values the run put into a page, and where they may go (watch.ts) */
+  placed: Placement[];
 }
 
 /**

@@ -12,14 +12,25 @@ import type { RunState } from '../core/run';
 import { translatorFor } from '../core/locales';
 import { unwatchFileChoosers, watchFileChoosers } from './act/files';
 import { dropDialogs, watchDialogs } from './dialogs';
-import { setJudge, startHolding, stopHolding } from './hold';
+import { setJudge, startHolding, stopHolding, type HoldLevel } from './hold';
+import { refuseAway, stopRefusing } from './refuse';
+import { MIN_SECRET_CHARS } from '../core/secrets';
+import { destinationOf } from '../core/site';
 
 /** A run as the watchers read it (its state changes; they read it when a dialog or request comes). */
 export interface WatchedRun {
   state: RunState;
   /** card numbers the run typed into card fields (kept in memory only, like typed passwords) */
   cards: string[];
+  /**
+   * the watched values the run put into a page, with their destinations (core/request-hold.ts
+   * Watched.home and .to), by value; memory only: after a worker restart a value's home is the
+   * task's site again, as before it was typed
+   */
+  placed: Placement[];
 }
+
+export interface Placement { value: string; home: string[]; to: string[] }
 
 /** The rule the person approved for the action under way (its question was theirs already). */
 export function approvedRule(state: RunState): GuardId | null {
@@ -35,11 +46,20 @@ export function approvedRule(state: RunState): GuardId | null {
  */
 function watchedOf(run: WatchedRun): Watched[] {
   const v = run.state.vault;
+  const where = (value: string) => {
+    const p = run.placed.find((x) => x.value === value);
+    return p ? { home: p.home, to: p.to } : {};
+  };
   return [
-    ...(v?.kept ?? []).map((s): Watched => ({ value: s.value, kind: 'secret', name: s.name, site: run.state.site })),
-    ...(v?.typed ?? []).map((value): Watched => ({ value, kind: 'password', site: run.state.site })),
-    ...run.cards.map((value): Watched => ({ value, kind: 'card', site: null })),
+    ...(v?.kept ?? []).map((s): Watched => ({ value: s.value, kind: 'secret', name: s.name, site: run.state.site, ...where(s.value) })),
+    ...(v?.typed ?? []).map((value): Watched => ({ value, kind: 'password', site: run.state.site, ...where(value) })),
+    ...run.cards.map((value): Watched => ({ value, kind: 'card', site: null, ...where(value) })),
   ];
+}
+
+/** The level the run's tabs are held at (hold.ts): every request once a value is in a page. */
+function levelOf(run: WatchedRun): HoldLevel {
+  return run.placed.length ? 'every' : watchedOf(run).length ? 'carriers' : 'documents';
 }
 
 const patterns = new WeakMap<WatchedRun, { key: string; p: WatchPatterns }>();
@@ -47,7 +67,7 @@ const patterns = new WeakMap<WatchedRun, { key: string; p: WatchPatterns }>();
 /** The watched values' encodings, made again only when the values change. */
 function patternsOf(run: WatchedRun): WatchPatterns {
   const list = watchedOf(run);
-  const key = JSON.stringify(list.map((w) => [w.kind, w.value, w.site]));
+  const key = JSON.stringify(list.map((w) => [w.kind, w.value, w.site, w.home, w.to]));
   const had = patterns.get(run);
   if (had?.key === key) return had.p;
   const p = watchPatterns(list);
@@ -68,21 +88,59 @@ export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
   // With the password and payment rules both off (or always allowed on the site) nothing is held: nothing is paused either.
   if (!holds(run.state)) return;
   setJudge(tabId, (req) => holdCheck(req, { site: run.state.site, watched: patternsOf(run), guards: run.state.guards, approved: approvedRule(run.state), t: t() }));
-  await startHolding(tabId, watchedOf(run).length > 0).catch(() => undefined);
+  await startHolding(tabId, levelOf(run)).catch(() => undefined);
 }
 
 /**
  * Before an action: once the run has a value to watch (a secret, a password or card number it
- * typed), its tabs hold every kind of request that can carry it, not only page loads.
+ * typed), its tabs hold every kind of request that can carry it, not only page loads; once one is
+ * in a page, every request.
  */
 export async function holdWatched(tabIds: number[], run: WatchedRun): Promise<void> {
   if (!holds(run.state) || !watchedOf(run).length) return;
-  for (const t of tabIds) await startHolding(t, true).catch(() => undefined);
+  for (const t of tabIds) await startHolding(t, levelOf(run)).catch(() => undefined);
+}
+
+/**
+ * Before an action's input types `text` into the tab: each watched value in it is put into the
+ * page now, at home where the tab is (and the frame typed into, when another site's): from now on
+ * the tab's requests to other destinations are held, whatever they carry. Done before the first
+ * key, since a page can send what it reads on every keystroke.
+ */
+export async function placeValues(run: WatchedRun, tabId: number, text: string, frameUrl: string | null): Promise<void> {
+  const values = watchedOf(run).filter((w) => w.value.length >= MIN_SECRET_CHARS && text.includes(w.value)).map((w) => w.value);
+  if (!values.length) return;
+  const tabUrl = (await chrome.tabs.get(tabId).catch(() => null))?.url ?? '';
+  const home = [...new Set([destinationOf(tabUrl), frameUrl ? destinationOf(frameUrl) : null].filter((d): d is string => d !== null))];
+  if (!home.length) return;
+  for (const value of values) {
+    const had = run.placed.find((p) => p.value === value);
+    if (had) had.home = [...new Set([...had.home, ...home])];
+    else run.placed.push({ value, home, to: [] });
+  }
+  await holdWatched([tabId], run);
+  await refuseFor(run, [tabId]);
+}
+
+/** The person let a held request go to `dest`: the values in the tab's pages may go there from now on. */
+export async function letGo(run: WatchedRun, tabIds: number[], dest: string): Promise<void> {
+  for (const p of run.placed) if (!p.to.includes(dest)) p.to.push(dest);
+  await refuseFor(run, tabIds);
+}
+
+/** What cannot be held is refused (refuse.ts): connections to where not every value in the page may go. */
+async function refuseFor(run: WatchedRun, tabIds: number[]): Promise<void> {
+  if (!run.placed.length || !holds(run.state)) return;
+  const mayGo = run.placed.map((p) => [...p.home, ...p.to]);
+  const allowed = mayGo[0].filter((d) => mayGo.every((list) => list.includes(d)));
+  const homes = [...new Set(run.placed.flatMap((p) => p.home))];
+  for (const t of tabIds) await refuseAway(t, allowed, homes).catch((err) => console.warn('refusing connections failed', err));
 }
 
 /** The run left the tab or ended: held requests are blocked, a held dialog cancelled, choosers native again. */
 export async function unwatchTab(tabId: number): Promise<void> {
   setJudge(tabId, null);
+  await stopRefusing(tabId).catch(() => undefined);
   await stopHolding(tabId).catch(() => undefined);
   await dropDialogs([tabId]).catch(() => undefined);
   await unwatchFileChoosers(tabId).catch(() => undefined);

@@ -51,7 +51,9 @@ export function afterActionHit(landed: Landed, ctx: AfterContext, guards: GuardS
   // A dialog the page waits on, and requests held: their guards were judged as they came (dialogs.ts, hold.ts).
   if (landed.dialog) return landed.dialog.hit;
   if (landed.requests?.length) {
-    const reasons = [...new Set(landed.requests.map((r) => r.reason))];
+    const all = [...new Set(landed.requests.map((r) => r.reason))];
+    // "… to X" said once: when one request there carries the value, its longer reason says it for all
+    const reasons = all.filter((r) => !all.some((o) => o !== r && o.startsWith(`${r}; `)));
     return { id: landed.requests[0].rule, reason: reasons.join('; ') };
   }
   // A download the person approved before the click (the download guard's guess) is not asked again.

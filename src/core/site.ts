@@ -96,3 +96,9 @@ export function awayHost(site: string, url: string, apps: { url: string }[] = []
   if (apps.some((a) => { const h = httpHost(a.url); return h !== null && sameSite(h, to); })) return null;
   return to;
 }
+
+/** The host part of a destination ("127.0.0.1:8080" -> "127.0.0.1", "shop.example" -> "shop.example"). */
+export function hostOfDestination(dest: string): string | null {
+  const h = dest.startsWith('[') ? dest.slice(0, dest.indexOf(']') + 1) : dest.replace(/:\d+$/, '');
+  return h || null;
+}

@@ -9,12 +9,13 @@ import { fillSecrets } from '../../core/secrets';
 import { actInput, settleAfter } from '../act';
 import { takeFileNotes } from '../act/files';
 import { armClipboard } from '../clipboard';
-import { PageError } from '../content';
+import { PageError, sendContent } from '../content';
 import { actionUnderway, inputOrDialog, takeDialogNotes, type HeldDialog } from '../dialogs';
 import { takeDownloads } from '../downloads';
 import { settledOrHeld, takeHeld } from '../hold';
+import { takeRefused } from '../refuse';
 import { syncTabs } from '../tabs';
-import { holdWatched } from '../watch';
+import { holdWatched, placeValues } from '../watch';
 import type { Active } from './active';
 import { commit, messageOf, pause, tabUrl } from './commit';
 import { learnFrom } from './explore';
@@ -55,7 +56,8 @@ export async function actStep(a: Active, eff: Act): Promise<RunEvent> {
 
     // What file choosers the action opened got (act/files.ts) and the page's dialogs answered (dialogs.ts), for the model.
     const dialogs = takeDialogNotes(tabs());
-    const notes = [...await takeFileNotes(tabId), ...dialogs.notes];
+    const refused = takeRefused(tabs());
+    const notes = [...await takeFileNotes(tabId), ...dialogs.notes, ...(refused.length ? [modelText.connectionsRefused(refused)] : [])];
     // A tab the action opened or closed: this step records the change.
     await syncTabs(a, (ev) => commit(a, ev));
     // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
@@ -82,6 +84,8 @@ async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActR
   if (dialectOf(a.state.dialect).observes.clipboard) await armClipboard(tabId);
   try {
     if (filled.missing.length) return { result: { ok: false, error: modelText.noSuchSecret(filled.missing, kept.map((s) => s.name)) }, held: null };
+    // A watched value typed now is in the page from the first key: the tab holds every request to other sites first (watch.ts).
+    if (filled.action.type === 'type') await placeValues(a, tabId, filled.action.text, await frameUrl(tabId, eff.mark?.frameId));
     // A page dialog a guard cares about stops the action where it is and waits for the person (dialogs.ts).
     const r = await inputOrDialog(tabId, actInput(tabId, filled.action, {
       mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
@@ -99,6 +103,12 @@ async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActR
     }
     return { result: { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` }, held: null };
   }
+}
+
+/** The URL of the frame a label is in (null: the top page, or a frame that does not answer). */
+async function frameUrl(tabId: number, frameId: number | undefined): Promise<string | null> {
+  if (!frameId) return null;
+  return (await sendContent(tabId, 'content/ping', {}, frameId).catch(() => null))?.url ?? null;
 }
 
 /** An action's outcome with more for the model to read (file choosers). */

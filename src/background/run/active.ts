@@ -51,7 +51,7 @@ export function secretsOf(runId: string): string[] {
 }
 
 export function newActive(state: RunState, settings: Settings): Active {
-  return { state, settings, request: null, wake: () => undefined, opened: [], tabs: new Set([state.tabId, ...(state.tabStack ?? [])]), cards: [] };
+  return { state, settings, request: null, wake: () => undefined, opened: [], tabs: new Set([state.tabId, ...(state.tabStack ?? [])]), cards: [], placed: [] };
 }
 
 /** The run by id, or the first live one. */

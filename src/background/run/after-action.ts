@@ -9,6 +9,7 @@ import { awayHost } from '../../core/site';
 import { answerDialog } from '../dialogs';
 import { keepDownloads, undoDownloads } from '../downloads';
 import { blockHeld, releaseHeld } from '../hold';
+import { letGo } from '../watch';
 import { settle } from '../settle';
 import { syncTabs } from '../tabs';
 import type { Active } from './active';
@@ -40,9 +41,16 @@ async function resolveAfter(a: Active, after: AfterAction, before: string): Prom
     said.push(dialogNote(after.dialog, yes, 'user'));
   }
   if (after.requests?.length) {
-    if (yes) await releaseHeld(after.requests);
-    else await blockHeld(after.requests);
-    said.push(yes ? modelText.requestsSent(after.requests.map((r) => r.what)) : modelText.requestsBlocked(after.requests.map((r) => r.what)));
+    if (yes) {
+      // what the person saw named the destination: the values in the page may go there from now on
+      for (const dest of new Set(after.requests.flatMap((r) => (r.away ? [r.away] : [])))) await letGo(a, [...a.tabs], dest);
+      await releaseHeld(after.requests);
+    } else await blockHeld(after.requests);
+    const what = (list: typeof after.requests) => (list ?? []).map((r) => r.what);
+    const away = after.requests.filter((r) => r.away);
+    const carried = after.requests.filter((r) => !r.away);
+    if (carried.length) said.push(yes ? modelText.requestsSent(what(carried)) : modelText.requestsBlocked(what(carried)));
+    if (away.length) said.push(yes ? modelText.awaySent(what(away)) : modelText.awayBlocked(what(away)));
   }
   if (after.downloads.length) {
     const names = after.downloads.map((d) => d.filename);

@@ -423,7 +423,8 @@ function afterAction(state: RunState, p: PendingStep, landed: Landed<AfterAction
 function withOutcome(r: ActResult, after: AfterAction): ActResult {
   const said = [after.outcome ?? '', after.feedback ? modelText.userSaid(after.feedback) : ''].filter(Boolean).join(' ');
   if (!said) return r;
-  if (after.decision === 'rejected') return { ok: false, error: r.ok ? said : `${r.error} ${said}` };
+  // what the action's own notes say still happened (a connection refused, a dialog answered): kept before it
+  if (after.decision === 'rejected') return { ok: false, error: r.ok ? (r.note ? `${r.note} ${said}` : said) : `${r.error} ${said}` };
   if (!r.ok) return { ok: false, error: `${r.error} ${said}` };
   return { ok: true, note: r.note ? `${r.note} ${said}` : said };
 }
