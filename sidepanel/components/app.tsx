@@ -1,3 +1,4 @@
+import { WatchedTabs } from './watched-tabs';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RunView } from '../../src/core/messages';
 import { fetchRunView, keepConnected, messageOf, onSettingsChange, onRunView, send, targetTab } from '../api';
@@ -171,6 +172,7 @@ export function App() {
       </header>
       {/* The Run view stays mounted while History is shown, so unsaved settings and a typed task are kept. */}
       <main class="view-run" hidden={view !== 'run'}>
+        <WatchedTabs />
         <SettingsForm handle={settings} onState={setForm} />
         <form class="task card" onSubmit={start}>
           <label for="task" class="label">{t('task')}</label>

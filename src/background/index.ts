@@ -2,6 +2,7 @@
  * The service worker. Listeners are registered synchronously at top level so
  * a worker that Chrome restarts gets its events.
  */
+import { lingering, stopRefusing } from './refuse';
 import { listenForCopies } from './clipboard';
 import { demoState, listenForDemos, startDemo, stopDemo } from './demo';
 import { personT } from './person';
@@ -53,6 +54,11 @@ const handlers: Handlers = {
   },
   'model/calibrate': async ({ config }) => calibrate(normalizeSettings({ ...(await loadSettings()), ...(config ?? {}) })),
   'run/start': async (req) => ({ runId: await startRun(req) }),
+  'watch/list': async () => (await lingering()).map(({ homes: _homes, ...w }) => w),
+  'watch/release': async ({ tabId }) => {
+    await stopRefusing(tabId);
+    return (await lingering()).map(({ homes: _homes, ...w }) => w);
+  },
   'run/stop': async ({ runId, reason }) => ({ stopped: await stopRun(runId, reason?.trim() ? `Stopped: ${reason.trim().slice(0, 200)}` : undefined) }),
   'run/approve': ({ runId, edit, alwaysAllow }) => control(runId, { kind: 'approve', edit, alwaysAllow }),
   'run/reject': ({ runId, feedback }) => control(runId, { kind: 'reject', feedback }),

@@ -13,7 +13,7 @@ import { translatorFor } from '../core/locales';
 import { unwatchFileChoosers, watchFileChoosers } from './act/files';
 import { dropDialogs, watchDialogs } from './dialogs';
 import { setJudge, startHolding, stopHolding, type HoldLevel } from './hold';
-import { refuseAway, stopRefusing } from './refuse';
+import { linger, refuseAway, stopRefusing } from './refuse';
 import { MIN_SECRET_CHARS } from '../core/secrets';
 import { destinationOf } from '../core/site';
 
@@ -128,19 +128,41 @@ export async function letGo(run: WatchedRun, tabIds: number[], dest: string): Pr
   await refuseFor(run, tabIds);
 }
 
+/** Where every value in the run's pages may go, and the values' own sites. */
+function destinations(run: WatchedRun): { allowed: string[]; homes: string[] } {
+  const mayGo = run.placed.map((p) => [...p.home, ...p.to]);
+  return { allowed: (mayGo[0] ?? []).filter((d) => mayGo.every((list) => list.includes(d))), homes: [...new Set(run.placed.flatMap((p) => p.home))] };
+}
+
 /** What cannot be held is refused (refuse.ts): connections to where not every value in the page may go. */
 async function refuseFor(run: WatchedRun, tabIds: number[]): Promise<void> {
   if (!run.placed.length || !holds(run.state)) return;
-  const mayGo = run.placed.map((p) => [...p.home, ...p.to]);
-  const allowed = mayGo[0].filter((d) => mayGo.every((list) => list.includes(d)));
-  const homes = [...new Set(run.placed.flatMap((p) => p.home))];
+  const { allowed, homes } = destinations(run);
   for (const t of tabIds) await refuseAway(t, allowed, homes).catch((err) => console.warn('refusing connections failed', err));
 }
 
-/** The run left the tab or ended: held requests are blocked, a held dialog cancelled, choosers native again. */
-export async function unwatchTab(tabId: number): Promise<void> {
+/**
+ * The run ends: a tab still on the site of a value the run typed stays watched (refuse.ts linger:
+ * what it sends elsewhere is refused until it leaves the site, closes, or the person releases it),
+ * then everything else the run set on it is undone.
+ */
+export async function endWatch(tabId: number, run: WatchedRun): Promise<void> {
+  let kept = false;
+  if (run.placed.length && holds(run.state)) {
+    const { allowed, homes } = destinations(run);
+    const kinds = watchedOf(run).filter((w) => run.placed.some((p) => p.value === w.value)).map((w) => w.kind);
+    kept = await linger(tabId, allowed, homes, kinds).then(() => true, (err) => { console.warn('watching the tab after the run failed', err); return false; });
+  }
+  await unwatchTab(tabId, kept);
+}
+
+/**
+ * The run left the tab or ended: held requests are blocked, a held dialog cancelled, choosers
+ * native again, and (unless `keepRefusing`: endWatch) what was refused is no longer.
+ */
+export async function unwatchTab(tabId: number, keepRefusing = false): Promise<void> {
   setJudge(tabId, null);
-  await stopRefusing(tabId).catch(() => undefined);
+  if (!keepRefusing) await stopRefusing(tabId).catch(() => undefined);
   await stopHolding(tabId).catch(() => undefined);
   await dropDialogs([tabId]).catch(() => undefined);
   await unwatchFileChoosers(tabId).catch(() => undefined);

@@ -42,6 +42,18 @@ export interface StartRun {
 
 export interface AttachedFiles { files: FileMeta[]; runId: string | null }
 
+/** A tab watched after its run (background/refuse.ts Lingering). */
+export interface WatchedTab {
+  tabId: number;
+  /** the host it is on */
+  site: string;
+  /** 'secret' | 'password' | 'card' */
+  kinds: string[];
+  since: number;
+  /** requests refused since the run ended */
+  refused: number;
+}
+
 export interface ModelCheck { ms: number; models: string[]; message: string }
 
 export interface ViewMessages {
@@ -84,6 +96,10 @@ export interface ViewMessages {
   'run/resume': { req: { runId?: string }; res: RunView };
   /** switch step approval on or off for the live run (the panel also saves it in settings) */
   'run/mode': { req: { runId?: string; approveSteps: boolean }; res: RunView | null };
+  /** tabs watched after their run ended (a value the run typed is still in their page: background/refuse.ts) */
+  'watch/list': { req: Record<string, never>; res: WatchedTab[] };
+  /** the person lets a watched tab go: what it sends is no longer refused */
+  'watch/release': { req: { tabId: number }; res: WatchedTab[] };
   /** label a tab now (all frames, overlay drawn) without running anything: the panel's "Show labels", the bench */
   'marks/label': { req: { tabId: number }; res: MarksSnapshot };
   'marks/clear': { req: { tabId: number }; res: null };

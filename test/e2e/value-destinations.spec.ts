@@ -7,18 +7,24 @@
  */
 import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runScripted, type Outcome } from './scripted-runs';
-import { serveFixtures } from './support';
+import { runScripted, sequence, type Outcome } from './scripted-runs';
+import { panelSend, serveFixtures } from './support';
+import { agentCommand } from '../../scripts/agent-command';
+import { openPanel } from '../../scripts/browser';
+import type { WatchedTab } from '../../src/core/messages';
 import { startAwaySite, type AwaySite } from '../fixtures/away-site';
 import type { StaticServer } from '../../scripts/static-server';
 
 const agent = useAgent();
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-values-'));
 const CARD = '4111 1111 1111 1111';
-/** every channel value-away.html sends by: held and asked, then sent on yes */
-const HELD = ['audio', 'beacon', 'cssbg', 'fetch', 'font', 'frame-fetch', 'img', 'prefetch', 'script', 'sw', 'worker'];
+/** the channels value-away.html sends by that the hold pauses: held and asked, then sent on yes */
+const HELD = ['audio', 'beacon', 'cssbg', 'fetch', 'font', 'frame-fetch', 'img', 'script', 'sw', 'worker'];
+/** those it cannot be sure to pause (a WebSocket, the browser's prefetch): refused, and the model told */
+const REFUSED = ['prefetch', 'ws'];
 
 let site: StaticServer;
 let away: AwaySite;
@@ -61,7 +67,7 @@ test.describe('a card number sent to another site by every channel, encoded past
     expect(third.afterAction).toMatchObject({ rule: 'payment', decision: 'approved' });
     // the first round was asked about and blocked, at its own question or at the next
     expect(sent(1)).toEqual([]);
-    // sent on yes: every channel but the connection, which cannot wait
+    // sent on yes: every channel but those that cannot wait
     const onYes = [...new Set(sent(3).map((h) => h.split(/[/?]/)[1]))].sort();
     expect(onYes).toEqual(HELD);
     // each held request's record names where it went and never the number
@@ -69,9 +75,68 @@ test.describe('a card number sent to another site by every channel, encoded past
     expect(records).not.toMatch(/4111|1111111111111114|5222222222222222|34313131/);
   });
 
-  test('a WebSocket to the other site is refused every time, yes or no, and the model is told', () => {
-    expect(away.hits.filter((h) => h.startsWith('ws '))).toEqual([]);
-    expect(o.trace.steps[1].observation).toContain(`The page tried to open a connection to "ws://${new URL(away.url).host}"`);
+  test('a WebSocket and a prefetch to the other site are refused every time, yes or no, and the model is told', () => {
+    expect(away.channels().filter((c) => REFUSED.includes(c))).toEqual([]);
+    expect(o.trace.steps[1].observation).toMatch(new RegExp(`The page tried to reach [^.]*"ws://${new URL(away.url).host}"[^.]* by a connection or a prefetch`));
     expect(site.events.filter((e) => e.type === 'blocked' && e.value === 'ws').length).toBeGreaterThanOrEqual(3);
   });
+});
+
+test('after the run, the tab stays watched: what the page sends later is refused by every channel, the panel says so, and letting the tab go lets it through', async ({ warm }) => {
+  site.events.length = 0;
+  away.hits.length = 0;
+  const model = await sequence([{ type: /^Card number$/, text: CARD }, { answer: 'typed' }]);
+  let stderr = '';
+  try {
+    // the run types the number (approved) and blocks what the page sends at once; it ends with the tab open
+    const code = await agentCommand(['--task', 'Type my card', '--url', `${site.url}guards/value-away.html?away=${encodeURIComponent(away.url)}`, '--base-url', model.baseUrl, '--trace', path.join(out, 'later.json')], {
+      env: process.env, out: () => undefined, err: (l) => { stderr += `${l}\n`; }, input: Readable.from(['y\nn\n']), handleSigint: false,
+      browsers: { acquire: async () => warm, release: () => undefined },
+    });
+    expect(code, stderr).toBe(0);
+  } finally {
+    await model.close();
+  }
+  const page = warm.context.pages().find((p) => p.url().includes('value-away.html'))!;
+  expect(page).toBeTruthy();
+  const panel = await openPanel(warm);
+  const watched = await panelSend<WatchedTab[]>(panel, 'watch/list', {});
+  expect(watched).toMatchObject([{ site: new URL(site.url).host, kinds: ['card'] }]);
+
+  // later, the page's own script sends the number everywhere: nothing reaches the other site
+  const blocked = () => site.events.filter((e) => e.type === 'blocked' && e.value === 'fetch').length;
+  const before = blocked();
+  await page.evaluate(() => (window as unknown as { everywhere(): void }).everywhere());
+  await expect.poll(blocked).toBeGreaterThan(before);
+  // a moment for the slower channels (the worker, the frame, the service worker) to try
+  await page.waitForTimeout(1_000);
+  expect(away.channels().filter((c) => c !== 'frame')).toEqual([]);
+  // the panel shows the watched tab, how much was refused, and lets it go
+  await panel.reload();
+  const note = panel.getByTestId('watched-tab');
+  await expect(note).toContainText(`Still watching the tab on ${new URL(site.url).host}: a card number the run typed`);
+  await expect.poll(async () => (await panelSend<WatchedTab[]>(panel, 'watch/list', {}))[0]?.refused ?? 0).toBeGreaterThanOrEqual(HELD.length - 1);
+  await panel.getByTestId('watched-release').click();
+  await expect(note).toHaveCount(0);
+  expect(await panelSend<WatchedTab[]>(panel, 'watch/list', {})).toEqual([]);
+  await page.evaluate(() => (window as unknown as { everywhere(): void }).everywhere());
+  await expect.poll(() => away.channels().filter((c) => c !== 'frame')).toEqual([...HELD, ...REFUSED].sort());
+});
+
+test('the watch ends by itself when the tab leaves the site', async ({ warm }) => {
+  const model = await sequence([{ type: /^Card number$/, text: CARD }, { answer: 'typed' }]);
+  try {
+    const code = await agentCommand(['--task', 'Type my card', '--url', `${site.url}guards/value-away.html?away=${encodeURIComponent(away.url)}`, '--base-url', model.baseUrl, '--trace', path.join(out, 'leave.json')], {
+      env: process.env, out: () => undefined, err: () => undefined, input: Readable.from(['y\nn\n']), handleSigint: false,
+      browsers: { acquire: async () => warm, release: () => undefined },
+    });
+    expect(code).toBe(0);
+  } finally {
+    await model.close();
+  }
+  const page = warm.context.pages().find((p) => p.url().includes('value-away.html'))!;
+  const panel = await openPanel(warm);
+  expect(await panelSend<WatchedTab[]>(panel, 'watch/list', {})).toHaveLength(1);
+  await page.goto(`${away.url}frame`);
+  await expect.poll(() => panelSend<WatchedTab[]>(panel, 'watch/list', {})).toEqual([]);
 });

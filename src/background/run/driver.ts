@@ -12,7 +12,7 @@ import { dropDownloads, undoDownloads } from '../downloads';
 import { dropRunFiles } from '../file-store';
 import { resetTab } from '../label';
 import { canGoBack, syncTabs } from '../tabs';
-import { unwatchTab, watchTab } from '../watch';
+import { endWatch, watchTab } from '../watch';
 import { active, type Active } from './active';
 import { advance, commit, messageOf, reasonText } from './commit';
 import { startKeeping } from './keep';
@@ -98,7 +98,8 @@ export async function drive(a: Active): Promise<void> {
     await dropDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]).catch(() => undefined);
     for (const t of new Set([tabId, a.state.tabId, ...a.tabs])) {
       if (!(await chrome.tabs.get(t).catch(() => null))) continue;
-      await unwatchTab(t);
+      // a tab still holding a value the run typed stays watched (watch.ts endWatch)
+      await endWatch(t, a);
       await resetTab(t);
       if (phone) await restoreDevice(t).catch(() => undefined);
       await cdp.detach(t);

@@ -85,8 +85,8 @@ export const modelText = {
   /** requests to another site held because a value the user gave was in the page (whatever they carried) */
   awaySent: (what: string[]) => `The page sent ${quoted(what)} to another site while a value the user gave (a password, a secret or a card number) was in the page; the user allowed it.`,
   awayBlocked: (what: string[]) => `The page tried to send ${quoted(what)} to another site while a value the user gave (a password, a secret or a card number) was in the page; the user did not allow it, so nothing was sent.`,
-  /** WebSocket connections refused while a value the user gave was in the page (they cannot be held for the user's answer) */
-  connectionsRefused: (to: string[]) => `The page tried to open a connection to ${quoted(to)} while a value the user gave (a password, a secret or a card number) was in it; such a connection cannot wait for the user's answer, so it was refused.`,
+  /** connections and prefetches refused while a value the user gave was in the page (they cannot be held for the user's answer) */
+  connectionsRefused: (to: string[]) => `The page tried to reach ${quoted(to)} by a connection or a prefetch while a value the user gave (a password, a secret or a card number) was in it; that cannot wait for the user's answer, so it was refused.`,
   requestsBlocked: (what: string[]) => `The page tried to send ${quoted(what)} with sensitive data in it; the user did not allow it, so the request was blocked and did not reach the site.`,
   /** a page dialog the run answered Cancel (a prompt, a guarded confirm between actions) */
   cutByDialog: 'The action was cut short by a dialog of the page (see below).',
