@@ -82,6 +82,25 @@ test.describe('a card number sent to another site by every channel, encoded past
   });
 });
 
+test('a password typed (approved) on a site goes to that site, never to another port of its host: held whatever it carries', async () => {
+  site.events.length = 0;
+  away.hits.length = 0;
+  const o = await runScripted(agent, site, `login-away.html?away=${encodeURIComponent(away.sameHostUrl)}`, [
+    { type: /^Password$/, text: 'Tr0ub4dor&3-pw' },
+    { answer: 'signed in' },
+  ], 'y\nn\n', path.join(out, 'login.json'));
+  expect(o.r.code, o.r.stderr).toBe(0);
+  const [typed] = o.trace.steps;
+  expect(typed.approval?.decision).toBe('approved');
+  expect(typed.afterAction).toMatchObject({ rule: 'password', decision: 'rejected' });
+  expect(typed.afterAction?.requests?.map((r) => r.away)).toEqual([new URL(away.sameHostUrl).host]);
+  expect(o.r.stderr).toContain(`a password typed in this run is in this page, and the page is sending a request to ${new URL(away.sameHostUrl).host}, another site than the one it was typed for`);
+  // its own site got it; the other service got nothing
+  expect(o.events.filter((e) => e.type === 'login').map((e) => e.value)).toEqual(['own-site']);
+  expect(away.hits).toEqual([]);
+  expect(JSON.stringify(o.trace)).not.toContain('Tr0ub4dor');
+});
+
 test('after the run, the tab stays watched: what the page sends later is refused by every channel, the panel says so, and letting the tab go lets it through', async ({ warm }) => {
   site.events.length = 0;
   away.hits.length = 0;
