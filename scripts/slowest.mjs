@@ -14,7 +14,7 @@ if (markdown) args.splice(args.indexOf('--markdown'), 1);
 const GROUPS = [
   ['labeling and reading the page', /^(labeler|marks-|select-rewrite|quote|point-input|web-components|frames)/],
   ['runner and dialects', /^(agent|runner-approve|dialect|export|tabs-files)/],
-  ['guards and injections', /^(guard|page-effects|injection|obey|hostile|secrets|senders)/],
+  ['guards and injections', /^(guard|page-effects|injection|obey|hostile|secrets|senders|value-destinations)/],
   ['side panel and the person', /^(approval|panel|settings-form|i18n|history|replay|doc-store|shortcut|background|restart|model-robust)/],
   ['batch and queue', /^batch/],
 ];

@@ -20,7 +20,8 @@ export function WatchedTabs() {
     return () => { live = false; clearInterval(timer); };
   }, []);
   if (!tabs.length) return null;
-  const what = (kinds: string[]) => kinds.map((k) => t(k === 'card' ? 'watchedCard' : k === 'password' ? 'watchedPassword' : 'watchedSecret')).join(', ');
+  const KEYS: Record<string, string> = { card: 'watchedCard', password: 'watchedPassword', secret: 'watchedSecret', file: 'watchedFile' };
+  const what = (kinds: string[]) => kinds.map((k) => t(KEYS[k] ?? 'watchedSecret')).join(', ');
   return (
     <section class="watched-tabs" data-testid="watched-tabs">
       {tabs.map((w) => (

@@ -7,7 +7,7 @@
  */
 import { hostKey, type GuardId } from '../core/guards';
 import { dialogHit } from '../core/page-dialog';
-import { watchPatterns, holdCheck, type Watched, type WatchPatterns } from '../core/request-hold';
+import { fileNameOf, fileValue, watchPatterns, holdCheck, type Watched, type WatchPatterns } from '../core/request-hold';
 import type { RunState } from '../core/run';
 import { translatorFor } from '../core/locales';
 import { unwatchFileChoosers, watchFileChoosers } from './act/files';
@@ -51,6 +51,10 @@ function watchedOf(run: WatchedRun): Watched[] {
     return p ? { home: p.home, to: p.to } : {};
   };
   return [
+    ...run.placed.flatMap((p): Watched[] => {
+      const name = fileNameOf(p.value);
+      return name === null ? [] : [{ value: p.value, kind: 'file', name, site: null, home: p.home, to: p.to }];
+    }),
     ...(v?.kept ?? []).map((s): Watched => ({ value: s.value, kind: 'secret', name: s.name, site: run.state.site, ...where(s.value) })),
     ...(v?.typed ?? []).map((value): Watched => ({ value, kind: 'password', site: run.state.site, ...where(value) })),
     ...run.cards.map((value): Watched => ({ value, kind: 'card', site: null, ...where(value) })),
@@ -82,7 +86,7 @@ function holds(state: RunState): boolean {
 }
 
 export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
-  await watchFileChoosers(tabId, run.state.id).catch(() => undefined);
+  await watchFileChoosers(tabId, run.state.id, (names) => placeFiles(run, tabId, names)).catch(() => undefined);
   const t = () => translatorFor(run.state.locale);
   await watchDialogs(tabId, (d) => dialogHit(d, { site: run.state.site, guards: run.state.guards, approved: approvedRule(run.state), t: t() })).catch(() => undefined);
   // With the password and payment rules both off (or always allowed on the site) nothing is held: nothing is paused either.
@@ -108,7 +112,15 @@ export async function holdWatched(tabIds: number[], run: WatchedRun): Promise<vo
  * key, since a page can send what it reads on every keystroke.
  */
 export async function placeValues(run: WatchedRun, tabId: number, text: string, frameUrl: string | null): Promise<void> {
-  const values = watchedOf(run).filter((w) => w.value.length >= MIN_SECRET_CHARS && text.includes(w.value)).map((w) => w.value);
+  await place(run, tabId, watchedOf(run).filter((w) => w.kind !== 'file' && w.value.length >= MIN_SECRET_CHARS && text.includes(w.value)).map((w) => w.value), frameUrl);
+}
+
+/** Attached files given to a page's file field: watched values from now on, at home where the tab is. */
+async function placeFiles(run: WatchedRun, tabId: number, names: string[]): Promise<void> {
+  await place(run, tabId, names.map(fileValue), null);
+}
+
+async function place(run: WatchedRun, tabId: number, values: string[], frameUrl: string | null): Promise<void> {
   if (!values.length) return;
   const tabUrl = (await chrome.tabs.get(tabId).catch(() => null))?.url ?? '';
   const home = [...new Set([destinationOf(tabUrl), frameUrl ? destinationOf(frameUrl) : null].filter((d): d is string => d !== null))];

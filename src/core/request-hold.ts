@@ -43,7 +43,8 @@ import { destinationOf, httpHost, sameSite, siteKey } from './site';
 export interface Watched {
   value: string;
   /** a Settings secret, a password typed in this run, a card number typed in this run */
-  kind: 'secret' | 'password' | 'card';
+  /** 'file': a file the person attached, given to a page's file field (its value is fileValue(name): never looked for in a request) */
+  kind: 'secret' | 'password' | 'card' | 'file';
   /** a Settings secret's name (its placeholder is shown, never its value) */
   name?: string;
   /**
@@ -142,7 +143,14 @@ interface Pattern {
 /** watchPatterns' result: keep it while the watched values do not change. */
 export interface WatchPatterns { readonly patterns: readonly Pattern[] }
 
-const RULE_OF: Record<Watched['kind'], GuardId> = { secret: 'password', password: 'password', card: 'payment' };
+/** Attached files are the person's own data, like their secrets: the password rule ("passwords and secrets") guards them. */
+const RULE_OF: Record<Watched['kind'], GuardId> = { secret: 'password', password: 'password', card: 'payment', file: 'password' };
+
+const FILE_MARK = '\u0000file\u0000';
+/** The watched value standing for an attached file (its bytes are not looked for in requests: only where they go counts). */
+export const fileValue = (name: string) => `${FILE_MARK}${name}`;
+/** The file's name when `value` stands for one (fileValue), else null. */
+export const fileNameOf = (value: string) => (value.startsWith(FILE_MARK) ? value.slice(FILE_MARK.length) : null);
 
 /**
  * Text past this is not decoded: a large upload stays quick to judge (a 2 MB JSON body in about
@@ -189,7 +197,7 @@ function patternOf(w: Watched): Pattern | null {
   if (typeof w?.value !== 'string' || w.value.length < MIN_SECRET_CHARS) return null;
   const value = w.value;
   // a base64 form shorter than MIN_BASE64_NEEDLE is left to the decoded reading (a short one matches by chance)
-  const needles = encodedForms(value);
+  const needles = w.kind === 'file' ? [] : encodedForms(value);
   const d = w.kind === 'card' ? digitsOf(value) : null;
   const releasedTo = w.site ? httpHost(w.site) ?? (w.site.trim() ? hostKey(w.site.trim()) : null) : null;
   return {
@@ -287,6 +295,7 @@ function viewsOf(text: string): View[] {
 }
 
 function findIn(views: readonly View[], p: Pattern): Carried | null {
+  if (p.watched.kind === 'file') return null;
   for (const v of views) {
     if (v.text.includes(p.value) || (p.digits && p.digits.test(v.text))) return v.how;
     for (const [how, needle] of p.needles) if (v.text.includes(needle)) return how;
@@ -436,6 +445,7 @@ function summary(method: string, url: URL, p: Pattern | null): { what: string; u
 /** The reason a request to another destination is held: which value is in the page, where it would go. */
 function awayReason(w: Watched, to: string, t: Translate, carried: boolean): string {
   const why = w.kind === 'secret' ? t('whyAwaySecret', w.name ?? '?', to)
+    : w.kind === 'file' ? t('whyAwayFile', w.name ?? '?', to)
     : w.kind === 'password' ? t('whyAwayPassword', to)
       : w.name ? t('whyAwayCardSecret', w.name, to) : t('whyAwayCard', to);
   return carried ? `${why}; ${t('whyAwayCarried')}` : why;

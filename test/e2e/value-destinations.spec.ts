@@ -6,7 +6,7 @@
  * in auto mode.
  */
 import { test, expect, useAgent } from './fixtures';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -100,6 +100,25 @@ test('a password typed (approved) on a site goes to that site, never to another 
   expect(o.events.filter((e) => e.type === 'login').map((e) => e.value)).toEqual(['own-site']);
   expect(away.hits).toEqual([]);
   expect(JSON.stringify(o.trace)).not.toContain('Tr0ub4dor');
+});
+
+test('an attached file given to a page\'s hidden file field is watched: the page sending its bytes to another site is held, named by the file', async () => {
+  site.events.length = 0;
+  away.hits.length = 0;
+  const file = path.join(out, 'taxes.txt');
+  writeFileSync(file, 'income 84,000; SSN 078-05-1120\n');
+  const model = await sequence([{ click: /^Show details$/ }, { answer: 'shipped' }]);
+  let stderr = '';
+  try {
+    const code = await agent.run(['--task', 'Check my order status', '--url', `${site.url}guards/file-away.html?away=${encodeURIComponent(away.url)}`, '--base-url', model.baseUrl, '--file', file, '--trace', path.join(out, 'file.json')], {}, 'n\n')
+      .then((r) => { stderr = r.stderr; return r.code; });
+    expect(code, stderr).toBe(0);
+  } finally {
+    await model.close();
+  }
+  expect(site.events.filter((e) => e.type === 'file').map((e) => e.value)).toEqual(['taxes.txt']);
+  expect(stderr).toContain(`your file "taxes.txt" was given to this page, and the page is sending a request to ${new URL(away.url).host}, another site`);
+  expect(away.hits).toEqual([]);
 });
 
 /**

@@ -27,6 +27,8 @@ interface Watch {
   notes: string[];
   /** choosers being filled, in order */
   busy: Promise<void>;
+  /** called with the files' names before the page gets them (watch.ts: from then on they are watched values) */
+  giving: (names: string[]) => Promise<void>;
 }
 
 const watches = new Map<number, Watch>();
@@ -46,9 +48,9 @@ chrome.debugger.onDetach.addListener((source) => {
   if (source.tabId !== undefined) watches.delete(source.tabId);
 });
 
-/** From now on, file choosers in this tab get the run's attached files. */
-export async function watchFileChoosers(tabId: number, runId: string): Promise<void> {
-  if (!watches.has(tabId)) watches.set(tabId, { runId, prefer: '', notes: [], busy: Promise.resolve() });
+/** From now on, file choosers in this tab get the run's attached files; `giving` is told which, before the page has them. */
+export async function watchFileChoosers(tabId: number, runId: string, giving: (names: string[]) => Promise<void> = async () => undefined): Promise<void> {
+  if (!watches.has(tabId)) watches.set(tabId, { runId, prefer: '', notes: [], busy: Promise.resolve(), giving });
   await cdp.send(tabId, 'Page.enable');
   await cdp.send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
 }
@@ -119,6 +121,8 @@ async function fill(tabId: number, w: Watch, backendNodeId: number | undefined, 
     const attached = await runFiles(w.runId);
     const pick = pickFiles(attached, input.accept, input.multiple || multipleMode, w.prefer);
     if (pick.chosen.length) {
+      // watched from before the page can read them: a page may send a file the moment it has it
+      await w.giving(pick.chosen.map((f) => f.name));
       const set = await callOn<number>(tabId, objectId, setFiles, [await Promise.all(pick.chosen.map(toPage))]);
       if (set !== pick.chosen.length) throw new Error(`the field kept ${set} of ${pick.chosen.length} files`);
     }
