@@ -140,10 +140,8 @@ chrome.webRequest.onErrorOccurred.addListener((d) => {
     if (!list.includes(shown)) list.push(shown);
     refused.set(d.tabId, list);
   }
-  void update(async (all) => {
-    const l = all[d.tabId]?.lingering;
-    if (l) l.refused++;
-  });
+  // counted only for a tab watched after its run (most blocked requests are another extension's)
+  void entries().then((all) => (all[d.tabId]?.lingering ? update(async (now) => { const l = now[d.tabId]?.lingering; if (l) l.refused++; }) : undefined));
 }, { urls: ['<all_urls>'] });
 
 chrome.tabs.onRemoved.addListener((tabId) => {
