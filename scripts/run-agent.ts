@@ -138,7 +138,7 @@ function approvalBlock(run: RunView): string {
     `  Proposed action: ${oneLine(p.actionText === null ? '(none)' : actionInWords(p.actionText, a?.target ?? p.target))}${at}`,
   ];
   if (a?.reason) lines.push(`  Guard: ${oneLine(a.reason)}${a.rule ? ` (rule "${a.rule}")` : ''}`);
-  if (a?.after) lines.push('  y keeps it (a held request is sent, the page\'s question answered OK); n undoes it (the browser goes back, a download is cancelled, a held request blocked, the page\'s question answered Cancel)');
+  if (a?.after) lines.push('  y keeps it (a held request is sent, the page\'s question answered OK, a file chooser given the files); n undoes it (the browser goes back, a download is cancelled, a held request blocked, the page\'s question answered Cancel, a file chooser given nothing)');
   lines.push(APPROVE_PROMPT);
   return lines.join('\n');
 }

@@ -32,6 +32,9 @@ export function actionUnderway(tabIds: number[], on: boolean): void {
   }
 }
 
+/** An action is under way in the tab (between its input and its settle). */
+export const isActing = (tabId: number): boolean => acting.has(tabId);
+
 const TYPES: DialogType[] = ['alert', 'confirm', 'prompt', 'beforeunload'];
 
 chrome.debugger.onEvent.addListener((source, method, params) => {

@@ -1,6 +1,6 @@
 /**
- * What watches a run's tab besides its own input (docs/guards.md): file choosers get the run's
- * attached files (act/files.ts), the page's dialogs are answered or held for the person
+ * What watches a run's tab besides its own input (docs/guards.md): file choosers are offered the
+ * run's attached files (act/files.ts), the page's dialogs are answered or held for the person
  * (dialogs.ts, core/page-dialog.ts), and requests that would carry a secret, a typed password or
  * a card number are held for the person (hold.ts, core/request-hold.ts). Every tab the run works
  * in is watched (its first tab, and each tab it follows: tabs.ts); unwatchTab undoes it all.
@@ -86,7 +86,7 @@ function holds(state: RunState): boolean {
 }
 
 export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
-  await watchFileChoosers(tabId, run.state.id, (names) => placeFiles(run, tabId, names)).catch(() => undefined);
+  await watchFileChoosers(tabId, run.state.id, (names, url) => placeFiles(run, tabId, names, url)).catch(() => undefined);
   const t = () => translatorFor(run.state.locale);
   await watchDialogs(tabId, (d) => dialogHit(d, { site: run.state.site, guards: run.state.guards, approved: approvedRule(run.state), t: t() })).catch(() => undefined);
   // With the password and payment rules both off (or always allowed on the site) nothing is held: nothing is paused either.
@@ -115,9 +115,9 @@ export async function placeValues(run: WatchedRun, tabId: number, text: string, 
   await place(run, tabId, watchedOf(run).filter((w) => w.kind !== 'file' && w.value.length >= MIN_SECRET_CHARS && text.includes(w.value)).map((w) => w.value), frameUrl);
 }
 
-/** Attached files given to a page's file field: watched values from now on, at home where the tab is. */
-async function placeFiles(run: WatchedRun, tabId: number, names: string[]): Promise<void> {
-  await place(run, tabId, names.map(fileValue), null);
+/** Attached files given to a page's file field (in the document at `url`): watched values from now on, at home where the tab and that document are. */
+async function placeFiles(run: WatchedRun, tabId: number, names: string[], url: string): Promise<void> {
+  await place(run, tabId, names.map(fileValue), url);
 }
 
 async function place(run: WatchedRun, tabId: number, values: string[], frameUrl: string | null): Promise<void> {

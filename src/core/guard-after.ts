@@ -8,7 +8,7 @@
 import { hostKey, type GuardHit, type GuardId, type GuardSettings } from './guards';
 import type { Translate } from './i18n';
 import { english } from './locales';
-import { awayHost, httpHost, sameSite } from './site';
+import { awayHost, destinationOf, httpHost, sameSite } from './site';
 import type { PageDialog } from './page-dialog';
 import type { Held } from './request-hold';
 
@@ -21,6 +21,16 @@ export interface Landed<D extends { filename: string } = { filename: string }> {
   dialog?: { dialog: PageDialog; hit: GuardHit };
   /** requests of the page held for the person (request-hold.ts), each with its rule and reason */
   requests?: Held[];
+  /** a file chooser the action opened, waiting: the attached files it would get, and its page (background/act/files.ts) */
+  chooser?: FileOffer;
+}
+
+/** Attached files a page's file chooser asked for, not given yet: given only once the person says yes. */
+export interface FileOffer {
+  /** the attached files the field would get (its accept list and multiple applied: core/files.ts) */
+  files: string[];
+  /** the URL of the document the file field is in (where the files would go) */
+  url: string;
 }
 
 export interface AfterContext {
@@ -40,8 +50,10 @@ function ruleOn(guards: GuardSettings, site: string, id: GuardId): boolean {
 }
 
 /**
- * The guard to ask after the action, or null. A page dialog held open asks first, then requests
- * held (their rules judged them as they came); a download asks (the download rule), unless the person
+ * The guard to ask after the action, or null. A page dialog held open asks first, then a file
+ * chooser waiting for attached files (the password rule: attached files are the person's own data,
+ * like their secrets) with the requests held (their rules judged them as they came), in one
+ * question; a download asks (the download rule), unless the person
  * approved the action as a download before it ran; the tab on
  * another site than the task's asks (the leave-site rule) when the action moved it there from
  * another site, unless the person approved leaving before the action ran.
@@ -50,12 +62,18 @@ export function afterActionHit(landed: Landed, ctx: AfterContext, guards: GuardS
   const t = ctx.t ?? english;
   // A dialog the page waits on, and requests held: their guards were judged as they came (dialogs.ts, hold.ts).
   if (landed.dialog) return landed.dialog.hit;
+  const hits: GuardHit[] = [];
+  if (landed.chooser && ruleOn(guards, ctx.site, 'password')) {
+    const { files, url } = landed.chooser;
+    hits.push({ id: 'password', reason: t('whyFileChooser', files.map((f) => `"${f}"`).join(', '), destinationOf(url) ?? url) });
+  }
   if (landed.requests?.length) {
     const all = [...new Set(landed.requests.map((r) => r.reason))];
     // "… to X" said once: when one request there carries the value, its longer reason says it for all
     const reasons = all.filter((r) => !all.some((o) => o !== r && o.startsWith(`${r}; `)));
-    return { id: landed.requests[0].rule, reason: reasons.join('; ') };
+    hits.push({ id: landed.requests[0].rule, reason: reasons.join('; ') });
   }
+  if (hits.length) return { id: hits[0].id, reason: hits.map((h) => h.reason).join('; ') };
   // A download the person approved before the click (the download guard's guess) is not asked again.
   if (landed.downloads.length && ctx.approved !== 'download' && ruleOn(guards, ctx.site, 'download')) {
     return { id: 'download', reason: t('whyDownloadBegan', landed.downloads.map((d) => `"${d.filename}"`).join(', ')) };

@@ -12,14 +12,17 @@ import type { InProcessAgent } from './fixtures';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 
-export type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string; tag?: string } | { key: string } | { answer: string };
+export type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string; tag?: string } | { key: string } | { scroll: 'down' | 'up' } | { answer: string };
 
-export function sequence(steps: Step[]): Promise<FakeModel> {
+/** `before`: awaited before the reply to the request for step n (0-based), to let the page do something first. */
+export function sequence(steps: Step[], before?: (n: number) => Promise<void>): Promise<FakeModel> {
   return startFakeModel({
-    policy: (req) => {
+    policy: async (req) => {
       const p = req.prompt as PromptParts;
+      await before?.(p.history.length);
       const s = steps[Math.min(p.history.length, steps.length - 1)];
       if ('answer' in s) return { content: `Thought: Done.\nAction: ANSWER; <content>${s.answer}</content>\nMemory_Updated: {}` };
+      if ('scroll' in s) return { content: `Thought: I will scroll ${s.scroll}.\nAction: Scroll [WINDOW]; [${s.scroll}]\nMemory_Updated: {}` };
       if ('key' in s) return { content: `Thought: I will press ${s.key}.\nAction: Key; [${s.key}]\nMemory_Updated: {}` };
       const find = 'click' in s ? s.click : s.type;
       const el = p.elements.find((e) => find.test(e.text) && (!('tag' in s) || !s.tag || e.tag === s.tag));

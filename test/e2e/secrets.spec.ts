@@ -161,7 +161,7 @@ test('a secret from Settings: the model only ever sees {{secret:card}}, the page
   });
   // The person's task names the value itself: the model gets the placeholder instead.
   const runId = await start(model, `Sign in as the card ${CARD}`);
-  await approveCard(/Typing a password or a saved secret: this types your saved secret \{\{secret:card\}\}/, /\{\{secret:card\}\}/, CARD);
+  await approveCard(/Passwords, saved secrets and attached files: this types your saved secret \{\{secret:card\}\}/, /\{\{secret:card\}\}/, CARD);
   const run = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
   expect(run.status).toBe('finished');
   // The page got the real value (the page reports the user field), typed once.

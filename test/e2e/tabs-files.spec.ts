@@ -82,6 +82,17 @@ function events(type: string, value?: string): Record<string, string>[] {
   return site.events.filter((e) => e.type === type && (value === undefined || e.value === value));
 }
 
+/**
+ * The person is asked about a file chooser the run's action opened (the question names the files
+ * and the field's site) and says yes; the question's words.
+ */
+async function allowFiles(runId: string, files: string[]): Promise<string> {
+  const named = files.map((f) => `"${f}"`).join(', ');
+  const asked = await waitForRun(panel, runId, (r) => !!r.pending?.approval?.after && !!r.pending.approval.reason?.includes(named), `asked about ${named}`);
+  await panelSend(panel, 'run/approve', { runId });
+  return asked.pending?.approval?.reason ?? '';
+}
+
 /** A promise and its resolver (to hold a model reply until the test lets it go). */
 function gate(): { wait: Promise<void>; open: () => void } {
   let open: () => void = () => undefined;
@@ -261,6 +272,12 @@ test('files attached in the panel: a click on a file field, and on a styled butt
   await panel.getByTestId('task').fill('Upload my document and my photos');
   await panel.getByTestId('start').click();
   const run = await expect.poll(async () => (await panelSend<RunView | null>(panel, 'run/get', {}))?.files?.length ?? 0).toBe(3).then(() => panelSend<RunView>(panel, 'run/get', {}));
+  // Each chooser asks first, naming the files it would get and the page's site; nothing is given before the yes.
+  const host = new URL(site.url).host;
+  await expect(panel.getByTestId('approval-reason')).toHaveText(`Passwords, saved secrets and attached files: the page at ${host} opened a file chooser and would get "notes.txt" from the files you attached; it gets them only if you allow it`);
+  expect(events('change')).toEqual([]);
+  await panel.getByTestId('approve').click();
+  expect(await allowFiles(run.id, ['cat.png', 'dog.png'])).toContain(host);
   const done = await ended(run.id);
   expect(done.stopReason).toBeNull();
   expect(done.answer).toBe('uploaded');
@@ -296,6 +313,7 @@ test('glm-pc: a click at the point of a styled button that opens a hidden file f
   const play = pcPlayer([{ do: 'click', colour: COLOURS.blue, info: 'Choose photos' }, { do: 'answer', text: 'chosen' }]);
   const m = await fake((req) => play(req.pc), { dialect: 'glm-pc' });
   const runId = await start(m, 'Choose my photos', 'files/upload.html', { dialect: 'glm-pc' });
+  await allowFiles(runId, ['cat.png']);
   const done = await ended(runId);
   expect(done.stopReason).toBeNull();
   expect(events('change', 'photos')).toEqual([expect.objectContaining({ names: 'cat.png', sizes: String(CAT.length), sums: sum(CAT) })]);
@@ -340,6 +358,7 @@ test('files attached while the run goes on are its own: the next click on the fi
   await panel.getByTestId('attach-input').setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: NOTES }]);
   await expect(panel.getByTestId('attached-file')).toHaveText([/^notes\.txt/]);
   held.open();
+  await allowFiles(runId, ['notes.txt']);
   const done = await ended(runId);
   expect(done.answer).toBe('uploaded');
   const t = await traceOf(runId);
@@ -383,7 +402,7 @@ test('runner --file: the files go with the run; Type on a file field chooses the
   const r = await agent.run([
     '--task', 'Upload my notes', '--url', `${site.url}files/upload.html`, '--base-url', m.baseUrl, '--api-key', KEY,
     '--file', path.join(dir, 'other.txt'), '--file', path.join(dir, 'notes.txt'), '--trace', path.join(dir, 'trace.json'),
-  ]);
+  ], {}, 'y\n');
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toContain('Observation: Success. The file chooser got the attached file "notes.txt".');
   expect(events('change', 'doc')).toEqual([expect.objectContaining({ names: 'notes.txt', text: NOTES.toString() })]);

@@ -6,11 +6,11 @@
  * in auto mode.
  */
 import { test, expect, useAgent } from './fixtures';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runScripted, sequence, type Outcome } from './scripted-runs';
+import { runScripted, sequence, type Outcome, type Step } from './scripted-runs';
 import { panelSend, serveFixtures } from './support';
 import { agentCommand } from '../../scripts/agent-command';
 import { openPanel } from '../../scripts/browser';
@@ -18,6 +18,7 @@ import type { WatchedTab } from '../../src/core/messages';
 import type { Launched } from '../../scripts/browser';
 import { startAwaySite, type AwaySite } from '../fixtures/away-site';
 import type { StaticServer } from '../../scripts/static-server';
+import type { Trace } from '../../src/core/trace';
 
 const agent = useAgent();
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-values-'));
@@ -102,23 +103,64 @@ test('a password typed (approved) on a site goes to that site, never to another 
   expect(JSON.stringify(o.trace)).not.toContain('Tr0ub4dor');
 });
 
-test('an attached file given to a page\'s hidden file field is watched: the page sending its bytes to another site is held, named by the file', async () => {
-  site.events.length = 0;
-  away.hits.length = 0;
+test.describe('an attached file: a chooser is asked about, naming the file and the site; once given, the page sending it to another site is held', () => {
   const file = path.join(out, 'taxes.txt');
-  writeFileSync(file, 'income 84,000; SSN 078-05-1120\n');
-  const model = await sequence([{ click: /^Show details$/ }, { answer: 'shipped' }]);
-  let stderr = '';
-  try {
-    const code = await agent.run(['--task', 'Check my order status', '--url', `${site.url}guards/file-away.html?away=${encodeURIComponent(away.url)}`, '--base-url', model.baseUrl, '--file', file, '--trace', path.join(out, 'file.json')], {}, 'n\n')
-      .then((r) => { stderr = r.stderr; return r.code; });
-    expect(code, stderr).toBe(0);
-  } finally {
-    await model.close();
+  const host = () => new URL(site.url).host;
+  test.beforeAll(() => writeFileSync(file, 'income 84,000; SSN 078-05-1120\n'));
+
+  /** A run on file-away.html with taxes.txt attached: `steps` played, `input` its stdin; its trace and stderr. */
+  async function fileRun(name: string, steps: Step[], input: string, before?: (n: number) => Promise<void>): Promise<{ trace: Trace; stderr: string }> {
+    site.events.length = 0;
+    away.hits.length = 0;
+    const model = await sequence(steps, before);
+    try {
+      const traceFile = path.join(out, `${name}.json`);
+      const r = await agent.run(['--task', 'Check my order status', '--url', `${site.url}guards/file-away.html?away=${encodeURIComponent(away.url)}`, '--base-url', model.baseUrl, '--file', file, '--trace', traceFile], {}, input);
+      expect(r.code, r.stderr).toBe(0);
+      return { trace: JSON.parse(readFileSync(traceFile, 'utf8')) as Trace, stderr: r.stderr };
+    } finally {
+      await model.close();
+    }
   }
-  expect(site.events.filter((e) => e.type === 'file').map((e) => e.value)).toEqual(['taxes.txt']);
-  expect(stderr).toContain(`your file "taxes.txt" was given to this page, and the page is sending a request to ${new URL(away.url).host}, another site`);
-  expect(away.hits).toEqual([]);
+  const given = () => site.events.filter((e) => e.type === 'file').map((e) => e.value);
+  const DETAILS: Step[] = [{ click: /^Show details$/ }, { scroll: 'down' }, { answer: 'shipped' }];
+
+  test('no to the chooser: the field gets nothing, the action counts as not done, the model is told', async () => {
+    const { trace, stderr } = await fileRun('file-no', DETAILS, 'n\n');
+    expect(stderr).toContain(`the page at ${host()} opened a file chooser and would get "taxes.txt" from the files you attached; it gets them only if you allow it`);
+    expect(trace.steps[0].afterAction).toMatchObject({ rule: 'password', chooser: { files: ['taxes.txt'], url: expect.stringContaining('/guards/file-away.html') }, decision: 'rejected' });
+    expect(trace.steps[0].observation).toContain(`This opened a file chooser on ${host()}; the user did not allow giving it "taxes.txt", so no file was chosen.`);
+    expect(given()).toEqual([]);
+    expect(away.hits).toEqual([]);
+  });
+
+  test('yes to the chooser: the page has the file; its send to another site is held and asked with the next action, named by the file: no blocks it', async () => {
+    const { trace, stderr } = await fileRun('file-yes-no', DETAILS, 'y\nn\n');
+    expect(given()).toEqual(['taxes.txt']);
+    expect(trace.steps[0].afterAction).toMatchObject({ chooser: { files: ['taxes.txt'] }, decision: 'approved' });
+    expect(trace.steps[0].observation).toBe('Success. The file chooser got the attached file "taxes.txt".');
+    expect(stderr).toContain(`your file "taxes.txt" was given to this page, and the page is sending a request to ${new URL(away.url).host}, another site`);
+    expect(trace.steps[1].afterAction).toMatchObject({ rule: 'password', decision: 'rejected', requests: [{ away: new URL(away.url).host }] });
+    expect(away.hits).toEqual([]);
+  });
+
+  test('yes, then yes to the send: the file goes to the other site', async () => {
+    await fileRun('file-yes-yes', DETAILS, 'y\ny\n');
+    expect(given()).toEqual(['taxes.txt']);
+    expect(away.hits.filter((h) => h.startsWith('/upload'))).toHaveLength(1);
+  });
+
+  test('a chooser the page opens by itself after the action (not asked for) gets nothing, and the model is told', async () => {
+    // the model's next reply waits until the page has opened its chooser (2 s after the click)
+    const opened = () => site.events.some((e) => e.type === 'chooser');
+    const { trace } = await fileRun('file-unasked', [{ click: /^Remind me later$/ }, { scroll: 'down' }, { answer: 'later' }], '', async (n) => {
+      if (n === 1) await expect.poll(opened, { timeout: 10_000 }).toBe(true);
+    });
+    expect(trace.steps[0].afterAction).toBeUndefined();
+    expect(trace.steps[1].observation).toContain('The page opened a file chooser by itself, not as a result of an action; it was refused and got no file.');
+    expect(given()).toEqual([]);
+    expect(away.hits).toEqual([]);
+  });
 });
 
 /**

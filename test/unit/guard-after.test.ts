@@ -120,6 +120,19 @@ describe('guards after an action', () => {
     expect(afterActionHit({ url: 'https://other.example/', downloads: [] }, { ...at, before: 'https://evil.example/' }, DEFAULT_GUARDS)?.id).toBe('leave-site');
   });
 
+  it('a file chooser the action opened asks, naming the files and the field\'s site (port included), even after an approved action; with held requests, one question', () => {
+    const chooser = { files: ['taxes.txt', 'id.png'], url: 'https://uploads.other.example:8443/form' };
+    expect(afterActionHit({ url: 'https://shop.example/cart', downloads: [], chooser }, { ...at, approved: 'password' }, DEFAULT_GUARDS))
+      .toEqual({ id: 'password', reason: 'the page at other.example:8443 opened a file chooser and would get "taxes.txt", "id.png" from the files you attached; it gets them only if you allow it' });
+    const requests = [{ requestId: 'q', tabId: 3, url: 'https://evil.example/u', method: 'POST', rule: 'password' as const, reason: 'the page is sending a request to evil.example', what: 'POST evil.example/u', at: 1 }];
+    expect(afterActionHit({ url: 'https://shop.example/cart', downloads: [], chooser, requests }, at, DEFAULT_GUARDS)?.reason)
+      .toBe('the page at other.example:8443 opened a file chooser and would get "taxes.txt", "id.png" from the files you attached; it gets them only if you allow it; the page is sending a request to evil.example');
+    // the password rule (the person's own data) off, or always allowed on the task's site: nobody is asked
+    const off: GuardSettings = { ...DEFAULT_GUARDS, rules: DEFAULT_GUARDS.rules.map((r) => (r.id === 'password' ? { ...r, on: false } : r)) };
+    expect(afterActionHit({ url: 'https://shop.example/cart', downloads: [], chooser }, at, off)).toBeNull();
+    expect(afterActionHit({ url: 'https://shop.example/cart', downloads: [], chooser }, at, { ...DEFAULT_GUARDS, allow: { 'shop.example': ['password'] } })).toBeNull();
+  });
+
   it('not again when the person approved leaving before the action, nor for the person\'s apps or a site allowed', () => {
     expect(afterActionHit({ url: 'https://evil.example/', downloads: [] }, { ...at, approved: 'leave-site' }, DEFAULT_GUARDS)).toBeNull();
     expect(afterActionHit({ url: 'https://evil.example/', downloads: [] }, { ...at, approved: 'payment' }, DEFAULT_GUARDS)?.id).toBe('leave-site');
@@ -184,6 +197,22 @@ describe('the run pauses after an action that left the site or began a download'
     expect(effectOf(s)).toMatchObject({ kind: 'after', after: { rule: null, decision: 'auto' } });
     s = reduce(s, { type: 'resolved', at: 40, outcome: 'The browser began downloading "g.zip"; the download was kept.' });
     expect(s.steps[0].afterAction).toMatchObject({ rule: null, decision: 'auto' });
+  });
+
+  it('a file chooser: asked; a no leaves the field empty and the action counts as not done; with the rule off the files are given unasked', () => {
+    const landed = { url: 'https://shop.example/cart', downloads: [], chooser: { files: ['taxes.txt'], url: 'https://shop.example/cart' } };
+    let s = reduce(clicked(), { type: 'acted', at: 30, result: { ok: true }, ms: 8, landed });
+    expect(toRunView(s).pending?.approval).toMatchObject({ rule: 'password', after: true, reason: expect.stringContaining('"taxes.txt"') });
+    s = reduce(s, { type: 'reject', at: 31, feedback: null });
+    expect(effectOf(s)).toMatchObject({ kind: 'after', after: { decision: 'rejected', chooser: { files: ['taxes.txt'] } } });
+    s = reduce(s, { type: 'resolved', at: 40, outcome: 'This opened a file chooser on shop.example; the user did not allow giving it "taxes.txt", so no file was chosen.' });
+    expect(s.steps[0].result).toMatchObject({ ok: false, error: expect.stringContaining('did not allow giving it "taxes.txt"') });
+    expect(toTrace(s, []).steps[0].afterAction).toMatchObject({ rule: 'password', chooser: { files: ['taxes.txt'], url: 'https://shop.example/cart' }, decision: 'rejected' });
+
+    const off: GuardSettings = { ...DEFAULT_GUARDS, rules: DEFAULT_GUARDS.rules.map((r) => (r.id === 'password' ? { ...r, on: false } : r)) };
+    const auto = reduce(clicked(off), { type: 'acted', at: 30, result: { ok: true }, ms: 8, landed });
+    expect(auto.phase).toBe('act');
+    expect(effectOf(auto)).toMatchObject({ kind: 'after', after: { rule: null, decision: 'auto', chooser: { files: ['taxes.txt'] } } });
   });
 
   it('nothing to look at (same site, no download, or an older worker without `landed`): the step ends as before', () => {

@@ -7,7 +7,7 @@ import { hideRun, modelText, type ActResult, type Effect, type RunEvent } from '
 import { dialectOf } from '../../core/dialects/registry';
 import { fillSecrets } from '../../core/secrets';
 import { actInput, settleAfter } from '../act';
-import { takeFileNotes } from '../act/files';
+import { takeFileNotes, takeOffer } from '../act/files';
 import { armClipboard } from '../clipboard';
 import { PageError, sendContent } from '../content';
 import { actionUnderway, inputOrDialog, takeDialogNotes, type HeldDialog } from '../dialogs';
@@ -65,7 +65,9 @@ export async function actStep(a: Active, eff: Act): Promise<RunEvent> {
     a.held = downloads;
     // Requests the page sent that carry a secret or a card number: held for the person (hold.ts).
     const requests = takeHeld(tabs());
-    const landed = { url: await tabUrl(a.state.tabId), downloads, ...(requests.length ? { requests } : {}) };
+    // A file chooser the action opened waits for the person with the attached files it would get (act/files.ts).
+    const chooser = await takeOffer(tabId);
+    const landed = { url: await tabUrl(a.state.tabId), downloads, ...(requests.length ? { requests } : {}), ...(chooser ? { chooser } : {}) };
     const learned = learnt && result.ok ? { ...result, learned: learnt.learned, usage: learnt.usage, note: result.note ? `${result.note} ${learnt.note}` : learnt.note } : result;
     // A dialog answered Cancel cut the action short: not a success.
     const outcome = dialogs.cut && learned.ok ? { ok: false as const, error: modelText.cutByDialog } : learned;

@@ -1,14 +1,15 @@
 /**
  * The 'after' effect: keeps what an action did (downloads resumed, held requests sent, the page's
- * dialog answered OK) or undoes it (downloads cancelled and erased, requests blocked, the tab back
+ * dialog answered OK, a file chooser given the attached files) or undoes it (downloads cancelled and erased, requests blocked, the tab back
  * when it is still on the other site), as the person decided -> 'resolved'.
  */
 import { modelText, type AfterAction, type Effect, type RunEvent } from '../../core/run';
 import { dialogNote } from '../../core/page-dialog';
 import { awayHost } from '../../core/site';
+import { answerOffer } from '../act/files';
 import { answerDialog } from '../dialogs';
 import { keepDownloads, undoDownloads } from '../downloads';
-import { blockHeld, releaseHeld } from '../hold';
+import { blockHeld, releaseHeld, settledOrHeld } from '../hold';
 import { letGo } from '../watch';
 import { settle } from '../settle';
 import { syncTabs } from '../tabs';
@@ -39,6 +40,13 @@ async function resolveAfter(a: Active, after: AfterAction, before: string): Prom
     a.inputLeft = undefined;
     await settle(a.state.tabId, BACK_SETTLE_MS);
     said.push(dialogNote(after.dialog, yes, 'user'));
+  }
+  if (after.chooser) {
+    // the attached files go to the field only on a yes (or with nobody to ask: the rule is off)
+    const give = yes || after.decision === 'auto';
+    said.push(await answerOffer(a.state.tabId, give));
+    // the page reads them now; what it sends on is held like any watched value's request (asked with the next action)
+    if (give) await settledOrHeld([a.state.tabId], settle(a.state.tabId, BACK_SETTLE_MS));
   }
   if (after.requests?.length) {
     if (yes) {

@@ -38,6 +38,14 @@ export const modelText = {
   noFilesAttached: 'This opened a file chooser, but the person has attached no files to this run, so no file was chosen. Ask the person to attach the file in the side panel, or say that the task needs a file.',
   noFileAccepted: (names: string[], accept: string) => `This opened a file chooser, but none of the attached files (${quoted(names)}) is of a type the field accepts (${accept}), so no file was chosen.`,
   fileChooserFailed: (why: string) => `This opened a file chooser, but the files could not be set: ${why}.`,
+  /** a chooser the page opened while no action was under way (background/act/files.ts) */
+  chooserUnasked: 'The page opened a file chooser by itself, not as a result of an action; it was refused and got no file.',
+  /** a second chooser in one action: only the first is offered the files */
+  chooserAgain: 'This opened another file chooser in the same action; it got no file. Open one file field at a time.',
+  /** the user said no to giving the attached files to the field's site */
+  chooserRefused: (names: string[], dest: string) => `This opened a file chooser on ${dest}; the user did not allow giving it ${quoted(names)}, so no file was chosen.`,
+  /** the offer was gone when the user answered (the extension restarted meanwhile) */
+  chooserLost: 'The file chooser this opened was gone before the user answered (the extension restarted), so no file was chosen. Open the file field again if the task needs the file.',
   /** a file chooser opened: what was picked from the attached files (core/files.ts pickFiles) */
   fileChoice: (attached: FileMeta[], pick: FilePick<FileMeta>, accept: string): string => {
     const names = (fs: FileMeta[]) => fs.map((f) => f.name);

@@ -412,11 +412,13 @@ function onTab(state: RunState, ev: Extract<RunEvent, { type: 'tab' }>): RunStat
 function afterAction(state: RunState, p: PendingStep, landed: Landed<AfterAction['downloads'][number]>): AfterAction | null {
   const approved = p.decision?.decision === 'approved' ? p.guardRule ?? null : null;
   const hit = afterActionHit(landed, { site: state.site, before: p.url, apps: state.apps, approved, t: translatorFor(state.locale) }, state.guards);
-  const held = { ...(landed.dialog ? { dialog: landed.dialog.dialog } : {}), ...(landed.requests?.length ? { requests: landed.requests } : {}) };
+  const chooser = landed.chooser ? { chooser: { ...landed.chooser, url: hideRun(state, landed.chooser.url) } } : {};
+  const held = { ...(landed.dialog ? { dialog: landed.dialog.dialog } : {}), ...(landed.requests?.length ? { requests: landed.requests } : {}), ...chooser };
   const url = hideRun(state, landed.url);
   const downloads = hideRun(state, landed.downloads);
   if (hit) return { rule: hit.id, reason: hit.reason, url, downloads, ...held };
-  return downloads.length ? { rule: null, reason: null, url, downloads, decision: 'auto' } : null;
+  // nobody to ask (the rule is off or always allowed): downloads kept, a chooser given its files
+  return downloads.length || landed.chooser ? { rule: null, reason: null, url, downloads, ...chooser, decision: 'auto' } : null;
 }
 
 /** The action's outcome with what became of what it did (kept: a note; undone: the action counts as not done). */

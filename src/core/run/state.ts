@@ -5,7 +5,7 @@ import type { Locale } from '../i18n';
  */
 import type { PageDialog } from '../page-dialog';
 import type { Held } from '../request-hold';
-import type { Landed } from '../guard-after';
+import type { FileOffer, Landed } from '../guard-after';
 import type { BboxConvention } from '../action/bbox';
 import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
@@ -93,6 +93,8 @@ export interface AfterAction {
   dialog?: PageDialog;
   /** requests of the page that carry a secret, a typed password or a card number, held: sent if kept, blocked if undone (core/request-hold.ts) */
   requests?: Held[];
+  /** a file chooser the action opened, waiting: its files given if kept, none if undone (background/act/files.ts) */
+  chooser?: FileOffer;
   /**
    * approved: kept; rejected: undone (the tab went back, downloads cancelled and erased); auto:
    * nobody was asked, kept; takeover: the person took over before deciding, left as it was.
