@@ -24,10 +24,33 @@ export interface WatchedRun {
   cards: string[];
   /**
    * the watched values the run put into a page, with their destinations (core/request-hold.ts
-   * Watched.home and .to), by value; memory only: after a worker restart a value's home is the
-   * task's site again, as before it was typed
+   * Watched.home and .to), by value; with `cards`, kept in chrome.storage.session (memory only,
+   * never on disk) so a restarted worker holds the same (keepWatched, restoreWatched)
    */
   placed: Placement[];
+}
+
+const watchedKey = (runId: string) => `watched:${runId}`;
+
+/** The run's typed card numbers and placed values, kept for a restarted worker (memory-only session storage). */
+export async function keepWatched(run: WatchedRun): Promise<void> {
+  if (!run.cards.length && !run.placed.length) return;
+  await chrome.storage.session.set({ [watchedKey(run.state.id)]: { cards: run.cards, placed: run.placed } }).catch((err) => console.warn('keeping the watched values failed', err));
+}
+
+/** After a worker restart: the run's card numbers and placed values as they were. */
+export async function restoreWatched(run: WatchedRun): Promise<void> {
+  const got = await chrome.storage.session.get(watchedKey(run.state.id)).catch(() => ({} as Record<string, unknown>));
+  const kept = got[watchedKey(run.state.id)] as { cards?: unknown; placed?: unknown } | undefined;
+  if (Array.isArray(kept?.cards)) run.cards = kept.cards.filter((c): c is string => typeof c === 'string');
+  if (Array.isArray(kept?.placed)) {
+    run.placed = kept.placed.filter((p): p is Placement => !!p && typeof (p as Placement).value === 'string' && Array.isArray((p as Placement).home) && Array.isArray((p as Placement).to));
+  }
+}
+
+/** The run is over: its watched values are forgotten (a tab left watched keeps only its refusing rules: refuse.ts). */
+export async function forgetWatched(runId: string): Promise<void> {
+  await chrome.storage.session.remove(watchedKey(runId)).catch(() => undefined);
 }
 
 export interface Placement { value: string; home: string[]; to: string[] }
@@ -130,6 +153,7 @@ async function place(run: WatchedRun, tabId: number, values: string[], frameUrl:
     if (had) had.home = [...new Set([...had.home, ...home])];
     else run.placed.push({ value, home, to: [] });
   }
+  await keepWatched(run);
   await holdWatched([tabId], run);
   await refuseFor(run, [tabId]);
 }
@@ -137,6 +161,7 @@ async function place(run: WatchedRun, tabId: number, values: string[], frameUrl:
 /** The person let a held request go to `dest`: the values in the tab's pages may go there from now on. */
 export async function letGo(run: WatchedRun, tabIds: number[], dest: string): Promise<void> {
   for (const p of run.placed) if (!p.to.includes(dest)) p.to.push(dest);
+  await keepWatched(run);
   await refuseFor(run, tabIds);
 }
 

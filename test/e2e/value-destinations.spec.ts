@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runScripted, sequence, type Outcome, type Step } from './scripted-runs';
-import { panelSend, serveFixtures } from './support';
+import { panelSend, serveFixtures, stopWorker, waitForRun } from './support';
 import { agentCommand } from '../../scripts/agent-command';
 import { openPanel } from '../../scripts/browser';
 import type { WatchedTab } from '../../src/core/messages';
@@ -220,4 +220,40 @@ test('the watch ends by itself when the tab leaves the site', async ({ warm }) =
   expect(await panelSend<WatchedTab[]>(panel, 'watch/list', {})).toHaveLength(1);
   await page.goto(`${away.url}frame`);
   await expect.poll(() => panelSend<WatchedTab[]>(panel, 'watch/list', {})).toEqual([]);
+});
+
+test('a worker restart keeps the watch: after Chrome stops the extension\'s worker mid-run, what the page sends to another site is still held', async ({ warm }) => {
+  site.events.length = 0;
+  away.hits.length = 0;
+  let open = () => undefined as void;
+  const later = new Promise<void>((r) => { open = r; });
+  // step 2's reply waits until the test lets it go (the worker is stopped meanwhile)
+  const model = await sequence([{ type: /^Card number$/, text: CARD }, { answer: 'typed' }], async (n) => { if (n === 1) await later; });
+  try {
+    const panel = await openPanel(warm);
+    const { runId } = await panelSend<{ runId: string }>(panel, 'run/start', {
+      task: 'Type my card', url: `${site.url}guards/value-away.html?away=${encodeURIComponent(away.url)}`, config: { baseUrl: model.baseUrl, apiKey: 'k', model: 'glm-4.5v', maxSteps: 5 },
+    });
+    // typing the number with Enter pays: approved; the page sends it away at once: blocked
+    await waitForRun(panel, runId, (r) => !!r.pending?.approval && !r.pending.approval.after, 'the payment question');
+    await panelSend(panel, 'run/approve', { runId });
+    await waitForRun(panel, runId, (r) => !!r.pending?.approval?.after, 'the question about the send');
+    await panelSend(panel, 'run/reject', { runId, feedback: '' });
+    await expect.poll(() => model.requests.length).toBe(2);
+    await stopWorker(warm.context, warm.extensionId, panel);
+    // the new worker picks the run up and asks the model again: its watch is on again by then
+    await expect.poll(() => model.requests.length, { timeout: 30_000 }).toBe(3);
+    const page = warm.context.pages().find((p) => p.url().includes('value-away.html'))!;
+    await page.evaluate(() => (window as unknown as { everywhere(): void }).everywhere());
+    await page.waitForTimeout(1_500);
+    expect(away.channels().filter((c) => c !== 'frame')).toEqual([]);
+    open();
+    const done = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
+    expect(done.answer).toBe('typed');
+    await page.waitForTimeout(500);
+    expect(away.channels().filter((c) => c !== 'frame')).toEqual([]);
+  } finally {
+    open();
+    await model.close();
+  }
 });

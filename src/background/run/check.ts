@@ -10,6 +10,7 @@ import type { LabelStyle } from '../../core/marks';
 import { sendContent } from '../content';
 import { reachedBy } from '../gate';
 import type { Active } from './active';
+import { keepWatched } from '../watch';
 
 /**
  * Shows the target of an action waiting for approval on the live page: a label's box and label,
@@ -29,7 +30,10 @@ export async function checkStep(a: Active, eff: Extract<Effect, { kind: 'check' 
   // A card number typed into a card field: requests that carry it wait for the person (watch.ts).
   const typed = eff.action.type === 'type' ? eff.action.text.trim() : '';
   const into = reached.find((r) => r.how === 'type')?.target;
-  if (typed && into && isCardField(into.field ?? { tag: into.tag, type: into.inputType }, into.field?.label ?? into.text) && !a.cards.includes(typed)) a.cards.push(typed);
+  if (typed && into && isCardField(into.field ?? { tag: into.tag, type: into.inputType }, into.field?.label ?? into.text) && !a.cards.includes(typed)) {
+    a.cards.push(typed);
+    await keepWatched(a);
+  }
   const hit = guardHit(a.state, eff.action, reached);
   if (hit || a.state.approveSteps) await highlight(tabId, eff, dialectOf(a.state.dialect).observes.labelStyle);
   return { type: 'checked', at: Date.now(), hit };

@@ -12,7 +12,7 @@ import { dropDownloads, undoDownloads } from '../downloads';
 import { dropRunFiles } from '../file-store';
 import { resetTab } from '../label';
 import { canGoBack, syncTabs } from '../tabs';
-import { endWatch, watchTab } from '../watch';
+import { endWatch, forgetWatched, watchTab } from '../watch';
 import { active, type Active } from './active';
 import { advance, commit, messageOf, reasonText } from './commit';
 import { startKeeping } from './keep';
@@ -93,6 +93,7 @@ export async function drive(a: Active): Promise<void> {
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);
     await dropRunFiles(a.state.id).catch(() => undefined);
+    await forgetWatched(a.state.id);
     // Downloads nobody said yes to (the run stopped while asking, or before it could ask) are undone.
     await undoDownloads(a.held ?? []).catch(() => undefined);
     await dropDownloads([...new Set([tabId, a.state.tabId, ...a.tabs])]).catch(() => undefined);

@@ -11,6 +11,7 @@ import { loadSettings } from '../settings-store';
 import { active, holdKeys, newActive, queue } from './active';
 import { commit, reasonText } from './commit';
 import { drive } from './driver';
+import { restoreWatched } from '../watch';
 
 async function resumeLatest(): Promise<void> {
   // Called on every resume alarm (each 30 s of a run): look at the run's record before its steps.
@@ -25,6 +26,8 @@ async function resumeLatest(): Promise<void> {
   });
   holdKeys(last.id, { apiKey: settings.apiKey });
   const a = newActive(last, settings);
+  // the card numbers it typed and where the values in its pages may go (watch.ts)
+  await restoreWatched(a);
   if (!config) {
     // Tab ids start over after a browser restart: never carry on in whatever tab has the old id.
     await commit(a, { type: 'stop', at: Date.now(), reason: reasonText(a.state, { key: 'restarted' }) });
