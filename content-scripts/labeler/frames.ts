@@ -34,7 +34,14 @@ import { clipToViewport, hitTest, isRendered, isTransparent } from './visibility
 
 const KEY = Symbol.for('webagent.labeler.frames');
 const LINK = '__webagentFrameLink';
+/** how long a parent waits for its cross-origin children's answers when some child may have no content script of ours (it never answers) */
 const LINK_WAIT_MS = 200;
+/**
+ * … and when every child has one (the background saw each frame answer step 1, see label.ts): every
+ * answer comes, so this only bounds a child that dies mid-pass; a loaded machine's slow answer is
+ * waited for instead of missed
+ */
+export const LINK_WAIT_ALL_MS = 3000;
 
 type FrameEl = HTMLIFrameElement | HTMLFrameElement;
 
@@ -130,8 +137,8 @@ function sameOriginId(win: Window): string | null | undefined {
 
 interface Link { child: Child; answered: Promise<void> }
 
-/** Step 2 for one iframe: its id read or asked for; `answered` settles within LINK_WAIT_MS. */
-function link(frame: FrameEl): Link {
+/** Step 2 for one iframe: its id read or asked for; `answered` settles within `waitMs`. */
+function link(frame: FrameEl, waitMs = LINK_WAIT_MS): Link {
   const child: Child = { frame, id: null, sure: false, box: null, port: null };
   const win = frame.contentWindow;
   if (!win) return { child, answered: Promise.resolve() };
@@ -144,7 +151,7 @@ function link(frame: FrameEl): Link {
   const { port1, port2 } = new MessageChannel();
   child.port = port1;
   const answered = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, LINK_WAIT_MS);
+    const timer = setTimeout(resolve, waitMs);
     let answers = 0;
     port1.onmessage = (e: MessageEvent) => {
       const id = (e.data as { id?: unknown } | null)?.id;
@@ -177,17 +184,17 @@ async function linkChildren(frames: FrameEl[]): Promise<void> {
  * the returned `finish` takes the iframes the pass's walk found, asks those not asked yet (inside
  * shadow roots) and lists the children in the walk's order (document order, shadow trees
  * included; iframes the walk skipped, in display:none or [inert] subtrees, last: they have no
- * visible part). Resolves when every answer is in or LINK_WAIT_MS passed.
+ * visible part). Resolves when every answer is in or `waitMs` passed.
  */
-export function beginLinking(): (walked: Element[]) => Promise<void> {
+export function beginLinking(waitMs = LINK_WAIT_MS): (walked: Element[]) => Promise<void> {
   const st = state();
   closePorts(st);
   st.children = [];
-  const early = new Map<Element, Link>(lightFrames().map((f) => [f, link(f)]));
+  const early = new Map<Element, Link>(lightFrames().map((f) => [f, link(f, waitMs)]));
   return async (walked) => {
     const links: Link[] = [];
     for (const f of walked) {
-      links.push(early.get(f) ?? link(f as FrameEl));
+      links.push(early.get(f) ?? link(f as FrameEl, waitMs));
       early.delete(f);
     }
     links.push(...early.values());

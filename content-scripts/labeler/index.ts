@@ -16,7 +16,7 @@ import { dropIndex, indexBuilt, indexDropped } from './page-index';
 import type { Walked } from './walk';
 import { drawnLabelBoxes, removeOverlay, renderOverlay } from './draw';
 import { PathCache } from './fingerprint';
-import { beginLinking, childFrames, forgetFrames, framesMoved, listenForLinks, prepareFrames, selfId } from './frames';
+import { beginLinking, childFrames, forgetFrames, framesMoved, LINK_WAIT_ALL_MS, listenForLinks, prepareFrames, selfId } from './frames';
 import { rememberingRoots } from './dom';
 import { inputTypeOf, tagOf, textsOf } from './describe';
 import { beginTextPass } from './unseen-text';
@@ -99,9 +99,10 @@ export function drawMarks(): MarksSnapshot {
  * hit-tests (kanban page, 58 marks: 7 ms a pass with it, 2 ms without). Removing it costs one
  * style and layout update in the pass instead (~0.1–0.2 ms).
  */
-export async function collectFrame(): Promise<FrameMarks> {
+export async function collectFrame(opts: { everyChildAnswers?: boolean } | null = null): Promise<FrameMarks> {
   installSelectRewrite(false);
-  const finishLinks = beginLinking();
+  // every iframe of the tab has our content script (label.ts): wait for each child's answer, not a fixed moment
+  const finishLinks = beginLinking(opts?.everyChildAnswers ? LINK_WAIT_ALL_MS : undefined);
   removeOverlay();
   const t0 = performance.now();
   const { marks, walked, indexed } = labelPass();

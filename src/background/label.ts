@@ -60,7 +60,12 @@ export async function labelTab(tabId: number, draw = true, style: LabelStyle = '
     await injectInto(tabId, missing);
     prepared = await everyFrame<number>(tabId, 'prepareFrames');
   }
-  const collected = await everyFrame<FrameMarks>(tabId, 'collectFrame');
+  // Each frame that answered step 1 counted the iframes of its document: when those add up to the
+  // frames that answered besides the top one, every iframe has our content script and will answer
+  // its parent's link, so parents wait for the answers rather than a fixed moment (frames.ts).
+  const answered = prepared.filter((p): p is { frameId: number; result: number } => typeof p.result === 'number');
+  const everyChildAnswers = answered.reduce((n, p) => n + p.result, 0) === answered.length - 1;
+  const collected = await everyFrame<FrameMarks>(tabId, 'collectFrame', { everyChildAnswers });
   const frames: FrameResult[] = collected
     .filter((c): c is { frameId: number; result: FrameMarks } => !!c.result && c.result !== '__missing__')
     .map((c) => ({ frameId: c.frameId, result: c.result }));

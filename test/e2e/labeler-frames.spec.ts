@@ -112,11 +112,15 @@ test('frames (harness): every frame labelled once, in frame order, rects in top-
   // prepare twice (as the background does when it had to inject late): the ids of the second count.
   // prepareFrames counts the iframes of the document's own tree (no walk); the one in the top
   // page's shadow root is found by the pass's walk and still linked, in order (below).
+  let sent: number[] = [];
   for (let i = 0; i < 2; i++) {
-    const sent = await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.prepareFrames())));
+    sent = await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.prepareFrames())));
     expect(Object.fromEntries(frames.map((f, j) => [nameOf(f), sent[j]]))).toEqual({ top: 3, same: 1, nested: 0, cross: 0, shadow: 0, covered: 0 });
   }
-  const results: FrameMarks[] = await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.collectFrame())));
+  // as the background decides (label.ts): the shadow root's iframe is not counted, so the parents wait the short while
+  const everyChildAnswers = sent.reduce((a, b) => a + b, 0) === frames.length - 1;
+  expect(everyChildAnswers).toBe(false);
+  const results: FrameMarks[] = await Promise.all(frames.map((f) => f.evaluate((o) => window.__labeler.collectFrame(o), { everyChildAnswers })));
   const top = results[0];
   expect(top.token).toBeNull();
   expect(top.frames.map((c) => c.visible === null)).toEqual([false, false, false, true]);
@@ -170,8 +174,10 @@ async function labelAllFrames(page: Page): Promise<{ frames: Frame[]; results: F
   for (const f of frames) await f.waitForLoadState('load');
   const js = await labelerBundle();
   for (const f of frames) await f.addScriptTag({ content: js });
-  await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.prepareFrames())));
-  const results: FrameMarks[] = await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.collectFrame())));
+  const sent = await Promise.all(frames.map((f) => f.evaluate(() => window.__labeler.prepareFrames())));
+  // as the background decides (label.ts): every iframe has the labeler, so each parent waits for its children's answers
+  const everyChildAnswers = sent.reduce((a, b) => a + b, 0) === frames.length - 1;
+  const results: FrameMarks[] = await Promise.all(frames.map((f) => f.evaluate((o) => window.__labeler.collectFrame(o), { everyChildAnswers })));
   return { frames, results };
 }
 
