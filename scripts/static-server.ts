@@ -71,6 +71,13 @@ export async function serveDir(root: string, port = 0, options: ServeOptions = {
       res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
       return res.end();
     }
+    if (pathname.startsWith('/__api/')) {
+      // any method: recorded as {type: 'api', method, value: the path}, answered 200 (test fixture sites: a page's effects)
+      events.push({ type: 'api', method: req.method ?? 'GET', value: pathname });
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      return res.end('<!doctype html><title>Done</title><p>Done.</p>');
+    }
     if (pathname.startsWith('/__download/')) return download(res, pathname.slice('/__download/'.length), Number(url.searchParams.get('hold') ?? 0), events);
     const file = fileFor(pathname, base, mounts);
     if (!file) { res.writeHead(403); return res.end(); }

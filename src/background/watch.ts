@@ -11,7 +11,8 @@ import { fileNameOf, fileValue, watchPatterns, holdCheck, type Watched, type Wat
 import type { RunState } from '../core/run';
 import { translatorFor } from '../core/locales';
 import { unwatchFileChoosers, watchFileChoosers } from './act/files';
-import { dropDialogs, watchDialogs } from './dialogs';
+import { dropDialogs, isActing, watchDialogs } from './dialogs';
+import { effectCheck } from '../core/request-effect';
 import { setJudge, startHolding, stopHolding, type HoldLevel } from './hold';
 import { linger, refuseAway, stopRefusing } from './refuse';
 import { MIN_SECRET_CHARS } from '../core/secrets';
@@ -84,9 +85,13 @@ function watchedOf(run: WatchedRun): Watched[] {
   ];
 }
 
-/** The level the run's tabs are held at (hold.ts): every request once a value is in a page. */
+/**
+ * The level the run's tabs are held at (hold.ts): every request once a value is in a page; every
+ * kind that can carry a body while there is a value to look for, or an effect rule (payment,
+ * delete, send) to judge requests by (request-effect.ts); else page loads.
+ */
 function levelOf(run: WatchedRun): HoldLevel {
-  return run.placed.length ? 'every' : watchedOf(run).length ? 'carriers' : 'documents';
+  return run.placed.length ? 'every' : watchedOf(run).length || judgesEffects(run.state) ? 'carriers' : 'documents';
 }
 
 const patterns = new WeakMap<WatchedRun, { key: string; p: WatchPatterns }>();
@@ -102,19 +107,38 @@ function patternsOf(run: WatchedRun): WatchPatterns {
   return p;
 }
 
-/** The request hold has a rule to apply: password or payment, on and not always allowed on the task's site. */
-function holds(state: RunState): boolean {
+/** A rule of `ids` is on and not always allowed on the task's site. */
+function ruleOn(state: RunState, ids: GuardId[]): boolean {
   const allowed = state.guards.allow[hostKey(state.site)] ?? [];
-  return state.guards.rules.some((r) => (r.id === 'password' || r.id === 'payment') && r.on && !allowed.includes(r.id));
+  return state.guards.rules.some((r) => ids.includes(r.id) && r.on && !allowed.includes(r.id));
+}
+
+/** The request hold has a rule to apply: password or payment (values), or delete or send (effects). */
+function holds(state: RunState): boolean {
+  return ruleOn(state, ['password', 'payment', 'delete', 'send']);
+}
+
+/** The values rules (password, payment) are on: a value's requests are held, what cannot be held refused. */
+function holdsValues(state: RunState): boolean {
+  return ruleOn(state, ['password', 'payment']);
+}
+
+/** Requests are judged by what they would do during actions (request-effect.ts): an effect rule is on. */
+function judgesEffects(state: RunState): boolean {
+  return ruleOn(state, ['payment', 'delete', 'send']);
 }
 
 export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
   await watchFileChoosers(tabId, run.state.id, (names, url) => placeFiles(run, tabId, names, url)).catch(() => undefined);
   const t = () => translatorFor(run.state.locale);
   await watchDialogs(tabId, (d) => dialogHit(d, { site: run.state.site, guards: run.state.guards, approved: approvedRule(run.state), t: t() })).catch(() => undefined);
-  // With the password and payment rules both off (or always allowed on the site) nothing is held: nothing is paused either.
+  // With the password, payment, delete and send rules all off (or always allowed on the site) nothing is held: nothing is paused either.
   if (!holds(run.state)) return;
-  setJudge(tabId, (req) => holdCheck(req, { site: run.state.site, watched: patternsOf(run), guards: run.state.guards, approved: approvedRule(run.state), t: t() }));
+  // first by the values a request may carry or where it goes; during an action, also by what it would do (the guards' second line)
+  setJudge(tabId, (req) => {
+    const ctx = { site: run.state.site, guards: run.state.guards, approved: approvedRule(run.state), t: t() };
+    return holdCheck(req, { ...ctx, watched: patternsOf(run) }) ?? (isActing(tabId) ? effectCheck(req, ctx) : null);
+  });
   await startHolding(tabId, levelOf(run)).catch(() => undefined);
 }
 
@@ -124,7 +148,7 @@ export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
  * in a page, every request.
  */
 export async function holdWatched(tabIds: number[], run: WatchedRun): Promise<void> {
-  if (!holds(run.state) || !watchedOf(run).length) return;
+  if (!holds(run.state) || (!watchedOf(run).length && !judgesEffects(run.state))) return;
   for (const t of tabIds) await startHolding(t, levelOf(run)).catch(() => undefined);
 }
 
@@ -173,7 +197,7 @@ function destinations(run: WatchedRun): { allowed: string[]; homes: string[] } {
 
 /** What cannot be held is refused (refuse.ts): connections to where not every value in the page may go. */
 async function refuseFor(run: WatchedRun, tabIds: number[]): Promise<void> {
-  if (!run.placed.length || !holds(run.state)) return;
+  if (!run.placed.length || !holdsValues(run.state)) return;
   const { allowed, homes } = destinations(run);
   for (const t of tabIds) await refuseAway(t, allowed, homes).catch((err) => console.warn('refusing connections failed', err));
 }
@@ -185,7 +209,7 @@ async function refuseFor(run: WatchedRun, tabIds: number[]): Promise<void> {
  */
 export async function endWatch(tabId: number, run: WatchedRun): Promise<void> {
   let kept = false;
-  if (run.placed.length && holds(run.state)) {
+  if (run.placed.length && holdsValues(run.state)) {
     const { allowed, homes } = destinations(run);
     const kinds = watchedOf(run).filter((w) => run.placed.some((p) => p.value === w.value)).map((w) => w.kind);
     kept = await linger(tabId, allowed, homes, kinds).then(() => true, (err) => { console.warn('watching the tab after the run failed', err); return false; });

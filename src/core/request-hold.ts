@@ -91,6 +91,8 @@ export interface HeldHit extends GuardHit {
    * (whatever it carries): the person's yes lets the tab's values go there from now on
    */
   away?: string;
+  /** held for what it would do (request-effect.ts): the words that say so */
+  effect?: string;
 }
 
 /** A request held paused in a run's tab until the person answers (kept in the run's state). */
@@ -113,6 +115,8 @@ export interface Held {
   away?: string;
   /** the debugger session of the frame or worker that sent it (a child target), absent: the tab's page */
   sessionId?: string;
+  /** as HeldHit.effect: held for what it would do (an order, a deletion, a message), not for a value it carries */
+  effect?: string;
 }
 
 export interface HoldContext {
@@ -516,6 +520,7 @@ export function heldOf(hit: HeldHit, req: OutRequest, requestId: string, tabId: 
     requestId, tabId, url: hit.url, method: (req.method || 'GET').toUpperCase(), rule: hit.id, reason: hit.reason, what: hit.what, at,
     ...(hit.how ? { how: hit.how } : {}),
     ...(hit.away ? { away: hit.away } : {}),
+    ...(hit.effect ? { effect: hit.effect } : {}),
     ...(req.resourceType === 'Document' ? { document: true } : {}),
   };
 }

@@ -56,8 +56,10 @@ async function resolveAfter(a: Active, after: AfterAction, before: string): Prom
     } else await blockHeld(after.requests);
     const what = (list: typeof after.requests) => (list ?? []).map((r) => r.what);
     const away = after.requests.filter((r) => r.away);
-    const carried = after.requests.filter((r) => !r.away);
+    const effects = after.requests.filter((r) => !r.away && r.effect);
+    const carried = after.requests.filter((r) => !r.away && !r.effect);
     if (carried.length) said.push(yes ? modelText.requestsSent(what(carried)) : modelText.requestsBlocked(what(carried)));
+    if (effects.length) said.push(yes ? modelText.effectSent(what(effects)) : modelText.effectBlocked(what(effects)));
     if (away.length) said.push(yes ? modelText.awaySent(what(away)) : modelText.awayBlocked(what(away)));
   }
   if (after.downloads.length) {

@@ -91,6 +91,9 @@ export const modelText = {
   /** requests the page sent that carried a secret, a password or a card number (core/request-hold.ts), as the person decided */
   requestsSent: (what: string[]) => `The page sent ${quoted(what)} with sensitive data in it; the user allowed it.`,
   /** requests to another site held because a value the user gave was in the page (whatever they carried) */
+  /** requests the page sent during the action that would order, pay, delete or send (request-effect.ts), as the user decided */
+  effectSent: (what: string[]) => `The page sent ${quoted(what)}, which looked like an order, a payment, a deletion or a message; the user allowed it.`,
+  effectBlocked: (what: string[]) => `The page tried to send ${quoted(what)}, which looked like an order, a payment, a deletion or a message that the user had not approved; the user did not allow it, so the request was blocked and did not reach the site. Do not try another way to do it unless the task asks for it.`,
   awaySent: (what: string[]) => `The page sent ${quoted(what)} to another site while a value the user gave (a password, a secret or a card number) was in the page; the user allowed it.`,
   awayBlocked: (what: string[]) => `The page tried to send ${quoted(what)} to another site while a value the user gave (a password, a secret or a card number) was in the page; the user did not allow it, so nothing was sent.`,
   /** connections and prefetches refused while a value the user gave was in the page (they cannot be held for the user's answer) */
