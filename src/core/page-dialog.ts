@@ -42,8 +42,24 @@ function mentions(text: string, phrases: Parameters<typeof matchPhrase>[1]): boo
   return starts.some((i) => i < t.length && matchPhrase(t.slice(i), phrases) !== null);
 }
 
+/** An amount of money: a currency sign or code beside a number ("$54.50", "54,50 €", "EUR 12", "¥3000", "12.00 USD"). */
+const MONEY = /(?:[$€£¥₹₩]|\b(?:USD|EUR|GBP|CNY|RMB|JPY|CHF|CAD|AUD)\b)\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥₹₩元円]|\b(?:USD|EUR|GBP|CNY|RMB|JPY|CHF|CAD|AUD)\b)/iu;
+/** Words that tie an amount to the person paying it, in the guard languages. */
+const CHARGED = /\b(?:charg|bill|debit|pay|paid|cost|total|price|order|purchas|subscri|renew)|扣款|收费|扣除|付款|支付|费用|abgebucht|berechnet|belastet|bezahl|débit|factur|pay[ée]|cobr|carg|pag|請求|支払|引き落と/iu;
+/** What a deletion says about itself besides its verb: it cannot be undone. */
+const FOR_GOOD = /gone for good|(?:can ?not|can't|cannot) be (?:undone|recovered|restored|reversed)|permanently|irreversibl|no way back|无法撤销|无法恢复|不可恢复|不能恢复|永久|nicht rückgängig|unwiderruflich|endgültig|définitivement|irréversible|ne peut pas être annulé|no se puede deshacer|permanentemente|irreversible|元に戻せ|復元できません/iu;
+
+/** The rule a dialog's sentence trips by what it says beyond the rules' phrases: money charged, something gone for good. */
+function cueOf(message: string): TextRuleId | null {
+  if (MONEY.test(message) && CHARGED.test(message)) return 'payment';
+  if (FOR_GOOD.test(message)) return 'delete';
+  return null;
+}
+
 /**
- * The guard a confirm trips, or null. `approved`: the rule the person approved for the action
+ * The guard a confirm trips, or null: a rule's phrase anywhere in its sentence, or what the
+ * sentence says of money charged ("… will be charged $54.50 …") or of something gone for good
+ * ("… cannot be undone"), in the guard languages. `approved`: the rule the person approved for the action
  * that opened it (the question was theirs already).
  */
 export function dialogHit(d: PageDialog, ctx: { site: string; guards: GuardSettings; approved?: GuardId | null; t?: Translate }): GuardHit | null {
@@ -53,7 +69,7 @@ export function dialogHit(d: PageDialog, ctx: { site: string; guards: GuardSetti
   for (const rule of ctx.guards.rules) {
     if (rule.id !== 'payment' && rule.id !== 'delete' && rule.id !== 'send') continue;
     if (!rule.on || allowed.includes(rule.id) || ctx.approved === rule.id) continue;
-    if (mentions(d.message, rule.phrases)) return { id: rule.id, reason: t(WHY[rule.id], d.message.trim().slice(0, 120)) };
+    if (mentions(d.message, rule.phrases) || cueOf(d.message) === rule.id) return { id: rule.id, reason: t(WHY[rule.id], d.message.trim().slice(0, 120)) };
   }
   return null;
 }

@@ -21,8 +21,20 @@ describe('dialogHit: a confirm a guard cares about waits for the person', () => 
     expect(ruleOf(confirm('Möchten Sie das Konto wirklich löschen?'))).toBe('delete');
   });
 
+  it('money charged and something gone for good, without the rules\' verbs (issue 41)', () => {
+    expect(ruleOf(confirm('Your card will be charged $54.50 today. Continue?'))).toBe('payment');
+    expect(ruleOf(confirm('A total of 54,50 € will be billed to your account. OK?'))).toBe('payment');
+    expect(ruleOf(confirm('将从您的账户扣款 ¥320。继续吗？'))).toBe('payment');
+    expect(ruleOf(confirm('Es werden 12,00 EUR abgebucht. Fortfahren?'))).toBe('payment');
+    expect(ruleOf(confirm('Your projects will be gone for good. OK?'))).toBe('delete');
+    expect(ruleOf(confirm('This cannot be undone. Continue?'))).toBe('delete');
+    expect(ruleOf(confirm('此操作无法撤销，继续吗？'))).toBe('delete');
+    expect(ruleOf(confirm('Cette action est irréversible. Continuer ?'))).toBe('delete');
+  });
+
   it('ordinary questions do not', () => {
-    for (const m of ['Use this address for delivery?', 'Leave this page? Changes you made may not be saved.', 'Continue to the next step?', 'Are you sure?', 'Reload the list?']) {
+    for (const m of ['Use this address for delivery?', 'Leave this page? Changes you made may not be saved.', 'Continue to the next step?', 'Are you sure?', 'Reload the list?',
+      'Show prices in $ (USD)?', 'Items over $50 ship free. Show them?', 'You have 3 items. Continue?']) {
       expect(ruleOf(confirm(m)), m).toBeNull();
     }
   });
