@@ -13,8 +13,9 @@
  *   language (guard-words.ts), found anywhere in those words, and the names APIs give such
  *   requests (`POST /orders`, `/payment_intents/…/confirm`, `POST /messages`);
  * - a GET (following a link, a form with method GET) only by strong words at the start of its
- *   path's last segment: an order placed or confirmed, an account deleted, or a short last segment
- *   that begins with delete, remove, destroy, send, place, purchase, buy or pay.
+ *   path's last segment: an order placed or confirmed, an account deleted, a message sent, or a
+ *   short last segment that begins with place, delete, remove or destroy (not buy or pay: a
+ *   product's page is often /buy-…).
  *
  * Never by the free text a request carries (a search for "delete account", a message saying
  * "send me the invoice"): only names, not values, except those of action keys. A request whose
@@ -62,7 +63,7 @@ const GET_PHRASES: Record<EffectRule, string[]> = {
   delete: ['delete account', 'close account', 'deactivate account', 'remove account', 'deleteaccount'],
   send: ['send message', 'send email', 'sendmessage', 'sendmail'],
 };
-const GET_LAST: Record<EffectRule, string[]> = { payment: ['place', 'purchase', 'pay', 'buy'], delete: ['delete', 'remove', 'destroy'], send: ['send'] };
+const GET_LAST: Record<EffectRule, string[]> = { payment: ['place'], delete: ['delete', 'remove', 'destroy'], send: [] };
 
 /** Phrase words too common in addresses to count there ("post" is also HTTP's verb and a blog's noun). */
 const NOT_IN_ADDRESSES = new Set(['post', 'share', '=confirm', 'reply all']);

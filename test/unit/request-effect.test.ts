@@ -73,6 +73,8 @@ describe('ordinary requests are not effects', () => {
     ['GET', 'https://shop.example/products/kettle-buy-now-pay-later', null],
     ['GET', 'https://shop.example/help/how-to-delete-your-account', null],
     ['GET', 'https://blog.example/posts/how-we-send-email', null],
+    ['GET', 'https://www.apple.example/shop/buy-iphone-16', null],
+    ['GET', 'https://shop.example/pay', null],
   ])('%s %s', (method, url, body) => {
     expect(effect(method, url, body)).toBeNull();
   });
