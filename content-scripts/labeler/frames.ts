@@ -169,11 +169,11 @@ function closePorts(st: FrameState): void {
   for (const c of st.children) c.port?.close();
 }
 
-/** Step 2 outside a pass (frameLinks): learns each iframe's id (waits up to LINK_WAIT_MS for cross-origin answers). */
-async function linkChildren(frames: FrameEl[]): Promise<void> {
+/** Step 2 outside a pass (frameLinks): learns each iframe's id (waits up to `waitMs` for cross-origin answers). */
+async function linkChildren(frames: FrameEl[], waitMs = LINK_WAIT_MS): Promise<void> {
   const st = state();
   closePorts(st);
-  const links = frames.map(link);
+  const links = frames.map((f) => link(f, waitMs));
   st.children = links.map((l) => l.child);
   await Promise.all(links.map((l) => l.answered));
 }
@@ -298,9 +298,9 @@ export function framesMoved(): Moved {
   return st.moved === 'scroll' || now === 'scroll' ? 'scroll' : st.moved ?? now;
 }
 
-/** Where each linked iframe's content box sits in this viewport now (act/frames.ts). */
-export async function frameLinks(): Promise<{ self: string | null; children: Array<{ token: string; sure: boolean; x: number; y: number }> }> {
-  await linkChildren(findFrames());
+/** Where each linked iframe's content box sits in this viewport now (act/frames.ts); `everyChildAnswers` as collectFrame's. */
+export async function frameLinks(opts: { everyChildAnswers?: boolean } | null = null): Promise<{ self: string | null; children: Array<{ token: string; sure: boolean; x: number; y: number }> }> {
+  await linkChildren(findFrames(), opts?.everyChildAnswers ? LINK_WAIT_ALL_MS : LINK_WAIT_MS);
   const children: Array<{ token: string; sure: boolean; x: number; y: number }> = [];
   for (const c of state().children) {
     c.port?.close();

@@ -40,6 +40,17 @@ async function injectInto(tabId: number, frameIds: number[]): Promise<void> {
   await chrome.scripting.executeScript({ target: { tabId, frameIds }, files }).catch(() => undefined);
 }
 
+/**
+ * Each frame that answered step 1 (prepareFrames) counted the iframes of its document: when those
+ * add up to the frames that answered besides the top one, every iframe has our content script and
+ * will answer its parent's link, so parents wait for the answers rather than a fixed moment
+ * (content-scripts/labeler/frames.ts).
+ */
+export function everyChildAnswers(prepared: Array<{ result: unknown }>): boolean {
+  const counts = prepared.flatMap((p) => (typeof p.result === 'number' ? [p.result] : []));
+  return counts.reduce((n, c) => n + c, 0) === counts.length - 1;
+}
+
 /** Tabs whose last pass found no iframe (labelled with labelAlone). */
 const alone = new Set<number>();
 
@@ -60,12 +71,7 @@ export async function labelTab(tabId: number, draw = true, style: LabelStyle = '
     await injectInto(tabId, missing);
     prepared = await everyFrame<number>(tabId, 'prepareFrames');
   }
-  // Each frame that answered step 1 counted the iframes of its document: when those add up to the
-  // frames that answered besides the top one, every iframe has our content script and will answer
-  // its parent's link, so parents wait for the answers rather than a fixed moment (frames.ts).
-  const answered = prepared.filter((p): p is { frameId: number; result: number } => typeof p.result === 'number');
-  const everyChildAnswers = answered.reduce((n, p) => n + p.result, 0) === answered.length - 1;
-  const collected = await everyFrame<FrameMarks>(tabId, 'collectFrame', { everyChildAnswers });
+  const collected = await everyFrame<FrameMarks>(tabId, 'collectFrame', { everyChildAnswers: everyChildAnswers(prepared) });
   const frames: FrameResult[] = collected
     .filter((c): c is { frameId: number; result: FrameMarks } => !!c.result && c.result !== '__missing__')
     .map((c) => ({ frameId: c.frameId, result: c.result }));

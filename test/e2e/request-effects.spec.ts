@@ -11,7 +11,10 @@ import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { runScripted, type Step } from './scripted-runs';
+import { startFakeModel } from '../fixtures/model/server';
+import type { Trace } from '../../src/core/trace';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 
@@ -27,7 +30,6 @@ const SHAPES: Shape[] = [
   { name: 'a link whose href places the order', steps: [{ click: /^View details$/ }], path: '/__api/order/place', rule: 'payment' },
   { name: 'Enter in the only field of a form without a button', steps: [{ type: /^Gift note$/, text: 'Happy birthday' }], path: '/__api/one-field/place-order', rule: 'payment' },
   { name: 'a hover (mouseenter) that orders', steps: [{ click: /^Show offers$/ }], path: '/__api/hover/orders', rule: 'payment' },
-  { name: 'a page key handler on "b"', steps: [{ type: /^Search products$/, text: 'bread' }], path: '/__api/key/buy', rule: 'payment' },
   { name: 'a drop zone whose mouseup deletes', steps: [{ click: /^Drop files here$/ }], path: '/__api/drop/account', rule: 'delete' },
   { name: '"Cancel" that becomes "Place order" under the pointer', steps: [{ click: /^Cancel$/ }], path: '/__api/swap/place-order', rule: 'payment' },
   { name: 'a chat composer outside any form, Enter sends', steps: [{ type: /^Aa$/, text: 'Hello there' }], path: '/__api/composer/messages', rule: 'send' },
@@ -63,4 +65,27 @@ test('the same page with nothing set off: typing a search and reading the cart a
   expect(o.r.code, o.r.stderr).toBe(0);
   expect(o.trace.steps[0].afterAction).toBeUndefined();
   expect(site.events.filter((e) => e.type === 'api')).toEqual([]);
+});
+
+test('glm-pc: a key the page listens for ("b" buys): the key press is held and asked; yes lets it through', async () => {
+  // glm-web types text without key events and presses only Return; glm-pc presses any key
+  for (const [answer, decision, reached_] of [['n\n', 'rejected', 0], ['y\n', 'approved', 1]] as const) {
+    site.events.length = 0;
+    let n = 0;
+    const model = await startFakeModel({
+      dialect: 'glm-pc',
+      policy: () => (n++ === 0 ? { content: "I will press b.\nkey(keys='b')\nMemory:\n[]" } : { content: 'Done.\nDONE()\nMemory:\n[]' }),
+    });
+    try {
+      const traceFile = path.join(out, `key-${decision}.json`);
+      const r = await agent.run(['--task', 'Look at the cart', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', 'glm-pc', '--trace', traceFile, '--max-steps', '4'], {}, answer);
+      expect(r.code, r.stderr).toBe(0);
+      const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+      expect(t.steps[0].action).toMatchObject({ type: 'key', keys: 'b' });
+      expect(t.steps[0].afterAction, r.stderr).toMatchObject({ rule: 'payment', decision, requests: [expect.objectContaining({ effect: 'buy' })] });
+      await expect.poll(() => reached('/__api/key/buy').length).toBe(reached_);
+    } finally {
+      await model.close();
+    }
+  }
 });

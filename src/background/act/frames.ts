@@ -9,7 +9,7 @@
  *    claims to an id count as in core/frames.ts.
  */
 import { claimsThatCount } from '../../core/frames';
-import { everyFrame } from '../label';
+import { everyChildAnswers, everyFrame } from '../label';
 import type { FrameOffsets } from './types';
 
 interface Links { self: string | null; children: Array<{ token: string; sure: boolean; x: number; y: number }> }
@@ -32,7 +32,7 @@ function offsetsFrom(frames: Array<{ frameId: number; links: Links }>): FrameOff
 }
 
 export async function measureOffsets(tabId: number): Promise<FrameOffsets> {
-  await everyFrame(tabId, 'prepareFrames');
-  const res = await everyFrame<Links>(tabId, 'frameLinks');
+  const prepared = await everyFrame(tabId, 'prepareFrames');
+  const res = await everyFrame<Links>(tabId, 'frameLinks', { everyChildAnswers: everyChildAnswers(prepared) });
   return offsetsFrom(res.flatMap((r) => (r.result && r.result !== '__missing__' ? [{ frameId: r.frameId, links: r.result }] : [])));
 }
