@@ -6,9 +6,11 @@
  * in the built extension's browser:
  *
  * - "no run": the debugger is not attached, nothing is paused;
- * - "off": in the tab of a run waiting for its (stalled) model, with the password and payment
- *   rules off, so the run holds nothing (background/watch.ts): the debugger alone;
- * - "docs": the rules on and nothing to watch: page loads (form posts) are paused for the judge;
+ * - "off": in the tab of a run waiting for its (stalled) model, with the password, payment,
+ *   delete and send rules off, so the run holds nothing (background/watch.ts): the debugger alone;
+ * - "docs": the rules on and nothing to watch: every request that can carry a body is paused for
+ *   the judge, which during an action also judges it by what it would do (the guards' second
+ *   line, core/request-effect.ts): what an ordinary run costs;
  * - "all": the rules on and a secret to watch: the Fetch domain pauses every document, XHR, fetch,
  *   ping and "Other" request for the run's judge (background/hold.ts);
  * - "typed": the rules on and a card number typed by the run into the API page's card field (the
@@ -126,7 +128,7 @@ export async function holdBench(log: (s: string) => void = console.log) {
      * secret to watch (every kind held)
      */
     const inRun = async (mode: Mode) => {
-      const rules = ['password', 'payment'].map((id) => ({ id, on: mode !== 'off' }));
+      const rules = ['password', 'payment', 'delete', 'send'].map((id) => ({ id, on: mode !== 'off' }));
       await send('settings/patch', { set: { secrets: mode === 'all' ? [{ name: 'card', value: '4111 1111 1111 1111' }] : [], guards: { rules, allow: {} } } });
       const seen = model.requests.length;
       typeFirst = mode === 'typed';
