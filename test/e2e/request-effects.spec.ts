@@ -27,6 +27,7 @@ test.afterAll(async () => { await site.close(); });
 interface Shape { name: string; steps: Step[]; path: string; rule: 'payment' | 'delete' | 'send' }
 
 const SHAPES: Shape[] = [
+  { name: 'a select whose change places the order', steps: [{ click: /^Delivery: Standard$/ }, { click: /^Express$/ }], path: '/__api/select/place-order', rule: 'payment' },
   { name: 'a link whose href places the order', steps: [{ click: /^View details$/ }], path: '/__api/order/place', rule: 'payment' },
   { name: 'Enter in the only field of a form without a button', steps: [{ type: /^Gift note$/, text: 'Happy birthday' }], path: '/__api/one-field/place-order', rule: 'payment' },
   { name: 'a hover (mouseenter) that orders', steps: [{ click: /^Show offers$/ }], path: '/__api/hover/orders', rule: 'payment' },
@@ -45,7 +46,7 @@ for (const s of SHAPES) {
     site.events.length = 0;
     const no = await runScripted(agent, site, 'request-effects.html', [...s.steps, { answer: 'done' }], 'n\n', path.join(out, `${s.path.replace(/\W+/g, '-')}-no.json`));
     expect(no.r.code, no.r.stderr).toBe(0);
-    const step = no.trace.steps[0];
+    const step = no.trace.steps[s.steps.length - 1];
     expect(step.afterAction, no.r.stderr).toMatchObject({ rule: s.rule, decision: 'rejected', requests: [expect.objectContaining({ effect: expect.any(String) })] });
     expect(step.afterAction?.reason).toContain(RULE_WORDS[s.rule]);
     expect(step.afterAction?.reason).toContain(s.path.split('?')[0]);
@@ -54,7 +55,7 @@ for (const s of SHAPES) {
 
     const yes = await runScripted(agent, site, 'request-effects.html', [...s.steps, { answer: 'done' }], 'y\n', path.join(out, `${s.path.replace(/\W+/g, '-')}-yes.json`));
     expect(yes.r.code, yes.r.stderr).toBe(0);
-    expect(yes.trace.steps[0].afterAction).toMatchObject({ rule: s.rule, decision: 'approved' });
+    expect(yes.trace.steps[s.steps.length - 1].afterAction).toMatchObject({ rule: s.rule, decision: 'approved' });
     await expect.poll(() => reached(s.path).length).toBe(1);
   });
 }
@@ -87,5 +88,19 @@ test('glm-pc: a key the page listens for ("b" buys): the key press is held and a
     } finally {
       await model.close();
     }
+  }
+});
+
+test('dialogs by their words: a confirm that speaks of money charged, or of something gone for good, waits for the person; no answers Cancel', async () => {
+  for (const [button, path_, rule] of [[/^Continue$/, '/__api/dialog/next-step', 'payment'], [/^Tidy up$/, '/__api/dialog/tidy', 'delete']] as const) {
+    site.events.length = 0;
+    const no = await runScripted(agent, site, 'request-effects.html', [{ click: button }, { answer: 'done' }], 'n\n', path.join(out, `dialog-${rule}-no.json`));
+    expect(no.r.code, no.r.stderr).toBe(0);
+    expect(no.trace.steps[0].afterAction).toMatchObject({ rule, decision: 'rejected', dialog: { type: 'confirm' } });
+    expect(no.trace.steps[0].observation).toContain('answered Cancel');
+    expect(reached(path_)).toEqual([]);
+    const yes = await runScripted(agent, site, 'request-effects.html', [{ click: button }, { answer: 'done' }], 'y\n', path.join(out, `dialog-${rule}-yes.json`));
+    expect(yes.trace.steps[0].afterAction).toMatchObject({ rule, decision: 'approved' });
+    await expect.poll(() => reached(path_).length).toBe(1);
   }
 });
