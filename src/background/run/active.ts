@@ -12,8 +12,9 @@ export interface Active extends TabbedRun {
   settings: Settings;
   /** the model request in flight: Stop and take-over abort it */
   request: AbortController | null;
-  /** wakes the driver waiting for the person */
+  /** wakes the driver waiting for the person (when it is not waiting: `woken`, so its next wait ends at once) */
   wake: () => void;
+  woken?: boolean;
   /** downloads an action began, paused until the person keeps or undoes them (undone if the run ends first) */
   held?: DownloadNote[];
   /** the observed step's history images still to make: started when its request left (keep.ts) */
@@ -51,7 +52,8 @@ export function secretsOf(runId: string): string[] {
 }
 
 export function newActive(state: RunState, settings: Settings): Active {
-  return { state, settings, request: null, wake: () => undefined, opened: [], tabs: new Set([state.tabId, ...(state.tabStack ?? [])]), cards: [], placed: [] };
+  const a: Active = { state, settings, request: null, wake: () => { a.woken = true; }, opened: [], tabs: new Set([state.tabId, ...(state.tabStack ?? [])]), cards: [], placed: [] };
+  return a;
 }
 
 /** The run by id, or the first live one. */

@@ -26,9 +26,22 @@ const PAGE_GONE = /Not attached to an active page|Cannot find context with speci
 /** observations retried in a row when the page went away under them */
 const GONE_RETRIES = 5;
 
-/** Resolves when the person acts on the run (control, stop). */
+/**
+ * Resolves when the person acts on the run (control, stop), or at once when they did since the
+ * last wait: a control that lands while the loop is between two waits (after it saw nothing to do,
+ * before it waits again) is not lost.
+ */
 function changed(a: Active): Promise<void> {
-  return new Promise((resolve) => { a.wake = resolve; });
+  if (a.woken) {
+    a.woken = false;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    a.wake = () => {
+      a.wake = () => { a.woken = true; };
+      resolve();
+    };
+  });
 }
 
 export async function drive(a: Active): Promise<void> {
