@@ -257,3 +257,35 @@ test('a worker restart keeps the watch: after Chrome stops the extension\'s work
     await model.close();
   }
 });
+
+test('a Settings secret typed by its placeholder goes only to the site it was typed on: the page sending it elsewhere is held; no blocks it, yes sends it', async ({ warm }) => {
+  const SECRET = 'tok-9f8e7d6c5b4a-live';
+  const panel = await openPanel(warm);
+  await panelSend(panel, 'settings/patch', { set: { secrets: [{ name: 'apikey', value: SECRET }] } });
+  for (const [decision, hits] of [['reject', 0], ['approve', 1]] as const) {
+    site.events.length = 0;
+    away.hits.length = 0;
+    const model = await sequence([{ type: /^Password$/, text: '{{secret:apikey}}' }, { answer: 'signed in' }]);
+    try {
+      const { runId } = await panelSend<{ runId: string }>(panel, 'run/start', {
+        task: 'Sign in', url: `${site.url}guards/login-away.html?away=${encodeURIComponent(away.url)}`, config: { baseUrl: model.baseUrl, apiKey: 'k', model: 'glm-4.5v', maxSteps: 5 },
+      });
+      // typing a secret asks first (the password rule): yes
+      const asked = await waitForRun(panel, runId, (r) => !!r.pending?.approval && !r.pending.approval.after, 'the question about typing the secret');
+      expect(asked.pending?.approval?.reason).toContain('{{secret:apikey}}');
+      await panelSend(panel, 'run/approve', { runId });
+      // the page sends it, reversed, to another site: held, and the question names the secret and the site
+      const held = await waitForRun(panel, runId, (r) => !!r.pending?.approval?.after, 'the question about the send');
+      expect(held.pending?.approval?.reason).toContain(`your secret {{secret:apikey}} is in this page, and the page is sending a request to ${new URL(away.url).host}`);
+      expect(away.hits).toEqual([]);
+      await panelSend(panel, `run/${decision}`, decision === 'reject' ? { runId, feedback: '' } : { runId });
+      const done = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
+      expect(done.answer).toBe('signed in');
+      await expect.poll(() => away.hits.filter((h) => h.startsWith('/collect')).length).toBe(hits);
+      expect(site.events.filter((e) => e.type === 'login').map((e) => e.value)).toEqual(['own-site']);
+    } finally {
+      await model.close();
+    }
+  }
+  await panelSend(panel, 'settings/patch', { set: { secrets: [] } });
+});
