@@ -20,7 +20,7 @@
  * (labelAlone: steps 1, 2 and 4 in the top frame); when its page now has iframes, it says so
  * and the steps above run.
  */
-import { mergeFrames, type FrameResult } from '../core/frames';
+import { everyChildAnswers, mergeFrames, type FrameResult } from '../core/frames';
 import type { FrameMarks, LabelStyle, Mark, MarksSnapshot } from '../core/marks';
 import { PageError, sendContent } from './content';
 
@@ -38,17 +38,6 @@ export async function everyFrame<T>(tabId: number, name: string, arg: unknown = 
 async function injectInto(tabId: number, frameIds: number[]): Promise<void> {
   const files = chrome.runtime.getManifest().content_scripts?.[0]?.js ?? [];
   await chrome.scripting.executeScript({ target: { tabId, frameIds }, files }).catch(() => undefined);
-}
-
-/**
- * Each frame that answered step 1 (prepareFrames) counted the iframes of its document: when those
- * add up to the frames that answered besides the top one, every iframe has our content script and
- * will answer its parent's link, so parents wait for the answers rather than a fixed moment
- * (content-scripts/labeler/frames.ts).
- */
-export function everyChildAnswers(prepared: Array<{ result: unknown }>): boolean {
-  const counts = prepared.flatMap((p) => (typeof p.result === 'number' ? [p.result] : []));
-  return counts.reduce((n, c) => n + c, 0) === counts.length - 1;
 }
 
 /** Tabs whose last pass found no iframe (labelled with labelAlone). */
@@ -71,7 +60,7 @@ export async function labelTab(tabId: number, draw = true, style: LabelStyle = '
     await injectInto(tabId, missing);
     prepared = await everyFrame<number>(tabId, 'prepareFrames');
   }
-  const collected = await everyFrame<FrameMarks>(tabId, 'collectFrame', { everyChildAnswers: everyChildAnswers(prepared) });
+  const collected = await everyFrame<FrameMarks>(tabId, 'collectFrame', { everyChildAnswers: everyChildAnswers(prepared.map((p) => p.result)) });
   const frames: FrameResult[] = collected
     .filter((c): c is { frameId: number; result: FrameMarks } => !!c.result && c.result !== '__missing__')
     .map((c) => ({ frameId: c.frameId, result: c.result }));

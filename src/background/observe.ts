@@ -135,7 +135,7 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const t = performance.now();
   const drawn = labels ? await labelPicture(shot, snap, format, style) : null;
   const drawMs = performance.now() - t;
-  const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), captureMs: Math.round(ms.captureMs + drawMs), ...(drawn ? { drawMs: Math.round(drawMs) } : {}) };
+  const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), captureMs: Math.round(ms.captureMs + drawMs), ...(drawn ? { drawMs: Math.round(drawMs) } : {}), ...(snap.framesLeftOut ? { framesLeftOut: snap.framesLeftOut } : {}) };
   const obs: Observation = {
     url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
     screenshot: drawn ? drawn.picture : shot, stages, settle,

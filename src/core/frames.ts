@@ -123,17 +123,42 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   // size did not match yet) gets no labels, but what it says to the agent still counts: the
   // screenshot may show it, and asking is safer than missing it. Only a frame placed where
   // nothing of it shows is left out.
+  const leftOut: string[] = [];
+  const claims = frames.flatMap((f) => f.result.frames);
   for (const f of frames) {
     if (seen.has(f.frameId) || judged.has(f.frameId)) continue;
     for (const x of f.result.findings ?? []) findings.push({ ...x, frame: f.result.url });
+    const mine = claims.filter((c) => c.token && c.token === f.result.token);
+    const why = !f.result.token || byToken.get(f.result.token) === null ? 'its id was reported twice'
+      : !mine.length ? 'no parent named its id (its link answer came late or never)'
+        : !mine.some(counts) ? 'its id was claimed by more than one iframe'
+          : !mine.some((c) => counts(c) && sameSize(c.box, f.result.viewport)) ? 'its size did not match its iframe'
+            : 'its parent was not placed';
+    leftOut.push(`frame ${f.frameId} (${f.result.url.slice(0, 120)}): ${why}`);
   }
   return {
     url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true),
     ...(findings.length ? { findings } : {}), screenMs, ...(values.length ? { values: values.join(' ') } : {}),
+    ...(leftOut.length ? { framesLeftOut: leftOut } : {}),
   };
 }
 
 /** What a frame's content script says when one of its iframes moved since the labeling pass. */
+/**
+ * Whether every iframe of a tab has our content script, from step 1 of a pass: each frame that
+ * answered (prepareFrames) counted the iframes of its own document's tree; a frame without our
+ * script gives no number. When the frames that answered besides the top one are at least the
+ * iframes counted, each counted iframe answered, so parents wait for their children's link
+ * answers rather than a fixed moment (content-scripts/labeler/frames.ts). More frames than counted
+ * are iframes inside shadow roots, which the count does not enter. Wrong only when an iframe
+ * without our script and a shadow root's iframe exactly make up for each other: then a parent
+ * waits for an answer that never comes, up to the labeler's cap (3 s), and misses nothing.
+ */
+export function everyChildAnswers(prepared: unknown[]): boolean {
+  const counts = prepared.filter((r): r is number => typeof r === 'number');
+  return counts.length === prepared.length && counts.length - 1 >= counts.reduce((n, c) => n + c, 0);
+}
+
 export const FRAME_MOVED = 'a frame moved';
 
 /**

@@ -77,6 +77,11 @@ export interface MarksSnapshot {
   frameOffsets?: Record<number, { x: number; y: number }>;
   /** every frame read its candidates from its page index (docs/labeling.md, "Between passes") instead of walking its page */
   indexed?: boolean;
+  /**
+   * Frames that answered the pass but got no labels, and why (a diagnosis for the trace: a link
+   * answer that came too late, an id two iframes claimed, a size that did not match yet)
+   */
+  framesLeftOut?: string[];
   /** the frames' control values, hashed (FrameMarks.values), in frame order */
   values?: string;
 }

@@ -94,7 +94,10 @@ async function firstStep(url: string, name: string) {
   const traceFile = path.join(out, `${name}.json`);
   const r = await agent.run(['--task', 'Look', '--url', url, '--base-url', model.baseUrl, '--trace', traceFile]);
   expect(r.code, r.stderr).toBe(0);
-  return (JSON.parse(readFileSync(traceFile, 'utf8')) as Trace).steps[0].elements;
+  const step = (JSON.parse(readFileSync(traceFile, 'utf8')) as Trace).steps[0];
+  // printed, so a run where a frame's labels are missing says which frame and why
+  if (step.timings.observeStages?.framesLeftOut) console.log(`${name}: ${step.timings.observeStages.framesLeftOut.join('; ')}`);
+  return step.elements;
 }
 
 for (const steal of ['c', 'a'] as const) {
@@ -154,7 +157,8 @@ test('a page that goes after our labels finds none during a run (they are drawn 
   const events = a.events.slice(seen).map((e) => `${e.type}:${e.value}`);
   expect(events.filter((e) => e.startsWith('tamper:'))).toEqual([]);
   expect(events).toContain('click:Open photo');
-  const first = (JSON.parse(readFileSync(traceFile, 'utf8')) as Trace).steps[0].elements.map((e) => e.text);
+  const step0 = (JSON.parse(readFileSync(traceFile, 'utf8')) as Trace).steps[0];
+  const first = step0.elements.map((e) => e.text);
   // the page's own numbered boxes are not elements; its button with our attribute is one
-  expect(first).toEqual(['Open photo', 'Show details', 'Marked like an overlay', 'Child button', 'Child other']);
+  expect(first, `frames left out: ${step0.timings.observeStages?.framesLeftOut?.join('; ') ?? 'none'}`).toEqual(['Open photo', 'Show details', 'Marked like an overlay', 'Child button', 'Child other']);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimsThatCount, intersect, mergeFrames, type FrameResult, topFrameMarks } from '../../src/core/frames';
+import { claimsThatCount, everyChildAnswers, intersect, mergeFrames, type FrameResult, topFrameMarks } from '../../src/core/frames';
 import type { FrameMarks, Mark, MarksSnapshot } from '../../src/core/marks';
 
 const vp = { width: 1000, height: 800, devicePixelRatio: 1 };
@@ -104,5 +104,21 @@ describe('topFrameMarks (a page whose iframes keep moving)', () => {
       { label: 2, tag: 'a', text: 'y', rect: r },
     ];
     expect(topFrameMarks(marks).map((m) => [m.label, m.localLabel, m.text])).toEqual([[0, 0, 'x'], [1, 2, 'y']]);
+  });
+});
+
+describe('everyChildAnswers (step 1 of a pass: does every iframe have our content script?)', () => {
+  it('yes when the frames that answered besides the top one make up the iframes counted', () => {
+    expect(everyChildAnswers([2, 0, 0])).toBe(true);
+    expect(everyChildAnswers([0])).toBe(true); // no iframe at all
+  });
+  it('yes when more answered than were counted: iframes in shadow roots are not counted', () => {
+    expect(everyChildAnswers([1, 0, 0])).toBe(true);
+  });
+  it('no when fewer answered than were counted, or a frame had no labeler to answer', () => {
+    expect(everyChildAnswers([3, 0, 0])).toBe(false);
+    expect(everyChildAnswers([2, 0, '__missing__'])).toBe(false);
+    expect(everyChildAnswers([1, null])).toBe(false);
+    expect(everyChildAnswers([])).toBe(false);
   });
 });

@@ -8,8 +8,8 @@
  * 3. from the top frame down: a child's offset = its parent's offset + its iframe's origin; the
  *    claims to an id count as in core/frames.ts.
  */
-import { claimsThatCount } from '../../core/frames';
-import { everyChildAnswers, everyFrame } from '../label';
+import { claimsThatCount, everyChildAnswers } from '../../core/frames';
+import { everyFrame } from '../label';
 import type { FrameOffsets } from './types';
 
 interface Links { self: string | null; children: Array<{ token: string; sure: boolean; x: number; y: number }> }
@@ -33,6 +33,6 @@ function offsetsFrom(frames: Array<{ frameId: number; links: Links }>): FrameOff
 
 export async function measureOffsets(tabId: number): Promise<FrameOffsets> {
   const prepared = await everyFrame(tabId, 'prepareFrames');
-  const res = await everyFrame<Links>(tabId, 'frameLinks', { everyChildAnswers: everyChildAnswers(prepared) });
+  const res = await everyFrame<Links>(tabId, 'frameLinks', { everyChildAnswers: everyChildAnswers(prepared.map((p) => p.result)) });
   return offsetsFrom(res.flatMap((r) => (r.result && r.result !== '__missing__' ? [{ frameId: r.frameId, links: r.result }] : [])));
 }

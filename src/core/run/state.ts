@@ -218,6 +218,8 @@ export interface ObserveStages {
   encodeMs?: number;
   /** from the end of the settle wait until the request left: label, capture, the list, the request built and sent */
   requestMs?: number;
+  /** frames that answered the labeling pass but got no labels, and why (core/frames.ts mergeFrames) */
+  framesLeftOut?: string[];
 }
 
 export interface PendingReply {
