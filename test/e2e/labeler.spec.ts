@@ -551,7 +551,13 @@ test('heavy page (~20k elements, ~3k candidates): median pass time (printed, not
 test('state between passes: a pass after a DOM change sees it; removed elements are let go by the next pass and by resetMarks', async () => {
   await open('basic.html');
   const cdp = await page.context().newCDPSession(page);
-  /** after a full garbage collection: which of the weakly held elements are still alive */
+  /**
+   * after a full garbage collection: which of the weakly held elements are still alive. A collection
+   * may keep an unreachable element once (Blink's heap, Oilpan, scans the native stack
+   * conservatively when it collects with one: a stale word there can look like a pointer; seen
+   * once in an idle 3-worker run), so "let go" is polled: collected by one of the next
+   * collections. An element our labeler really holds stays alive through all of them.
+   */
   const alive = async () => {
     await cdp.send('HeapProfiler.collectGarbage');
     await cdp.send('HeapProfiler.collectGarbage');
@@ -583,7 +589,7 @@ test('state between passes: a pass after a DOM change sees it; removed elements 
   });
   expect(await alive()).toEqual({ button: true, frame: true });
   expect(await texts()).not.toContain('Added later');
-  expect(await alive()).toEqual({ button: false, frame: false });
+  await expect.poll(alive).toEqual({ button: false, frame: false });
 
   // 3. run end (marks/reset): the labels of the last pass and its iframes are let go too
   await page.evaluate(() => {
@@ -600,6 +606,6 @@ test('state between passes: a pass after a DOM change sees it; removed elements 
   });
   expect(await alive()).toEqual({ button: true, frame: true });
   await page.evaluate(() => window.__labeler.resetMarks());
-  expect(await alive()).toEqual({ button: false, frame: false });
+  await expect.poll(alive).toEqual({ button: false, frame: false });
   expect(await page.evaluate(() => window.__labeler.debugElements().length)).toBe(0);
 });
