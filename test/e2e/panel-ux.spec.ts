@@ -387,7 +387,15 @@ test('tokens from the first reply; "cost unknown" said once with a link to the p
   await expect(card).toBeVisible({ timeout: 30_000 });
   await panel.getByTestId('approve-steps').uncheck();
   await card.getByTestId('approve').click();
-  await expect(panel.getByTestId('answer')).toContainText('liked', { timeout: 30_000 });
+  try {
+    await expect(panel.getByTestId('answer')).toContainText('liked', { timeout: 30_000 });
+  } catch (e) {
+    // seen once under load (docs/testing.md): say where the run stood, for the next look
+    const r = await send<RunView | null>('run/get', {}).catch((x: unknown) => String(x));
+    const cardError = await card.getByRole('alert').allTextContents().catch(() => []);
+    console.log(`Ctrl+Enter test: the run ${JSON.stringify(r && typeof r === 'object' ? { status: r.status, phase: r.pending?.phase, approval: r.pending?.approval, steps: r.steps.map((x) => [x.actionText, x.approval]), requests: model.requests.length } : r)}; the card's error: ${JSON.stringify(cardError)}; the switch: ${await panel.getByTestId('approve-steps').isChecked()}`);
+    throw e;
+  }
   const liked = await currentRun();
 
   // A second run of the same model: tokens only, nothing more said about the cost.
@@ -441,7 +449,15 @@ test('keyboard: Ctrl+Enter starts from the task box; Esc cancels an edit and clo
 
   await panel.getByTestId('approve-steps').uncheck();
   await card.getByTestId('approve').click();
-  await expect(panel.getByTestId('answer')).toContainText('liked', { timeout: 30_000 });
+  try {
+    await expect(panel.getByTestId('answer')).toContainText('liked', { timeout: 30_000 });
+  } catch (e) {
+    // seen once under load (docs/testing.md): say where the run stood, for the next look
+    const r = await send<RunView | null>('run/get', {}).catch((x: unknown) => String(x));
+    const cardError = await card.getByRole('alert').allTextContents().catch(() => []);
+    console.log(`Ctrl+Enter test: the run ${JSON.stringify(r && typeof r === 'object' ? { status: r.status, phase: r.pending?.phase, approval: r.pending?.approval, steps: r.steps.map((x) => [x.actionText, x.approval]), requests: model.requests.length } : r)}; the card's error: ${JSON.stringify(cardError)}; the switch: ${await panel.getByTestId('approve-steps').isChecked()}`);
+    throw e;
+  }
   // Esc closes the enlarged screenshot; the focus goes back to the thumbnail.
   const thumb = panel.getByTestId('step').first().locator('.thumb-button');
   await thumb.click();
