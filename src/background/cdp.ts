@@ -140,24 +140,38 @@ export async function move(tabId: number, x: number, y: number): Promise<void> {
 }
 
 /**
- * A click; `count` 2: a double click sent as a real mouse does, two press/release pairs with
- * clickCount 1 then 2 (the page sees click, click, dblclick).
+ * Asked after the pointer arrived and just before each press (`n`: 1, then 2 for a double
+ * click's second): a reason not to press (the element under the pointer is not what was judged),
+ * or null. The run's act judges the element there again (run/act.ts pressCheck).
  */
-export async function click(tabId: number, x: number, y: number, opts: { button?: Button; count?: number } = {}): Promise<void> {
+export type BeforePress = (x: number, y: number, n: number) => Promise<string | null>;
+
+/**
+ * A click; `count` 2: a double click sent as a real mouse does, two press/release pairs with
+ * clickCount 1 then 2 (the page sees click, click, dblclick). Returns why a press was not made
+ * (`beforePress`), or null when every press was.
+ */
+export async function click(tabId: number, x: number, y: number, opts: { button?: Button; count?: number; beforePress?: BeforePress } = {}): Promise<string | null> {
   const button = opts.button ?? 'left';
   await move(tabId, x, y);
   for (let n = 1; n <= (opts.count ?? 1); n++) {
+    const no = opts.beforePress ? await opts.beforePress(x, y, n) : null;
+    if (no) return no;
     await mouse(tabId, { type: 'mousePressed', x, y, button, buttons: BUTTON_BITS[button], clickCount: n });
     await mouse(tabId, { type: 'mouseReleased', x, y, button, buttons: 0, clickCount: n });
   }
+  return null;
 }
 
-/** Press the left button at (x, y), hold it for `ms`, release (a long press with a mouse). */
-export async function hold(tabId: number, x: number, y: number, ms: number): Promise<void> {
+/** Press the left button at (x, y), hold it for `ms`, release (a long press with a mouse); why it was not pressed, or null. */
+export async function hold(tabId: number, x: number, y: number, ms: number, beforePress?: BeforePress): Promise<string | null> {
   await move(tabId, x, y);
+  const no = beforePress ? await beforePress(x, y, 1) : null;
+  if (no) return no;
   await mouse(tabId, { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1 });
   await sleep(ms);
   await mouse(tabId, { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+  return null;
 }
 
 /** Wheel notches at (x, y): deltaY > 0 scrolls down, deltaX > 0 right (CSS px). */
@@ -184,15 +198,14 @@ async function zoomOf(tabId: number): Promise<number> {
 }
 
 /** A tap, or a touch held for `ms` (a long press), where the tab emulates touch (act/device.ts). */
-export async function touch(tabId: number, x: number, y: number, ms = 0): Promise<void> {
-  if (!(await touchWorks(tabId))) {
-    if (ms > 0) await hold(tabId, x, y, ms);
-    else await click(tabId, x, y);
-    return;
-  }
+export async function touch(tabId: number, x: number, y: number, ms = 0, beforePress?: BeforePress): Promise<string | null> {
+  if (!(await touchWorks(tabId))) return ms > 0 ? hold(tabId, x, y, ms, beforePress) : click(tabId, x, y, { beforePress });
+  const no = beforePress ? await beforePress(x, y, 1) : null;
+  if (no) return no;
   await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
   if (ms > 0) await sleep(ms);
   await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  return null;
 }
 
 export interface Point { x: number; y: number }

@@ -97,11 +97,12 @@ async function whereTo(tabId: number, target: Target, ctx: ActContext, what: str
 async function click(tabId: number, target: Target, button: MouseButton, count: number, ctx: ActContext): Promise<ActResult> {
   const w = await whereTo(tabId, target, ctx, 'A click');
   if (!w.ok) return w;
-  if (w.label) return clickLabel(tabId, w.label, button, count);
+  if (w.label) return clickLabel(tabId, w.label, button, count, ctx.beforePress);
   // On a phone a finger taps: touch events, then the click the page derives from them.
-  if (emulatesTouch(tabId) && button === 'left' && count === 1) await cdp.touch(tabId, w.p.x, w.p.y);
-  else await cdp.click(tabId, w.p.x, w.p.y, { button, count });
-  return { ok: true };
+  const no = emulatesTouch(tabId) && button === 'left' && count === 1
+    ? await cdp.touch(tabId, w.p.x, w.p.y, 0, ctx.beforePress)
+    : await cdp.click(tabId, w.p.x, w.p.y, { button, count, beforePress: ctx.beforePress });
+  return no ? { ok: false, error: no } : { ok: true };
 }
 
 async function perform(tabId: number, a: Action, ctx: ActContext): Promise<ActResult> {
@@ -117,9 +118,8 @@ async function perform(tabId: number, a: Action, ctx: ActContext): Promise<ActRe
     case 'press': {
       const w = await whereTo(tabId, a.target, ctx, 'A long press');
       if (!w.ok) return w;
-      if (emulatesTouch(tabId)) await cdp.touch(tabId, w.p.x, w.p.y, LONG_PRESS_MS);
-      else await cdp.hold(tabId, w.p.x, w.p.y, LONG_PRESS_MS);
-      return { ok: true };
+      const no = emulatesTouch(tabId) ? await cdp.touch(tabId, w.p.x, w.p.y, LONG_PRESS_MS, ctx.beforePress) : await cdp.hold(tabId, w.p.x, w.p.y, LONG_PRESS_MS, ctx.beforePress);
+      return no ? { ok: false, error: no } : { ok: true };
     }
     case 'drag': {
       const w = await whereTo(tabId, a.target, ctx, 'A drag');

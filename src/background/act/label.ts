@@ -58,10 +58,10 @@ async function clickOption(tabId: number, t: LabelTarget): Promise<ActResult> {
   return { ok: true };
 }
 
-export async function clickLabel(tabId: number, t: LabelTarget, button: MouseButton, count: number): Promise<ActResult> {
+export async function clickLabel(tabId: number, t: LabelTarget, button: MouseButton, count: number, beforePress?: cdp.BeforePress): Promise<ActResult> {
   if (t.r.tag === 'option' && button === 'left' && count === 1) return clickOption(tabId, t);
-  await cdp.click(tabId, t.x, t.y, { button, count });
-  return { ok: true };
+  const no = await cdp.click(tabId, t.x, t.y, { button, count, beforePress });
+  return no ? { ok: false, error: no } : { ok: true };
 }
 
 /**

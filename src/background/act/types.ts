@@ -1,6 +1,7 @@
 /** What the acting layer takes and answers (act/index.ts re-exports these; they may move to core). */
 import type { Mark } from '../../core/marks';
 import type { Usage } from '../../core/costs';
+import type { BeforePress } from '../cdp';
 
 /** `note`: text for the model's next observation (English, never translated). */
 /** `set`: a value the action stored in a run variable (quote, llm, clipboard); `usage`: tokens the action's own model request used */
@@ -22,4 +23,6 @@ export interface ActContext {
   ask: (prompt: string) => Promise<{ ok: true; text: string; usage: Usage | null } | { ok: false; error: string }>;
   /** the run's tab and the tabs it came from, newest first (the clipboard action looks in them) */
   tabIds: number[];
+  /** asked just before each press of a click, tap or long press: why not to press, or null (run/act.ts pressCheck) */
+  beforePress?: BeforePress;
 }

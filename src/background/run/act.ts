@@ -3,7 +3,9 @@
  * what the action did (tabs, downloads, held requests, dialogs, files) -> 'acted'. A worker
  * restarted mid-action does not repeat the input.
  */
-import { hideRun, modelText, type ActResult, type Effect, type RunEvent } from '../../core/run';
+import { guardHit, hideRun, modelText, type ActResult, type Effect, type RunEvent } from '../../core/run';
+import type { Action } from '../../core/action/action';
+import { reachedBy } from '../gate';
 import { dialectOf } from '../../core/dialects/registry';
 import { fillSecrets } from '../../core/secrets';
 import { actInput, settleAfter } from '../act';
@@ -92,6 +94,7 @@ async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActR
     const r = await inputOrDialog(tabId, actInput(tabId, filled.action, {
       mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
       ask: (prompt) => askText(a, prompt), tabIds: [tabId, ...[...(a.state.tabStack ?? [])].reverse()],
+      beforePress: (x, y, n) => pressCheck(a, tabId, eff, x, y, n),
     }));
     if (!('held' in r)) return { result: r.done, held: null };
     a.inputLeft = r.input.catch(() => undefined);
@@ -105,6 +108,25 @@ async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActR
     }
     return { result: { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` }, held: null };
   }
+}
+
+/**
+ * The element under the pointer, judged again just before a press: a page can swap what is there
+ * as the pointer arrives ("Cancel" becomes "Place order" on pointerenter) or after a double
+ * click's first press. A guard it trips now stops the press, unless it is the rule the person
+ * approved for this action; the model is told what was there. An element that cannot be
+ * inspected is pressed (the second line, at the request, still holds what it would send).
+ */
+async function pressCheck(a: Active, tabId: number, eff: Act, x: number, y: number, n: number): Promise<string | null> {
+  const p = a.state.pending;
+  const button = eff.action.type === 'click' ? eff.action.button : 'left';
+  const at: Action = { type: 'click', target: { kind: 'point', x, y }, button, count: 1 };
+  const reached = await reachedBy(tabId, at, null, eff.frameOffsets).catch(() => null);
+  if (!reached) return null;
+  const hit = guardHit(a.state, at, reached);
+  if (!hit) return null;
+  if (p?.guardRule === hit.id && p.decision?.decision === 'approved') return null;
+  return modelText.pressChanged(p?.target?.text ?? eff.mark?.text ?? '', reached[0]?.target?.text ?? '', hit.id, n);
 }
 
 /** The URL of the frame a label is in (null: the top page, or a frame that does not answer). */

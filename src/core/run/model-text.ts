@@ -5,9 +5,25 @@
 import type { BudgetStop } from './budget';
 import { PASSWORD_MASK } from './state';
 import type { FileMeta, FilePick } from '../files';
+import type { GuardId } from '../guards';
 import { placeholderOf, typedPlaceholderOf } from '../secrets';
 
+/** What pressing an element a guard stops would do, for the model (English, never translated). */
+const PRESS_WOULD: Record<GuardId, string> = {
+  password: 'would type or send a password, a secret or a file',
+  payment: 'would place an order or pay',
+  delete: 'would delete something',
+  send: 'would send a message or post something',
+  download: 'would download a file',
+  'leave-site': 'would leave the site',
+};
+
 export const modelText = {
+  /**
+   * The element under the pointer was judged again just before a press (a page can swap it as the
+   * pointer arrives) and it is not what was approved: nothing more was pressed.
+   */
+  pressChanged: (judged: string, now: string, rule: GuardId, press: number) => `When the pointer reached ${judged ? `"${judged}"` : 'the element'}, the element there was ${now ? `"${now}"` : 'another one'}, which ${PRESS_WOULD[rule]} and was not what the user approved; ${press > 1 ? 'the first click was made, the second was not' : 'nothing was pressed'}. Look at the page again before acting; do not press it unless the task asks for that.`,
   success: 'Success',
   /** the page after the action is the page before it (unchanged.ts) */
   nothingChanged: 'Done, but nothing on the page changed: the address, the labelled elements, their values and the screenshot are as they were before this action.',
