@@ -239,6 +239,17 @@ function isMessageField(f: FieldInfo): boolean {
   return [f.label, words(f.name), words(f.id)].some((s) => !!s && typesAMessage(s));
 }
 
+/**
+ * A message composer: a contenteditable box or a text area outside any form (chat and comment
+ * boxes: Messenger's "Aa", a reply box): Enter there sends, as nothing else can submit it.
+ * A one-line input outside a form is not one (search boxes are).
+ */
+function isComposer(t: GuardTarget): boolean {
+  if (t.form) return false;
+  const tag = t.field?.tag ?? t.tag;
+  return tag === 'textarea' || (t.editable === true && tag !== 'input' && tag !== 'select');
+}
+
 function hostOf(url: string): string | null {
   try {
     const u = new URL(url);
@@ -326,7 +337,7 @@ function checkText(rule: GuardRule & { id: TextRuleId }, effect: Effect, target:
   }
   if (effect !== 'submit') return null;
   // Enter in a field submits its form through its default button.
-  if (rule.id === 'send' && (typesAMessage(target.text) || (target.field && isMessageField(target.field)))) {
+  if (rule.id === 'send' && (typesAMessage(target.text) || (target.field && isMessageField(target.field)) || isComposer(target))) {
     return action.type === 'type' ? t('whyTypeEnterSend', short(target.text)) : t('whyEnterSend', short(target.text));
   }
   if (rule.id === 'payment') {

@@ -32,7 +32,6 @@ const SHAPES: Shape[] = [
   { name: 'Enter in the only field of a form without a button', steps: [{ type: /^Gift note$/, text: 'Happy birthday' }], path: '/__api/one-field/place-order', rule: 'payment' },
   { name: 'a hover (mouseenter) that orders', steps: [{ click: /^Show offers$/ }], path: '/__api/hover/orders', rule: 'payment' },
   { name: 'a drop zone whose mouseup deletes', steps: [{ click: /^Drop files here$/ }], path: '/__api/drop/account', rule: 'delete' },
-  { name: 'a chat composer outside any form, Enter sends', steps: [{ type: /^Aa$/, text: 'Hello there' }], path: '/__api/composer/messages', rule: 'send' },
   { name: 'a button drawn "Place order" by a bidi override', steps: [{ click: /^redro ecalP$/ }], path: '/__api/bidi/place-order', rule: 'payment' },
   { name: 'a label for a hidden "Place order" button', steps: [{ click: /^Show order details$/ }], path: '/__api/label/place-order', rule: 'payment' },
 ];
@@ -95,6 +94,22 @@ test('glm-pc: a double click whose first press makes "Select" into "Place order"
   } finally {
     await model.close();
   }
+});
+
+test('a chat composer outside any form (contenteditable, "Aa"), where Enter sends: asked before typing (the first line); no types nothing, yes sends once', async () => {
+  site.events.length = 0;
+  const steps: Step[] = [{ type: /^Aa$/, text: 'Hello there' }, { answer: 'done' }];
+  const no = await runScripted(agent, site, 'request-effects.html', steps, 'n\n', path.join(out, 'composer-no.json'));
+  expect(no.r.code, no.r.stderr).toBe(0);
+  expect(no.trace.steps[0].approval).toEqual({ decision: 'rejected', feedback: null });
+  expect(no.r.stderr).toContain('this types into "Aa" and presses Enter, which may send it');
+  expect(reached('/__api/composer/messages')).toEqual([]);
+  const yes = await runScripted(agent, site, 'request-effects.html', steps, 'y\n', path.join(out, 'composer-yes.json'));
+  expect(yes.r.code, yes.r.stderr).toBe(0);
+  expect(yes.trace.steps[0].approval).toEqual({ decision: 'approved', feedback: null });
+  // approved for this action: the message it sends is not asked about a second time
+  expect(yes.trace.steps[0].afterAction).toBeUndefined();
+  await expect.poll(() => reached('/__api/composer/messages').length).toBe(1);
 });
 
 test('the same page with nothing set off: typing a search and reading the cart asks nothing', async () => {
