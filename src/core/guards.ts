@@ -240,14 +240,16 @@ function isMessageField(f: FieldInfo): boolean {
 }
 
 /**
- * A message composer: a contenteditable box or a text area outside any form (chat and comment
- * boxes: Messenger's "Aa", a reply box): Enter there sends, as nothing else can submit it.
- * A one-line input outside a form is not one (search boxes are).
+ * A message composer: a contenteditable box outside any form (chat boxes: Messenger's "Aa", a
+ * reply box): Enter there sends, as nothing else can submit it. Text areas and one-line fields
+ * outside a form are not (search boxes are often a <textarea> whose Enter searches); a text area
+ * for a message is one by its words (typesAMessage). A box named as a search is not one either.
  */
 function isComposer(t: GuardTarget): boolean {
-  if (t.form) return false;
+  if (t.form || t.editable !== true) return false;
   const tag = t.field?.tag ?? t.tag;
-  return tag === 'textarea' || (t.editable === true && tag !== 'input' && tag !== 'select');
+  if (tag === 'input' || tag === 'textarea' || tag === 'select') return false;
+  return !namesOf(t).some((n) => /^search\b/.test(foldGuardText(n)));
 }
 
 function hostOf(url: string): string | null {

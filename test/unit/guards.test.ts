@@ -14,11 +14,13 @@ const hit = (a: Action, t: GuardTarget | null, g: GuardSettings = DEFAULT_GUARDS
 const idOf = (a: Action, t: GuardTarget | null, g: GuardSettings = DEFAULT_GUARDS, c = ctx) => hit(a, t, g, c)?.id ?? null;
 
 describe('guardCheck: each rule fires, and its look-alikes do not', () => {
-  it('send: Enter in a message composer (a contenteditable box or a text area outside any form) sends; in a one-line field outside a form it does not', () => {
+  it('send: Enter in a message composer (a contenteditable box outside any form) sends; in a search box (a one-line field or a text area) outside a form it does not', () => {
     const enterKey: Action = { type: 'key', keys: 'Enter' } as Action;
     expect(hit(typeIn, { tag: 'div', text: 'Aa', editable: true })?.reason).toBe('this types into "Aa" and presses Enter, which may send it');
     expect(idOf(enterKey, { tag: 'div', text: 'Aa', editable: true })).toBe('send');
-    expect(idOf(typeIn, { tag: 'textarea', text: 'Notes' })).toBe('send');
+    expect(idOf(typeIn, { tag: 'textarea', text: 'Reply' })).toBe('send'); // by its words
+    expect(idOf(typeIn, { tag: 'textarea', text: 'e.g. soup' })).toBeNull(); // a text area search box (Enter searches)
+    expect(idOf(typeIn, { tag: 'div', text: 'Search mail', editable: true })).toBeNull();
     expect(idOf({ ...typeIn, enter: false } as Action, { tag: 'div', text: 'Aa', editable: true })).toBeNull();
     expect(idOf(typeIn, { tag: 'input', text: 'Search products', inputType: 'text' })).toBeNull();
     expect(idOf(typeIn, { tag: 'textarea', text: 'Notes', form: { fields: [], submit: null } })).toBeNull();
