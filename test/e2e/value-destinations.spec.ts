@@ -73,7 +73,9 @@ test.describe('a card number sent to another site by every channel, encoded past
     const onYes = [...new Set(sent(3).map((h) => h.split(/[/?]/)[1]))].sort();
     expect(onYes).toEqual(HELD);
     // each held request's record names where it went and never the number
-    const records = JSON.stringify(o.trace.steps.map((s) => s.afterAction ?? null));
+    // (random ids and clock readings left out: a DevTools session id "…44111CB…" matched "4111" once)
+    const records = JSON.stringify(o.trace.steps.map((s) => s.afterAction ?? null), (k, v: unknown) => (['sessionId', 'requestId', 'tabId', 'at'].includes(k) ? undefined : v));
+    expect(records).toContain('localhost');
     expect(records).not.toMatch(/4111|1111111111111114|5222222222222222|34313131/);
   });
 
