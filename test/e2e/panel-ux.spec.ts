@@ -94,6 +94,21 @@ async function currentRun(): Promise<RunView> {
   return r;
 }
 
+/**
+ * Waits for the answer "liked"; when it does not come, prints where the run stood (seen once under
+ * load, docs/testing.md: an approval that did not land), then fails as the wait did.
+ */
+async function answerOrSayWhy(card: Locator, model: FakeModel): Promise<void> {
+  try {
+    await expect(panel.getByTestId('answer')).toContainText('liked', { timeout: 30_000 });
+  } catch (e) {
+    const r = await send<RunView | null>('run/get', {}).catch((x: unknown) => String(x));
+    const cardError = await card.getByRole('alert').allTextContents().catch(() => []);
+    console.log(`the run ${JSON.stringify(r && typeof r === 'object' ? { status: r.status, phase: r.pending?.phase, approval: r.pending?.approval, steps: r.steps.map((x) => [x.actionText, x.approval]), requests: model.requests.length } : r)}; the card's error: ${JSON.stringify(cardError)}; the switch: ${await panel.getByTestId('approve-steps').isChecked()}`);
+    throw e;
+  }
+}
+
 async function openSettings() {
   const details = panel.getByTestId('settings');
   if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').first().click();
@@ -387,15 +402,7 @@ test('tokens from the first reply; "cost unknown" said once with a link to the p
   await expect(card).toBeVisible({ timeout: 30_000 });
   await panel.getByTestId('approve-steps').uncheck();
   await card.getByTestId('approve').click();
-  try {
-    await expect(panel.getByTestId('answer')).toContainText('liked', { timeout: 30_000 });
-  } catch (e) {
-    // seen once under load (docs/testing.md): say where the run stood, for the next look
-    const r = await send<RunView | null>('run/get', {}).catch((x: unknown) => String(x));
-    const cardError = await card.getByRole('alert').allTextContents().catch(() => []);
-    console.log(`Ctrl+Enter test: the run ${JSON.stringify(r && typeof r === 'object' ? { status: r.status, phase: r.pending?.phase, approval: r.pending?.approval, steps: r.steps.map((x) => [x.actionText, x.approval]), requests: model.requests.length } : r)}; the card's error: ${JSON.stringify(cardError)}; the switch: ${await panel.getByTestId('approve-steps').isChecked()}`);
-    throw e;
-  }
+  await answerOrSayWhy(card, model);
   const liked = await currentRun();
 
   // A second run of the same model: tokens only, nothing more said about the cost.
@@ -449,15 +456,7 @@ test('keyboard: Ctrl+Enter starts from the task box; Esc cancels an edit and clo
 
   await panel.getByTestId('approve-steps').uncheck();
   await card.getByTestId('approve').click();
-  try {
-    await expect(panel.getByTestId('answer')).toContainText('liked', { timeout: 30_000 });
-  } catch (e) {
-    // seen once under load (docs/testing.md): say where the run stood, for the next look
-    const r = await send<RunView | null>('run/get', {}).catch((x: unknown) => String(x));
-    const cardError = await card.getByRole('alert').allTextContents().catch(() => []);
-    console.log(`Ctrl+Enter test: the run ${JSON.stringify(r && typeof r === 'object' ? { status: r.status, phase: r.pending?.phase, approval: r.pending?.approval, steps: r.steps.map((x) => [x.actionText, x.approval]), requests: model.requests.length } : r)}; the card's error: ${JSON.stringify(cardError)}; the switch: ${await panel.getByTestId('approve-steps').isChecked()}`);
-    throw e;
-  }
+  await answerOrSayWhy(card, model);
   // Esc closes the enlarged screenshot; the focus goes back to the thumbnail.
   const thumb = panel.getByTestId('step').first().locator('.thumb-button');
   await thumb.click();
