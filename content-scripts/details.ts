@@ -7,6 +7,7 @@
  * focused field (point/focused).
  */
 import type { FieldInfo, FormInfo } from '../src/core/guard-fields';
+import { drawnText, labelledControl, showsWordPicture, visualText } from './drawn-names';
 import { composedParent } from './labeler/dom';
 import { state } from './labeler/state';
 import { collapse, elementText, stableText } from './labeler/text';
@@ -106,46 +107,37 @@ export function markDetails(label: number): (LinkDetails & FieldDetails & NavDet
  * What the gate (src/core/gate.ts, guards.ts) reads besides the visible text: every other name
  * the element shows or is announced by, and the form it is a button of.
  */
-export interface GateDetails { names?: string[]; buttonOf?: FormInfo & { submits: boolean } }
+export interface GateDetails { names?: string[]; picture?: boolean; buttonOf?: FormInfo & { submits: boolean } }
 
-const MAX_NAMES = 8;
-const MAX_GENERATED = 24;
+const MAX_NAMES = 16;
 
-/** The text of a CSS `content` value: its strings and attr() values ("none", counters, images: nothing). */
-function contentValue(value: string, el: Element): string {
-  if (!value || value === 'none' || value === 'normal') return '';
-  const out: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
-  for (let m = re.exec(value); m; m = re.exec(value)) {
-    if (m[3]) out.push(getAttr(el, m[3]) ?? '');
-    else out.push((m[1] ?? m[2] ?? '').replace(/\\([0-9a-f]{1,6})\s?/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1'));
-  }
-  return out.join('');
-}
-
-/** Text drawn by CSS (::before / ::after) on the element and its first descendants, in order. */
-function generatedText(el: Element): string {
-  const parts: string[] = [];
-  const nodes = [el, ...Array.from(el.querySelectorAll('*')).slice(0, MAX_GENERATED)];
-  for (const n of nodes) {
-    const before = contentValue(getComputedStyle(n, '::before').content, n);
-    const after = contentValue(getComputedStyle(n, '::after').content, n);
-    if (before || after) parts.push(`${before} ${after}`);
-  }
-  return collapse(parts.join(' '));
-}
-
-/** Every name of the element that is not its visible text: CSS text, aria-label, value, alt, title (its own and its images'). */
-function otherNames(el: Element): string[] {
-  const names = [generatedText(el), getAttr(el, 'aria-label'), getAttr(el, 'title'), getAttr(el, 'alt')];
+/** The element's own names: its characters as drawn, its text with generated text, aria-label, title, alt, a button input's value. */
+function ownNames(el: Element): (string | null)[] {
+  const names = [visualText(el), drawnText(el), getAttr(el, 'aria-label'), getAttr(el, 'title'), getAttr(el, 'alt')];
   if (el instanceof HTMLInputElement && ['submit', 'button', 'reset', 'image'].includes(el.type)) names.push(el.value);
-  for (const img of Array.from(el.querySelectorAll('img[alt], [aria-label], svg title')).slice(0, 4)) {
-    names.push(img.localName === 'title' ? img.textContent : getAttr(img, 'alt') ?? getAttr(img, 'aria-label'));
-  }
+  return names;
+}
+
+/** The names of the images and icons inside the element: alt, aria-label, an SVG's title. */
+function imageNames(el: Element): (string | null)[] {
+  return Array.from(el.querySelectorAll('img[alt], [aria-label], svg title')).slice(0, 4)
+    .map((img) => (img.localName === 'title' ? img.textContent : getAttr(img, 'alt') ?? getAttr(img, 'aria-label')));
+}
+
+/**
+ * Every name of the element that is not its visible text in DOM order: its own (ownNames: its
+ * characters as drawn and its text with CSS-generated text at any depth, drawn-names.ts), for a
+ * label the text and names of the control it presses, then its images' names.
+ */
+function otherNames(el: Element): string[] {
+  const names = ownNames(el);
+  const control = labelledControl(el);
+  if (control) names.push(collapse(control.textContent), ...ownNames(control));
+  names.push(...imageNames(el));
   const seen = new Set<string>([collapse(elementText(el))]);
   const out: string[] = [];
   for (const n of names) {
-    const t = collapse(n).slice(0, 120);
+    const t = collapse(n).slice(0, 300);
     if (t && !seen.has(t)) { seen.add(t); out.push(t); }
   }
   return out.slice(0, MAX_NAMES);
@@ -167,7 +159,9 @@ export function gateDetails(el: Element): GateDetails {
   const out: GateDetails = {};
   const names = otherNames(el);
   if (names.length) out.names = names;
-  const form = buttonOfForm(el);
+  const control = labelledControl(el);
+  if (showsWordPicture(el) || (control && showsWordPicture(control))) out.picture = true;
+  const form = buttonOfForm(el) ?? (control ? buttonOfForm(control) : undefined);
   if (form) out.buttonOf = form;
   return out;
 }

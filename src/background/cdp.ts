@@ -116,6 +116,20 @@ export async function screenshot(tabId: number, css: { width: number; height: nu
   return { dataUrl: `data:${mime};base64,${data}`, bytes, ...size };
 }
 
+/**
+ * A part of the visible page (a box in top-page viewport CSS px) as a PNG data URL, drawn at
+ * `scale` image px per CSS px (small words read better by OCR when enlarged). The clip is in the
+ * page's coordinates (scrolled) and device-independent px, as in screenshot above.
+ */
+export async function capturePart(tabId: number, box: { x: number; y: number; width: number; height: number }, scale = 2): Promise<string> {
+  type Metrics = { cssVisualViewport?: { pageX?: number; pageY?: number } };
+  const vv = (await send<Metrics>(tabId, 'Page.getLayoutMetrics').catch(() => null))?.cssVisualViewport;
+  const zoom = await zoomOf(tabId);
+  const clip = { x: ((vv?.pageX ?? 0) + box.x) * zoom, y: ((vv?.pageY ?? 0) + box.y) * zoom, width: box.width * zoom, height: box.height * zoom, scale: scale / zoom };
+  const { data } = await captureFrame(tabId, { format: 'png', captureBeyondViewport: false, clip });
+  return `data:image/png;base64,${data}`;
+}
+
 /** Width and height from a base64 PNG's IHDR (bytes 16–23), or null for anything else. */
 function pngSize(base64: string): { width: number; height: number } | null {
   const head = atob(base64.slice(0, 32));

@@ -8,9 +8,10 @@
 import { activations, type Where } from '../core/gate';
 import type { GuardTarget, Reached } from '../core/guards';
 import type { Action } from '../core/action/action';
-import type { HitElement, Mark } from '../core/marks';
+import type { HitElement, Mark, Rect } from '../core/marks';
 import { sendContent } from './content';
 import { inspectAt } from './act/point';
+import { wordsIn } from './ocr';
 import { focusedField } from './act/type';
 import type { FrameOffsets } from './act/types';
 
@@ -75,14 +76,27 @@ export async function reachedBy(tabId: number, action: Action, mark: Mark | null
   return out;
 }
 
+/**
+ * The words of a control drawn in a picture (an image button, a "Buy now" background image), read
+ * by OCR on this machine (ocr.ts), as one more of its names.
+ */
+async function withPictureWords(tabId: number, target: GuardTarget, picture: boolean | undefined, box: Rect): Promise<GuardTarget> {
+  if (!picture) return target;
+  const words = await wordsIn(tabId, box);
+  return words ? { ...target, names: [...(target.names ?? []), words] } : target;
+}
+
 async function locate(tabId: number, action: Action, where: Where, mark: Mark | null, frameOffsets: FrameOffsets | undefined): Promise<GuardTarget | null> {
   if (where.at === 'focused') return focused(tabId);
   const point = where.at === 'point' ? where.point : 'target' in action && action.target.kind === 'point' ? action.target : null;
   if (point) {
     const hit = await inspectAt(tabId, { x: point.x, y: point.y }, frameOffsets).catch(() => null);
-    return hit ? fromHit(hit) : null;
+    return hit ? withPictureWords(tabId, fromHit(hit), hit.picture, hit.rect) : null;
   }
-  if (mark) return fromMark(mark, await labelDetails(tabId, mark));
+  if (mark) {
+    const d = await labelDetails(tabId, mark);
+    return withPictureWords(tabId, fromMark(mark, d), d?.picture, mark.rect);
+  }
   // typing into no particular element: the focused one
   if ('target' in action && (action.target.kind === 'none' || action.target.kind === 'window')) return focused(tabId);
   return null;

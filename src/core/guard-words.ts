@@ -2,10 +2,13 @@
  * The text rules' phrases (payment, delete, send), per language, and how a phrase matches a text.
  * Every language's list applies to every page (a page does not say reliably what language its
  * buttons are in); the language decides where in the text its phrases may stand:
- * - English, French, Spanish ("start"): at the start of the text, ending on a word boundary
- *   ("Delete project", "Supprimer le courriel"; not "Deleted items", "Do not delete");
- * - German ("word"): anywhere as whole words, since the verb comes last ("Nachricht löschen",
- *   "Jetzt kaufen"; not "Gelöscht", "Zahlungsarten");
+ * - English, French, Spanish, German ("word"): anywhere as whole words ("Delete project",
+ *   "Yes, delete my account", "Supprimer le courriel", "Nachricht löschen", "Jetzt kaufen"; not
+ *   "Deleted items", "Gelöscht", "Zahlungsarten"), except right after a negation ("Do not delete",
+ *   "Ne pas envoyer", "Nicht löschen") or a French object pronoun ("Lui envoyer un courriel" is
+ *   the link to a user's e-mail form, "Send him an e-mail"); and with the little words between a
+ *   phrase's words left out of both ("Place my order" is "place order", "Close the account" is
+ *   "close account"; never for "=phrase");
  * - Chinese, Japanese ("anywhere"): anywhere in the text, there are no spaces between words
  *   ("立即购买", "メッセージを削除").
  * Text and phrases are both folded the same way before they are compared (foldGuardText,
@@ -36,8 +39,8 @@ export const GUARD_LANGS: GuardLang[] = ['en', 'zh', 'de', 'fr', 'es', 'ja'];
 /** Each language's name for the person: a message key (public/_locales). */
 export const GUARD_LANG_KEYS: Record<GuardLang, string> = { en: 'langEn', zh: 'langZh', de: 'langDe', fr: 'langFr', es: 'langEs', ja: 'langJa' };
 
-type Mode = 'start' | 'word' | 'anywhere';
-const MODES: Record<GuardLang, Mode> = { en: 'start', fr: 'start', es: 'start', de: 'word', zh: 'anywhere', ja: 'anywhere' };
+type Mode = 'word' | 'anywhere';
+const MODES: Record<GuardLang, Mode> = { en: 'word', fr: 'word', es: 'word', de: 'word', zh: 'anywhere', ja: 'anywhere' };
 
 export type Phrases = Record<GuardLang, string[]>;
 export type TextRuleId = 'payment' | 'delete' | 'send';
@@ -90,12 +93,33 @@ function boundedAt(text: string, phrase: string, at: number): boolean {
 function places(text: string, phrase: string, mode: Mode): [number, number][] {
   if (!phrase) return [];
   const cjk = mode === 'anywhere' || CJK.test(phrase);
-  if (!cjk && mode === 'start') return text.startsWith(phrase) && boundedAt(text, phrase, 0) ? [[0, phrase.length]] : [];
   const out: [number, number][] = [];
   for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
     if (cjk || boundedAt(text, phrase, at)) out.push([at, at + phrase.length]);
   }
   return out;
+}
+
+/**
+ * Words that, right before a phrase, say the text does not give that order: a negation ("do not
+ * delete", "ne pas envoyer", "no borrar", "nicht löschen"), or a French indirect-object pronoun
+ * before an infinitive ("lui envoyer un courriel": a link to someone's e-mail form). Folded.
+ */
+const NOT_AN_ORDER = /(?:^|\s)(?:do not|does not|don't|dont|not|never|no need to|without|ne pas|ne jamais|sans|jamais|lui|leur|no|sin|nunca|nicht|ohne|kein|keine|keinen|nie)\s$/u;
+
+/**
+ * The little words a phrase's words may have between them in a label (articles, possessives,
+ * demonstratives), folded, in the four spaced languages: "place my order", "close the account",
+ * "vider la corbeille", "borrar mi cuenta". Left out of the text and of the phrases alike.
+ */
+const FILLERS = new Set(['my', 'your', 'our', 'the', 'this', 'that', 'these', 'those', 'his', 'her', 'their', 'its', 'a', 'an', 'it',
+  'mon', 'ma', 'mes', 'ton', 'ta', 'tes', 'votre', 'vos', 'notre', 'nos', 'le', 'la', 'les', "l'", 'un', 'une', 'ce', 'cet', 'cette', 'ces',
+  'mi', 'mis', 'tu', 'tus', 'su', 'sus', 'nuestro', 'nuestra', 'el', 'los', 'las', 'una', 'este', 'esta', 'estos', 'estas',
+  'mein', 'meine', 'meinen', 'dein', 'deine', 'ihr', 'ihre', 'ihren', 'unser', 'unsere', 'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'einen']);
+
+/** A folded text without its little words (FILLERS); the same text when it has none. */
+function withoutFillers(folded: string): string {
+  return folded.split(' ').filter((w) => !FILLERS.has(w)).join(' ');
 }
 
 /** Folded text without its leading and trailing symbols ("🗑 Delete", "Checkout →", "Place order?"). */
@@ -149,7 +173,7 @@ interface Compiled {
   /** the lists compiled, by identity and length: a changed list compiles again */
   from: (string[] | undefined)[];
   lengths: number[];
-  lists: { mode: Mode; words: string[] }[];
+  lists: { mode: Mode; words: string[]; bare: string[] }[];
   looks: string[];
 }
 
@@ -168,7 +192,10 @@ function compile(phrases: Partial<Phrases>): Compiled {
   const lengths = from.map((l) => l?.length ?? -1);
   const known = compiled.get(phrases);
   if (known && known.from.every((l, i) => l === from[i] && known.lengths[i] === lengths[i])) return known;
-  const lists = GUARD_LANGS.map((lang, i) => ({ mode: MODES[lang], words: (from[i] ?? []).map(foldPhrase).filter(Boolean) }));
+  const lists = GUARD_LANGS.map((lang, i) => {
+    const words = (from[i] ?? []).map(foldPhrase).filter(Boolean);
+    return { mode: MODES[lang], words, bare: words.map((w) => (/^[=-]/.test(w) ? w : withoutFillers(w))) };
+  });
   const looks = lists.flatMap(({ words }) => words.filter((w) => w.startsWith('-')).map((w) => w.slice(1).trim())).filter(Boolean);
   const out = { from, lengths, lists, looks };
   compiled.set(phrases, out);
@@ -186,16 +213,26 @@ export function matchPhrase(text: string, phrases: Partial<Phrases>): string | n
   const t = bare(folded);
   if (!t) return null;
   const { lists, looks } = compile(phrases);
-  const covered = looks.flatMap((w) => places(t, w, 'word'));
-  for (const { mode, words } of lists) {
-    for (const w of words) {
+  const short = withoutFillers(t);
+  const texts = short === t ? [t] : [t, short];
+  for (const { mode, words, bare: bareWords } of lists) {
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
       if (w.startsWith('-')) continue;
       if (w.startsWith('=')) {
         if (t === w.slice(1).trim()) return w;
         continue;
       }
-      if (places(t, w, mode).some(([a, b]) => !covered.some(([x, y]) => x <= a && b <= y))) return w;
+      if (texts.some((x, k) => stands(x, k ? bareWords[i] : w, mode, looks))) return w;
     }
   }
   return null;
+}
+
+/** `phrase` stands in `text` (by `mode`) somewhere outside every look-alike and not right after NOT_AN_ORDER. */
+function stands(text: string, phrase: string, mode: Mode, looks: string[]): boolean {
+  const places_ = places(text, phrase, mode);
+  if (!places_.length) return false;
+  const covered = looks.flatMap((w) => places(text, w, 'word'));
+  return places_.some(([a, b]) => !covered.some(([x, y]) => x <= a && b <= y) && !NOT_AN_ORDER.test(text.slice(0, a)));
 }

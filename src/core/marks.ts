@@ -148,6 +148,8 @@ export interface HitElement {
   editable: boolean;
   /** for the gate (content-scripts/details.ts): its other names, the form it is a button of, a field's attributes, form and options */
   names?: string[];
+  /** it shows a picture that may carry its words (read by OCR for the gate: src/background/ocr.ts) */
+  picture?: boolean;
   buttonOf?: FormInfo & { submits: boolean };
   field?: FieldInfo;
   form?: FormInfo;

@@ -156,7 +156,7 @@ export interface ContentMessages {
   'marks/hide': { req: Record<string, never>; res: null };
   'marks/reset': { req: Record<string, never>; res: null };
   /** what the guards need about a label's element: the link it is or is in (absolute URL), a download attribute; a form field's attributes, form and options; where it submits its form, a URL its click handler goes to */
-  'marks/details': { req: { label: number }; res: ({ href: string | null; download: boolean; formAction?: string | null; navigatesTo?: string | null; names?: string[]; buttonOf?: FormInfo & { submits: boolean } } & GuardFieldDetails) | null };
+  'marks/details': { req: { label: number }; res: ({ href: string | null; download: boolean; formAction?: string | null; navigatesTo?: string | null; names?: string[]; picture?: boolean; buttonOf?: FormInfo & { submits: boolean } } & GuardFieldDetails) | null };
   'marks/resolve': { req: { label: number }; res: ResolvedMark };
   'marks/focus': { req: { label: number }; res: boolean };
   /** a Type action's field (label null: the focused element): its value, to tell whether typing changed it (content-scripts/field.ts) */
@@ -183,6 +183,12 @@ export interface ContentMessages {
   'point/active': { req: Record<string, never>; res: Omit<HitElement, 'frameId'> | null };
   /** draw a crosshair at a point (top-frame viewport CSS px) with the hit element's box; null point: remove it */
   'point/mark': { req: { point: { x: number; y: number } | null; box: Rect | null }; res: null };
+}
+
+/** background -> the offscreen document (src/offscreen/ocr.ts) */
+export interface OffscreenMessages {
+  /** the words in a picture (a data URL), read on this machine by Tesseract; `confidence` 0-100 */
+  'ocr/read': { req: { image: string }; res: { text: string; confidence: number } };
 }
 
 export type ViewName = keyof ViewMessages;

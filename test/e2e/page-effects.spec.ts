@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runScripted, type Outcome } from './scripted-runs';
+import { runScripted, type Outcome, type Step } from './scripted-runs';
 import { serveFixtures } from './support';
 import { startFakeModel } from '../fixtures/model/server';
 import type { PromptParts } from '../fixtures/dialects/glm-web/request';
@@ -130,16 +130,74 @@ test.describe('the request hold: a card number the model typed, sent by page scr
   });
 });
 
-test.describe('a button whose words are drawn by CSS', () => {
-  test('"Place order" drawn by ::before asks; a plain button beside it does not', async () => {
+// The first line reads as a person reads (issue 41 item 2, docs/guards.md "every name it has"):
+// names in drawn order (bidi override, flex row-reverse, grid placement), CSS-generated text at
+// any depth, a label's hidden control, and a phrase anywhere in the label ask before the press.
+test.describe('names a person reads differently from the page text', () => {
+  const PAY = 'which may pay or place an order';
+  const SHAPES: { step: Step; effect: string; name: string; rule: string }[] = [
+    { step: { click: /^(Place order)?$/, tag: 'button' }, effect: 'order', name: 'Place order', rule: PAY },
+    { step: { click: /^redro ecalP$/ }, effect: 'bidi', name: 'Place order', rule: PAY },
+    { step: { click: /^order ?Place$/ }, effect: 'reverse', name: 'Place order', rule: PAY },
+    { step: { click: /^trash ?Empty$/ }, effect: 'grid', name: 'Empty trash', rule: 'which may delete something' },
+    { step: { click: /#42$/ }, effect: 'deep', name: 'Place order #42', rule: PAY },
+    { step: { click: /^Show order details$/ }, effect: 'label', name: 'Place order', rule: PAY },
+    { step: { click: /^Place my order$/ }, effect: 'filler', name: 'Place my order', rule: PAY },
+    { step: { click: /^Yes, delete my account$/ }, effect: 'later', name: 'Yes, delete my account', rule: 'which may delete something' },
+    // words only in a picture, read by OCR on this machine
+    { step: { click: /^$/, tag: null }, effect: 'picture', name: 'Buy now', rule: PAY },
+    { step: { click: /^Submit$/, tag: 'input' }, effect: 'image-input', name: 'Place order', rule: PAY },
+  ];
+  // look-alikes: a negation, a plain button, an image button whose picture says "See reviews"
+  const LOOK_ALIKES: Step[] = [{ click: /^Do not delete$/ }, { click: /^Show basket$/ }, { click: /^Submit$/, tag: 'input', nth: 1 }];
+  const steps = (): Step[] => [...SHAPES.map((s) => s.step), ...LOOK_ALIKES, { answer: 'checked' }];
+
+  test('each asks before the press, naming what a person reads; refused, nothing happens; the look-alikes beside them run', async () => {
     site.events.length = 0;
-    const o = await runScripted(agent, site, 'names.html', [{ click: /^(?!Show basket)/, tag: 'button' }, { click: /^Show basket$/, tag: 'button' }, { answer: 'checked' }], 'n\n', path.join(out, 'names.json'));
+    const o = await runScripted(agent, site, 'names.html', steps(), 'n\n'.repeat(SHAPES.length), path.join(out, 'names-no.json'));
     expect(o.r.code, o.r.stderr).toBe(0);
-    expect(o.r.stderr).toContain('Guard: this clicks "Place order", which may pay or place an order');
-    const [buy, basket] = o.trace.steps;
-    expect(buy.approval?.decision).toBe('rejected');
-    expect(basket.approval?.decision).toBe('auto');
-    expect(values(o, 'effect')).toEqual(['basket']);
+    const questions = o.r.stderr.split(PROMPT).slice(0, -1);
+    expect(questions, o.r.stderr).toHaveLength(SHAPES.length);
+    SHAPES.forEach((s, i) => {
+      const step = o.trace.steps[i];
+      expect(step.approval?.decision, `${s.effect}: ${step.actionText}`).toBe('rejected');
+      expect(questions[i], s.effect).toContain(`Guard: this clicks "${s.name}", ${s.rule}`);
+    });
+    expect(o.trace.steps.slice(SHAPES.length, SHAPES.length + LOOK_ALIKES.length).map((s) => s.approval?.decision)).toEqual(LOOK_ALIKES.map(() => 'auto'));
+    expect(values(o, 'effect')).toEqual(['not', 'basket', 'reviews']);
+  });
+
+  test('approved, each does what it does', async () => {
+    site.events.length = 0;
+    const o = await runScripted(agent, site, 'names.html', steps(), 'y\n'.repeat(SHAPES.length), path.join(out, 'names-yes.json'));
+    expect(o.r.code, o.r.stderr).toBe(0);
+    expect(o.trace.steps.slice(0, SHAPES.length).map((s) => s.approval?.decision)).toEqual(SHAPES.map(() => 'approved'));
+    expect(values(o, 'effect')).toEqual([...SHAPES.map((s) => s.effect), 'not', 'basket', 'reviews']);
+  });
+
+  test('glm-pc, pressing at points: the bidi, grid, deep ::before and picture buttons ask; "Do not delete" runs', async () => {
+    site.events.length = 0;
+    // centres on the 1280 × 800 page, in glm-pc's thousandths: bidi (140, 100), grid (660, 100), deep (140, 180), the "Buy now" picture (140, 420), "Do not delete" (400, 260)
+    const moves = ["left_click(start_box='[109,125]')", "left_click(start_box='[516,125]')", "left_click(start_box='[109,225]')", "left_click(start_box='[109,525]')", "left_click(start_box='[313,325]')"];
+    let n = 0;
+    const model = await startFakeModel({
+      dialect: 'glm-pc',
+      policy: () => ({ content: n < moves.length ? `I will press it.\n${moves[n++]}\nMemory:\n[]` : 'Done.\nDONE()\nMemory:\n[]' }),
+    });
+    try {
+      const traceFile = path.join(out, 'names-glm-pc.json');
+      const r = await agent.run(['--task', 'Look at the basket', '--url', `${site.url}guards/names.html`, '--base-url', model.baseUrl, '--dialect', 'glm-pc', '--trace', traceFile, '--max-steps', '7'], {}, 'n\nn\nn\nn\n');
+      expect(r.code, r.stderr).toBe(0);
+      const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+      expect(t.steps.slice(0, 5).map((s) => s.approval?.decision), r.stderr).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'auto']);
+      expect(r.stderr).toContain('Guard: this clicks "Place order", which may pay or place an order');
+      expect(r.stderr).toContain('Guard: this clicks "Empty trash", which may delete something');
+      expect(r.stderr).toContain('Guard: this clicks "Place order #42", which may pay or place an order');
+      expect(r.stderr).toContain('Guard: this clicks "Buy now", which may pay or place an order');
+      expect(site.events.filter((e) => e.type === 'effect').map((e) => e.value)).toEqual(['not']);
+    } finally {
+      await model.close();
+    }
   });
 });
 

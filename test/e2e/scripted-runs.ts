@@ -12,7 +12,8 @@ import type { InProcessAgent } from './fixtures';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 
-export type Step = { click: RegExp; tag?: string } | { type: RegExp; text: string; tag?: string } | { key: string } | { scroll: 'down' | 'up' } | { answer: string };
+/** `tag`: the element's tag in the list (null: an element listed without one, e.g. a role=button div); `nth`: the nth match (0-based) */
+export type Step = { click: RegExp; tag?: string | null; nth?: number } | { type: RegExp; text: string; tag?: string } | { key: string } | { scroll: 'down' | 'up' } | { answer: string };
 
 /** `before`: awaited before the reply to the request for step n (0-based), to let the page do something first. */
 export function sequence(steps: Step[], before?: (n: number) => Promise<void>): Promise<FakeModel> {
@@ -25,7 +26,7 @@ export function sequence(steps: Step[], before?: (n: number) => Promise<void>): 
       if ('scroll' in s) return { content: `Thought: I will scroll ${s.scroll}.\nAction: Scroll [WINDOW]; [${s.scroll}]\nMemory_Updated: {}` };
       if ('key' in s) return { content: `Thought: I will press ${s.key}.\nAction: Key; [${s.key}]\nMemory_Updated: {}` };
       const find = 'click' in s ? s.click : s.type;
-      const el = p.elements.find((e) => find.test(e.text) && (!('tag' in s) || !s.tag || e.tag === s.tag));
+      const el = p.elements.filter((e) => find.test(e.text) && (!('tag' in s) || s.tag === undefined || e.tag === s.tag))['nth' in s ? s.nth ?? 0 : 0];
       if (!el) return { content: `Thought: No element matches ${find}.\nAction: Wait\nMemory_Updated: {}` };
       if ('click' in s) return { content: `Thought: I will click ${el.text}.\nAction: Click [${el.label}]\nMemory_Updated: {}` };
       return { content: `Thought: I will type into ${el.text}.\nAction: Type [${el.label}]; [${s.text}]\nMemory_Updated: {}` };

@@ -112,6 +112,37 @@ describe('matchPhrase: the evasions each trip the right rule', () => {
   });
 });
 
+describe('matchPhrase: a phrase anywhere in the label', () => {
+  it.each([
+    ['Place my order', 'payment'],
+    ['Yes, delete my account', 'delete'],
+    ['Click here to place your order', 'payment'],
+    ['Sure — buy it now', 'payment'],
+    ['Close the account', 'delete'],
+    ['Oui, supprimer mon compte', 'delete'],
+    ['Sí, borrar mi cuenta', 'delete'],
+    ['Ja, meine Bestellung aufgeben', 'payment'],
+    ['OK, send', 'send'],
+  ] as const)('"%s" trips %s', (text, rule) => {
+    expect(trips(text)).toEqual([rule]);
+  });
+
+  it.each(['Do not delete', "Don't send", 'Never remove', 'Ne pas envoyer', 'No borrar', 'Nicht löschen', 'Lui envoyer un courriel'])(
+    '"%s" (a negation, or a link to someone\'s form) trips nothing', (text) => {
+      expect(trips(text)).toEqual([]);
+    });
+
+  it('a negation covers only the phrase right after it', () => {
+    expect(trips("Don't wait, pay now")).toEqual(['payment']);
+    expect(trips('Not now — delete')).toEqual(['delete']);
+  });
+
+  it('"=phrase" stays the whole text: little words are not left out for it', () => {
+    expect(trips('Confirm it')).toEqual([]);
+    expect(trips('Confirm')).toEqual(['payment']);
+  });
+});
+
 describe('matchPhrase: ordinary buttons trip nothing', () => {
   it.each([
     'Submit', 'OK', 'Continue', 'Go', 'Next', 'Search', 'Log in', 'Sign in', 'Save', 'Apply', 'Done', 'Weiter', 'Suivant',

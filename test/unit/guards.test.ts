@@ -75,13 +75,17 @@ describe('guardCheck: each rule fires, and its look-alikes do not', () => {
     expect(idOf(click, button(lookAlike))).toBeNull();
   });
 
-  it('text rules match the start of the text on a word boundary, case and spacing aside', () => {
+  it('text rules match anywhere on a word boundary, case and spacing aside, not after a negation', () => {
     expect(idOf(click, button('  DELETE   this project '))).toBe('delete');
     expect(idOf(click, button('🗑 Delete'))).toBe('delete'); // leading symbols are skipped
     expect(idOf(click, button('Delete-all'))).toBe('delete'); // a hyphen ends the word
     expect(idOf(click, button('Deletes'))).toBeNull();
     expect(idOf(click, button('Undelete'))).toBeNull();
-    expect(idOf(click, button('Do not delete'))).toBeNull(); // not at the start
+    expect(idOf(click, button('Do not delete'))).toBeNull(); // a negation before it
+    expect(idOf(click, button("Don't send"))).toBeNull();
+    expect(idOf(click, button('Yes, delete my account'))).toBe('delete'); // not at the start
+    expect(idOf(click, button('Place my order'))).toBe('payment'); // little words between a phrase's words
+    expect(idOf(click, button('Click here to place your order now'))).toBe('payment');
     expect(idOf(click, button('Sending options'))).toBeNull();
     expect(idOf(click, button('Paypal settings'))).toBeNull();
     expect(idOf(click, button('Place\n  order'))).toBe('payment');
