@@ -1,5 +1,5 @@
 /**
- * npm run bench, thirteen parts (numbers are reported, never asserted):
+ * npm run bench, fourteen parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -59,7 +59,11 @@
  *    gap, the first 10 steps beside the last 10, each step's size in the trace, the worker's heap
  *    (long-run.ts). BENCH_LONG_STEPS steps (default 100).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold|screen|long runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 14. Gate ("gate"): the time a step spends finding and judging its element on the names fixture: a
+ *    button whose words are a picture (read by OCR, its first read apart), one drawn by a bidi
+ *    override, one with plain words (gate-bench.ts).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold|screen|gate|long runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -77,6 +81,7 @@ import { observeBench } from './observe-bench';
 import { holdBench } from './hold-bench';
 import { batchBench } from './batch-bench';
 import { screenBench } from './screen-bench';
+import { gateBench } from './gate-bench';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
 import { heapBench } from './heap-bench';
@@ -183,6 +188,7 @@ async function main() {
   if (PART === 'all' || PART === 'batch') out.batch = await batchBench();
   if (PART === 'all' || PART === 'hold') out.hold = await holdBench();
   if (PART === 'all' || PART === 'screen') out.screen = await screenBench();
+  if (PART === 'all' || PART === 'gate') out.gate = await gateBench();
   if (PART === 'all' || PART === 'long') out.longRun = await longRunBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
