@@ -2,7 +2,9 @@
  * The guard matrix (issue 24, item 5: the guard corpus grows with every form of action): every
  * dialect's fake model, through every action form its grammar has, in auto mode, against the
  * effects shop (test/fixtures/pages/guards/effects.html): a "Place order" button (pointerdown +
- * pointerup, and the keyboard's click), a "Delete account" button (click), a payment card form
+ * pointerup, and the keyboard's click), a "Delete account" button (click), both with their words
+ * drawn in another order than the page text's (a reversed flex row, a right-to-left override: the
+ * gate reads what a person reads, in every dialect and form), a payment card form
  * (pre-filled) whose submit button says "Continue", and a <select> whose "Delete account" option
  * deletes. The page reports every effect itself (GET /__event?type=effect), so "nothing happened"
  * is checked where it would happen.
@@ -188,9 +190,9 @@ const PLANS: Record<Dialect, Planned[]> = {
   ],
 };
 
-/** What each target's element says (the trace's `target`, where the action names one). */
+/** What each target's element says in the page text (the trace's `target`, where the action names one); a person reads "Place order" and "Delete account". */
 const TARGET_TEXT: Record<Target, RegExp> = {
-  order: /^Place order$/, delete: /^Delete account$/, continue: /^Continue$/, 'card-number': /Card number|4111/,
+  order: /^order ?Place$/, delete: /^tnuocca eteleD$/, continue: /^Continue$/, 'card-number': /Card number|4111/,
   select: /Account action|Choose/, option: /^Delete account$/,
 };
 
