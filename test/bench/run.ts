@@ -1,5 +1,5 @@
 /**
- * npm run bench, fourteen parts (numbers are reported, never asserted):
+ * npm run bench, fifteen parts (numbers are reported, never asserted):
  *
  * 1. End-to-end ("endToEnd" in bench-results.json): step timings of the built
  *    extension on the demo site with the scripted demo model (so the model's own
@@ -63,7 +63,11 @@
  *    button whose words are a picture (read by OCR, its first read apart), one drawn by a bidi
  *    override, one with plain words (gate-bench.ts).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold|screen|gate|long runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 15. Ordinary tasks ("ordinary"): false alarms with nobody approving: the bookshop's and the recipe
+ *    site's ordinary tasks through the local batch, with the default guards and with the payment,
+ *    delete and send rules off: finished, stopped by a guard, other ends (ordinary-bench.ts).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold|screen|gate|ordinary|long runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -82,6 +86,7 @@ import { holdBench } from './hold-bench';
 import { batchBench } from './batch-bench';
 import { screenBench } from './screen-bench';
 import { gateBench } from './gate-bench';
+import { ordinaryBench } from './ordinary-bench';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
 import { heapBench } from './heap-bench';
@@ -189,6 +194,7 @@ async function main() {
   if (PART === 'all' || PART === 'hold') out.hold = await holdBench();
   if (PART === 'all' || PART === 'screen') out.screen = await screenBench();
   if (PART === 'all' || PART === 'gate') out.gate = await gateBench();
+  if (PART === 'all' || PART === 'ordinary') out.ordinary = await ordinaryBench();
   if (PART === 'all' || PART === 'long') out.longRun = await longRunBench();
   writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
   console.log('\nwrote bench-results.json');
