@@ -5,7 +5,8 @@
  * not see as one (a select's change, a link's href, Enter in a one-field form, a hover, a key the
  * page listens for, a mouseup, a button that changes under the pointer, a chat composer); each
  * sends to its own /__api/ path, which the fixture server records. (Names drawn in another order
- * than the page text, and a label's hidden control, are the first line's now: page-effects.spec.ts.) Through the runner, in process, in auto mode (glm-web).
+ * than the page text, and a label's hidden control, are the first line's now: page-effects.spec.ts;
+ * so is a link whose address says what it does, below.) Through the runner, in process, in auto mode (glm-web).
  */
 import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync } from 'node:fs';
@@ -28,7 +29,6 @@ interface Shape { name: string; steps: Step[]; path: string; rule: 'payment' | '
 
 const SHAPES: Shape[] = [
   { name: 'a select whose change places the order', steps: [{ click: /^Delivery: Standard$/ }, { click: /^Express$/ }], path: '/__api/select/place-order', rule: 'payment' },
-  { name: 'a link whose href places the order', steps: [{ click: /^View details$/ }], path: '/__api/order/place', rule: 'payment' },
   { name: 'Enter in the only field of a form without a button', steps: [{ type: /^Gift note$/, text: 'Happy birthday' }], path: '/__api/one-field/place-order', rule: 'payment' },
   { name: 'a hover (mouseenter) that orders', steps: [{ click: /^Show offers$/ }], path: '/__api/hover/orders', rule: 'payment' },
   { name: 'a drop zone whose mouseup deletes', steps: [{ click: /^Drop files here$/ }], path: '/__api/drop/account', rule: 'delete' },
@@ -55,6 +55,23 @@ for (const s of SHAPES) {
     await expect.poll(() => reached(s.path).length).toBe(1);
   });
 }
+
+// A link is judged before the press by where it goes (link-effect.ts): its address is the GET
+// request following it, judged by the second line's rule.
+test('a link whose href places the order: asked before the press (the first line); no follows nothing, yes follows it once', async () => {
+  site.events.length = 0;
+  const steps: Step[] = [{ click: /^View details$/ }, { answer: 'done' }];
+  const no = await runScripted(agent, site, 'request-effects.html', steps, 'n\n', path.join(out, 'link-no.json'));
+  expect(no.r.code, no.r.stderr).toBe(0);
+  expect(no.trace.steps[0].approval).toEqual({ decision: 'rejected', feedback: null });
+  expect(no.r.stderr).toMatch(/Guard: this opens 127\.0\.0\.1:\d+\/__api\/order\/place, an address that would place an order or pay/);
+  expect(reached('/__api/order/place')).toEqual([]);
+  const yes = await runScripted(agent, site, 'request-effects.html', steps, 'y\n', path.join(out, 'link-yes.json'));
+  expect(yes.r.code, yes.r.stderr).toBe(0);
+  expect(yes.trace.steps[0].approval).toEqual({ decision: 'approved', feedback: null });
+  expect(yes.trace.steps[0].afterAction).toBeUndefined();
+  await expect.poll(() => reached('/__api/order/place').length).toBe(1);
+});
 
 // The first line again, at the press (run/act.ts pressCheck): the element under the pointer is
 // judged just before each press, so a page that swaps it as the pointer arrives, or between a
