@@ -95,11 +95,13 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
     screenMs += f.result.screenMs ?? 0;
     if (f.result.values) values.push(`${f.frameId}:${f.result.values}`);
     for (const x of f.result.findings ?? []) findings.push(f.frameId === 0 ? x : { ...x, frame: f.result.url });
+    const before = out.length;
     for (const m of f.result.marks) {
       const rect = intersect({ x: m.rect.x + dx, y: m.rect.y + dy, width: m.rect.width, height: m.rect.height }, clip);
       if (!usable(rect)) continue;
       out.push({ ...m, rect, frameId: f.frameId, localLabel: m.label, label: out.length });
     }
+    if (f.frameId !== 0 && f.result.marks.length && out.length === before) cut.push(f);
     for (const c of f.result.frames) {
       const child = c.token && counts(c) ? byToken.get(c.token) : null;
       if (!child || !sameSize(c.box, child.result.viewport)) continue;
@@ -110,6 +112,8 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   };
   /** a frame placed where nothing of it shows, with the frames inside it */
   const judged = new Set<number>();
+  /** placed frames whose every label fell outside the part of their iframe that shows */
+  const cut: FrameResult[] = [];
   const hidden = (f: FrameResult) => {
     if (judged.has(f.frameId)) return;
     judged.add(f.frameId);
@@ -136,6 +140,11 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
             : 'its parent was not placed';
     leftOut.push(`frame ${f.frameId} (${f.result.url.slice(0, 120)}): ${why}`);
   }
+  // for the record too (a frame whose labels a test expected): placed, but nothing of it labelled
+  for (const f of frames) {
+    if (judged.has(f.frameId) && f.result.marks.length) leftOut.push(`frame ${f.frameId} (${f.result.url.slice(0, 120)}): its iframe shows nothing (out of view or covered)`);
+  }
+  for (const f of cut) leftOut.push(`frame ${f.frameId} (${f.result.url.slice(0, 120)}): its labels fell outside the part of its iframe that shows`);
   return {
     url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true),
     ...(findings.length ? { findings } : {}), screenMs, ...(values.length ? { values: values.join(' ') } : {}),

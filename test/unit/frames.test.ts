@@ -56,6 +56,21 @@ describe('mergeFrames', () => {
     expect(s.marks.map((m) => m.frameId)).toEqual([]);
   });
 
+  it('the record names every frame with labels that got none, and why', () => {
+    const s = mergeFrames([
+      { frameId: 0, result: frame({ frames: [{ token: 'H', box: { x: 0, y: 0, width: 100, height: 100 }, visible: null }, { token: 'C', box: { x: 0, y: 0, width: 100, height: 100 }, visible: { x: 0, y: 0, width: 100, height: 100 } }] }) },
+      { frameId: 1, result: frame({ token: 'H', url: 'https://hidden/', viewport: small, marks: [mark(0, 1, 1)] }) },
+      // placed, but its only label is outside the part of its iframe that shows
+      { frameId: 2, result: frame({ token: 'C', url: 'https://cut/', viewport: small, marks: [mark(0, 500, 500)] }) },
+      { frameId: 5, result: frame({ token: 'late', url: 'https://late/', marks: [mark(0, 1, 1)] }) },
+    ])!;
+    expect(s.framesLeftOut).toEqual([
+      'frame 5 (https://late/): no parent named its id (its link answer came late or never)',
+      'frame 1 (https://hidden/): its iframe shows nothing (out of view or covered)',
+      'frame 2 (https://cut/): its labels fell outside the part of its iframe that shows',
+    ]);
+  });
+
   // The ids come from our content scripts only (content-scripts/labeler/frames.ts), but a page can
   // still make an iframe claim an id that is not its own (a child script that grabs the link port
   // and answers with a sibling's id, a parent forwarding one): a claim made twice places nobody.
