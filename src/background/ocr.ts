@@ -16,8 +16,17 @@ const READ_TIMEOUT_MS = 15_000;
 const MIN_CONFIDENCE = 45;
 /** the largest box read: a control, not a page */
 const MAX_AREA = 600 * 300;
+/** the engine holds tens of MB: the document is closed this long after its last read */
+const IDLE_CLOSE_MS = 60_000;
 
 let creating: Promise<void> | null = null;
+let idle: ReturnType<typeof setTimeout> | undefined;
+
+/** Close the offscreen document once nothing has been read for IDLE_CLOSE_MS (a worker stopped before then leaves it to the next read's timer). */
+function closeWhenIdle(): void {
+  clearTimeout(idle);
+  idle = setTimeout(() => { void chrome.offscreen.closeDocument().catch(() => undefined); }, IDLE_CLOSE_MS);
+}
 
 async function offscreenReady(): Promise<void> {
   if (await chrome.offscreen.hasDocument()) return;
@@ -30,6 +39,7 @@ async function offscreenReady(): Promise<void> {
 }
 
 async function ask(image: string): Promise<OffscreenMessages['ocr/read']['res']> {
+  clearTimeout(idle);
   await offscreenReady();
   const reply = (await chrome.runtime.sendMessage({ type: 'ocr/read', payload: { image } })) as Reply<OffscreenMessages['ocr/read']['res']> | undefined;
   if (!reply?.ok) throw new Error(reply ? reply.error : 'no reply from the offscreen document');
@@ -48,5 +58,6 @@ export async function wordsIn(tabId: number, box: Rect): Promise<string> {
     return '';
   } finally {
     clearTimeout(timer);
+    closeWhenIdle();
   }
 }

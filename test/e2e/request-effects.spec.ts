@@ -15,6 +15,9 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { runScripted, type Step } from './scripted-runs';
 import { startFakeModel } from '../fixtures/model/server';
+import { bboxIn } from '../fixtures/dialects/midscene/player';
+import { smartResize } from '../../src/core/action/coords';
+import { RESIZED_PIXELS } from '../../src/core/dialects/ui-tars/coords';
 import type { Trace } from '../../src/core/trace';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
@@ -135,28 +138,59 @@ test('the same page with nothing set off: typing a search and reading the cart a
   expect(site.events.filter((e) => e.type === 'api')).toEqual([]);
 });
 
-test('glm-pc: a key the page listens for ("b" buys): the key press is held and asked; yes lets it through', async () => {
-  // glm-web types text without key events and presses only Return; glm-pc presses any key
-  for (const [answer, decision, reached_] of [['n\n', 'rejected', 0], ['y\n', 'approved', 1]] as const) {
-    site.events.length = 0;
-    let n = 0;
-    const model = await startFakeModel({
-      dialect: 'glm-pc',
-      policy: () => (n++ === 0 ? { content: "I will press b.\nkey(keys='b')\nMemory:\n[]" } : { content: 'Done.\nDONE()\nMemory:\n[]' }),
-    });
-    try {
-      const traceFile = path.join(out, `key-${decision}.json`);
-      const r = await agent.run(['--task', 'Look at the cart', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', 'glm-pc', '--trace', traceFile, '--max-steps', '4'], {}, answer);
-      expect(r.code, r.stderr).toBe(0);
-      const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
-      expect(t.steps[0].action).toMatchObject({ type: 'key', keys: 'b' });
-      expect(t.steps[0].afterAction, r.stderr).toMatchObject({ rule: 'payment', decision, requests: [expect.objectContaining({ effect: 'buy' })] });
-      await expect.poll(() => reached('/__api/key/buy').length).toBe(reached_);
-    } finally {
-      await model.close();
+// A hover and a key the page listens for, in every dialect whose grammar has them (glm-web's Key
+// takes only Return and it has no hover; glm-mobile and appagent have neither): each request is
+// held and asked after the action; the two runs answer each one no once and yes once.
+const OFFERS = { x: 900, y: 600, width: 160, height: 40 }; // "Show offers", fixed (request-effects.html)
+const PAGE = { width: 1280, height: 800 };
+const centre = { x: OFFERS.x + OFFERS.width / 2, y: OFFERS.y + OFFERS.height / 2 };
+const thousandths = (v: number, of: number) => Math.round((v / of) * 1000);
+const pad3 = (n: number) => String(n).padStart(3, '0');
+const resized = smartResize(PAGE.width, PAGE.height, RESIZED_PIXELS.resized!);
+const MOVES: Record<'glm-pc' | 'cogagent' | 'midscene' | 'ui-tars', { hover: string; key: string; done: string }> = {
+  'glm-pc': {
+    hover: `I will look at the offers.\nhover(start_box='[${thousandths(centre.x, PAGE.width)},${thousandths(centre.y, PAGE.height)}]')\nMemory:\n[]`,
+    key: "I will press b.\nkey(keys='b')\nMemory:\n[]",
+    done: 'Done.\nDONE()\nMemory:\n[]',
+  },
+  cogagent: {
+    hover: `Action: Look at the offers.\nGrounded Operation: HOVER(box=[[${[thousandths(OFFERS.x, PAGE.width), thousandths(OFFERS.y, PAGE.height), thousandths(OFFERS.x + OFFERS.width, PAGE.width), thousandths(OFFERS.y + OFFERS.height, PAGE.height)].map(pad3).join(',')}]])\n<<一般操作>>`,
+    key: "Action: Press b.\nGrounded Operation: KEY_PRESS(key='b')\n<<一般操作>>",
+    done: 'Action: Done.\nGrounded Operation: END()\n<<一般操作>>',
+  },
+  midscene: {
+    hover: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'look at the offers', log: 'Step 0: look at the offers', more_actions_needed_by_instruction: true, action: { type: 'Hover', locate: { bbox: bboxIn('norm-xy', OFFERS, PAGE), prompt: 'Show offers' } } }),
+    key: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'press b', log: 'Step 1: press b', more_actions_needed_by_instruction: true, action: { type: 'KeyboardPress', locate: null, param: { value: 'b' } } }),
+    done: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'nothing more', log: 'done', more_actions_needed_by_instruction: false, action: null }),
+  },
+  'ui-tars': {
+    hover: `Thought: I will look at the offers.\nAction: hover(start_box='(${Math.round((centre.x * resized.width) / PAGE.width)},${Math.round((centre.y * resized.height) / PAGE.height)})')`,
+    key: "Thought: I will press b.\nAction: hotkey(key='b')",
+    done: "Thought: Done.\nAction: finished(content='done')",
+  },
+};
+
+for (const [dialect, moves] of Object.entries(MOVES) as [keyof typeof MOVES, (typeof MOVES)[keyof typeof MOVES]][]) {
+  test(`${dialect}: a hover that orders and a key the page listens for ("b" buys) are held and asked after the action; no blocks, yes sends`, async () => {
+    for (const [answers, hover, key] of [['n\ny\n', 0, 1], ['y\nn\n', 1, 0]] as const) {
+      site.events.length = 0;
+      let n = 0;
+      const model = await startFakeModel({ dialect, policy: () => ({ content: [moves.hover, moves.key][n++] ?? moves.done }) });
+      try {
+        const traceFile = path.join(out, `${dialect}-hover-key-${hover}.json`);
+        const r = await agent.run(['--task', 'Look at the cart', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', '5'], {}, answers);
+        expect(r.code, r.stderr).toBe(0);
+        const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+        expect(t.steps.slice(0, 2).map((s) => s.action.type), r.stderr).toEqual(['hover', 'key']);
+        expect(t.steps[0].afterAction, r.stderr).toMatchObject({ rule: 'payment', decision: hover ? 'approved' : 'rejected', requests: [expect.objectContaining({ effect: expect.any(String) })] });
+        expect(t.steps[1].afterAction, r.stderr).toMatchObject({ rule: 'payment', decision: key ? 'approved' : 'rejected', requests: [expect.objectContaining({ effect: 'buy' })] });
+        await expect.poll(() => [reached('/__api/hover/orders').length, reached('/__api/key/buy').length]).toEqual([hover, key]);
+      } finally {
+        await model.close();
+      }
     }
-  }
-});
+  });
+}
 
 test('dialogs by their words: a confirm that speaks of money charged, or of something gone for good, waits for the person; no answers Cancel', async () => {
   for (const [button, path_, rule] of [[/^Continue$/, '/__api/dialog/next-step', 'payment'], [/^Tidy up$/, '/__api/dialog/tidy', 'delete']] as const) {
