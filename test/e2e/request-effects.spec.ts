@@ -192,6 +192,41 @@ for (const [dialect, moves] of Object.entries(MOVES) as [keyof typeof MOVES, (ty
   });
 }
 
+// The composer in the point dialects: typing there, then Enter (or typing with a closing "\n"),
+// is asked before the Enter by the send rule (the first line judges the focused element).
+const COMPOSER = { x: 900, y: 680, width: 300, height: 40 }; // fixed (request-effects.html)
+const cc = { x: COMPOSER.x + COMPOSER.width / 2, y: COMPOSER.y + COMPOSER.height / 2 };
+const COMPOSE: Record<'glm-pc' | 'cogagent' | 'midscene' | 'ui-tars', string[]> = {
+  'glm-pc': [`I will click the message box.\nleft_click(start_box='[${thousandths(cc.x, PAGE.width)},${thousandths(cc.y, PAGE.height)}]')\nMemory:\n[]`, "I will write.\ntype(content='Hello there')\nMemory:\n[]", "I will send it.\nkey(keys='enter')\nMemory:\n[]", MOVES['glm-pc'].done],
+  cogagent: [`Action: Write in the message box.\nGrounded Operation: TYPE(box=[[${[thousandths(COMPOSER.x, PAGE.width), thousandths(COMPOSER.y, PAGE.height), thousandths(COMPOSER.x + COMPOSER.width, PAGE.width), thousandths(COMPOSER.y + COMPOSER.height, PAGE.height)].map(pad3).join(',')}]], text='Hello there', element_type='Textbox', element_info='Aa')\n<<一般操作>>`, "Action: Send it.\nGrounded Operation: KEY_PRESS(key='Return')\n<<一般操作>>", MOVES.cogagent.done],
+  midscene: [
+    JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'write', log: 'Step 0: write', more_actions_needed_by_instruction: true, action: { type: 'Input', locate: { bbox: bboxIn('norm-xy', COMPOSER, PAGE), prompt: 'Aa' }, param: { value: 'Hello there' } } }),
+    JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'send', log: 'Step 1: send', more_actions_needed_by_instruction: true, action: { type: 'KeyboardPress', locate: null, param: { value: 'Enter' } } }),
+    MOVES.midscene.done,
+  ],
+  'ui-tars': [`Thought: I will click the message box.\nAction: click(start_box='(${Math.round((cc.x * resized.width) / PAGE.width)},${Math.round((cc.y * resized.height) / PAGE.height)})')`, "Thought: I will write and send.\nAction: type(content='Hello there\\n')", MOVES['ui-tars'].done],
+};
+
+for (const [dialect, replies] of Object.entries(COMPOSE) as [keyof typeof COMPOSE, string[]][]) {
+  test(`${dialect}: Enter in the chat composer (outside any form) is asked by the send rule before it is pressed; no sends nothing`, async () => {
+    site.events.length = 0;
+    let n = 0;
+    const model = await startFakeModel({ dialect, policy: () => ({ content: replies[Math.min(n++, replies.length - 1)] }) });
+    try {
+      const traceFile = path.join(out, `${dialect}-composer.json`);
+      const r = await agent.run(['--task', 'Write to the seller', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', '6'], {}, 'n\n');
+      expect(r.code, r.stderr).toBe(0);
+      const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+      const asked = t.steps.filter((s) => s.approval?.decision === 'rejected');
+      expect(asked, r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(/Guard: this (presses Enter in|types into) "Aa"[^\n]*which may send it/);
+      expect(reached('/__api/composer/messages')).toEqual([]);
+    } finally {
+      await model.close();
+    }
+  });
+}
+
 test('dialogs by their words: a confirm that speaks of money charged, or of something gone for good, waits for the person; no answers Cancel', async () => {
   for (const [button, path_, rule] of [[/^Continue$/, '/__api/dialog/next-step', 'payment'], [/^Tidy up$/, '/__api/dialog/tidy', 'delete']] as const) {
     site.events.length = 0;
