@@ -142,49 +142,58 @@ test('the same page with nothing set off: typing a search and reading the cart a
 // takes only Return and it has no hover; glm-mobile and appagent have neither): each request is
 // held and asked after the action; the two runs answer each one no once and yes once.
 const OFFERS = { x: 900, y: 600, width: 160, height: 40 }; // "Show offers", fixed (request-effects.html)
+const DROP = { x: 900, y: 520, width: 160, height: 40 }; // "Drop files here", fixed
 const PAGE = { width: 1280, height: 800 };
-const centre = { x: OFFERS.x + OFFERS.width / 2, y: OFFERS.y + OFFERS.height / 2 };
+const centreOf = (b: typeof OFFERS) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
 const thousandths = (v: number, of: number) => Math.round((v / of) * 1000);
 const pad3 = (n: number) => String(n).padStart(3, '0');
 const resized = smartResize(PAGE.width, PAGE.height, RESIZED_PIXELS.resized!);
-const MOVES: Record<'glm-pc' | 'cogagent' | 'midscene' | 'ui-tars', { hover: string; key: string; done: string }> = {
+const glmPoint = (b: typeof OFFERS) => `'[${thousandths(centreOf(b).x, PAGE.width)},${thousandths(centreOf(b).y, PAGE.height)}]'`;
+const cogBox = (b: typeof OFFERS) => `[[${[thousandths(b.x, PAGE.width), thousandths(b.y, PAGE.height), thousandths(b.x + b.width, PAGE.width), thousandths(b.y + b.height, PAGE.height)].map(pad3).join(',')}]]`;
+const tarsPoint = (b: typeof OFFERS) => `'(${Math.round((centreOf(b).x * resized.width) / PAGE.width)},${Math.round((centreOf(b).y * resized.height) / PAGE.height)})'`;
+const MOVES: Record<'glm-pc' | 'cogagent' | 'midscene' | 'ui-tars', { hover: string; key: string; drop: string; done: string }> = {
   'glm-pc': {
-    hover: `I will look at the offers.\nhover(start_box='[${thousandths(centre.x, PAGE.width)},${thousandths(centre.y, PAGE.height)}]')\nMemory:\n[]`,
+    hover: `I will look at the offers.\nhover(start_box=${glmPoint(OFFERS)})\nMemory:\n[]`,
     key: "I will press b.\nkey(keys='b')\nMemory:\n[]",
+    drop: `I will click the drop zone.\nleft_click(start_box=${glmPoint(DROP)})\nMemory:\n[]`,
     done: 'Done.\nDONE()\nMemory:\n[]',
   },
   cogagent: {
-    hover: `Action: Look at the offers.\nGrounded Operation: HOVER(box=[[${[thousandths(OFFERS.x, PAGE.width), thousandths(OFFERS.y, PAGE.height), thousandths(OFFERS.x + OFFERS.width, PAGE.width), thousandths(OFFERS.y + OFFERS.height, PAGE.height)].map(pad3).join(',')}]])\n<<一般操作>>`,
+    hover: `Action: Look at the offers.\nGrounded Operation: HOVER(box=${cogBox(OFFERS)})\n<<一般操作>>`,
     key: "Action: Press b.\nGrounded Operation: KEY_PRESS(key='b')\n<<一般操作>>",
+    drop: `Action: Click the drop zone.\nGrounded Operation: CLICK(box=${cogBox(DROP)}, element_type='Button', element_info='Drop files here')\n<<一般操作>>`,
     done: 'Action: Done.\nGrounded Operation: END()\n<<一般操作>>',
   },
   midscene: {
     hover: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'look at the offers', log: 'Step 0: look at the offers', more_actions_needed_by_instruction: true, action: { type: 'Hover', locate: { bbox: bboxIn('norm-xy', OFFERS, PAGE), prompt: 'Show offers' } } }),
     key: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'press b', log: 'Step 1: press b', more_actions_needed_by_instruction: true, action: { type: 'KeyboardPress', locate: null, param: { value: 'b' } } }),
+    drop: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'click the drop zone', log: 'Step 2: click the drop zone', more_actions_needed_by_instruction: true, action: { type: 'Tap', locate: { bbox: bboxIn('norm-xy', DROP, PAGE), prompt: 'Drop files here' } } }),
     done: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'nothing more', log: 'done', more_actions_needed_by_instruction: false, action: null }),
   },
   'ui-tars': {
-    hover: `Thought: I will look at the offers.\nAction: hover(start_box='(${Math.round((centre.x * resized.width) / PAGE.width)},${Math.round((centre.y * resized.height) / PAGE.height)})')`,
+    hover: `Thought: I will look at the offers.\nAction: hover(start_box=${tarsPoint(OFFERS)})`,
     key: "Thought: I will press b.\nAction: hotkey(key='b')",
+    drop: `Thought: I will click the drop zone.\nAction: click(start_box=${tarsPoint(DROP)})`,
     done: "Thought: Done.\nAction: finished(content='done')",
   },
 };
 
 for (const [dialect, moves] of Object.entries(MOVES) as [keyof typeof MOVES, (typeof MOVES)[keyof typeof MOVES]][]) {
-  test(`${dialect}: a hover that orders and a key the page listens for ("b" buys) are held and asked after the action; no blocks, yes sends`, async () => {
-    for (const [answers, hover, key] of [['n\ny\n', 0, 1], ['y\nn\n', 1, 0]] as const) {
+  test(`${dialect}: a hover that orders, a key the page listens for ("b" buys) and a drop zone whose mouseup deletes are held and asked after the action; no blocks, yes sends`, async () => {
+    for (const [answers, hover, key] of [['n\ny\nn\n', 0, 1], ['y\nn\ny\n', 1, 0]] as const) {
       site.events.length = 0;
       let n = 0;
-      const model = await startFakeModel({ dialect, policy: () => ({ content: [moves.hover, moves.key][n++] ?? moves.done }) });
+      const model = await startFakeModel({ dialect, policy: () => ({ content: [moves.hover, moves.key, moves.drop][n++] ?? moves.done }) });
       try {
         const traceFile = path.join(out, `${dialect}-hover-key-${hover}.json`);
-        const r = await agent.run(['--task', 'Look at the cart', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', '5'], {}, answers);
+        const r = await agent.run(['--task', 'Look at the cart', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', '6'], {}, answers);
         expect(r.code, r.stderr).toBe(0);
         const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
-        expect(t.steps.slice(0, 2).map((s) => s.action.type), r.stderr).toEqual(['hover', 'key']);
+        expect(t.steps.slice(0, 3).map((s) => s.action.type), r.stderr).toEqual(['hover', 'key', 'click']);
         expect(t.steps[0].afterAction, r.stderr).toMatchObject({ rule: 'payment', decision: hover ? 'approved' : 'rejected', requests: [expect.objectContaining({ effect: expect.any(String) })] });
         expect(t.steps[1].afterAction, r.stderr).toMatchObject({ rule: 'payment', decision: key ? 'approved' : 'rejected', requests: [expect.objectContaining({ effect: 'buy' })] });
-        await expect.poll(() => [reached('/__api/hover/orders').length, reached('/__api/key/buy').length]).toEqual([hover, key]);
+        expect(t.steps[2].afterAction, r.stderr).toMatchObject({ rule: 'delete', decision: hover ? 'approved' : 'rejected' });
+        await expect.poll(() => [reached('/__api/hover/orders').length, reached('/__api/key/buy').length, reached('/__api/drop/account').length]).toEqual([hover, key, hover]);
       } finally {
         await model.close();
       }
@@ -195,16 +204,15 @@ for (const [dialect, moves] of Object.entries(MOVES) as [keyof typeof MOVES, (ty
 // The composer in the point dialects: typing there, then Enter (or typing with a closing "\n"),
 // is asked before the Enter by the send rule (the first line judges the focused element).
 const COMPOSER = { x: 900, y: 680, width: 300, height: 40 }; // fixed (request-effects.html)
-const cc = { x: COMPOSER.x + COMPOSER.width / 2, y: COMPOSER.y + COMPOSER.height / 2 };
 const COMPOSE: Record<'glm-pc' | 'cogagent' | 'midscene' | 'ui-tars', string[]> = {
-  'glm-pc': [`I will click the message box.\nleft_click(start_box='[${thousandths(cc.x, PAGE.width)},${thousandths(cc.y, PAGE.height)}]')\nMemory:\n[]`, "I will write.\ntype(content='Hello there')\nMemory:\n[]", "I will send it.\nkey(keys='enter')\nMemory:\n[]", MOVES['glm-pc'].done],
-  cogagent: [`Action: Write in the message box.\nGrounded Operation: TYPE(box=[[${[thousandths(COMPOSER.x, PAGE.width), thousandths(COMPOSER.y, PAGE.height), thousandths(COMPOSER.x + COMPOSER.width, PAGE.width), thousandths(COMPOSER.y + COMPOSER.height, PAGE.height)].map(pad3).join(',')}]], text='Hello there', element_type='Textbox', element_info='Aa')\n<<一般操作>>`, "Action: Send it.\nGrounded Operation: KEY_PRESS(key='Return')\n<<一般操作>>", MOVES.cogagent.done],
+  'glm-pc': [`I will click the message box.\nleft_click(start_box=${glmPoint(COMPOSER)})\nMemory:\n[]`, "I will write.\ntype(content='Hello there')\nMemory:\n[]", "I will send it.\nkey(keys='enter')\nMemory:\n[]", MOVES['glm-pc'].done],
+  cogagent: [`Action: Write in the message box.\nGrounded Operation: TYPE(box=${cogBox(COMPOSER)}, text='Hello there', element_type='Textbox', element_info='Aa')\n<<一般操作>>`, "Action: Send it.\nGrounded Operation: KEY_PRESS(key='Return')\n<<一般操作>>", MOVES.cogagent.done],
   midscene: [
     JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'write', log: 'Step 0: write', more_actions_needed_by_instruction: true, action: { type: 'Input', locate: { bbox: bboxIn('norm-xy', COMPOSER, PAGE), prompt: 'Aa' }, param: { value: 'Hello there' } } }),
     JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'send', log: 'Step 1: send', more_actions_needed_by_instruction: true, action: { type: 'KeyboardPress', locate: null, param: { value: 'Enter' } } }),
     MOVES.midscene.done,
   ],
-  'ui-tars': [`Thought: I will click the message box.\nAction: click(start_box='(${Math.round((cc.x * resized.width) / PAGE.width)},${Math.round((cc.y * resized.height) / PAGE.height)})')`, "Thought: I will write and send.\nAction: type(content='Hello there\\n')", MOVES['ui-tars'].done],
+  'ui-tars': [`Thought: I will click the message box.\nAction: click(start_box=${tarsPoint(COMPOSER)})`, "Thought: I will write and send.\nAction: type(content='Hello there\\n')", MOVES['ui-tars'].done],
 };
 
 for (const [dialect, replies] of Object.entries(COMPOSE) as [keyof typeof COMPOSE, string[]][]) {
