@@ -138,11 +138,15 @@ test('the same page with nothing set off: typing a search and reading the cart a
   expect(site.events.filter((e) => e.type === 'api')).toEqual([]);
 });
 
-// A hover and a key the page listens for, in every dialect whose grammar has them (glm-web's Key
-// takes only Return and it has no hover; glm-mobile and appagent have neither): each request is
-// held and asked after the action; the two runs answer each one no once and yes once.
+// A hover, a key the page listens for, a drop zone and a select, at points, in the dialects whose
+// grammar has a hover and any key (glm-pc, cogagent, midscene, ui-tars; glm-web plays the drop zone
+// and the select by label above; glm-mobile and appagent have neither a hover nor a key): each
+// request is held and asked after the action; the two runs answer each one no once and yes once.
 const OFFERS = { x: 900, y: 600, width: 160, height: 40 }; // "Show offers", fixed (request-effects.html)
 const DROP = { x: 900, y: 520, width: 160, height: 40 }; // "Drop files here", fixed
+const SHIP = { x: 1100, y: 300, width: 160, height: 30 }; // the "Delivery" select, fixed
+// "Express", the list's second row: 1 px below the select, a 1 px border, 2 px padding, rows of 28 px (content-scripts/labeler/select-list.ts)
+const EXPRESS = { x: SHIP.x, y: SHIP.y + SHIP.height + 1 + 1 + 2 + 28 + 4, width: SHIP.width, height: 20 };
 const PAGE = { width: 1280, height: 800 };
 const centreOf = (b: typeof OFFERS) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
 const thousandths = (v: number, of: number) => Math.round((v / of) * 1000);
@@ -151,49 +155,59 @@ const resized = smartResize(PAGE.width, PAGE.height, RESIZED_PIXELS.resized!);
 const glmPoint = (b: typeof OFFERS) => `'[${thousandths(centreOf(b).x, PAGE.width)},${thousandths(centreOf(b).y, PAGE.height)}]'`;
 const cogBox = (b: typeof OFFERS) => `[[${[thousandths(b.x, PAGE.width), thousandths(b.y, PAGE.height), thousandths(b.x + b.width, PAGE.width), thousandths(b.y + b.height, PAGE.height)].map(pad3).join(',')}]]`;
 const tarsPoint = (b: typeof OFFERS) => `'(${Math.round((centreOf(b).x * resized.width) / PAGE.width)},${Math.round((centreOf(b).y * resized.height) / PAGE.height)})'`;
-const MOVES: Record<'glm-pc' | 'cogagent' | 'midscene' | 'ui-tars', { hover: string; key: string; drop: string; done: string }> = {
+const MOVES: Record<'glm-pc' | 'cogagent' | 'midscene' | 'ui-tars', { hover: string; key: string; drop: string; ship: string; express: string; done: string }> = {
   'glm-pc': {
     hover: `I will look at the offers.\nhover(start_box=${glmPoint(OFFERS)})\nMemory:\n[]`,
     key: "I will press b.\nkey(keys='b')\nMemory:\n[]",
     drop: `I will click the drop zone.\nleft_click(start_box=${glmPoint(DROP)})\nMemory:\n[]`,
+    ship: `I will open the delivery list.\nleft_click(start_box=${glmPoint(SHIP)})\nMemory:\n[]`,
+    express: `I will pick Express.\nleft_click(start_box=${glmPoint(EXPRESS)})\nMemory:\n[]`,
     done: 'Done.\nDONE()\nMemory:\n[]',
   },
   cogagent: {
     hover: `Action: Look at the offers.\nGrounded Operation: HOVER(box=${cogBox(OFFERS)})\n<<一般操作>>`,
     key: "Action: Press b.\nGrounded Operation: KEY_PRESS(key='b')\n<<一般操作>>",
     drop: `Action: Click the drop zone.\nGrounded Operation: CLICK(box=${cogBox(DROP)}, element_type='Button', element_info='Drop files here')\n<<一般操作>>`,
+    ship: `Action: Open the delivery list.\nGrounded Operation: CLICK(box=${cogBox(SHIP)}, element_type='Select', element_info='Delivery')\n<<一般操作>>`,
+    express: `Action: Pick Express.\nGrounded Operation: CLICK(box=${cogBox(EXPRESS)}, element_type='Option', element_info='Express')\n<<一般操作>>`,
     done: 'Action: Done.\nGrounded Operation: END()\n<<一般操作>>',
   },
   midscene: {
     hover: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'look at the offers', log: 'Step 0: look at the offers', more_actions_needed_by_instruction: true, action: { type: 'Hover', locate: { bbox: bboxIn('norm-xy', OFFERS, PAGE), prompt: 'Show offers' } } }),
     key: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'press b', log: 'Step 1: press b', more_actions_needed_by_instruction: true, action: { type: 'KeyboardPress', locate: null, param: { value: 'b' } } }),
     drop: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'click the drop zone', log: 'Step 2: click the drop zone', more_actions_needed_by_instruction: true, action: { type: 'Tap', locate: { bbox: bboxIn('norm-xy', DROP, PAGE), prompt: 'Drop files here' } } }),
+    ship: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'open the delivery list', log: 'Step 3: open the delivery list', more_actions_needed_by_instruction: true, action: { type: 'Tap', locate: { bbox: bboxIn('norm-xy', SHIP, PAGE), prompt: 'Delivery' } } }),
+    express: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'pick Express', log: 'Step 4: pick Express', more_actions_needed_by_instruction: true, action: { type: 'Tap', locate: { bbox: bboxIn('norm-xy', EXPRESS, PAGE), prompt: 'Express' } } }),
     done: JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: 'nothing more', log: 'done', more_actions_needed_by_instruction: false, action: null }),
   },
   'ui-tars': {
     hover: `Thought: I will look at the offers.\nAction: hover(start_box=${tarsPoint(OFFERS)})`,
     key: "Thought: I will press b.\nAction: hotkey(key='b')",
     drop: `Thought: I will click the drop zone.\nAction: click(start_box=${tarsPoint(DROP)})`,
+    ship: `Thought: I will open the delivery list.\nAction: click(start_box=${tarsPoint(SHIP)})`,
+    express: `Thought: I will pick Express.\nAction: click(start_box=${tarsPoint(EXPRESS)})`,
     done: "Thought: Done.\nAction: finished(content='done')",
   },
 };
 
 for (const [dialect, moves] of Object.entries(MOVES) as [keyof typeof MOVES, (typeof MOVES)[keyof typeof MOVES]][]) {
-  test(`${dialect}: a hover that orders, a key the page listens for ("b" buys) and a drop zone whose mouseup deletes are held and asked after the action; no blocks, yes sends`, async () => {
-    for (const [answers, hover, key] of [['n\ny\nn\n', 0, 1], ['y\nn\ny\n', 1, 0]] as const) {
+  test(`${dialect}: a hover that orders, a key the page listens for ("b" buys), a drop zone whose mouseup deletes and a select whose change places the order are held and asked after the action; no blocks, yes sends`, async () => {
+    for (const [answers, hover, key] of [['n\ny\nn\ny\n', 0, 1], ['y\nn\ny\nn\n', 1, 0]] as const) {
       site.events.length = 0;
       let n = 0;
-      const model = await startFakeModel({ dialect, policy: () => ({ content: [moves.hover, moves.key, moves.drop][n++] ?? moves.done }) });
+      const model = await startFakeModel({ dialect, policy: () => ({ content: [moves.hover, moves.key, moves.drop, moves.ship, moves.express][n++] ?? moves.done }) });
       try {
         const traceFile = path.join(out, `${dialect}-hover-key-${hover}.json`);
-        const r = await agent.run(['--task', 'Look at the cart', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', '6'], {}, answers);
+        const r = await agent.run(['--task', 'Look at the cart', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', '8'], {}, answers);
         expect(r.code, r.stderr).toBe(0);
         const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
-        expect(t.steps.slice(0, 3).map((s) => s.action.type), r.stderr).toEqual(['hover', 'key', 'click']);
+        expect(t.steps.slice(0, 5).map((s) => s.action.type), r.stderr).toEqual(['hover', 'key', 'click', 'click', 'click']);
         expect(t.steps[0].afterAction, r.stderr).toMatchObject({ rule: 'payment', decision: hover ? 'approved' : 'rejected', requests: [expect.objectContaining({ effect: expect.any(String) })] });
         expect(t.steps[1].afterAction, r.stderr).toMatchObject({ rule: 'payment', decision: key ? 'approved' : 'rejected', requests: [expect.objectContaining({ effect: 'buy' })] });
         expect(t.steps[2].afterAction, r.stderr).toMatchObject({ rule: 'delete', decision: hover ? 'approved' : 'rejected' });
-        await expect.poll(() => [reached('/__api/hover/orders').length, reached('/__api/key/buy').length, reached('/__api/drop/account').length]).toEqual([hover, key, hover]);
+        expect(t.steps[3].afterAction, r.stderr).toBeUndefined(); // opening the list sends nothing
+        expect(t.steps[4].afterAction, r.stderr).toMatchObject({ rule: 'payment', decision: key ? 'approved' : 'rejected' });
+        await expect.poll(() => [reached('/__api/hover/orders').length, reached('/__api/key/buy').length, reached('/__api/drop/account').length, reached('/__api/select/place-order').length]).toEqual([hover, key, hover, key]);
       } finally {
         await model.close();
       }
