@@ -9,7 +9,7 @@ import {
   RENDER_QUIET_MS, renderGiveUp, renderQuietCap, renderVerdict, shrank, type ComponentLook, type SettleReport,
 } from '../src/core/settle';
 // the element a custom element inherits its visibility from: its slot, its parent, or its shadow root's host
-import { composedParent } from './labeler/dom';
+import { composedParent, UI_ATTR } from './labeler/dom';
 
 /**
  * DOM quiet window: resolves once no mutation has happened for quietMs (our own
@@ -129,7 +129,8 @@ function components(): Components {
   const elements: Element[] = [];
   for (let i = 0; i < roots.length; i++) {
     for (const el of Array.from(roots[i].querySelectorAll('*'))) {
-      if (!el.localName.includes('-')) continue;
+      // our own hosts (the drawn marks, webagent-marks) are never defined as custom elements: not the page's to wait for
+      if (!el.localName.includes('-') || el.hasAttribute(UI_ATTR)) continue;
       elements.push(el);
       if (el.shadowRoot) roots.push(el.shadowRoot);
     }
@@ -140,7 +141,7 @@ function components(): Components {
 /** Undefined tag names in these roots, without the given-up ones. */
 function undefinedIn(roots: Array<Document | ShadowRoot>): string[] {
   const names: string[] = [];
-  for (const root of roots) for (const el of Array.from(root.querySelectorAll(':not(:defined)'))) names.push(el.localName);
+  for (const root of roots) for (const el of Array.from(root.querySelectorAll(`:not(:defined):not([${UI_ATTR}])`))) names.push(el.localName);
   return pendingTags(names, givenUp);
 }
 

@@ -217,6 +217,13 @@ export async function touch(tabId: number, x: number, y: number, ms = 0, beforeP
   const no = beforePress ? await beforePress(x, y, 1) : null;
   if (no) return no;
   await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  // A finger arrives with its press: what the page swapped in on pointerenter or pointerdown is
+  // judged before the finger lifts (the lift makes the click); a change is cancelled, not tapped.
+  const then = beforePress ? await beforePress(x, y, 1) : null;
+  if (then) {
+    await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchCancel', touchPoints: [] });
+    return then;
+  }
   if (ms > 0) await sleep(ms);
   await send(tabId, 'Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   return null;

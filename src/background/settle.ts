@@ -11,6 +11,9 @@ import {
 import { attachedTabs } from './cdp';
 import { ensureContent, sendContent } from './content';
 
+/** how often tabComplete asks the tab's status besides listening for it */
+const TAB_POLL_MS = 100;
+
 /** Resolves when the tab's status is "complete" (or after capMs). */
 export function tabComplete(tabId: number, capMs: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -25,7 +28,10 @@ export function tabComplete(tabId: number, capMs: number): Promise<boolean> {
     const onUpd = (id: number, info: { status?: string }) => { if (id === tabId && info.status === 'complete') done(true); };
     const timer = setTimeout(() => done(false), capMs);
     chrome.tabs.onUpdated.addListener(onUpd);
-    chrome.tabs.get(tabId).then((t) => { if (t.status === 'complete') done(true); }, () => done(false));
+    // Asked again while it waits: a frame's load turns the tab's status to "loading" and back
+    // without an onUpdated "complete" for the tab (a form or link aimed at a hidden frame).
+    const look = () => chrome.tabs.get(tabId).then((t) => { if (t.status === 'complete') done(true); else if (!settled) setTimeout(look, TAB_POLL_MS); }, () => done(false));
+    void look();
   });
 }
 

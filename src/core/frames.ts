@@ -132,6 +132,7 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   for (const f of frames) {
     if (seen.has(f.frameId) || judged.has(f.frameId)) continue;
     for (const x of f.result.findings ?? []) findings.push({ ...x, frame: f.result.url });
+    if (!f.result.marks.length) continue; // no labels to leave out (an empty or zero-size frame)
     const mine = claims.filter((c) => c.token && c.token === f.result.token);
     const why = !f.result.token || byToken.get(f.result.token) === null ? 'its id was reported twice'
       : !mine.length ? 'no parent named its id (its link answer came late or never)'

@@ -262,3 +262,99 @@ test('dialogs by their words: a confirm that speaks of money charged, or of some
     await expect.poll(() => reached(path_).length).toBe(1);
   }
 });
+
+// The press shapes in every other dialect (guards/press-shapes.html: every control at a fixed place
+// inside 412 × 800 CSS px, so one set of points serves the desktop and the phone): a link whose
+// address orders, asked before the press; "Cancel" that becomes "Place order" as the pointer or
+// the finger arrives, not pressed (a tap is cancelled before the finger lifts); a confirm that
+// speaks of a charge, answered Cancel; Enter in the only field of a form without a button (not in
+// appagent, whose grammar has no Enter), held. One run answers every question no, one yes.
+type Shape41 = 'link' | 'swap' | 'dialog' | 'field';
+const AT: Record<Shape41, typeof OFFERS> = {
+  link: { x: 20, y: 100, width: 300, height: 40 }, swap: { x: 20, y: 180, width: 300, height: 40 },
+  dialog: { x: 20, y: 260, width: 300, height: 40 }, field: { x: 20, y: 340, width: 300, height: 40 },
+};
+const PHONE = { width: 412, height: 915 }; // src/background/act/device.ts
+const phoneBox = (b: typeof OFFERS) => [[thousandths(b.x, PHONE.width), thousandths(b.y, PHONE.height), thousandths(b.x + b.width, PHONE.width), thousandths(b.y + b.height, PHONE.height)]];
+const mobile = (reason: string, action: object) => `Memory: None\nReason: ${reason}\nAction: ${JSON.stringify(action)}`;
+const mid = (what: string, action: object | null) => JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: what, log: what, more_actions_needed_by_instruction: action !== null, action });
+const tap = (i: number, what: string) => `Observation: The order page.\nThought: I will ${what}.\nAction: tap(${i})\nSummary: [step ${i} done] I tried to ${what}.`;
+const NOTE = 'Happy birthday';
+/** each dialect's replies, in order; a reply that sets a shape off names it */
+const PRESSES: Record<'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene' | 'ui-tars' | 'appagent', [string, Shape41?][]> = {
+  'glm-pc': [
+    [`I will open the details.\nleft_click(start_box=${glmPoint(AT.link)})\nMemory:\n[]`, 'link'],
+    [`I will cancel.\nleft_click(start_box=${glmPoint(AT.swap)})\nMemory:\n[]`, 'swap'],
+    [`I will go on.\nleft_click(start_box=${glmPoint(AT.dialog)})\nMemory:\n[]`, 'dialog'],
+    [`I will click the gift note.\nleft_click(start_box=${glmPoint(AT.field)})\nMemory:\n[]`],
+    [`I will write it.\ntype(content='${NOTE}')\nMemory:\n[]`],
+    ["I will keep it.\nkey(keys='enter')\nMemory:\n[]", 'field'],
+    [MOVES['glm-pc'].done],
+  ],
+  'glm-mobile': [
+    [mobile('I will open the details.', { action_type: 'click', box_2d: phoneBox(AT.link) }), 'link'],
+    [mobile('I will cancel.', { action_type: 'click', box_2d: phoneBox(AT.swap) }), 'swap'],
+    [mobile('I will go on.', { action_type: 'click', box_2d: phoneBox(AT.dialog) }), 'dialog'],
+    [mobile('I will write the gift note.', { action_type: 'input_text', text: NOTE, box_2d: phoneBox(AT.field), override: true }), 'field'],
+    [mobile('Done.', { action_type: 'status', goal_status: 'complete' })],
+  ],
+  cogagent: [
+    [`Action: Open the details.\nGrounded Operation: CLICK(box=${cogBox(AT.link)}, element_type='Link', element_info='View details')\n<<一般操作>>`, 'link'],
+    [`Action: Cancel.\nGrounded Operation: CLICK(box=${cogBox(AT.swap)}, element_type='Button', element_info='Cancel')\n<<一般操作>>`, 'swap'],
+    [`Action: Go on.\nGrounded Operation: CLICK(box=${cogBox(AT.dialog)}, element_type='Button', element_info='Continue')\n<<一般操作>>`, 'dialog'],
+    [`Action: Write the gift note.\nGrounded Operation: TYPE(box=${cogBox(AT.field)}, text='${NOTE}', element_type='Textbox', element_info='Gift note')\n<<一般操作>>`],
+    ["Action: Keep it.\nGrounded Operation: KEY_PRESS(key='Return')\n<<一般操作>>", 'field'],
+    [MOVES.cogagent.done],
+  ],
+  midscene: [
+    [mid('open the details', { type: 'Tap', locate: { bbox: bboxIn('norm-xy', AT.link, PAGE), prompt: 'View details' } }), 'link'],
+    [mid('cancel', { type: 'Tap', locate: { bbox: bboxIn('norm-xy', AT.swap, PAGE), prompt: 'Cancel' } }), 'swap'],
+    [mid('go on', { type: 'Tap', locate: { bbox: bboxIn('norm-xy', AT.dialog, PAGE), prompt: 'Continue' } }), 'dialog'],
+    [mid('write the gift note', { type: 'Input', locate: { bbox: bboxIn('norm-xy', AT.field, PAGE), prompt: 'Gift note' }, param: { value: NOTE } })],
+    [mid('keep it', { type: 'KeyboardPress', locate: null, param: { value: 'Enter' } }), 'field'],
+    [MOVES.midscene.done],
+  ],
+  'ui-tars': [
+    [`Thought: I will open the details.\nAction: click(start_box=${tarsPoint(AT.link)})`, 'link'],
+    [`Thought: I will cancel.\nAction: click(start_box=${tarsPoint(AT.swap)})`, 'swap'],
+    [`Thought: I will go on.\nAction: click(start_box=${tarsPoint(AT.dialog)})`, 'dialog'],
+    [`Thought: I will click the gift note.\nAction: click(start_box=${tarsPoint(AT.field)})`],
+    [`Thought: I will write it and keep it.\nAction: type(content='${NOTE}\\n')`, 'field'],
+    [MOVES['ui-tars'].done],
+  ],
+  appagent: [
+    [tap(1, 'open the details'), 'link'],
+    [tap(2, 'cancel'), 'swap'],
+    [tap(3, 'go on'), 'dialog'],
+    ['Observation: The order page.\nThought: Done.\nAction: FINISH\nSummary: [step 4 done] Done.'],
+  ],
+};
+const SHAPE_PATH: Record<Shape41, string> = { link: '/__api/order/place', swap: '/__api/swap/place-order', dialog: '/__api/dialog/next-step', field: '/__api/one-field/place-order' };
+
+for (const [dialect, replies] of Object.entries(PRESSES) as [keyof typeof PRESSES, [string, Shape41?][]][]) {
+  test(`${dialect}: a link that orders (asked before), "Cancel" swapped under the pointer (not pressed), a confirm of a charge (answered Cancel) and Enter in a one-field form (held): no lets nothing through, yes each but the swap`, async () => {
+    const stepOf = Object.fromEntries(replies.flatMap(([, s], i) => (s ? [[s, i]] : []))) as Partial<Record<Shape41, number>>;
+    for (const yes of [false, true]) {
+      site.events.length = 0;
+      let n = 0;
+      const model = await startFakeModel({ dialect, policy: () => ({ content: replies[Math.min(n++, replies.length - 1)][0] }) });
+      try {
+        const traceFile = path.join(out, `${dialect}-presses-${yes ? 'yes' : 'no'}.json`);
+        const r = await agent.run(['--task', 'Look at the order', '--url', `${site.url}guards/press-shapes.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', String(replies.length + 2)], {}, (yes ? 'y\n' : 'n\n').repeat(8));
+        expect(r.code, r.stderr).toBe(0);
+        const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+        const decision = yes ? 'approved' : 'rejected';
+        const step = (s: Shape41) => t.steps[stepOf[s]!];
+        expect(step('link').approval, r.stderr).toEqual({ decision, feedback: null });
+        expect(r.stderr).toMatch(/Guard: this opens 127\.0\.0\.1:\d+\/__api\/order\/place, an address that would place an order or pay/);
+        expect(step('swap').result, r.stderr).toEqual({ ok: false, error: expect.stringContaining('the element there was "Place order", which would place an order or pay') });
+        expect(step('dialog').afterAction, r.stderr).toMatchObject({ rule: 'payment', decision, dialog: { type: 'confirm' } });
+        if (stepOf.field !== undefined) expect(step('field').afterAction, r.stderr).toMatchObject({ rule: 'payment', decision });
+        const want = (s: Shape41) => (yes && s !== 'swap' && stepOf[s] !== undefined ? 1 : 0);
+        await expect.poll(() => (Object.keys(SHAPE_PATH) as Shape41[]).map((s) => reached(SHAPE_PATH[s]).length)).toEqual((Object.keys(SHAPE_PATH) as Shape41[]).map(want));
+      } finally {
+        await model.close();
+      }
+    }
+  });
+}
