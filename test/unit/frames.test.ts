@@ -64,7 +64,7 @@ describe('mergeFrames', () => {
       { frameId: 2, result: frame({ token: 'C', url: 'https://cut/', viewport: small, marks: [mark(0, 500, 500)] }) },
       { frameId: 5, result: frame({ token: 'late', url: 'https://late/', marks: [mark(0, 1, 1)] }) },
       // unclaimed too, but with nothing to label (a zero-size frame a form loads into): nothing was left out
-      { frameId: 6, result: frame({ token: 'sink', url: 'about:blank', viewport: { width: 0, height: 0 } }) },
+      { frameId: 6, result: frame({ token: 'sink', url: 'about:blank', viewport: { ...small, width: 0, height: 0 } }) },
     ])!;
     expect(s.framesLeftOut).toEqual([
       'frame 5 (https://late/): no parent named its id (its link answer came late or never)',
