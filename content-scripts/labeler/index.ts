@@ -21,6 +21,7 @@ import { rememberingRoots } from './dom';
 import { inputTypeOf, tagOf, textsOf } from './describe';
 import { beginTextPass } from './unseen-text';
 import { screenAfresh, screenPageText } from './screen-text';
+import { screenSeenText } from './seen-text';
 import { state, type Entry } from './state';
 import { controlValues } from './values';
 
@@ -67,9 +68,15 @@ function readMarks(): { marks: Mark[]; walked: Walked; indexed: boolean } {
 /** The shadow roots the last pass's walk met (the page text screen reads them too). */
 let lastRoots: ShadowRoot[] = [];
 
-/** The page text screen of this frame (screen-text.ts) over the last pass's roots: for the harness and tests. */
+/** The page text screen of this frame: its text in DOM order (screen-text.ts), then what is drawn as a person reads it (seen-text.ts). */
+function screenFrame(roots: ShadowRoot[], vw: number, vh: number, screen = screenPageText): TextFinding[] {
+  const inOrder = screen(roots, vw, vh);
+  return [...inOrder, ...screenSeenText(roots, inOrder, vw, vh)];
+}
+
+/** The page text screen of this frame over the last pass's roots: for the harness and tests. */
 export function screenText(): TextFinding[] {
-  return screenPageText(lastRoots, window.innerWidth, window.innerHeight);
+  return screenFrame(lastRoots, window.innerWidth, window.innerHeight);
 }
 
 /** Single frame: label this document and draw the overlay (replacing any earlier one). */
@@ -116,7 +123,7 @@ export async function collectFrame(opts: { everyChildAnswers?: boolean } | null 
   // what the frame shows besides its controls, screened for words aimed at the agent (screen-text.ts)
   const t2 = performance.now();
   lastRoots = walked.roots;
-  const findings = screenPageText(walked.roots, view.width, view.height);
+  const findings = screenFrame(walked.roots, view.width, view.height);
   const screenMs = performance.now() - t2;
   return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, screenMs, values: controlValues(state().entries), ...(findings.length ? { findings } : {}) };
 }
@@ -153,7 +160,7 @@ export function forgetIndex(): void {
 
 /** Test-only: the page text screen of the last pass's roots, as if the frame were read for the first time. */
 export function screenTextAfresh(): TextFinding[] {
-  return screenAfresh(lastRoots, window.innerWidth, window.innerHeight);
+  return screenFrame(lastRoots, window.innerWidth, window.innerHeight, screenAfresh);
 }
 
 /** Test-only: why the page index was last dropped, and whether one is built now. */

@@ -46,7 +46,7 @@ test.afterAll(async () => {
   await site?.close();
 });
 
-interface FrameRead { findings: TextFinding[]; instructions: Array<{ tag: string; words: string }> }
+interface FrameRead { findings: TextFinding[]; instructions: Array<{ tag: string; words: string; seen: string | null }> }
 
 /** Label the frame, screen its text, and list its [data-instruction] elements (shadow roots included, closed ones through the seam). */
 function readFrame(frame: Frame): Promise<FrameRead> {
@@ -55,12 +55,12 @@ function readFrame(frame: Frame): Promise<FrameRead> {
     L.drawMarks();
     const findings = L.screenText();
     const closed = (globalThis as { __webagentClosedRoots?: WeakMap<Element, ShadowRoot> }).__webagentClosedRoots;
-    const instructions: Array<{ tag: string; words: string }> = [];
+    const instructions: Array<{ tag: string; words: string; seen: string | null }> = [];
     const visit = (root: Document | ShadowRoot) => {
       for (const el of Array.from(root.querySelectorAll('*'))) {
         if (el.hasAttribute('data-instruction')) {
           const words = el.getAttribute('alt') ?? el.getAttribute('title') ?? el.getAttribute('aria-label') ?? el.textContent ?? '';
-          instructions.push({ tag: el.localName, words: words.replace(/\s+/g, ' ').trim() });
+          instructions.push({ tag: el.localName, words: words.replace(/\s+/g, ' ').trim(), seen: el.getAttribute('data-seen') });
         }
         const inner = el.shadowRoot ?? closed?.get(el);
         if (inner) visit(inner);
@@ -105,7 +105,11 @@ for (const name of NAMES) {
       expect(instructions.length, 'an instruction page marks its instructions').toBeGreaterThan(0);
       // every instruction is found at its element (the older corpus's are in controls: the element list's check finds those, injection.spec.ts)
       if (!name.startsWith('hostile-text/')) return;
-      const at = (i: { tag: string; words: string }) => findings.some((f) => f.tag === i.tag && i.words.replace(/\s+/g, ' ').startsWith(f.excerpt.slice(0, 24)));
+      // data-seen: the words a person reads where the page text says something else (seen-*.html: generated
+      // content, a bidi override, fragments placed apart, a zero-size prefix): found in what is drawn
+      const at = (i: FrameRead['instructions'][number]) => findings.some((f) => (i.seen
+        ? i.seen.toLowerCase().includes(f.phrase.toLowerCase()) && f.excerpt.toLowerCase().includes(f.phrase.toLowerCase())
+        : f.tag === i.tag && i.words.replace(/\s+/g, ' ').startsWith(f.excerpt.slice(0, 24))));
       for (const i of instructions) expect(at(i), `${i.tag}: ${i.words}; findings: ${JSON.stringify(findings)}`).toBe(true);
       for (const f of findings) expect(f.phrase.length).toBeGreaterThan(0);
     }
