@@ -1,5 +1,5 @@
 /**
- * The injection screen of what the page shows besides its controls (docs/injection.md): the
+ * The injection screen of what the page shows besides its controls (docs/labeling.md, "Between passes: the page text screen"): the
  * element list holds only controls, but the model reads the whole screenshot, so the text of
  * paragraphs, headings, table cells, list items, the `alt` of images and the `title` /
  * `aria-label` of elements are screened too (core/injection.ts), in this frame's document and in

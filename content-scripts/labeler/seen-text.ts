@@ -1,6 +1,6 @@
 /**
- * The injection screen of the text on screen as a person reads it (docs/injection.md, "What the
- * screenshot shows"): screen-text.ts reads the page's text in DOM order, block by block, within
+ * The injection screen of the text on screen as a person reads it (docs/labeling.md, "What is
+ * drawn: the text a person reads on screen"): screen-text.ts reads the page's text in DOM order, block by block, within
  * caps; a page can make that order differ from what is drawn. This pass reads what is drawn in
  * the viewport, in the order it is drawn:
  * - every text fragment that has a box on screen (a text node's line boxes), placed where it is
