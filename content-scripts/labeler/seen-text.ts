@@ -16,8 +16,10 @@
  * (covered, the colour of their background, hidden parts: the labeler's own rules,
  * unseen-text.ts, hidden-text.ts) and counts only when it still says it.
  *
- * Cost: one box read per element and text node with a box, and two pseudo-element styles per
- * element on screen (`npm run bench`, part observe).
+ * Cost: a walk of the text nodes only; one box read per element that holds text, and a line-box
+ * read per text node whose element (with what overflows it) meets the viewport; two pseudo-element
+ * styles per element on screen that a style sheet rule may give generated text (every element on
+ * screen when a sheet cannot be read). `npm run bench`, BENCH_PART=real, "screen".
  */
 import { detectInjection, type InjectionKind } from '../../src/core/injection';
 import type { TextFinding } from '../../src/core/marks';
@@ -33,8 +35,6 @@ const WINDOW = 4000;
 const OVERLAP = 300;
 /** text smaller than this (CSS px of line height) cannot be read on the screenshot */
 const MIN_HEIGHT = 4;
-/** never read: not drawn, or fields (the element list's), or code (never an instruction: screen-text.ts) */
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'textarea', 'select', 'option', 'code', 'pre', 'samp']);
 
 interface Fragment {
   text: string;
@@ -54,59 +54,114 @@ function overrides(el: Element): boolean {
   return /override/.test(getComputedStyle(el).unicodeBidi);
 }
 
+const PSEUDO = /::?(before|after)\b/gi;
+
+/**
+ * The elements that may show generated text: those matched by a rule whose selector names
+ * ::before or ::after and whose `content` has a string or attr() (the roots' style sheets, their
+ * imports and groups); null when a sheet cannot be read (another origin's) or a rule nests: then
+ * every element on screen is asked.
+ */
+function pseudoHosts(roots: ReadonlyArray<Document | ShadowRoot>): Set<Element> | null {
+  const out = new Set<Element>();
+  const visit = (rules: CSSRuleList, root: Document | ShadowRoot): boolean => {
+    for (const rule of Array.from(rules)) {
+      if (rule instanceof CSSStyleRule) {
+        if (rule.cssRules?.length) return false;
+        if (!PSEUDO.test(rule.selectorText)) continue;
+        PSEUDO.lastIndex = 0;
+        if (!/["']|attr\(/.test(rule.style.content) || /^(["'])\1$/.test(rule.style.content.trim())) continue;
+        for (const part of rule.selectorText.split(',')) {
+          if (!/::?(before|after)\b/i.test(part)) continue;
+          const sel = part.replace(PSEUDO, '').trim() || '*';
+          try {
+            root.querySelectorAll(sel).forEach((el) => out.add(el));
+          } catch {
+            return false;
+          }
+        }
+      } else if (rule instanceof CSSImportRule) {
+        if (!rule.styleSheet || !readSheet(rule.styleSheet, root)) return false;
+      } else if ('cssRules' in rule && (rule as CSSGroupingRule).cssRules && !visit((rule as CSSGroupingRule).cssRules, root)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  const readSheet = (sheet: CSSStyleSheet, root: Document | ShadowRoot): boolean => {
+    let rules: CSSRuleList;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      return false;
+    }
+    return visit(rules, root);
+  };
+  for (const root of roots) {
+    for (const sheet of [...Array.from(root.styleSheets), ...(root.adoptedStyleSheets ?? [])]) if (!readSheet(sheet, root)) return null;
+  }
+  return out;
+}
+
+/** never read: not drawn, or fields (the element list's), or code (never an instruction: screen-text.ts), or ours */
+const UNREAD = `script, style, noscript, template, textarea, select, option, code, pre, samp, [aria-hidden="true"], [${UI_ATTR}]`;
+
 /** The drawn fragments of `roots` in the viewport. */
 function fragments(roots: ReadonlyArray<Document | ShadowRoot>, vw: number, vh: number): Fragment[] {
   const out: Fragment[] = [];
   const range = document.createRange();
-  const readable = new Map<Element, boolean>();
-  const isReadable = (el: Element) => {
-    let ok = readable.get(el);
-    if (ok === undefined) readable.set(el, (ok = typeof el.checkVisibility !== 'function' || el.checkVisibility({ opacityProperty: true, visibilityProperty: true })));
+  // per element holding text: does its box, with what overflows it (its scroll size), meet the
+  // viewport, and is it read at all (an element without a box has a zero box: not near)
+  const near = new Map<Element, boolean>();
+  const nearView = (el: Element): boolean => {
+    let ok = near.get(el);
+    if (ok === undefined) {
+      const r = el.getBoundingClientRect();
+      // what overflows a box goes right and down: only a box above or left of the viewport needs its scroll size
+      const right = r.right > 0 ? r.right : Math.max(r.right, r.left + el.scrollWidth);
+      const bottom = r.bottom > 0 ? r.bottom : Math.max(r.bottom, r.top + el.scrollHeight);
+      const boxed = r.width > 0 || r.height > 0 || el.getClientRects().length > 0;
+      // display:contents has no box of its own: its text is drawn in its parent's
+      const contents = !boxed && getComputedStyle(el).display === 'contents';
+      const parent = contents ? composedParent(el) : null;
+      ok = parent ? nearView(parent) && el.closest(UNREAD) === null
+        : boxed && bottom > 0 && right > 0 && r.top < vh && r.left < vw && el.closest(UNREAD) === null
+          && (typeof el.checkVisibility !== 'function' || el.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
+      near.set(el, ok);
+    }
     return ok;
   };
+  const overridden = new Set<Element>();
+  // text: only the text nodes (no element is visited for itself), each read when its element is near
   for (const root of roots) {
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-      acceptNode(n) {
-        if (n.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;
-        const el = n as Element;
-        if (SKIP.has(el.localName) || el.hasAttribute(UI_ATTR) || el.getAttribute('aria-hidden') === 'true') return NodeFilter.FILTER_REJECT;
-        // no box: nothing inside is drawn (display:contents has none of its own, its children do)
-        if (!el.getClientRects().length && getComputedStyle(el).display !== 'contents') return NodeFilter.FILTER_REJECT;
-        return NodeFilter.FILTER_ACCEPT;
-      },
-    });
-    const overridden = new Set<Element>();
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      if (n.nodeType === Node.ELEMENT_NODE) {
-        const el = n as Element;
-        const r = el.getBoundingClientRect();
-        if (!overlapsView(r, vw, vh) || !isReadable(el)) continue;
-        const before = contentValue(getComputedStyle(el, '::before').content, el);
-        const after = contentValue(getComputedStyle(el, '::after').content, el);
-        if (before.trim()) out.push(frag(before, { left: r.left, top: r.top, right: r.left + 1, bottom: Math.min(r.bottom, r.top + 2 * MIN_HEIGHT * 4) }, null, el));
-        if (after.trim()) out.push(frag(after, { left: r.right - 1, top: Math.max(r.top, r.bottom - 2 * MIN_HEIGHT * 4), right: r.right, bottom: r.bottom }, null, el));
-        continue;
-      }
-      const t = n as Text;
-      const el = t.parentElement;
-      if (!el || !t.data.trim() || overridden.has(el)) continue;
-      range.selectNodeContents(t);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      const el = n.parentElement;
+      if (!el || overridden.has(el) || !nearView(el) || !n.data.trim()) continue;
+      range.selectNodeContents(n);
       const rects = Array.from(range.getClientRects()).filter((r) => overlapsView(r, vw, vh));
-      if (!rects.length || !isReadable(el)) continue;
+      if (!rects.length) continue;
       if (overrides(el)) {
         // a bidi override: its characters as drawn, once for the element
         overridden.add(el);
-        const r = el.getBoundingClientRect();
-        out.push(frag(visualText(el), r, null, el));
+        out.push(frag(visualText(el), el.getBoundingClientRect(), null, el));
         continue;
       }
-      if (rects.length === 1) {
-        out.push(frag(t.data, rects[0], t, el));
-        continue;
-      }
+      if (rects.length === 1) out.push(frag(n.data, rects[0], n, el));
       // a node over several lines: its characters are cut where its lines are
-      out.push(...lineParts(t, rects, range, el));
+      else out.push(...lineParts(n, rects, range, el));
     }
+  }
+  // generated text: the elements a style sheet rule may give it (every element when a sheet cannot be read)
+  const hosts = pseudoHosts(roots) ?? roots.flatMap((r) => Array.from(r.querySelectorAll('*')));
+  for (const el of hosts) {
+    const r = el.getBoundingClientRect();
+    if (!overlapsView(r, vw, vh) || el.closest(UNREAD) !== null) continue;
+    if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    const before = contentValue(getComputedStyle(el, '::before').content, el);
+    const after = contentValue(getComputedStyle(el, '::after').content, el);
+    if (before.trim()) out.push(frag(before, { left: r.left, top: r.top, right: r.left + 1, bottom: Math.min(r.bottom, r.top + 2 * MIN_HEIGHT * 4) }, null, el));
+    if (after.trim()) out.push(frag(after, { left: r.right - 1, top: Math.max(r.top, r.bottom - 2 * MIN_HEIGHT * 4), right: r.right, bottom: r.bottom }, null, el));
   }
   range.detach();
   return out;

@@ -4,6 +4,7 @@
  * script is not there yet: inject it, then wait for its "ready" message.
  */
 import type { ContentMessages, ContentName, Reply } from '../core/messages';
+import { CONTENT_ANSWER_MS, Late, within } from '../core/deadline';
 
 const READY_TIMEOUT_MS = 10_000;
 
@@ -15,7 +16,11 @@ export class PageError extends Error {
 }
 
 export async function sendContent<K extends ContentName>(tabId: number, type: K, payload: ContentMessages[K]['req'], frameId = 0): Promise<ContentMessages[K]['res']> {
-  const reply = (await chrome.tabs.sendMessage(tabId, { type, payload }, { frameId })) as Reply<ContentMessages[K]['res']> | undefined;
+  // a page whose script is stuck in a loop never answers: the wait has an end (core/deadline.ts)
+  const reply = (await within(chrome.tabs.sendMessage(tabId, { type, payload }, { frameId }), CONTENT_ANSWER_MS).catch((err: unknown) => {
+    if (err instanceof Late) throw new PageError(`The page did not answer within ${CONTENT_ANSWER_MS / 1000} s: its script seems stuck (a loop) or very busy. Reload the page or try another one.`);
+    throw err;
+  })) as Reply<ContentMessages[K]['res']> | undefined;
   if (!reply) throw new PageError(`The page did not answer "${type}".`);
   if (!reply.ok) throw new PageError(reply.error);
   return reply.value;

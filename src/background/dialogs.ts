@@ -6,7 +6,7 @@
  * core/guard-after.ts) and answered with their decision (answerDialog).
  */
 import * as cdp from './cdp';
-import { autoAnswer, dialogNote, MAX_DIALOG_CHARS, type DialogType, type PageDialog } from '../core/page-dialog';
+import { autoAnswer, dialogFlood, dialogFloodNote, dialogNote, MAX_DIALOG_CHARS, type DialogType, type PageDialog } from '../core/page-dialog';
 import type { GuardHit } from '../core/guards';
 
 export type DialogJudge = (d: PageDialog) => GuardHit | null;
@@ -21,6 +21,8 @@ const notes = new Map<number, Array<{ text: string; cut: boolean }>>();
 const waiting = new Map<number, (held: HeldDialog) => void>();
 /** tab -> the dialog held open now */
 const open = new Map<number, HeldDialog>();
+/** tab -> when its recent dialogs opened (core/page-dialog.ts dialogFlood) and whether the flood was stopped */
+const recent = new Map<number, { times: number[]; stopped: boolean }>();
 /** tabs where an action is under way (its input and its settle wait: actionUnderway) */
 const acting = new Set<number>();
 
@@ -49,6 +51,20 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   const type = TYPES.includes(p.type as DialogType) ? p.type as DialogType : 'alert';
   const dialog: PageDialog = { type, message: String(p.message ?? '').slice(0, MAX_DIALOG_CHARS) };
   const hit = judges.get(tabId)?.(dialog) ?? null;
+  // A flood (alert after alert in a loop): every dialog is still answered (a guarded confirm
+  // refused), the page is ended and loaded again once, and the model told once.
+  const before = recent.get(tabId);
+  const f = dialogFlood(before?.times ?? [], Date.now());
+  const stopped = (before?.stopped ?? false) && f.times.length > 1;
+  recent.set(tabId, { times: f.times, stopped: stopped || f.flood });
+  if (f.flood) {
+    void cdp.send(tabId, 'Page.handleJavaScriptDialog', { accept: hit ? false : autoAnswer(dialog) }).catch(() => undefined);
+    if (!stopped) {
+      notes.set(tabId, [...(notes.get(tabId) ?? []), { text: dialogFloodNote(dialog), cut: acting.has(tabId) }]);
+      stopFlood(tabId);
+    }
+    return;
+  }
   const during = waiting.get(tabId);
   if (hit && during) {
     open.set(tabId, { dialog, hit });
@@ -63,6 +79,20 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   notes.set(tabId, [...(notes.get(tabId) ?? []), { text: dialogNote(dialog, accept, 'agent'), cut: !accept && acting.has(tabId) }]);
 });
 
+/**
+ * The page's script loops on dialogs: between two of them it runs for microseconds, and its main
+ * thread takes no command (Runtime.terminateExecution and Debugger.pause wait behind the loop).
+ * So the tab's renderer is ended (Page.crash) and the page loaded again, as a reload leaves it.
+ * Other tabs that Chrome put in the same renderer (the same site) end too; Chrome offers to reload them.
+ */
+function stopFlood(tabId: number): void {
+  void cdp.send(tabId, 'Page.crash').catch(() => undefined);
+  setTimeout(() => { void chrome.tabs.reload(tabId).catch(() => undefined); }, FLOOD_RELOAD_MS);
+}
+
+/** after ending a flooding page, it is loaded again this much later (the renderer has gone by then) */
+const FLOOD_RELOAD_MS = 300;
+
 /** The tab's dialogs are seen from now on (Page events), judged by `judge`. */
 export async function watchDialogs(tabId: number, judge: DialogJudge): Promise<void> {
   judges.set(tabId, judge);
@@ -71,6 +101,7 @@ export async function watchDialogs(tabId: number, judge: DialogJudge): Promise<v
 
 export function unwatchDialogs(tabId: number): void {
   judges.delete(tabId);
+  recent.delete(tabId);
   acting.delete(tabId);
   waiting.delete(tabId);
 }

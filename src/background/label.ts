@@ -23,6 +23,8 @@
 import { everyChildAnswers, mergeFrames, type FrameResult } from '../core/frames';
 import type { FrameMarks, LabelStyle, Mark, MarksSnapshot } from '../core/marks';
 import { PageError, sendContent } from './content';
+import { framesBlocked } from './frame-budget';
+import { CONTENT_ANSWER_MS, FRAME_ANSWER_MS, FRAME_LOADS, framesToAsk, Late, MAX_FRAMES, within } from '../core/deadline';
 
 /** Runs in the page (isolated world): calls the content script's API by name. Must be self-contained. */
 function callApi(name: string, arg: unknown): unknown {
@@ -30,14 +32,50 @@ function callApi(name: string, arg: unknown): unknown {
   return api && typeof api[name] === 'function' ? api[name](arg) : '__missing__';
 }
 
-export async function everyFrame<T>(tabId: number, name: string, arg: unknown = null): Promise<{ frameId: number; result: T | '__missing__' | null }[]> {
-  const res = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: callApi, args: [name, arg] });
-  return res.map((r) => ({ frameId: r.frameId, result: (r.result ?? null) as T | '__missing__' | null }));
+/** A frame's answer to everyFrame; `late`: it did not answer in time (FRAME_ANSWER_MS; the top page CONTENT_ANSWER_MS), or was over the frame budget (MAX_FRAMES). */
+export interface FrameAnswer<T> { frameId: number; result: T | '__missing__' | null; late?: 'slow' | 'over' ; url?: string }
+
+/**
+ * Calls the content script's `name` in every frame of the tab, each on its own with a deadline:
+ * a frame whose page is stuck (a script in a loop) gives `late: 'slow'` instead of holding the
+ * whole call; past MAX_FRAMES (the shallowest first) a frame is not asked (`late: 'over'`).
+ */
+export async function everyFrame<T>(tabId: number, name: string, arg: unknown = null): Promise<FrameAnswer<T>[]> {
+  const frames = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null);
+  if (!frames) {
+    const res = await within(chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: callApi, args: [name, arg] }), CONTENT_ANSWER_MS);
+    return res.map((r) => ({ frameId: r.frameId, result: (r.result ?? null) as T | '__missing__' | null }));
+  }
+  const { ask, left } = framesToAsk(frames.filter((f) => !f.errorOccurred));
+  const answers = await Promise.all(ask.map(async (f): Promise<FrameAnswer<T>> => {
+    try {
+      const [r] = await within(chrome.scripting.executeScript({ target: { tabId, frameIds: [f.frameId] }, func: callApi, args: [name, arg] }), f.frameId === 0 ? CONTENT_ANSWER_MS : FRAME_ANSWER_MS);
+      return { frameId: f.frameId, result: (r?.result ?? null) as T | '__missing__' | null, url: f.url };
+    } catch (err) {
+      return { frameId: f.frameId, result: null, url: f.url, ...(err instanceof Late ? { late: 'slow' as const } : {}) };
+    }
+  }));
+  return [...answers, ...left.map((f) => ({ frameId: f.frameId, result: null, late: 'over' as const, url: f.url }))];
+}
+
+/** What the record says of frames that were not read (framesLeftOut). */
+function lateFrames(answers: ReadonlyArray<FrameAnswer<unknown>>): string[] {
+  const slow = answers.filter((a) => a.late === 'slow');
+  const over = answers.filter((a) => a.late === 'over');
+  return [
+    ...slow.map((a) => `frame ${a.frameId} (${(a.url ?? '').slice(0, 120)}): did not answer within ${FRAME_ANSWER_MS / 1000} s (its page's script may be stuck or busy)`),
+    ...(over.length ? [`${over.length} more frames not read: a page is read in at most ${MAX_FRAMES} frames`] : []),
+  ];
 }
 
 async function injectInto(tabId: number, frameIds: number[]): Promise<void> {
   const files = chrome.runtime.getManifest().content_scripts?.[0]?.js ?? [];
   await chrome.scripting.executeScript({ target: { tabId, frameIds }, files }).catch(() => undefined);
+}
+
+/** The top page did not answer in time: its script is stuck or busy; the run stops with that reason. */
+function stuck(): PageError {
+  return new PageError(`The page did not answer within ${CONTENT_ANSWER_MS / 1000} s: its script seems stuck (a loop) or very busy, so it cannot be read. Reload the page or try another one.`);
 }
 
 /** Tabs whose last pass found no iframe (labelled with labelAlone). */
@@ -47,7 +85,8 @@ const alone = new Set<number>();
 export async function labelTab(tabId: number, draw = true, style: LabelStyle = 'corner'): Promise<MarksSnapshot> {
   if (alone.has(tabId)) {
     alone.delete(tabId);
-    const [top] = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: callApi, args: ['labelAlone', draw ? style : false] });
+    const [top] = await within(chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: callApi, args: ['labelAlone', draw ? style : false] }), CONTENT_ANSWER_MS)
+      .catch((err: unknown) => { throw err instanceof Late ? stuck() : err; });
     const result = top?.result as FrameMarks | 'frames' | '__missing__' | null | undefined;
     if (result && typeof result === 'object') {
       const snap = mergeFrames([{ frameId: 0, result }]);
@@ -64,8 +103,11 @@ export async function labelTab(tabId: number, draw = true, style: LabelStyle = '
   const frames: FrameResult[] = collected
     .filter((c): c is { frameId: number; result: FrameMarks } => !!c.result && c.result !== '__missing__')
     .map((c) => ({ frameId: c.frameId, result: c.result }));
-  const snap = mergeFrames(frames);
-  if (!snap) throw new PageError('The page did not answer the labeler (top frame missing).');
+  if (collected.some((c) => c.frameId === 0 && c.late)) throw stuck();
+  const merged = mergeFrames(frames);
+  if (!merged) throw new PageError('The page did not answer the labeler (top frame missing).');
+  const late = [...lateFrames(collected), ...(framesBlocked(tabId) ? [`the page loaded more than ${FRAME_LOADS} frames: its further frame loads are blocked while the run is in this tab`] : [])];
+  const snap = late.length ? { ...merged, framesLeftOut: [...(merged.framesLeftOut ?? []), ...late] } : merged;
   if (draw) await sendContent(tabId, 'marks/overlay', { marks: snap.marks, style });
   if (frames.length === 1 && !frames[0].result.frames.length) alone.add(tabId);
   return snap;

@@ -5,6 +5,7 @@
  * a card number are held for the person (hold.ts, core/request-hold.ts). Every tab the run works
  * in is watched (its first tab, and each tab it follows: tabs.ts); unwatchTab undoes it all.
  */
+import { budgetFrames, releaseFrames } from './frame-budget';
 import { hostKey, type GuardId } from '../core/guards';
 import { dialogHit } from '../core/page-dialog';
 import { fileNameOf, fileValue, watchPatterns, holdCheck, type Watched, type WatchPatterns } from '../core/request-hold';
@@ -129,6 +130,7 @@ function judgesEffects(state: RunState): boolean {
 }
 
 export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
+  budgetFrames(tabId);
   await watchFileChoosers(tabId, run.state.id, (names, url) => placeFiles(run, tabId, names, url)).catch(() => undefined);
   const t = () => translatorFor(run.state.locale);
   await watchDialogs(tabId, (d) => dialogHit(d, { site: run.state.site, guards: run.state.guards, approved: approvedRule(run.state), t: t() })).catch(() => undefined);
@@ -226,5 +228,6 @@ export async function unwatchTab(tabId: number, keepRefusing = false): Promise<v
   if (!keepRefusing) await stopRefusing(tabId).catch(() => undefined);
   await stopHolding(tabId).catch(() => undefined);
   await dropDialogs([tabId]).catch(() => undefined);
+  await releaseFrames(tabId);
   await unwatchFileChoosers(tabId).catch(() => undefined);
 }

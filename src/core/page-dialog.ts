@@ -93,3 +93,22 @@ export function dialogNote(d: PageDialog, accepted: boolean, by: 'agent' | 'user
       : `The page asked in a dialog: ${said}; the ${by} answered Cancel, so what it asked about did not happen.`;
   }
 }
+
+/**
+ * A dialog flood: this many dialogs within DIALOG_FLOOD_MS in one tab (a page that opens alert
+ * after alert, each one as the last is answered) ends the page (background/dialogs.ts), so no page
+ * can hold an action, or the run, in a loop of dialogs.
+ */
+export const DIALOG_FLOOD = 5;
+export const DIALOG_FLOOD_MS = 5000;
+
+/** The times of the dialogs still within the window, now's included; a flood when there are DIALOG_FLOOD of them. */
+export function dialogFlood(times: readonly number[], now: number): { times: number[]; flood: boolean } {
+  const kept = [...times.filter((t) => now - t < DIALOG_FLOOD_MS), now];
+  return { times: kept, flood: kept.length >= DIALOG_FLOOD };
+}
+
+/** What the model is told when a flood of dialogs was stopped (the model's text: never translated). */
+export function dialogFloodNote(d: PageDialog): string {
+  return `The page opened dialog after dialog (${DIALOG_FLOOD} within ${DIALOG_FLOOD_MS / 1000} s, the last: "${d.message.trim().slice(0, 120)}"), so the page was stopped and loaded again; whatever it was doing did not finish. Look at the page again; do not repeat the action that opened them unless the task needs it.`;
+}

@@ -92,28 +92,6 @@ test('"Cancel" that becomes "Place order" as the pointer arrives: not pressed, t
   expect(reached('/__api/swap/place-order')).toEqual([]);
 });
 
-test('glm-pc: a double click whose first press makes "Select" into "Place order": the second press is judged and not made; the model is told', async () => {
-  site.events.length = 0;
-  let n = 0;
-  // the button's centre, (660, 720) on a 1280 × 800 page, in glm-pc's thousandths
-  const model = await startFakeModel({
-    dialect: 'glm-pc',
-    policy: () => (n++ === 0 ? { content: "I will pick it.\nleft_double_click(start_box='[516,900]')\nMemory:\n[]" } : { content: 'Done.\nDONE()\nMemory:\n[]' }),
-  });
-  try {
-    const traceFile = path.join(out, 'double.json');
-    const r = await agent.run(['--task', 'Look at the cart', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', 'glm-pc', '--trace', traceFile, '--max-steps', '4'], {}, '');
-    expect(r.code, r.stderr).toBe(0);
-    const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
-    expect(t.steps[0].action).toMatchObject({ type: 'click', count: 2 });
-    expect(t.steps[0].result).toEqual({ ok: false, error: expect.stringContaining('the element there was "Place order", which would place an order or pay') });
-    expect(t.steps[0].result.ok ? '' : t.steps[0].result.error).toContain('the first click was made, the second was not');
-    expect(reached('/__api/double/place-order')).toEqual([]);
-  } finally {
-    await model.close();
-  }
-});
-
 test('a chat composer outside any form (contenteditable, "Aa"), where Enter sends: asked before typing (the first line); no types nothing, yes sends once', async () => {
   site.events.length = 0;
   const steps: Step[] = [{ type: /^Aa$/, text: 'Hello there' }, { answer: 'done' }];
@@ -355,6 +333,34 @@ for (const [dialect, replies] of Object.entries(PRESSES) as [keyof typeof PRESSE
       } finally {
         await model.close();
       }
+    }
+  });
+}
+
+// "Select" at a fixed place (request-effects.html): (600, 700), 120 × 40 on a 1280 × 800 page
+const DBL = { x: 600, y: 700, width: 120, height: 40 };
+const DOUBLE: Record<'glm-pc' | 'cogagent' | 'ui-tars', { pick: string; done: string }> = {
+  'glm-pc': { pick: `I will pick it.\nleft_double_click(start_box=${glmPoint(DBL)})\nMemory:\n[]`, done: 'Done.\nDONE()\nMemory:\n[]' },
+  cogagent: { pick: `Action: Pick it.\nGrounded Operation: DOUBLE_CLICK(box=${cogBox(DBL)}, element_type='Button', element_info='Select')\n<<一般操作>>`, done: 'Action: Done.\nGrounded Operation: END()\n<<一般操作>>' },
+  'ui-tars': { pick: `Thought: I will pick it.\nAction: left_double(start_box=${tarsPoint(DBL)})`, done: "Thought: Done.\nAction: finished(content='done')" },
+};
+
+for (const [dialect, replies] of Object.entries(DOUBLE) as [keyof typeof DOUBLE, (typeof DOUBLE)[keyof typeof DOUBLE]][]) {
+  test(`${dialect}: a double click whose first press makes "Select" into "Place order": the second press is judged and not made; the model is told`, async () => {
+    site.events.length = 0;
+    let n = 0;
+    const model = await startFakeModel({ dialect, policy: () => ({ content: n++ === 0 ? replies.pick : replies.done }) });
+    try {
+      const traceFile = path.join(out, `${dialect}-double.json`);
+      const r = await agent.run(['--task', 'Look at the cart', '--url', `${site.url}guards/request-effects.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', '4'], {}, '');
+      expect(r.code, r.stderr).toBe(0);
+      const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+      expect(t.steps[0].action).toMatchObject({ type: 'click', count: 2 });
+      expect(t.steps[0].result).toEqual({ ok: false, error: expect.stringContaining('the element there was "Place order", which would place an order or pay') });
+      expect(t.steps[0].result.ok ? '' : t.steps[0].result.error).toContain('the first click was made, the second was not');
+      expect(reached('/__api/double/place-order')).toEqual([]);
+    } finally {
+      await model.close();
     }
   });
 }

@@ -70,3 +70,16 @@ describe('the answers and what the model is told', () => {
     expect(dialogNote({ type: 'alert', message: 'Saved.' }, true, 'agent')).toBe('The page showed a message in a dialog: "Saved."; it was closed.');
   });
 });
+
+describe('a flood of dialogs', () => {
+  it('is DIALOG_FLOOD dialogs within DIALOG_FLOOD_MS; older ones fall out of the window', async () => {
+    const { dialogFlood, DIALOG_FLOOD, DIALOG_FLOOD_MS } = await import('../../src/core/page-dialog');
+    let times: number[] = [];
+    let flood = false;
+    for (let i = 0; i < DIALOG_FLOOD - 1; i++) ({ times, flood } = dialogFlood(times, 1000 + i));
+    expect(flood).toBe(false);
+    expect(dialogFlood(times, 2000).flood).toBe(true);
+    // the same count spread over more than the window is not a flood
+    expect(dialogFlood(times, 1000 + DIALOG_FLOOD_MS + 10).flood).toBe(false);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * Deadlines for what a page can keep from answering (docs/labeling.md, "Pages that do not
+ * answer"): a frame whose script is stuck in a loop never answers a message or an injected call,
+ * so every wait on a page has an end. Pure.
+ */
+
+/**
+ * A frame (not the top page) that has not answered a labeling call by then is left out of the
+ * pass, and said: more than a parent's wait for its iframes' ids (3 s, content-scripts/labeler/frames.ts)
+ * and a heavy page's pass under load.
+ */
+export const FRAME_ANSWER_MS = 6000;
+/** The top page, or a message to it, that has not answered by then: the run stops with that reason. */
+export const CONTENT_ANSWER_MS = 20_000;
+/** A run's tab that has loaded this many frames in one document loads no more (background/frame-budget.ts): a page whose frames load more of themselves. */
+export const FRAME_LOADS = 120;
+/** At most this many frames of a tab are asked in one pass (the shallowest first); the rest are left out, and said. */
+export const MAX_FRAMES = 60;
+
+export class Late extends Error {
+  constructor(readonly ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
+}
+
+/** `p`, or a Late error after `ms` (the timer is cleared either way). */
+export function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Late(ms)), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** The frames to ask, shallowest first (by how many parents each has), at most `max`; and how many were left. */
+export function framesToAsk<F extends { frameId: number; parentFrameId: number }>(frames: readonly F[], max = MAX_FRAMES): { ask: F[]; left: F[] } {
+  const byId = new Map(frames.map((f) => [f.frameId, f]));
+  const depth = (f: F) => {
+    let d = 0;
+    for (let p = byId.get(f.parentFrameId); p && d < frames.length; p = byId.get(p.parentFrameId)) d++;
+    return d;
+  };
+  const sorted = frames.map((f) => ({ f, d: f.frameId === 0 ? -1 : depth(f) })).sort((a, b) => a.d - b.d || a.f.frameId - b.f.frameId).map((x) => x.f);
+  return { ask: sorted.slice(0, max), left: sorted.slice(max) };
+}
