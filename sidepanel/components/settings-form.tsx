@@ -30,6 +30,7 @@ const mainFields = (): Field[] => [
   { key: 'apiKey', label: t('fieldApiKey'), help: t('fieldApiKeyHelp'), type: 'password' },
   { key: 'model', label: t('fieldModel'), help: t('fieldModelHelp'), type: 'text' },
   { key: 'maxSteps', label: t('fieldMaxSteps'), help: t('fieldMaxStepsHelp'), type: 'number' },
+  { key: 'maxMinutes', label: t('fieldMaxMinutes'), help: t('fieldMaxMinutesHelp'), type: 'number' },
   { key: 'searchStartPage', label: t('fieldSearch'), help: t('fieldSearchHelp'), type: 'text' },
   { key: 'screenImages', label: t('fieldScreenImages'), help: t('fieldScreenImagesHelp'), type: 'checkbox' },
 ];

@@ -29,6 +29,8 @@ const acting = new Set<number>();
 /** An action begins (true) or has settled (false) in these tabs. */
 export function actionUnderway(tabIds: number[], on: boolean): void {
   for (const t of tabIds) {
+    // a flood is counted within one action (or between two): a run's quick steps that each open a dialog are not one
+    recent.delete(t);
     if (on) acting.add(t);
     else acting.delete(t);
   }

@@ -18,7 +18,7 @@ async function unblock(tabId: number): Promise<void> {
   await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: [ruleId(tabId)] }).catch(() => undefined);
 }
 
-chrome.webNavigation.onCommitted.addListener((d) => {
+function committed(d: chrome.webNavigation.WebNavigationFramedCallbackDetails): void {
   const t = tabs.get(d.tabId);
   if (!t) return;
   if (d.frameId === 0) {
@@ -33,10 +33,16 @@ chrome.webNavigation.onCommitted.addListener((d) => {
     removeRuleIds: [ruleId(d.tabId)],
     addRules: [{ id: ruleId(d.tabId), priority: 1, action: { type: 'block' as chrome.declarativeNetRequest.RuleActionType }, condition: { tabIds: [d.tabId], resourceTypes: ['sub_frame' as chrome.declarativeNetRequest.ResourceType] } }],
   }).catch(() => undefined);
-});
+}
+
+let listening = false;
 
 /** The run works in this tab from now on: its frame loads are counted. */
 export function budgetFrames(tabId: number): void {
+  if (!listening) {
+    listening = true;
+    chrome.webNavigation.onCommitted.addListener(committed);
+  }
   if (!tabs.has(tabId)) tabs.set(tabId, { frames: new Set(), blocked: false });
 }
 

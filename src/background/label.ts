@@ -41,7 +41,8 @@ export interface FrameAnswer<T> { frameId: number; result: T | '__missing__' | n
  * whole call; past MAX_FRAMES (the shallowest first) a frame is not asked (`late: 'over'`).
  */
 export async function everyFrame<T>(tabId: number, name: string, arg: unknown = null): Promise<FrameAnswer<T>[]> {
-  const frames = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null);
+  // (no frame list without the webNavigation API: every frame at once, within the top page's deadline)
+  const frames = await Promise.resolve().then(() => chrome.webNavigation.getAllFrames({ tabId })).catch(() => null);
   if (!frames) {
     const res = await within(chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: callApi, args: [name, arg] }), CONTENT_ANSWER_MS);
     return res.map((r) => ({ frameId: r.frameId, result: (r.result ?? null) as T | '__missing__' | null }));

@@ -95,9 +95,9 @@ export function dialogNote(d: PageDialog, accepted: boolean, by: 'agent' | 'user
 }
 
 /**
- * A dialog flood: this many dialogs within DIALOG_FLOOD_MS in one tab (a page that opens alert
- * after alert, each one as the last is answered) ends the page (background/dialogs.ts), so no page
- * can hold an action, or the run, in a loop of dialogs.
+ * A dialog flood: this many dialogs within DIALOG_FLOOD_MS in one tab, during one action or
+ * between two (a page that opens alert after alert, each one as the last is answered), ends the
+ * page (background/dialogs.ts), so no page can hold an action, or the run, in a loop of dialogs.
  */
 export const DIALOG_FLOOD = 5;
 export const DIALOG_FLOOD_MS = 5000;

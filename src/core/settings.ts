@@ -34,6 +34,8 @@ export interface Settings {
   /** the values of each dialect's own settings (Dialect.options), by dialect id */
   dialectOptions: Record<string, DialectOptionValues>;
   maxSteps: number;
+  /** a run that has gone on this many minutes is stopped with that reason, wherever it is (background/run/driver.ts) */
+  maxMinutes: number;
   /** where the "Bing" action goes */
   searchStartPage: string;
   temperature: number;
@@ -83,6 +85,9 @@ export interface Settings {
 export type EndpointProfile = Pick<Settings, 'baseUrl' | 'apiKey' | 'model' | 'dialect' | 'bbox' | 'temperature' | 'maxTokens' | 'stream' | 'extraBody'>;
 
 /** Values of the reference GLM-4.5V WebVoyager client (seed 003): temperature 0.001, max_tokens 8192, skip_special_tokens false. */
+/** the longest time limit a run may have, in minutes (a day) */
+export const MAX_RUN_MINUTES = 1440;
+
 export const DEFAULT_SETTINGS: Settings = {
   baseUrl: 'http://127.0.0.1:8000/v1',
   apiKey: '',
@@ -93,6 +98,7 @@ export const DEFAULT_SETTINGS: Settings = {
   apps: '',
   dialectOptions: {},
   maxSteps: 15,
+  maxMinutes: 30,
   searchStartPage: 'https://www.bing.com/',
   temperature: 0.001,
   maxTokens: 8192,
@@ -167,6 +173,7 @@ export function checkSettings(s: Settings, t: Translate = english): SettingsProb
   if (apps.bad.length) p.apps = t('setApps', apps.bad.slice(0, 3).join('; '));
   if (!s.model) p.model = t('setModel');
   if (!Number.isInteger(s.maxSteps) || s.maxSteps < 1 || s.maxSteps > 200) p.maxSteps = t('setMaxSteps');
+  if (!(s.maxMinutes > 0 && s.maxMinutes <= MAX_RUN_MINUTES)) p.maxMinutes = t('setMaxMinutes', MAX_RUN_MINUTES);
   if (!/^https?:\/\//i.test(s.searchStartPage)) p.searchStartPage = t('setSearch');
   if (!(s.temperature >= 0 && s.temperature <= 2)) p.temperature = t('setTemperature');
   if (!Number.isInteger(s.maxTokens) || s.maxTokens < 16) p.maxTokens = t('setMaxTokens');

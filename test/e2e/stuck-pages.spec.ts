@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sequence, type Step } from './scripted-runs';
+import { startFakeModel } from '../fixtures/model/server';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
@@ -56,4 +57,19 @@ test('frames that each load two more of themselves: at most the frame budget is 
   expect(trace.steps[0].elements.map((e) => e.text)).toContain('Top button');
   expect(trace.steps.flatMap((s) => s.timings?.observeStages?.framesLeftOut ?? []).join('\n')).toMatch(/more frames not read: a page is read in at most 60 frames|further frame loads are blocked/);
   expect(ms).toBeLessThan(60_000);
+});
+
+test('the run\'s time limit (--max-minutes 0.1) stops it wherever it is, here waiting on a model that does not answer', async () => {
+  const model = await startFakeModel({ policy: async () => { await new Promise((r) => setTimeout(r, 30_000)); return { content: 'Thought: late.\nAction: Wait\nMemory_Updated: {}' }; } });
+  const t0 = Date.now();
+  try {
+    const traceFile = path.join(out, 'time-limit.json');
+    const r = await agent.run(['--task', 'Look at the page', '--url', `${site.url}stuck/alert-flood.html`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-minutes', '0.1'], {}, '');
+    const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+    expect(trace.run.status, r.stderr).toBe('stopped');
+    expect(trace.run.stopReason).toBe('Stopped: the run went past its time limit of 0.1 minutes.');
+    expect(Date.now() - t0).toBeLessThan(25_000);
+  } finally {
+    await model.close();
+  }
 });

@@ -3,6 +3,7 @@
  * executors (perform.ts), feeds the result back, and saves and broadcasts every transition. The
  * run lives here, in the service worker: closing the side panel does not stop it.
  */
+import { DEFAULT_SETTINGS } from '../../core/settings';
 import { effectOf, type RunEvent } from '../../core/run';
 import { runDevice } from '../../core/dialects/device';
 import { emulatePhone, restoreDevice } from '../act/device';
@@ -54,6 +55,13 @@ export async function drive(a: Active): Promise<void> {
   const keepAlive = setInterval(() => { void chrome.runtime.getPlatformInfo().catch(() => undefined); }, KEEPALIVE_MS);
   void chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
   const phone = runDevice(a.state) === 'phone';
+  // The run's time limit (Settings, --max-minutes), from its start, whatever it is doing then (a
+  // restarted worker sets it again from the run's start): stopped as the Stop button stops it.
+  const minutes = a.settings.maxMinutes ?? DEFAULT_SETTINGS.maxMinutes;
+  const timeLimit = setTimeout(() => {
+    if (a.state.status !== 'running') return;
+    void commit(a, { type: 'stop', at: Date.now(), reason: reasonText(a.state, { key: 'stopTimeLimit', args: [minutes] }) }).then(() => { a.request?.abort(); a.wake(); });
+  }, Math.max(0, a.state.startedAt + minutes * 60_000 - Date.now()));
   try {
     await cdp.attach(tabId);
     // A phone dialect's tab is a phone for the run only (restored below).
@@ -101,6 +109,7 @@ export async function drive(a: Active): Promise<void> {
     await commit(a, { type: 'fail', at: Date.now(), reason: `Could not control the tab: ${messageOf(err)}`, cause: 'tab' });
   } finally {
     clearInterval(keepAlive);
+    clearTimeout(timeLimit);
     // A clean capture in flight restores our overlay: let it end before the tabs are reset.
     await a.keeping?.catch(() => undefined);
     active.delete(a.state.id);
