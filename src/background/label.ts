@@ -24,7 +24,7 @@ import { everyChildAnswers, mergeFrames, type FrameResult } from '../core/frames
 import type { FrameMarks, LabelStyle, Mark, MarksSnapshot } from '../core/marks';
 import { PageError, sendContent } from './content';
 import { framesBlocked } from './frame-budget';
-import { CONTENT_ANSWER_MS, FRAME_ANSWER_MS, FRAME_LOADS, framesToAsk, Late, MAX_FRAMES, within } from '../core/deadline';
+import { CONTENT_ANSWER_MS, FRAME_ANSWER_MS, FRAME_LOADS, framesToAsk, Late, MAX_FRAMES, SLOW_FRAME_MS, within } from '../core/deadline';
 
 /** Runs in the page (isolated world): calls the content script's API by name. Must be self-contained. */
 function callApi(name: string, arg: unknown): unknown {
@@ -48,16 +48,24 @@ export async function everyFrame<T>(tabId: number, name: string, arg: unknown = 
     return res.map((r) => ({ frameId: r.frameId, result: (r.result ?? null) as T | '__missing__' | null }));
   }
   const { ask, left } = framesToAsk(frames.filter((f) => !f.errorOccurred));
+  const slow = slowFrames.get(tabId) ?? new Map<number, number>();
+  slowFrames.set(tabId, slow);
   const answers = await Promise.all(ask.map(async (f): Promise<FrameAnswer<T>> => {
+    // a frame that did not answer lately is not waited for again until SLOW_FRAME_MS have passed
+    if ((slow.get(f.frameId) ?? 0) > Date.now()) return { frameId: f.frameId, result: null, url: f.url, late: 'slow' };
     try {
       const [r] = await within(chrome.scripting.executeScript({ target: { tabId, frameIds: [f.frameId] }, func: callApi, args: [name, arg] }), f.frameId === 0 ? CONTENT_ANSWER_MS : FRAME_ANSWER_MS);
       return { frameId: f.frameId, result: (r?.result ?? null) as T | '__missing__' | null, url: f.url };
     } catch (err) {
+      if (err instanceof Late) slow.set(f.frameId, Date.now() + SLOW_FRAME_MS);
       return { frameId: f.frameId, result: null, url: f.url, ...(err instanceof Late ? { late: 'slow' as const } : {}) };
     }
   }));
   return [...answers, ...left.map((f) => ({ frameId: f.frameId, result: null, late: 'over' as const, url: f.url }))];
 }
+
+/** tab -> frame -> until when a frame that did not answer in time is not asked again (its page's script is likely still stuck) */
+const slowFrames = new Map<number, Map<number, number>>();
 
 /** What the record says of frames that were not read (framesLeftOut). */
 function lateFrames(answers: ReadonlyArray<FrameAnswer<unknown>>): string[] {

@@ -10,6 +10,8 @@
  * and a heavy page's pass under load.
  */
 export const FRAME_ANSWER_MS = 6000;
+/** A frame that did not answer in time is not asked again for this long (each pass would wait for it again otherwise). */
+export const SLOW_FRAME_MS = 30_000;
 /** The top page, or a message to it, that has not answered by then: the run stops with that reason. */
 export const CONTENT_ANSWER_MS = 20_000;
 /** A run's tab that has loaded this many frames in one document loads no more (background/frame-budget.ts): a page whose frames load more of themselves. */

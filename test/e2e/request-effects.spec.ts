@@ -246,7 +246,7 @@ test('dialogs by their words: a confirm that speaks of money charged, or of some
 // address orders, asked before the press; "Cancel" that becomes "Place order" as the pointer or
 // the finger arrives, not pressed (a tap is cancelled before the finger lifts); a confirm that
 // speaks of a charge, answered Cancel; Enter in the only field of a form without a button (not in
-// appagent, whose grammar has no Enter), held. One run answers every question no, one yes.
+// appagent, whose grammar has no Enter), held. Each shape is answered no in some dialects, yes in the others.
 type Shape41 = 'link' | 'swap' | 'dialog' | 'field';
 const AT: Record<Shape41, typeof OFFERS> = {
   link: { x: 20, y: 100, width: 300, height: 40 }, swap: { x: 20, y: 180, width: 300, height: 40 },
@@ -309,33 +309,36 @@ const PRESSES: Record<'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene' | 'ui-ta
 };
 const SHAPE_PATH: Record<Shape41, string> = { link: '/__api/order/place', swap: '/__api/swap/place-order', dialog: '/__api/dialog/next-step', field: '/__api/one-field/place-order' };
 
-for (const [dialect, replies] of Object.entries(PRESSES) as [keyof typeof PRESSES, [string, Shape41?][]][]) {
-  test(`${dialect}: a link that orders (asked before), "Cancel" swapped under the pointer (not pressed), a confirm of a charge (answered Cancel) and Enter in a one-field form (held): no lets nothing through, yes each but the swap`, async () => {
+(Object.entries(PRESSES) as [keyof typeof PRESSES, [string, Shape41?][]][]).forEach(([dialect, replies], d) => {
+  // one run a dialect: the link, the confirm and the field are answered no, yes, no in one dialect
+  // and yes, no, yes in the next, so each shape is refused and let through across the dialects
+  const yesTo: Record<Shape41, boolean> = { link: d % 2 === 1, swap: false, dialog: d % 2 === 0, field: d % 2 === 1 };
+  const asked: Shape41[] = ['link', 'dialog', 'field'];
+  test(`${dialect}: a link that orders (asked before: ${yesTo.link ? 'yes follows it' : 'no follows nothing'}), "Cancel" swapped under the pointer (not pressed), a confirm of a charge (${yesTo.dialog ? 'yes sends' : 'no answers Cancel'}) and Enter in a one-field form (held: ${yesTo.field ? 'yes sends' : 'no blocks'})`, async () => {
     const stepOf = Object.fromEntries(replies.flatMap(([, s], i) => (s ? [[s, i]] : []))) as Partial<Record<Shape41, number>>;
-    for (const yes of [false, true]) {
-      site.events.length = 0;
-      let n = 0;
-      const model = await startFakeModel({ dialect, policy: () => ({ content: replies[Math.min(n++, replies.length - 1)][0] }) });
-      try {
-        const traceFile = path.join(out, `${dialect}-presses-${yes ? 'yes' : 'no'}.json`);
-        const r = await agent.run(['--task', 'Look at the order', '--url', `${site.url}guards/press-shapes.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', String(replies.length + 2)], {}, (yes ? 'y\n' : 'n\n').repeat(8));
-        expect(r.code, r.stderr).toBe(0);
-        const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
-        const decision = yes ? 'approved' : 'rejected';
-        const step = (s: Shape41) => t.steps[stepOf[s]!];
-        expect(step('link').approval, r.stderr).toEqual({ decision, feedback: null });
-        expect(r.stderr).toMatch(/Guard: this opens 127\.0\.0\.1:\d+\/__api\/order\/place, an address that would place an order or pay/);
-        expect(step('swap').result, r.stderr).toEqual({ ok: false, error: expect.stringContaining('the element there was "Place order", which would place an order or pay') });
-        expect(step('dialog').afterAction, r.stderr).toMatchObject({ rule: 'payment', decision, dialog: { type: 'confirm' } });
-        if (stepOf.field !== undefined) expect(step('field').afterAction, r.stderr).toMatchObject({ rule: 'payment', decision });
-        const want = (s: Shape41) => (yes && s !== 'swap' && stepOf[s] !== undefined ? 1 : 0);
-        await expect.poll(() => (Object.keys(SHAPE_PATH) as Shape41[]).map((s) => reached(SHAPE_PATH[s]).length)).toEqual((Object.keys(SHAPE_PATH) as Shape41[]).map(want));
-      } finally {
-        await model.close();
-      }
+    site.events.length = 0;
+    let n = 0;
+    const model = await startFakeModel({ dialect, policy: () => ({ content: replies[Math.min(n++, replies.length - 1)][0] }) });
+    try {
+      const traceFile = path.join(out, `${dialect}-presses.json`);
+      const answers = asked.filter((s) => stepOf[s] !== undefined).map((s) => (yesTo[s] ? 'y\n' : 'n\n')).join('');
+      const r = await agent.run(['--task', 'Look at the order', '--url', `${site.url}guards/press-shapes.html`, '--base-url', model.baseUrl, '--dialect', dialect, '--trace', traceFile, '--max-steps', String(replies.length + 2)], {}, answers);
+      expect(r.code, r.stderr).toBe(0);
+      const t = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+      const decision = (s: Shape41) => (yesTo[s] ? 'approved' : 'rejected');
+      const step = (s: Shape41) => t.steps[stepOf[s]!];
+      expect(step('link').approval, r.stderr).toEqual({ decision: decision('link'), feedback: null });
+      expect(r.stderr).toMatch(/Guard: this opens 127\.0\.0\.1:\d+\/__api\/order\/place, an address that would place an order or pay/);
+      expect(step('swap').result, r.stderr).toEqual({ ok: false, error: expect.stringContaining('the element there was "Place order", which would place an order or pay') });
+      expect(step('dialog').afterAction, r.stderr).toMatchObject({ rule: 'payment', decision: decision('dialog'), dialog: { type: 'confirm' } });
+      if (stepOf.field !== undefined) expect(step('field').afterAction, r.stderr).toMatchObject({ rule: 'payment', decision: decision('field') });
+      const want = (s: Shape41) => (yesTo[s] && stepOf[s] !== undefined ? 1 : 0);
+      await expect.poll(() => (Object.keys(SHAPE_PATH) as Shape41[]).map((s) => reached(SHAPE_PATH[s]).length)).toEqual((Object.keys(SHAPE_PATH) as Shape41[]).map(want));
+    } finally {
+      await model.close();
     }
   });
-}
+});
 
 // "Select" at a fixed place (request-effects.html): (600, 700), 120 × 40 on a 1280 × 800 page
 const DBL = { x: 600, y: 700, width: 120, height: 40 };
