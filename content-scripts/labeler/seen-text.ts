@@ -27,7 +27,7 @@ import { contentValue, visualText } from '../drawn-names';
 import { composedParent, elementFromPointFor, UI_ATTR } from './dom';
 import { clipBox, hitReaches, type Box, type ClipMemo } from './visibility';
 import { hiddenParts, hidesOwnText } from './hidden-text';
-import { leafTextUnseen, unseenTextNodes } from './unseen-text';
+import { CLIPS, leafTextUnseen, unseenTextNodes } from './unseen-text';
 
 /** a block is screened in windows of this many characters … */
 const WINDOW = 4000;
@@ -54,7 +54,8 @@ function overrides(el: Element): boolean {
   return /override/.test(getComputedStyle(el).unicodeBidi);
 }
 
-const PSEUDO = /::?(before|after)\b/gi;
+const PSEUDO = /::?(before|after)\b/i;
+const PSEUDOS = /::?(before|after)\b/gi;
 
 /**
  * The elements that may show generated text: those matched by a rule whose selector names
@@ -69,11 +70,10 @@ function pseudoHosts(roots: ReadonlyArray<Document | ShadowRoot>): Set<Element> 
       if (rule instanceof CSSStyleRule) {
         if (rule.cssRules?.length) return false;
         if (!PSEUDO.test(rule.selectorText)) continue;
-        PSEUDO.lastIndex = 0;
         if (!/["']|attr\(/.test(rule.style.content) || /^(["'])\1$/.test(rule.style.content.trim())) continue;
         for (const part of rule.selectorText.split(',')) {
-          if (!/::?(before|after)\b/i.test(part)) continue;
-          const sel = part.replace(PSEUDO, '').trim() || '*';
+          if (!PSEUDO.test(part)) continue;
+          const sel = part.replace(PSEUDOS, '').trim() || '*';
           try {
             root.querySelectorAll(sel).forEach((el) => out.add(el));
           } catch {
@@ -251,8 +251,6 @@ function covered(f: Fragment, vw: number, vh: number): boolean {
   for (let cur: Element | null = f.el; cur; cur = composedParent(cur)) if (cur === hit) return false;
   return true;
 }
-
-const CLIPS = new Set(['hidden', 'clip', 'auto', 'scroll']);
 
 /** The fragment is cut away by the boxes that clip it (its own element's and its ancestors' overflow). */
 function clippedAway(f: Fragment, style: CSSStyleDeclaration, memo: ClipMemo): boolean {

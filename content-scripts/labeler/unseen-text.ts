@@ -187,7 +187,8 @@ function onlyAncestorsBelow(p: Element, x: number, y: number): boolean {
   return true;
 }
 
-const CLIPS = new Set(['hidden', 'auto', 'scroll', 'overlay', 'clip']);
+/** overflow values that clip what overflows (seen-text.ts too) */
+export const CLIPS = new Set(['hidden', 'auto', 'scroll', 'overlay', 'clip']);
 
 /** The window `p`'s text can be seen through: its own box when its overflow clips, and its ancestors' clips. */
 function textWindow(p: Element, s: CSSStyleDeclaration): Box | null {
