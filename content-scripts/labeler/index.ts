@@ -10,6 +10,7 @@
  */
 import type { FrameMarks, LabelStyle, Mark, MarksSnapshot, Rect, TextFinding } from '../../src/core/marks';
 import type { ResolvedMark } from '../../src/core/messages';
+import type { PictureBox } from '../../src/core/picture-text';
 import { adoptWalkedRoots, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
 import { collectCandidates } from './collect';
 import { dropIndex, indexBuilt, indexDropped } from './page-index';
@@ -22,6 +23,7 @@ import { inputTypeOf, tagOf, textsOf } from './describe';
 import { beginTextPass } from './unseen-text';
 import { screenAfresh, screenPageText } from './screen-text';
 import { screenSeenText } from './seen-text';
+import { picturesOnScreen } from './pictures';
 import { state, type Entry } from './state';
 import { controlValues } from './values';
 
@@ -124,8 +126,13 @@ export async function collectFrame(opts: { everyChildAnswers?: boolean } | null 
   const t2 = performance.now();
   lastRoots = walked.roots;
   const findings = screenFrame(walked.roots, view.width, view.height);
+  // the pictures on screen, whose drawn words the background reads (pictures.ts)
+  const pictures = picturesOnScreen(walked.roots, view.width, view.height);
   const screenMs = performance.now() - t2;
-  return { token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, screenMs, values: controlValues(state().entries), ...(findings.length ? { findings } : {}) };
+  return {
+    token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, screenMs, values: controlValues(state().entries),
+    ...(findings.length ? { findings } : {}), ...(pictures.length ? { pictures } : {}),
+  };
 }
 
 /** Top frame only: draw the merged marks (top-page coordinates) as the overlay a person sees. */
@@ -156,6 +163,11 @@ export function resetMarks(): void {
 /** Test-only: walk the page in full on the next pass (the page index is built again after it). */
 export function forgetIndex(): void {
   dropIndex();
+}
+
+/** The pictures on screen in this frame over the last pass's roots (pictures.ts): for the harness and tests. */
+export function pictureBoxes(): PictureBox[] {
+  return picturesOnScreen(lastRoots, window.innerWidth, window.innerHeight);
 }
 
 /** Test-only: the page text screen of the last pass's roots, as if the frame were read for the first time. */

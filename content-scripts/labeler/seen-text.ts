@@ -28,6 +28,7 @@ import { composedParent, elementFromPointFor, UI_ATTR } from './dom';
 import { clipBox, hitReaches, type Box, type ClipMemo } from './visibility';
 import { hiddenParts, hidesOwnText } from './hidden-text';
 import { CLIPS, leafTextUnseen, unseenTextNodes } from './unseen-text';
+import { elementsOfRules, hostSelectors, namesPseudo } from './style-rules';
 
 /** a block is screened in windows of this many characters … */
 const WINDOW = 4000;
@@ -54,53 +55,17 @@ function overrides(el: Element): boolean {
   return /override/.test(getComputedStyle(el).unicodeBidi);
 }
 
-const PSEUDO = /::?(before|after)\b/i;
-const PSEUDOS = /::?(before|after)\b/gi;
-
 /**
  * The elements that may show generated text: those matched by a rule whose selector names
- * ::before or ::after and whose `content` has a string or attr() (the roots' style sheets, their
- * imports and groups); null when a sheet cannot be read (another origin's) or a rule nests: then
- * every element on screen is asked.
+ * ::before or ::after and whose `content` has a string or attr() (style-rules.ts); null when the
+ * sheets cannot all be read: then every element on screen is asked.
  */
 function pseudoHosts(roots: ReadonlyArray<Document | ShadowRoot>): Set<Element> | null {
-  const out = new Set<Element>();
-  const visit = (rules: CSSRuleList, root: Document | ShadowRoot): boolean => {
-    for (const rule of Array.from(rules)) {
-      if (rule instanceof CSSStyleRule) {
-        if (rule.cssRules?.length) return false;
-        if (!PSEUDO.test(rule.selectorText)) continue;
-        if (!/["']|attr\(/.test(rule.style.content) || /^(["'])\1$/.test(rule.style.content.trim())) continue;
-        for (const part of rule.selectorText.split(',')) {
-          if (!PSEUDO.test(part)) continue;
-          const sel = part.replace(PSEUDOS, '').trim() || '*';
-          try {
-            root.querySelectorAll(sel).forEach((el) => out.add(el));
-          } catch {
-            return false;
-          }
-        }
-      } else if (rule instanceof CSSImportRule) {
-        if (!rule.styleSheet || !readSheet(rule.styleSheet, root)) return false;
-      } else if ('cssRules' in rule && (rule as CSSGroupingRule).cssRules && !visit((rule as CSSGroupingRule).cssRules, root)) {
-        return false;
-      }
-    }
-    return true;
-  };
-  const readSheet = (sheet: CSSStyleSheet, root: Document | ShadowRoot): boolean => {
-    let rules: CSSRuleList;
-    try {
-      rules = sheet.cssRules;
-    } catch {
-      return false;
-    }
-    return visit(rules, root);
-  };
-  for (const root of roots) {
-    for (const sheet of [...Array.from(root.styleSheets), ...(root.adoptedStyleSheets ?? [])]) if (!readSheet(sheet, root)) return null;
-  }
-  return out;
+  return elementsOfRules(roots, (rule) => {
+    if (!namesPseudo(rule.selectorText)) return null;
+    if (!/["']|attr\(/.test(rule.style.content) || /^(["'])\1$/.test(rule.style.content.trim())) return null;
+    return hostSelectors(rule.selectorText, true);
+  });
 }
 
 /** never read: not drawn, or fields (the element list's), or code (never an instruction: screen-text.ts), or ours */

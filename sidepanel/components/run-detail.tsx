@@ -12,7 +12,7 @@ import { diffMemory, isEmptyDiff } from '../../src/core/memory-diff';
 import type { Memory } from '../../src/core/action/action';
 import { hostKey } from '../../src/core/guards';
 import { injectionPlace } from '../../src/core/injection';
-import { ScreenField } from './screen-note';
+import { PicturesField, ScreenField } from './screen-note';
 import { observationInWords, stepActionInWords } from '../../src/core/run/person-text';
 import { costText } from '../cost-note';
 import { messageOf, onRunView, send } from '../api';
@@ -237,6 +237,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
             <p class="field" data-testid="detail-injection"><b>{t('injFlagged')}</b> {step.injection.map((h) => `${injectionPlace(h.where, t)}: “${h.phrase}”`).join(' · ')}</p>
           ) : null}
           <ScreenField step={step} />
+          <PicturesField step={step} />
           <p class={`field ${step.result.ok ? 'obs ok' : 'obs bad'}`}><b>{t('detailObservation')}</b> <span data-testid="detail-observation">{observationInWords(step.observation, t)}</span></p>
           <MemoryField before={before} after={step.memory} />
           <p class="field" data-testid="timings">

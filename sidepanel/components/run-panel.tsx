@@ -17,7 +17,7 @@ import { costNoteFor, costText } from '../cost-note';
 import { useCommand } from '../use-command';
 import { ApprovalCard } from './approval-card';
 import { TabNote } from './tab-note';
-import { ScreenNote } from './screen-note';
+import { PicturesNote, ScreenNote } from './screen-note';
 import { t } from '../i18n';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
@@ -324,6 +324,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
           <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{observationInWords(step.observation, t)}</p>
           {step.warning && <p class="obs bad" role="note" data-testid="model-warning">{t('modelWarning', step.warning)}</p>}
           <ScreenNote step={step} />
+          <PicturesNote step={step} />
           <TabNote step={step} />
         </div>
       </div>

@@ -1,5 +1,5 @@
 /**
- * The opt-in picture check of a step (src/core/image-screen.ts), in the person's words: a note
+ * What was read in a step's pictures, in the person's words: the opt-in picture check (src/core/image-screen.ts) and the pictures read by OCR (picture-text.ts). For the check: a note
  * under the step when the check could not be done or its answer could not be read (the run went
  * on), and one line for the run's details with the verdict, its tokens and time.
  */
@@ -31,4 +31,19 @@ export function screenLine(s: ImageScreen): string {
 export function ScreenField({ step }: { step: StepView }) {
   if (!step.imageScreen) return null;
   return <p class="field" data-testid="detail-screen" data-verdict={step.imageScreen.verdict}><b>{t('detailScreen')}</b> {screenLine(step.imageScreen)}</p>;
+}
+
+/** Under the step: pictures on screen that could not be read by OCR (in time, or at all). Nothing otherwise. */
+export function PicturesNote({ step }: { step: StepView }) {
+  const p = step.pictureText;
+  if (!p || (!p.error && !p.unread)) return null;
+  const text = p.error ? t('picturesFailed', p.error) : t('picturesUnread', p.unread, p.pictures);
+  return <p class="obs" role="note" data-testid="pictures-note">{text}</p>;
+}
+
+/** The run's details: the step's pictures read on this machine (nothing when none were on screen, or the option was off). */
+export function PicturesField({ step }: { step: StepView }) {
+  const p = step.pictureText;
+  if (!p) return null;
+  return <p class="field" data-testid="detail-pictures"><b>{t('detailPictures')}</b> {t('detailPicturesLine', p.pictures, p.read, p.reused, p.unread, p.ms)}</p>;
 }

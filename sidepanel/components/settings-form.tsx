@@ -32,6 +32,7 @@ const mainFields = (): Field[] => [
   { key: 'maxSteps', label: t('fieldMaxSteps'), help: t('fieldMaxStepsHelp'), type: 'number' },
   { key: 'maxMinutes', label: t('fieldMaxMinutes'), help: t('fieldMaxMinutesHelp'), type: 'number' },
   { key: 'searchStartPage', label: t('fieldSearch'), help: t('fieldSearchHelp'), type: 'text' },
+  { key: 'readPictures', label: t('fieldReadPictures'), help: t('fieldReadPicturesHelp'), type: 'checkbox' },
   { key: 'screenImages', label: t('fieldScreenImages'), help: t('fieldScreenImagesHelp'), type: 'checkbox' },
 ];
 const advancedFields = (s: Settings): Field[] => [

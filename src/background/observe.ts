@@ -14,7 +14,7 @@ import * as cdp from './cdp';
 import { PageError } from './content';
 import { labelsChanged, labelTab } from './label';
 import { FRAME_MOVED, topFrameMarks } from '../core/frames';
-import type { LabelStyle, MarksSnapshot } from '../core/marks';
+import type { LabelStyle, MarksSnapshot, PictureBox } from '../core/marks';
 import { settlePage } from './settle';
 import type { Observes } from '../core/dialects/types';
 import { docOrigin } from '../core/docs/matching';
@@ -68,7 +68,7 @@ async function labelledShot(tabId: number, format: ShotFormat, labelled: boolean
   // Only frames moved (or scrolled inside): the top document's own marks are right where they are
   // in the last picture.
   const framesOnly = (c: { frameId: number; why: string }) => c.why === FRAME_MOVED || (c.frameId !== 0 && c.why === 'the page scrolled');
-  if (last && last.changes.every(framesOnly)) return { snap: { ...last.snap, marks: topFrameMarks(last.snap.marks) }, shot: last.shot, ms };
+  if (last && last.changes.every(framesOnly)) return { snap: { ...last.snap, marks: topFrameMarks(last.snap.marks), pictures: last.snap.pictures?.filter((p) => !p.frame) }, shot: last.shot, ms };
   why = last?.changes.find((c) => !framesOnly(c))?.why ?? why;
   throw new PageError(`The page kept changing under the labels while its screenshot was taken (${why}).`, { key: 'stopLabelsChanged', args: [why] });
 }
@@ -114,6 +114,8 @@ export interface Observed {
   settledAt: number;
   /** the labelled view as kept and the clean one, both from the observation's one capture */
   keep: () => Promise<{ labelled: string; clean: string }>;
+  /** the pictures on screen (top viewport CSS px) and the clean capture they are read from (ocr.ts readPictures) */
+  pictures: { boxes: PictureBox[]; shot: Shot; cssWidth: number };
 }
 
 /**
@@ -147,7 +149,7 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const found = origin ? await docsForPage(origin, snap.marks).catch(() => []) : [];
   if (found.length) obs.docs = found;
   const keep = () => (drawn ? drawn.keep() : keepPlain(shot)).catch(() => ({ labelled: '', clean: '' }));
-  return { obs, settledAt, keep };
+  return { obs, settledAt, keep, pictures: { boxes: snap.pictures ?? [], shot, cssWidth: snap.viewport.width } };
 }
 
 /** What a page that navigated while it was being looked at makes the extension APIs say. */

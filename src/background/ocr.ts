@@ -2,11 +2,15 @@
  * The words in a picture, read on this machine (OCR): the background's side of the offscreen
  * document (src/offscreen/ocr.ts), which runs Tesseract from the extension's own files. Used by
  * the gate (gate.ts) for a control whose words are drawn in a picture: an image button, a
- * role=button div whose "Buy now" is a background image. Never throws: a picture that cannot be
- * read in time gives no words (the second line, the request, still judges what the press sends).
+ * role=button div whose "Buy now" is a background image (wordsIn: a picture that cannot be read
+ * in time gives no words; the second line, the request, still judges what the press sends); and
+ * by the run for the pictures on screen at each step, screened for words aimed at the agent
+ * (readPictures, core/picture-text.ts).
  */
 import type { OffscreenMessages, Reply } from '../core/messages';
-import type { Rect } from '../core/marks';
+import type { PictureBox, Rect } from '../core/marks';
+import { pictureFindings, pictureRecord, picturesToRead, type PicturesRead } from '../core/picture-text';
+import { PICTURE_READ_MS, PICTURE_WAIT_MS, within } from '../core/deadline';
 import { capturePart } from './cdp';
 
 const DOCUMENT = 'src/offscreen/ocr.html';
@@ -38,10 +42,10 @@ async function offscreenReady(): Promise<void> {
   await creating;
 }
 
-async function ask(image: string): Promise<OffscreenMessages['ocr/read']['res']> {
+async function ask<K extends keyof OffscreenMessages>(type: K, payload: OffscreenMessages[K]['req']): Promise<OffscreenMessages[K]['res']> {
   clearTimeout(idle);
   await offscreenReady();
-  const reply = (await chrome.runtime.sendMessage({ type: 'ocr/read', payload: { image } })) as Reply<OffscreenMessages['ocr/read']['res']> | undefined;
+  const reply = (await chrome.runtime.sendMessage({ type, payload })) as Reply<OffscreenMessages[K]['res']> | undefined;
   if (!reply?.ok) throw new Error(reply ? reply.error : 'no reply from the offscreen document');
   return reply.value;
 }
@@ -52,12 +56,35 @@ export async function wordsIn(tabId: number, box: Rect): Promise<string> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const image = await capturePart(tabId, box);
-    const read = await Promise.race([ask(image), new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), READ_TIMEOUT_MS); })]);
+    const read = await Promise.race([ask('ocr/read', { image }), new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), READ_TIMEOUT_MS); })]);
     return read && read.confidence >= MIN_CONFIDENCE ? read.text : '';
   } catch {
     return '';
   } finally {
     clearTimeout(timer);
+    closeWhenIdle();
+  }
+}
+
+/**
+ * The words in the pictures on screen (`boxes`, CSS px of the top viewport), read from the step's
+ * clean capture (`shot`, `cssWidth` CSS px wide): the largest first, a picture read before in the
+ * run not read again, no new read started after PICTURE_READ_MS (said as not read). Never throws:
+ * an engine that cannot be started gives a record with its reason and no findings.
+ */
+export async function readPictures(shot: { dataUrl: string; width: number }, cssWidth: number, boxes: readonly PictureBox[]): Promise<PicturesRead> {
+  const started = performance.now();
+  const { read, left } = picturesToRead(boxes);
+  if (!read.length) return { record: pictureRecord([], left, 0), findings: [] };
+  const scale = shot.width / Math.max(1, cssWidth);
+  const px = read.map((b) => ({ x: b.rect.x * scale, y: b.rect.y * scale, width: b.rect.width * scale, height: b.rect.height * scale }));
+  try {
+    const { reads } = await within(ask('ocr/pictures', { image: shot.dataUrl, boxes: px, budgetMs: PICTURE_READ_MS }), PICTURE_WAIT_MS);
+    return { record: pictureRecord(reads, left, performance.now() - started), findings: pictureFindings(read, reads) };
+  } catch (err) {
+    const record = pictureRecord(read.map(() => null), left, performance.now() - started);
+    return { record: { ...record, error: err instanceof Error ? err.message : String(err) }, findings: [] };
+  } finally {
     closeWhenIdle();
   }
 }

@@ -19,6 +19,15 @@ export const FRAME_LOADS = 120;
 /** At most this many frames of a tab are asked in one pass (the shallowest first); the rest are left out, and said. */
 export const MAX_FRAMES = 60;
 
+/**
+ * A step's pictures (core/picture-text.ts) are read by OCR beside the model's request: no new read
+ * starts after this long; the pictures left are said as not read, and read at the next step.
+ * The engine's first start in a browser's life (its data loaded) is part of it.
+ */
+export const PICTURE_READ_MS = 10_000;
+/** …and the step waits for the reads in progress at most this long after that. */
+export const PICTURE_WAIT_MS = PICTURE_READ_MS + 8_000;
+
 export class Late extends Error {
   constructor(readonly ms: number) {
     super(`no answer within ${ms} ms`);

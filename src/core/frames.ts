@@ -22,7 +22,7 @@
  * screenshot though its labels are not); only frames placed where nothing of them shows have
  * theirs left out.
  */
-import type { FrameMarks, Mark, MarksSnapshot, Rect, TextFinding } from './marks';
+import type { FrameMarks, Mark, MarksSnapshot, PictureBox, Rect, TextFinding } from './marks';
 
 export interface FrameResult { frameId: number; result: FrameMarks }
 
@@ -84,6 +84,7 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   let screenMs = 0;
   const values: string[] = [];
   const findings: TextFinding[] = [];
+  const pictures: PictureBox[] = [];
   const seen = new Set<number>();
   const topView: Rect = { x: 0, y: 0, width: top.result.viewport.width, height: top.result.viewport.height };
 
@@ -95,6 +96,10 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
     screenMs += f.result.screenMs ?? 0;
     if (f.result.values) values.push(`${f.frameId}:${f.result.values}`);
     for (const x of f.result.findings ?? []) findings.push(f.frameId === 0 ? x : { ...x, frame: f.result.url });
+    for (const p of f.result.pictures ?? []) {
+      const rect = intersect({ x: p.rect.x + dx, y: p.rect.y + dy, width: p.rect.width, height: p.rect.height }, clip);
+      if (usable(rect)) pictures.push({ ...p, rect, ...(f.frameId !== 0 ? { frame: f.result.url } : {}) });
+    }
     const before = out.length;
     for (const m of f.result.marks) {
       const rect = intersect({ x: m.rect.x + dx, y: m.rect.y + dy, width: m.rect.width, height: m.rect.height }, clip);
@@ -148,7 +153,7 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   for (const f of cut) leftOut.push(`frame ${f.frameId} (${f.result.url.slice(0, 120)}): its labels fell outside the part of its iframe that shows`);
   return {
     url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true),
-    ...(findings.length ? { findings } : {}), screenMs, ...(values.length ? { values: values.join(' ') } : {}),
+    ...(findings.length ? { findings } : {}), ...(pictures.length ? { pictures } : {}), screenMs, ...(values.length ? { values: values.join(' ') } : {}),
     ...(leftOut.length ? { framesLeftOut: leftOut } : {}),
   };
 }

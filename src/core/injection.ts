@@ -69,7 +69,9 @@ export type PlaceOffList =
   | { channel: 'notes'; label: number }
   | { channel: 'file'; name: string }
   /** text drawn in the screenshot, found by the opt-in picture check (image-screen.ts): the words the model quoted */
-  | { channel: 'image'; excerpt: string };
+  | { channel: 'image'; excerpt: string }
+  /** words drawn in a picture on screen (an image, a canvas, a background image, a poster), read on this machine by OCR (picture-text.ts) */
+  | { channel: 'picture'; tag: string; excerpt: string; frame?: string };
 
 export interface InjectionText {
   text: string;
@@ -96,6 +98,7 @@ export function injectionPlace(where: InjectionPlace, t: Translate): string {
     case 'notes': return t('injWhereNotes', where.label);
     case 'file': return t('injWhereFile', where.name);
     case 'image': return t('injWhereImage');
+    case 'picture': return where.frame ? t('injWhereInFrame', t('injWherePicture', where.tag, where.excerpt), where.frame) : t('injWherePicture', where.tag, where.excerpt);
     default: {
       const said = where.channel === 'text' ? t('injWhereText', where.tag, where.excerpt)
         : where.channel === 'alt' ? t('injWhereAlt')

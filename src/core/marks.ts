@@ -4,6 +4,9 @@ import type { FieldInfo, FormInfo } from './guard-fields';
 /** What the labeler reports for one labelled element (serializable). */
 export interface Rect { x: number; y: number; width: number; height: number }
 
+/** A picture on screen (picture-text.ts): its visible part (CSS px of its frame's viewport; of the top viewport once merged), its element's tag, its frame's address when not the top page. */
+export interface PictureBox { rect: Rect; tag: string; frame?: string }
+
 /**
  * How labels are drawn on the model's screenshot: 'corner' (label N near the element's top-left
  * corner, placed so that no two overlap) or 'centre-from-1' (AppAgent's tags: N + 1 centred on
@@ -69,6 +72,8 @@ export interface MarksSnapshot {
   marks: Mark[];
   /** words aimed at the agent in the text the frames show (TextFinding) */
   findings?: TextFinding[];
+  /** the pictures on screen in the placed frames, top viewport coordinates, clipped to what shows (picture-text.ts) */
+  pictures?: PictureBox[];
   /** time the text screen took in the pages, summed over frames (ms) */
   screenMs?: number;
   /** time spent labelling in the pages, per frame pass summed (performance.now) */
@@ -112,6 +117,8 @@ export interface FrameMarks {
   ms: number;
   /** words aimed at the agent in this frame's shown text (its page text screen) */
   findings?: TextFinding[];
+  /** the pictures on screen in this frame (frame viewport coordinates), whose words are read by OCR (picture-text.ts) */
+  pictures?: PictureBox[];
   /** how long that screen took, ms */
   screenMs?: number;
   /** the candidates came from the frame's page index, not a walk */

@@ -189,6 +189,11 @@ export interface ContentMessages {
 export interface OffscreenMessages {
   /** the words in a picture (a data URL), read on this machine by Tesseract; `confidence` 0-100 */
   'ocr/read': { req: { image: string }; res: { text: string; confidence: number } };
+  /**
+   * the words in each box (image px) of one capture, in order (picture-text.ts): `reused` when the
+   * same pixels were read before; null when not read within `budgetMs`
+   */
+  'ocr/pictures': { req: { image: string; boxes: Rect[]; budgetMs: number }; res: { reads: Array<{ text: string; reused: boolean } | null> } };
 }
 
 export type ViewName = keyof ViewMessages;

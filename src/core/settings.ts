@@ -79,6 +79,12 @@ export interface Settings {
    * aimed at the agent (text drawn in images is not in the page text the detector reads).
    */
   screenImages: boolean;
+  /**
+   * The words drawn in the pictures on screen (images, canvases, background images, posters) are
+   * read on this machine by OCR at each step and screened like the page's text (picture-text.ts);
+   * on by default. Off: only the page's text is screened (and the picture check, when on).
+   */
+  readPictures: boolean;
 }
 
 /** One saved endpoint: what a preset fills, plus the key. */
@@ -119,6 +125,7 @@ export const DEFAULT_SETTINGS: Settings = {
   textApiKey: '',
   textModel: '',
   screenImages: false,
+  readPictures: true,
 };
 
 export type SettingsProblems = Partial<Record<keyof Settings, string>>;

@@ -18,12 +18,14 @@ function placeOf(x: unknown): InjectionPlace {
   if (o.channel === 'notes' && typeof o.label === 'number') return { channel: 'notes', label: o.label };
   if (o.channel === 'file') return { channel: 'file', name: str(o.name) };
   if (o.channel === 'image') return { channel: 'image', excerpt: str(o.excerpt) };
+  if (o.channel === 'picture') return { channel: 'picture', tag: str(o.tag), excerpt: str(o.excerpt), ...(typeof o.frame === 'string' ? { frame: str(o.frame) } : {}) };
   if (o.channel === 'text' || o.channel === 'alt' || o.channel === 'title' || o.channel === 'aria-label') {
     return { channel: o.channel, tag: str(o.tag), excerpt: str(o.excerpt), ...(typeof o.frame === 'string' ? { frame: str(o.frame) } : {}) };
   }
   return 'title';
 }
 import { asCurrency, asPrice } from './costs';
+import type { PictureText } from './picture-text';
 import { siteOf, type AfterAction, type RunState, type StepRecord } from './run/state';
 import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from './trace';
 
@@ -98,6 +100,16 @@ function imageScreenOf(v: unknown): ImageScreen | null {
   };
 }
 
+/** A trace's `pictureText`, checked field by field (absent or unreadable: none). */
+function pictureTextOf(v: unknown): PictureText | null {
+  if (!isObject(v)) return null;
+  const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? Math.round(x) : 0);
+  return {
+    pictures: n(v.pictures), read: n(v.read), reused: n(v.reused), unread: n(v.unread), ms: n(v.ms),
+    ...(typeof v.error === 'string' ? { error: v.error.slice(0, 500) } : {}),
+  };
+}
+
 /** `sameClean`: a missing clean view is the labelled one (dialects whose model sees no labels). */
 function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
   const a = t.action as { type: string };
@@ -119,6 +131,8 @@ function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
   if (injection.length) step.injection = injection;
   const screen = imageScreenOf(t.imageScreen);
   if (screen) step.imageScreen = screen;
+  const pictures = pictureTextOf(t.pictureText);
+  if (pictures) step.pictureText = pictures;
   const after = afterActionOf(t.afterAction);
   if (after) step.afterAction = after;
   if (Array.isArray(t.tabs) && t.tabs.length) step.tabs = t.tabs.map((c) => ({ change: c.change === 'closed' ? 'closed' : 'opened', url: String(c.url ?? '') }));

@@ -108,6 +108,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       ...(s.tabs?.length ? { tabs: s.tabs } : {}),
       ...(s.injection?.length ? { injection: s.injection } : {}),
       ...(s.imageScreen ? { imageScreen: s.imageScreen } : {}),
+      ...(s.pictureText ? { pictureText: s.pictureText } : {}),
       ...(s.afterAction ? { afterAction: s.afterAction } : {}),
       ...(s.sensitive ? { sensitive: true } : {}),
       ...(s.warning ? { warning: s.warning } : {}),

@@ -7,7 +7,9 @@
  * The opt-in picture check (Settings, src/core/image-screen.ts) on a page whose instruction is only
  * drawn inside an image (test/fixtures/pages/image-text/): on, the action waits with the 'image'
  * finding, and the same picture is not sent twice; off, no check is sent; a check that fails is
- * said in the panel and the run goes on. The fake model answers the check apart (by the image's
+ * said in the panel and the run goes on. The pictures read on this machine (OCR, on by default:
+ * src/core/picture-text.ts) find the same instruction without any request; the tests of the check
+ * through the model switch them off. The fake model answers the check apart (by the image's
  * frame colour: test/fixtures/model/image-screen.ts), or fails it when a test says so.
  */
 import { test, expect, type Page } from './fixtures';
@@ -129,15 +131,56 @@ test('a plain paragraph addressed to AI agents (not a control) makes the answer 
   expect(done.steps[0].injection?.[0]).toMatchObject({ kind: 'override', phrase: 'ignore all previous instructions', where: { channel: 'text', tag: 'p' } });
 });
 
-/** Switches the picture check in the panel's Settings and saves. */
-async function screenImages(on: boolean): Promise<void> {
+/**
+ * Switches the picture check through the model (`model`) and the pictures read on this machine
+ * (`ocr`) in the panel's Settings, and saves.
+ */
+async function pictureChecks(model: boolean, ocr: boolean): Promise<void> {
   await panel.locator('summary', { hasText: 'Settings' }).first().evaluate((el) => { (el.parentElement as HTMLDetailsElement).open = true; });
-  const box = panel.getByTestId('setting-screenImages');
-  await expect(panel.locator('#setting-screenImages-help')).toContainText('Text drawn inside images cannot be read without a model');
-  if (on) await box.check(); else await box.uncheck();
+  await expect(panel.locator('#setting-screenImages-help')).toContainText('it also reads what OCR misses');
+  await expect(panel.locator('#setting-readPictures-help')).toContainText('read at each step by OCR in your browser (nothing leaves it)');
+  for (const [key, on] of [['screenImages', model], ['readPictures', ocr]] as const) {
+    const box = panel.getByTestId(`setting-${key}`);
+    if (on) await box.check(); else await box.uncheck();
+  }
   await panel.getByTestId('save-settings').click();
-  await expect.poll(async () => (await panelSend<Settings>(panel, 'settings/get', {})).screenImages, { message: 'the picture check setting is saved' }).toBe(on);
+  await expect.poll(async () => {
+    const s = await panelSend<Settings>(panel, 'settings/get', {});
+    return [s.screenImages, s.readPictures];
+  }, { message: 'the picture settings are saved' }).toEqual([model, ocr]);
 }
+const screenImages = (on: boolean) => pictureChecks(on, false);
+
+test('pictures read on this machine (the default): the instruction drawn only inside an image is found by OCR, with no request beyond the run\'s own; the same picture is read once', async () => {
+  site.events.length = 0;
+  await page.goto(`${site.url}image-text/index.html`);
+  await pictureChecks(false, true);
+  const before = model.screenings.length;
+  const asked = model.requests.length;
+  const runId = await start('Look at the kettle banner');
+  const card = panel.getByTestId('approval');
+  await expect(card).toBeVisible({ timeout: 30_000 });
+  await expect(card.getByTestId('approval-reason')).toContainText('the page has text aimed at an AI agent (in words drawn in a picture on the page (<img>, read on this machine): “');
+  await expect(card.getByTestId('approval-reason')).toContainText('ignore all previous instructions');
+  await card.getByTestId('approve').click();
+  await expect(card.getByTestId('approval-action')).toContainText('seen it', { timeout: 30_000 });
+  await card.getByTestId('approve').click();
+  const done = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
+  expect(done.status).toBe('finished');
+  expect(done.steps[0].injection).toEqual([expect.objectContaining({ kind: 'override', phrase: 'ignore all previous instructions', where: expect.objectContaining({ channel: 'picture', tag: 'img' }) })]);
+  expect((done.steps[0].injection![0].where as { excerpt: string }).excerpt).toMatch(/ignore all previous instructions/i);
+  // step 1 read the banner; step 2 saw the same pixels and read nothing again
+  expect(done.steps[0].pictureText).toMatchObject({ read: 1, reused: 0, unread: 0 });
+  expect(done.steps[1].pictureText).toMatchObject({ read: 0, reused: 1, unread: 0 });
+  expect(model.requests.length - asked, 'the run\'s own requests only').toBe(2);
+  expect(model.screenings.length, 'no picture check through the model').toBe(before);
+  await panel.getByTestId('view-history').click();
+  await panel.getByTestId('history-run').filter({ hasText: 'Look at the kettle banner' }).first().getByTestId('open-run').click();
+  await panel.getByTestId('expand-all').click();
+  await expect(panel.getByTestId('detail-step').first().getByTestId('detail-pictures')).toContainText('1 on screen: 1 read now, 0 as read before, 0 not read');
+  await panel.getByTestId('back-to-history').click();
+  await panel.getByTestId('view-run').click();
+});
 
 test('picture check on: an instruction drawn only inside an image makes the action wait, with the \'image\' finding; the same picture is checked once', async () => {
   await page.goto(`${site.url}image-text/index.html`);
@@ -174,17 +217,17 @@ test('picture check on: an instruction drawn only inside an image makes the acti
   await panel.getByTestId('view-run').click();
 });
 
-test('picture check off (the default): no check is sent, and the drawn instruction is not found', async () => {
+test('both picture checks off: no check is sent, nothing is read, and the drawn instruction is not found', async () => {
   site.events.length = 0;
   await page.goto(`${site.url}image-text/index.html`);
-  await screenImages(false);
+  await pictureChecks(false, false);
   const before = model.screenings.length;
   const asked = model.requests.length;
   const runId = await start('What does the kettle cost?');
   const done = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
   expect(done.status).toBe('finished');
   expect(done.steps.map((s) => s.approval?.decision)).toEqual(['auto', 'auto']);
-  expect(done.steps.every((s) => !s.injection && !s.imageScreen)).toBe(true);
+  expect(done.steps.every((s) => !s.injection && !s.imageScreen && !s.pictureText)).toBe(true);
   expect(model.requests.length - asked, 'the run\'s own requests only').toBe(2);
   expect(model.screenings.length, 'no picture check').toBe(before);
 });

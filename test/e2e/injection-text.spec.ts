@@ -118,9 +118,10 @@ for (const name of NAMES) {
 
 /**
  * The page's instruction is not in its text but in what else the model reads (meta injection=url,
- * notes, clipboard): its address or a link's target (the run's URL finding, core/run/findings.ts),
+ * notes, clipboard, picture): its address or a link's target (the run's URL finding, core/run/findings.ts),
  * its imported site notes (refused at import, core/docs/note-rules.ts), what its copy button puts
- * on the clipboard (a run variable, screened like page text).
+ * on the clipboard (a run variable, screened like page text), a picture (listed here where it is
+ * drawn; its words are read by OCR in a run: injection-obey.spec.ts).
  */
 async function offPage(where: string): Promise<void> {
   if (where === 'url') {
@@ -140,6 +141,15 @@ async function offPage(where: string): Promise<void> {
   } else if (where === 'clipboard') {
     const copied = await page.locator('[data-copy]').getAttribute('data-copy');
     expect(detectInjection([{ text: copied ?? '', where: '__CogName_Coupon__' }]).length, copied ?? '').toBeGreaterThan(0);
+  } else if (where === 'picture') {
+    // drawn in a picture: read by OCR in a run (injection-obey.spec.ts); here, the picture is listed where it is drawn
+    const boxes = await page.evaluate(() => window.__labeler.pictureBoxes());
+    const drawn = await page.evaluate(() => {
+      const el = document.querySelector('img[src*="pictures/"], canvas, video, .promo');
+      const r = el!.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    });
+    expect(boxes.some((b) => Math.abs(b.rect.x - drawn.x) < 2 && Math.abs(b.rect.y - drawn.y) < 2 && Math.abs(b.rect.width - drawn.width) < 2), JSON.stringify(boxes)).toBe(true);
   } else {
     throw new Error(`unknown meta injection "${where}"`);
   }

@@ -6,6 +6,7 @@ import type { DownloadNote, RunState } from '../../core/run';
 import type { Settings } from '../../core/settings';
 import type { ImageScreen } from '../../core/image-screen';
 import type { TabbedRun } from '../tabs';
+import type { PicturesRead } from '../../core/picture-text';
 
 /** A live run: its state, the tabs it watches (tabs.ts), and how the person reaches it. */
 export interface Active extends TabbedRun {
@@ -25,6 +26,8 @@ export interface Active extends TabbedRun {
   inputLeft?: Promise<unknown>;
   /** the last picture check (option screenImages): the same picture again is not sent (memory only) */
   lastScreen?: ImageScreen | null;
+  /** the observed step's pictures being read by OCR (option readPictures), started at once; joined to its reply (ask.ts) */
+  pictures?: { index: number; shot: string; read: Promise<PicturesRead> } | null;
 }
 
 export interface KeepJob {

@@ -1,5 +1,6 @@
 /**
  * The 'ask' effect: the model request (streamed to the views), the opt-in picture check beside it,
+ * the pictures on screen read by OCR since the observation (joined to the reply),
  * and the reply parsed once (parseModelReply) so an action at a point is probed before it is recorded -> 'replied'.
  */
 import { parseModelReply, type Effect, type RunEvent } from '../../core/run';
@@ -8,6 +9,7 @@ import { imagePartsOf, toMessages } from '../../core/dialects/request';
 import type { ImageScreen } from '../../core/image-screen';
 import { imagesFor } from '../images';
 import { screenPicture } from '../image-screen';
+import type { PicturesRead } from '../../core/picture-text';
 import { askModel } from '../model';
 import type { Active } from './active';
 import { startKeeping } from './keep';
@@ -21,6 +23,13 @@ async function screenStep(a: Active, signal: AbortSignal): Promise<ImageScreen |
   const screen = await screenPicture(a.settings, shot, a.lastScreen ?? null, signal);
   a.lastScreen = screen;
   return screen;
+}
+
+/** The step's pictures read (option readPictures), when they were read for the step in progress. */
+async function picturesOf(a: Active): Promise<PicturesRead | null> {
+  const job = a.pictures;
+  if (!job || a.state.pending?.index !== job.index || a.state.pending.screenshot !== job.shot) return null;
+  return job.read;
 }
 
 export async function askStep(a: Active, eff: Extract<Effect, { kind: 'ask' }>): Promise<RunEvent | null> {
@@ -40,6 +49,8 @@ export async function askStep(a: Active, eff: Extract<Effect, { kind: 'ask' }>):
     // Made while the model thought: joined before anything else touches the page or the step.
     await startKeeping(a);
     const screen = await screening;
+    // the pictures on screen, read by OCR since the observation: the action waits for them
+    const pictures = await picturesOf(a);
     // Aborted by Stop or a take-over: that already changed the state; the reply is not used.
     if (request.signal.aborted) return null;
     if (!r.ok) return { type: 'fail', at: Date.now(), reason: r.error, cause: 'endpoint' };
@@ -49,7 +60,7 @@ export async function askStep(a: Active, eff: Extract<Effect, { kind: 'ask' }>):
     const target = parsed && !isParseError(parsed) ? await probe(a.state, parsed.action) : null;
     return {
       type: 'replied', at: Date.now(), raw: r.content, reasoning: r.reasoning, usage: r.usage, ms: r.ms, firstTokenMs: r.firstTokenMs, truncated: r.truncated, target,
-      ...(parsed ? { parsed } : {}), ...(screen ? { screen } : {}),
+      ...(parsed ? { parsed } : {}), ...(screen ? { screen } : {}), ...(pictures ? { pictures } : {}),
     };
   } finally {
     if (a.request === request) a.request = null;

@@ -4,6 +4,7 @@ import { dialectOf } from '../../core/dialects/registry';
 import { UNSEEN_PAGE, whyNotAllowed } from '../../core/pages';
 import { PageError } from '../content';
 import { observeSteady } from '../observe';
+import { readPictures } from '../ocr';
 import type { Active } from './active';
 
 export async function observeStep(a: Active): Promise<RunEvent> {
@@ -18,5 +19,8 @@ export async function observeStep(a: Active): Promise<RunEvent> {
   const o = await observeSteady(tabId, observes);
   // its history images are made while the model thinks (keep.ts)
   a.keep = { index: a.state.steps.length, shot: o.obs.screenshot.dataUrl, settledAt: o.settledAt, run: o.keep };
+  // its pictures are read while the model thinks, and joined to the reply (ask.ts)
+  const { boxes, shot, cssWidth } = o.pictures;
+  a.pictures = a.settings.readPictures && boxes.length ? { index: a.state.steps.length, shot: o.obs.screenshot.dataUrl, read: readPictures(shot, cssWidth, boxes) } : null;
   return { type: 'observed', at: Date.now(), obs: o.obs, ms: Date.now() - started };
 }

@@ -21,7 +21,7 @@ import { hostKey, normalizeGuards, DEFAULT_GUARDS } from '../guards';
 import { checkDecision, injectionReason } from './guard-decision';
 import { detectInjection, pageTexts } from '../injection';
 import { fileFindings, findingsOf } from './findings';
-import { withScreen } from './screen';
+import { withPictures, withScreen } from './screen';
 import { afterActionHit, type Landed } from '../guard-after';
 import { dialectOf } from '../dialects/registry';
 import { optionValues } from '../dialects/options';
@@ -204,6 +204,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
     ...(tabs.length ? { tabs } : {}),
     ...(p.injection?.length ? { injection: p.injection } : {}),
     ...(p.imageScreen ? { imageScreen: p.imageScreen } : {}),
+    ...(p.pictureText ? { pictureText: p.pictureText } : {}),
     ...(p.after ? { afterAction: p.after } : {}),
     ...(r.sensitive ? { sensitive: true } : {}),
     ...(r.warning ? { warning: r.warning } : {}),
@@ -482,12 +483,12 @@ function asAddress(state: RunState, a: Action): Action {
 
 function onReply(state: RunState, ev: Extract<RunEvent, { type: 'replied' }>): RunState {
   if (state.phase !== 'model' || !state.pending) return state;
-  // The picture check made beside the request: its finding waits for the person like the page's.
-  const p = ev.screen ? withScreen(state.pending, ev.screen) : state.pending;
-  if (ev.screen) {
-    state = { ...state, pending: p };
-    ev = { ...ev, usage: addUsage(ev.usage, ev.screen.usage) };
-  }
+  // The pictures on screen read by OCR, and the picture check made beside the request: their
+  // findings wait for the person like the page's.
+  const read = ev.pictures ? withPictures(state.pending, ev.pictures) : state.pending;
+  const p = ev.screen ? withScreen(read, ev.screen) : read;
+  if (ev.screen || ev.pictures) state = { ...state, pending: p };
+  if (ev.screen) ev = { ...ev, usage: addUsage(ev.usage, ev.screen.usage) };
   const dialect = dialectOf(state.dialect);
   const parsed = ev.parsed ?? parseModelReply(state, ev.raw, ev.reasoning);
   if (isParseError(parsed)) {

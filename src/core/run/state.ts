@@ -11,6 +11,7 @@ import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { InjectionHit } from '../injection';
 import type { ImageScreen } from '../image-screen';
+import type { PicturesRead, PictureText } from '../picture-text';
 import type { Fingerprint, HitElement, Mark, Rect, TextFinding, Viewport } from '../marks';
 import type { App, DialectOptionValues, Device, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
@@ -166,6 +167,8 @@ export interface StepFacts {
    * (absent: the option was off; `reused`: the same picture as the step before, no request)
    */
   imageScreen?: ImageScreen;
+  /** the pictures on screen read on this machine by OCR (option readPictures, picture-text.ts): how many, read, reused, not read in time; absent: off, or no picture on screen */
+  pictureText?: PictureText;
   /** the action left the site or began a download, seen after it (guard-after.ts); absent when neither */
   afterAction?: AfterAction;
   /** the model marked the action as sensitive, so the person was asked first (CogAgent); absent: not marked */
@@ -415,6 +418,8 @@ export type RunEvent =
     parsed?: ParsedStep | ParseError;
     /** the picture check made beside the request (option screenImages): its finding joins the step's, its tokens the step's usage */
     screen?: ImageScreen;
+    /** the pictures on screen read by OCR since the observation (option readPictures): their findings join the step's */
+    pictures?: PicturesRead;
   }
   /** a replay's next action, instead of a model reply */
   | { type: 'replayed'; at: number; action: Action; memory: Memory; from: number; target?: ActedElement | null }

@@ -1,0 +1,66 @@
+/**
+ * The elements a style sheet rule may give something a person sees that the DOM does not hold:
+ * generated text (`::before` / `::after` `content`, seen-text.ts) or a picture (a background image,
+ * pictures.ts). Reading each element's computed style costs a style read per element on the page
+ * (docs/labeling.md); reading the rules costs one pass over the sheets and a query per rule that
+ * matters, whatever the page's size.
+ */
+
+const PSEUDO = /::?(before|after)\b/i;
+const PSEUDOS = /::?(before|after)\b/gi;
+
+/** The rule's selector parts, each without its ::before / ::after (the element that draws it). */
+export function hostSelectors(selectorText: string, pseudoOnly: boolean): string[] {
+  const out: string[] = [];
+  for (const part of selectorText.split(',')) {
+    if (pseudoOnly && !PSEUDO.test(part)) continue;
+    out.push(part.replace(PSEUDOS, '').trim() || '*');
+  }
+  return out;
+}
+
+/** The rule names ::before or ::after. */
+export const namesPseudo = (selectorText: string) => PSEUDO.test(selectorText);
+
+/**
+ * The elements of `roots` matched by every rule for which `selectors` gives selectors (the roots'
+ * style sheets, adopted ones, their imports and groups); null when a sheet cannot be read
+ * (another origin's), a rule nests, or a selector cannot be queried: then the caller asks every
+ * element it cares about instead.
+ */
+export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, selectors: (rule: CSSStyleRule) => string[] | null): Set<Element> | null {
+  const out = new Set<Element>();
+  const visit = (rules: CSSRuleList, root: Document | ShadowRoot): boolean => {
+    for (const rule of Array.from(rules)) {
+      if (rule instanceof CSSStyleRule) {
+        if (rule.cssRules?.length) return false;
+        const parts = selectors(rule);
+        for (const sel of parts ?? []) {
+          try {
+            root.querySelectorAll(sel).forEach((el) => out.add(el));
+          } catch {
+            return false;
+          }
+        }
+      } else if (rule instanceof CSSImportRule) {
+        if (!rule.styleSheet || !readSheet(rule.styleSheet, root)) return false;
+      } else if ('cssRules' in rule && (rule as CSSGroupingRule).cssRules && !visit((rule as CSSGroupingRule).cssRules, root)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  const readSheet = (sheet: CSSStyleSheet, root: Document | ShadowRoot): boolean => {
+    let rules: CSSRuleList;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      return false;
+    }
+    return visit(rules, root);
+  };
+  for (const root of roots) {
+    for (const sheet of [...Array.from(root.styleSheets), ...(root.adoptedStyleSheets ?? [])]) if (!readSheet(sheet, root)) return null;
+  }
+  return out;
+}
