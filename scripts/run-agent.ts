@@ -163,6 +163,12 @@ export function stepBlock(s: StepView): string {
       : pic.verdict === 'unreadable' ? `the answer could not be read, nothing counted as found: "${pic.reply ?? ''}"` : 'nothing aimed at the agent';
     lines.push(`  Picture check: ${oneLine(said)}${pic.reused ? ' (the same picture as before: no request)' : ` (${pic.ms} ms)`}`);
   }
+  // the words in the pictures on screen, read on this machine (src/core/picture-text.ts)
+  const p = s.pictureText;
+  if (p) {
+    const late = p.error ? `; they could not be read (${p.error}), the run went on` : p.unread ? `; ${p.unread} of the ${p.pictures} pictures on screen could not be read in time (read at the next step)` : '';
+    lines.push(`  Pictures: ${p.pictures} on screen, read on this machine: ${p.read} read now, ${p.reused} as read before${oneLine(late)} (${p.ms} ms)`);
+  }
   return lines.join('\n');
 }
 

@@ -19,12 +19,12 @@ export const RUN_OPTIONS = {
   'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' },
   model: { type: 'string' }, dialect: { type: 'string' }, 'dialect-option': { type: 'string', multiple: true }, bbox: { type: 'string' }, device: { type: 'string' },
   app: { type: 'string', multiple: true }, file: { type: 'string', multiple: true }, 'max-steps': { type: 'string' }, 'max-minutes': { type: 'string' },
-  viewport: { type: 'string' }, headed: { type: 'boolean' },
+  'read-pictures': { type: 'string' }, viewport: { type: 'string' }, headed: { type: 'boolean' },
 } as const;
 
 export interface RunOptionValues {
   'base-url'?: string; 'api-key'?: string; 'api-key-file'?: string; model?: string; dialect?: string; 'dialect-option'?: string[]; bbox?: string; device?: string;
-  app?: string[]; file?: string[]; 'max-steps'?: string; 'max-minutes'?: string; viewport?: string; headed?: boolean;
+  app?: string[]; file?: string[]; 'max-steps'?: string; 'max-minutes'?: string; 'read-pictures'?: string; viewport?: string; headed?: boolean;
 }
 
 /** The usage lines of the shared options: the endpoint and dialect ones, then steps, then the viewport and window. */
@@ -47,7 +47,9 @@ ${dialectOptionLines()}
                        own for the leave-site guard; repeatable
   --file PATH          a file for the page's file fields (what a click on one chooses, as the side
                        panel's "Files for the task"); repeatable; up to 20 MB in all`,
-  steps: `  --max-steps N        default 15\n  --max-minutes N      the run's time limit, default 30`,
+  steps: `  --max-steps N        default 15\n  --max-minutes N      the run's time limit, default 30
+  --read-pictures on|off  read the words in the pictures on screen on this machine (OCR) and
+                       screen them for instructions aimed at the agent, default on`,
   window: `  --viewport WxH       page size in CSS pixels, default 1280x800
   --headed             show the browser window`,
 };
@@ -138,5 +140,7 @@ export function readRunOptions(values: RunOptionValues, usage: (problem: string)
   if (!read.ok) usage(read.problem);
   const maxMinutes = values['max-minutes'] === undefined ? undefined : Number(values['max-minutes']);
   if (maxMinutes !== undefined && !(maxMinutes > 0 && maxMinutes <= MAX_RUN_MINUTES)) usage(`--max-minutes must be a number of minutes above 0 and at most ${MAX_RUN_MINUTES}.`);
-  return { ...read.run, config: { ...read.run.config, apiKey, ...(maxMinutes ? { maxMinutes } : {}) } };
+  const pictures = values['read-pictures'];
+  if (pictures !== undefined && pictures !== 'on' && pictures !== 'off') usage(`--read-pictures must be on or off, got "${pictures}".`);
+  return { ...read.run, config: { ...read.run.config, apiKey, ...(maxMinutes ? { maxMinutes } : {}), ...(pictures ? { readPictures: pictures === 'on' } : {}) } };
 }
