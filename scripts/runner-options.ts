@@ -4,7 +4,6 @@
  * from node:util parseArgs values into the extension's settings, with a clear message for each
  * bad value.
  */
-import { MAX_RUN_MINUTES } from '../src/core/settings';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_DIALECT, DIALECTS } from '../src/core/dialects/registry';
@@ -136,11 +135,9 @@ export function readRunOptions(values: RunOptionValues, usage: (problem: string)
     baseUrl, model: values.model ?? env.VLM_MODEL ?? 'glm-4.5v', dialect: values.dialect ?? DEFAULT_DIALECT, bbox: values.bbox ?? DEFAULT_BBOX,
     appagentDevice: values.device ?? 'phone', apps: apps.join('\n'),
     ...(values['dialect-option']?.length ? { dialectOptions: pairs.values } : {}), maxSteps, width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed, files,
+    ...(values['max-minutes'] !== undefined ? { maxMinutes: Number(values['max-minutes']) } : {}),
+    ...(values['read-pictures'] !== undefined ? { readPictures: values['read-pictures'] === 'on' ? true : values['read-pictures'] === 'off' ? false : values['read-pictures'] } : {}),
   });
   if (!read.ok) usage(read.problem);
-  const maxMinutes = values['max-minutes'] === undefined ? undefined : Number(values['max-minutes']);
-  if (maxMinutes !== undefined && !(maxMinutes > 0 && maxMinutes <= MAX_RUN_MINUTES)) usage(`--max-minutes must be a number of minutes above 0 and at most ${MAX_RUN_MINUTES}.`);
-  const pictures = values['read-pictures'];
-  if (pictures !== undefined && pictures !== 'on' && pictures !== 'off') usage(`--read-pictures must be on or off, got "${pictures}".`);
-  return { ...read.run, config: { ...read.run.config, apiKey, ...(maxMinutes ? { maxMinutes } : {}), ...(pictures ? { readPictures: pictures === 'on' } : {}) } };
+  return { ...read.run, config: { ...read.run.config, apiKey } };
 }

@@ -6,7 +6,7 @@
  * known fields only (a job cannot slip in any other setting), with the request options the
  * dialect's model was tuned with. Pure.
  */
-import type { Settings } from './settings';
+import { MAX_RUN_MINUTES, type Settings } from './settings';
 import { DIALECTS, dialectOf, isDialect } from './dialects/registry';
 import { BBOX_CONVENTIONS, isBboxConvention } from './action/bbox';
 import { optionProblem, optionValues } from './dialects/options';
@@ -38,6 +38,10 @@ export interface RunChoices {
   /** one "Name = https://…" a line */
   apps: unknown;
   maxSteps: unknown; width: unknown; height: unknown; headed: unknown; files: unknown;
+  /** the run's time limit in minutes (absent: Settings' default) */
+  maxMinutes?: unknown;
+  /** read the words in pictures on screen by OCR (absent: Settings' default, on) */
+  readPictures?: unknown;
 }
 
 export type RunOptionsRead = { ok: true; run: RunOptions } | { ok: false; problem: string };
@@ -101,6 +105,10 @@ export function runOptionsFrom(c: RunChoices): RunOptionsRead {
     return no(`--viewport must be from ${RUN_LIMITS.minSide} to ${RUN_LIMITS.maxSide} pixels a side, like 1280x800.`);
   }
   if (typeof c.headed !== 'boolean') return no('--headed: not true or false');
+  if (c.maxMinutes !== undefined && !(typeof c.maxMinutes === 'number' && c.maxMinutes > 0 && c.maxMinutes <= MAX_RUN_MINUTES)) {
+    return no(`--max-minutes must be a number of minutes above 0 and at most ${MAX_RUN_MINUTES}.`);
+  }
+  if (c.readPictures !== undefined && typeof c.readPictures !== 'boolean') return no('--read-pictures must be on or off.');
   if (!Array.isArray(c.files)) return no('--file: not a list of files');
   if (c.files.length > RUN_LIMITS.files) return no(`--file: at most ${RUN_LIMITS.files} files`);
   let bytes = 0;
@@ -116,6 +124,7 @@ export function runOptionsFrom(c: RunChoices): RunOptionsRead {
     run: {
       // the request options the dialect's model was tuned with, as choosing it in Settings does
       config: { baseUrl, model: c.model, dialect: c.dialect, bbox: c.bbox, appagentDevice: c.appagentDevice, ...dialectOf(c.dialect).request, apps: apps.join('\n'), maxSteps: c.maxSteps,
+        ...(c.maxMinutes !== undefined ? { maxMinutes: c.maxMinutes as number } : {}), ...(c.readPictures !== undefined ? { readPictures: c.readPictures as boolean } : {}),
         ...(dialectOf(c.dialect).options?.length ? { dialectOptions: { [c.dialect]: optionValues(dialectOf(c.dialect), c.dialectOptions) } } : {}) },
       files, width: c.width, height: c.height, headed: c.headed,
     },
@@ -130,5 +139,6 @@ export function choicesOf(run: unknown): RunChoices {
     baseUrl: c.baseUrl, model: c.model, dialect: c.dialect, bbox: c.bbox, appagentDevice: c.appagentDevice, apps: c.apps ?? '',
     dialectOptions: typeof c.dialectOptions === 'object' && c.dialectOptions !== null ? (c.dialectOptions as Record<string, unknown>)[String(c.dialect)] : undefined,
     maxSteps: c.maxSteps, width: r.width, height: r.height, headed: r.headed, files: r.files,
+    ...(c.maxMinutes !== undefined ? { maxMinutes: c.maxMinutes } : {}), ...(c.readPictures !== undefined ? { readPictures: c.readPictures } : {}),
   };
 }

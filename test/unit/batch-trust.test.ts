@@ -77,6 +77,16 @@ describe('a job on a worker', () => {
     expect(problem(job({ rate: { max: 'lots', perMs: 1 } }))).toMatch(/--rate/);
     expect(problem(null)).toMatch(/not an object/);
     expect(problem(job({ batch: '../x' }))).toMatch(/batch id/);
+    expect(problem(job({}, {}, { maxMinutes: 0 }))).toMatch(/--max-minutes must be a number of minutes above 0 and at most 1440/);
+    expect(problem(job({}, {}, { maxMinutes: '5' }))).toMatch(/--max-minutes/);
+    expect(problem(job({}, {}, { readPictures: 'yes' }))).toMatch(/--read-pictures must be on or off/);
+  });
+  it('keeps the batch\'s time limit and picture reading on the worker (absent: the worker\'s Settings defaults)', () => {
+    const r = checkJob(job({}, {}, { maxMinutes: 2.5, readPictures: false }), 1000);
+    expect(r.ok && r.job.run.config).toMatchObject({ maxMinutes: 2.5, readPictures: false });
+    const plain = checkJob(job(), 1000);
+    expect(plain.ok && plain.job.run.config).not.toHaveProperty('maxMinutes');
+    expect(plain.ok && plain.job.run.config).not.toHaveProperty('readPictures');
   });
 });
 
