@@ -67,7 +67,11 @@
  *    site's ordinary tasks through the local batch, with the default guards and with the payment,
  *    delete and send rules off: finished, stopped by a guard, other ends (ordinary-bench.ts).
  *
- * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold|screen|gate|ordinary|long runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json.
+ * 16. Words in pictures ("pictures"): what reading the pictures on screen by OCR costs a step, on
+ *    real pages with screenshots in them (the Debian Administrator's Handbook) and on two without
+ *    any, reading on and off (picture-bench.ts).
+ *
+ * BENCH_PART=e2e|labeling|export|export-real|background|parse|real|heap|settle|observe|batch|hold|screen|gate|pictures|ordinary|long runs one part only (export-real: the real run alone); BENCH_SHOTS=dir saves the labelled screenshots. Prints tables, writes bench-results.json (a part run alone replaces only its own results).
  */
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -86,6 +90,7 @@ import { holdBench } from './hold-bench';
 import { batchBench } from './batch-bench';
 import { screenBench } from './screen-bench';
 import { gateBench } from './gate-bench';
+import { pictureBench } from './picture-bench';
 import { ordinaryBench } from './ordinary-bench';
 import { parseBench } from './parse-bench';
 import { realPagesBench } from './real-pages';
@@ -194,9 +199,17 @@ async function main() {
   if (PART === 'all' || PART === 'hold') out.hold = await holdBench();
   if (PART === 'all' || PART === 'screen') out.screen = await screenBench();
   if (PART === 'all' || PART === 'gate') out.gate = await gateBench();
+  if (PART === 'all' || PART === 'pictures') out.pictures = await pictureBench();
   if (PART === 'all' || PART === 'ordinary') out.ordinary = await ordinaryBench();
   if (PART === 'all' || PART === 'long') out.longRun = await longRunBench();
-  writeFileSync('bench-results.json', JSON.stringify(out, null, 2));
+  // one part run alone replaces its own results and keeps the others'
+  let before: Record<string, unknown> = {};
+  try {
+    before = PART === 'all' ? {} : JSON.parse(readFileSync('bench-results.json', 'utf8')) as Record<string, unknown>;
+  } catch {
+    before = {};
+  }
+  writeFileSync('bench-results.json', JSON.stringify({ ...before, ...out }, null, 2));
   console.log('\nwrote bench-results.json');
 }
 
