@@ -28,7 +28,8 @@ export async function attach(tabId: number): Promise<void> {
     if (!/already attached/i.test(String(err))) throw err;
   }
   attached.add(tabId);
-  await keepPace(tabId);
+  // not awaited: a page held by a dialog answers no command that needs it (dialogs.ts unblockAtStart)
+  void keepPace(tabId);
 }
 
 /**

@@ -6,7 +6,8 @@
  * core/guard-after.ts) and answered with their decision (answerDialog).
  */
 import * as cdp from './cdp';
-import { autoAnswer, dialogFlood, dialogFloodNote, dialogNote, MAX_DIALOG_CHARS, type DialogType, type PageDialog } from '../core/page-dialog';
+import { autoAnswer, blockedAtStartNote, dialogFlood, dialogFloodNote, dialogNote, MAX_DIALOG_CHARS, type DialogType, type PageDialog } from '../core/page-dialog';
+import { Late, START_ANSWER_MS, within } from '../core/deadline';
 import type { GuardHit } from '../core/guards';
 
 export type DialogJudge = (d: PageDialog) => GuardHit | null;
@@ -95,10 +96,31 @@ function stopFlood(tabId: number): void {
 /** after ending a flooding page, it is loaded again this much later (the renderer has gone by then) */
 const FLOOD_RELOAD_MS = 300;
 
+/**
+ * As a run begins in a tab: whether its page answers (Page.enable, which also starts the dialog
+ * events, within START_ANSWER_MS). A dialog the page opened before the run attached holds its
+ * script, and the debugger is not told of it: no command that needs the page is answered, and
+ * Page.handleJavaScriptDialog finds no dialog. So a page that does not answer is loaded again (a
+ * navigation closes its dialog); a dialog it opens again is then seen and answered like any
+ * other, and the model is told. True when it was loaded again.
+ */
+export async function unblockAtStart(tabId: number): Promise<boolean> {
+  try {
+    await within(cdp.send(tabId, 'Page.enable'), START_ANSWER_MS);
+    return false;
+  } catch (err) {
+    if (!(err instanceof Late)) return false;
+    notes.set(tabId, [...(notes.get(tabId) ?? []), { text: blockedAtStartNote(START_ANSWER_MS / 1000), cut: false }]);
+    await chrome.tabs.reload(tabId).catch(() => undefined);
+    return true;
+  }
+}
+
 /** The tab's dialogs are seen from now on (Page events), judged by `judge`. */
 export async function watchDialogs(tabId: number, judge: DialogJudge): Promise<void> {
   judges.set(tabId, judge);
-  await cdp.send(tabId, 'Page.enable');
+  // a page held by a dialog answers once it is closed (and a page that never answers stops the run at its first observation)
+  await within(cdp.send(tabId, 'Page.enable'), START_ANSWER_MS).catch(() => undefined);
 }
 
 export function unwatchDialogs(tabId: number): void {

@@ -28,6 +28,13 @@ export const PICTURE_READ_MS = 10_000;
 /** …and the step waits for the reads in progress at most this long after that. */
 export const PICTURE_WAIT_MS = PICTURE_READ_MS + 8_000;
 
+/**
+ * A page that has not answered the run's first command by then when the run attaches is held by
+ * something: a dialog it opened before the run could see it (the debugger is told only of dialogs
+ * that open after it listens), or a busy script. It is loaded again (background/dialogs.ts).
+ */
+export const START_ANSWER_MS = 3000;
+
 export class Late extends Error {
   constructor(readonly ms: number) {
     super(`no answer within ${ms} ms`);

@@ -112,3 +112,8 @@ export function dialogFlood(times: readonly number[], now: number): { times: num
 export function dialogFloodNote(d: PageDialog): string {
   return `The page opened dialog after dialog (${DIALOG_FLOOD} within ${DIALOG_FLOOD_MS / 1000} s, the last: "${d.message.trim().slice(0, 120)}"), so the page was stopped and loaded again; whatever it was doing did not finish. Look at the page again; do not repeat the action that opened them unless the task needs it.`;
 }
+
+/** What the model is told when the page did not answer as the run began and was loaded again (the model's text: never translated). */
+export function blockedAtStartNote(seconds: number): string {
+  return `When the run began, the page did not answer within ${seconds} s (a dialog it had opened before the run could see it, or its busy script, held it), so it was loaded again.`;
+}

@@ -3,19 +3,24 @@
  * a click that opens alert() after alert() without end, a frame from another site whose script
  * spins forever, frames that each load two more of themselves. Each run, through the runner with
  * the scripted glm-web model, ends with an answer within a stated time, and its trace says what
- * was cut. Test pages: test/fixtures/pages/stuck/.
+ * was cut. An alert() open before a run attaches (which the debugger is never told of) is handled
+ * like any other, through the runner and in a tab the person had open. Test pages:
+ * test/fixtures/pages/stuck/.
  */
 import { test, expect, useAgent } from './fixtures';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sequence, type Step } from './scripted-runs';
-import { startFakeModel } from '../fixtures/model/server';
-import { serveFixtures } from './support';
+import { startFakeModel, type FakeModel } from '../fixtures/model/server';
+import { panelSend, serveFixtures, shareExtension, waitForRun, type SharedExtension } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 
 const agent = useAgent();
+const models: FakeModel[] = [];
+let shared: SharedExtension;
+shareExtension((e) => { shared = e; }, models);
 const out = mkdtempSync(path.join(tmpdir(), 'webagent-stuck-'));
 let site: StaticServer;
 test.beforeAll(async () => { site = await serveFixtures(); });
@@ -66,4 +71,31 @@ test('the run\'s time limit (--max-minutes 0.1) stops it wherever it is, here wa
   } finally {
     await model.close();
   }
+});
+
+test('an alert() as the page loads, through the runner (it may open before or after the run attaches): answered, and the run goes on', async () => {
+  const { trace } = await run('alert-at-load.html', [{ click: /^Shop now$/ }, { answer: 'done' }]);
+  expect(trace.run.status).toBe('finished');
+  expect(trace.steps[0].elements.map((e) => e.text)).toContain('Shop now');
+});
+
+test('an alert() already open in the person\'s tab when the run starts there (the debugger is not told of it): the page is loaded again, its alert answered like any other, the model told; the run goes on', async () => {
+  const model = await sequence([{ click: /^Shop now$/ }, { answer: 'done' }]);
+  models.push(model);
+  const { browser, site: shop, panel } = shared;
+  const page = await browser.context.newPage();
+  let shown = 0;
+  page.on('dialog', () => { shown++; }); // left open, as a person who has not answered it yet
+  const url = `${shop.url}stuck/alert-at-load.html`;
+  void page.goto(url).catch(() => undefined);
+  await expect.poll(() => shown, { message: 'the alert is open' }).toBe(1);
+  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
+  const { runId } = await panelSend<{ runId: string }>(panel, 'run/start', { task: 'Shop', tabId, config: { baseUrl: model.baseUrl, model: 'glm-4.5v', approveSteps: false } });
+  const done = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends');
+  expect(done.status, done.stopReason ?? '').toBe('finished');
+  expect(shown, 'the page, loaded again, opened its alert again').toBe(2);
+  expect(done.steps[0].elements.map((e) => e.text)).toContain('Shop now');
+  expect(done.steps[0].observation).toContain('When the run began, the page did not answer within 3 s');
+  expect(done.steps[0].observation).toContain('Welcome to the shop');
+  await page.close();
 });

@@ -8,6 +8,7 @@ import { effectOf, type RunEvent } from '../../core/run';
 import { runDevice } from '../../core/dialects/device';
 import { emulatePhone, restoreDevice } from '../act/device';
 import * as cdp from '../cdp';
+import { unblockAtStart } from '../dialogs';
 import { PageError } from '../content';
 import { dropDownloads, undoDownloads } from '../downloads';
 import { dropRunFiles } from '../file-store';
@@ -64,6 +65,8 @@ export async function drive(a: Active): Promise<void> {
   }, Math.max(0, a.state.startedAt + minutes * 60_000 - Date.now()));
   try {
     await cdp.attach(tabId);
+    // a page held by a dialog it opened before the run attached is loaded again (dialogs.ts)
+    if (!a.state.steps.length && !a.state.pending) await unblockAtStart(tabId);
     // A phone dialect's tab is a phone for the run only (restored below).
     if (phone) {
       await emulatePhone(tabId);
