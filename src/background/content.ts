@@ -15,10 +15,15 @@ export class PageError extends Error {
   }
 }
 
-export async function sendContent<K extends ContentName>(tabId: number, type: K, payload: ContentMessages[K]['req'], frameId = 0): Promise<ContentMessages[K]['res']> {
+/** The page's script did not answer within CONTENT_ANSWER_MS. */
+export function stuck(): PageError {
+  return new PageError(`The page did not answer within ${CONTENT_ANSWER_MS / 1000} s: its script seems stuck (a loop) or very busy, so it cannot be read. Reload the page or try another one.`, { key: 'stopPageStuck', args: [CONTENT_ANSWER_MS / 1000] });
+}
+
+export async function sendContent<K extends ContentName>(tabId: number, type: K, payload: ContentMessages[K]['req'], frameId = 0, ms = CONTENT_ANSWER_MS): Promise<ContentMessages[K]['res']> {
   // a page whose script is stuck in a loop never answers: the wait has an end (core/deadline.ts)
-  const reply = (await within(chrome.tabs.sendMessage(tabId, { type, payload }, { frameId }), CONTENT_ANSWER_MS).catch((err: unknown) => {
-    if (err instanceof Late) throw new PageError(`The page did not answer within ${CONTENT_ANSWER_MS / 1000} s: its script seems stuck (a loop) or very busy. Reload the page or try another one.`);
+  const reply = (await within(chrome.tabs.sendMessage(tabId, { type, payload }, { frameId }), ms).catch((err: unknown) => {
+    if (err instanceof Late) throw stuck();
     throw err;
   })) as Reply<ContentMessages[K]['res']> | undefined;
   if (!reply) throw new PageError(`The page did not answer "${type}".`);
@@ -41,11 +46,16 @@ function waitForReady(tabId: number, ms: number): Promise<void> {
   });
 }
 
+/** The error says the page's script did not answer in time (stuck). */
+export const isStuck = (err: unknown): boolean => err instanceof PageError && err.person?.key === 'stopPageStuck';
+
+/** Whether the top frame's content script answers; a page that did not answer in time (stuck) throws that. */
 async function ping(tabId: number): Promise<boolean> {
   try {
     await sendContent(tabId, 'content/ping', {});
     return true;
-  } catch {
+  } catch (err) {
+    if (isStuck(err)) throw err;
     return false;
   }
 }
@@ -62,8 +72,9 @@ export async function ensureContent(tabId: number): Promise<void> {
   if (await ping(tabId)) return;
   const files = chrome.runtime.getManifest().content_scripts?.[0]?.js ?? [];
   try {
-    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files });
+    await within(chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files }), CONTENT_ANSWER_MS);
   } catch (err) {
+    if (err instanceof Late) throw stuck();
     const now = await chrome.tabs.get(tabId).catch(() => null);
     if (!now) throw new PageError('The run\'s tab was closed.');
     if (now.url && !/^(https?|file):/i.test(now.url)) throw new PageError(`The tab now shows ${now.url.split('?')[0]}, which the extension may not automate (only http and https pages).`);

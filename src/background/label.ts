@@ -22,7 +22,7 @@
  */
 import { everyChildAnswers, mergeFrames, type FrameResult } from '../core/frames';
 import type { FrameMarks, LabelStyle, Mark, MarksSnapshot } from '../core/marks';
-import { PageError, sendContent } from './content';
+import { PageError, sendContent, stuck } from './content';
 import { framesBlocked } from './frame-budget';
 import { CONTENT_ANSWER_MS, FRAME_ANSWER_MS, FRAME_LOADS, framesToAsk, Late, MAX_FRAMES, SLOW_FRAME_MS, within } from '../core/deadline';
 
@@ -79,13 +79,9 @@ function lateFrames(answers: ReadonlyArray<FrameAnswer<unknown>>): string[] {
 
 async function injectInto(tabId: number, frameIds: number[]): Promise<void> {
   const files = chrome.runtime.getManifest().content_scripts?.[0]?.js ?? [];
-  await chrome.scripting.executeScript({ target: { tabId, frameIds }, files }).catch(() => undefined);
+  await within(chrome.scripting.executeScript({ target: { tabId, frameIds }, files }), FRAME_ANSWER_MS).catch(() => undefined);
 }
 
-/** The top page did not answer in time: its script is stuck or busy; the run stops with that reason. */
-function stuck(): PageError {
-  return new PageError(`The page did not answer within ${CONTENT_ANSWER_MS / 1000} s: its script seems stuck (a loop) or very busy, so it cannot be read. Reload the page or try another one.`);
-}
 
 /** Tabs whose last pass found no iframe (labelled with labelAlone). */
 const alone = new Set<number>();

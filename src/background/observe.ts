@@ -11,6 +11,7 @@
 import type { Observation } from '../core/run';
 import { KEPT_IMAGE } from '../core/history';
 import * as cdp from './cdp';
+import { CAPTURE_MS, Late, within } from '../core/deadline';
 import { PageError } from './content';
 import { labelsChanged, labelTab } from './label';
 import { FRAME_MOVED, topFrameMarks } from '../core/frames';
@@ -55,7 +56,10 @@ async function labelledShot(tabId: number, format: ShotFormat, labelled: boolean
     ms.labelMs += performance.now() - t;
     t = performance.now();
     // a capture that gets labels drawn on it is decoded at once: encoded for speed (lossless all the same)
-    const shot = await cdp.screenshot(tabId, snap.viewport, format, { fast: labelled });
+    const shot = await within(cdp.screenshot(tabId, snap.viewport, format, { fast: labelled }), CAPTURE_MS).catch((err: unknown) => {
+      if (err instanceof Late) throw new PageError(`The page's picture could not be taken within ${CAPTURE_MS / 1000} s (its page seems stuck or very busy), so the run stopped. Reload the page or try another one.`, { key: 'stopNoPicture', args: [CAPTURE_MS / 1000] });
+      throw err;
+    });
     ms.captureMs += performance.now() - t;
     t = performance.now();
     const changes = await labelsChanged(tabId).catch(() => []);

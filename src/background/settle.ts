@@ -9,7 +9,8 @@ import {
   nothingRendered, READY_CAP_MS, requestsPending, type SettleReport,
 } from '../core/settle';
 import { attachedTabs } from './cdp';
-import { ensureContent, sendContent } from './content';
+import { ensureContent, isStuck, sendContent } from './content';
+import { CONTENT_ANSWER_MS, within } from '../core/deadline';
 
 /** how often tabComplete asks the tab's status besides listening for it */
 const TAB_POLL_MS = 100;
@@ -65,6 +66,11 @@ const networkUsers = new Map<number, number>();
 
 type Params = Record<string, unknown> & { frameId?: string; requestId?: string; type?: string; loaderId?: string; disposition?: string; frame?: { id: string; parentId?: string } };
 
+/** a page asked to settle answers within the settle's cap and this much more, or it is stuck */
+const SETTLE_ANSWER_SLACK_MS = 2000;
+/** the round trip that brings the page's events in (caughtUp) waits at most this long */
+const CAUGHT_UP_MS = 2000;
+
 const command = (tabId: number, method: string, params?: Record<string, unknown>) =>
   // straight to the debugger: a tab the run has not attached is not attached for a wait
   chrome.debugger.sendCommand({ tabId }, method, params) as Promise<unknown>;
@@ -89,7 +95,8 @@ export async function watchAction(tabId: number): Promise<ActionWatch> {
       wakers.add(check);
     }),
     caughtUp: async () => {
-      if (debug) await command(tabId, 'Runtime.evaluate', { expression: '0', silent: true }).catch(() => undefined);
+      // a round trip to the page: the events sent before it are in (a page whose script is stuck never answers: not waited on long)
+      if (debug) await within(command(tabId, 'Runtime.evaluate', { expression: '0', silent: true }), CAUGHT_UP_MS).catch(() => undefined);
     },
     stop: () => {
       chrome.debugger.onEvent.removeListener(onEvent);
@@ -222,13 +229,21 @@ export async function settleAction(watch: ActionWatch, capMs: number, lookMs = 0
       if (watch.inflight.size) await timed('requests', () => watch.until(() => navigating() || !requestsPending(watch.inflight.values(), Date.now()), left()));
       if (navigating()) continue;
       let answered = true;
+      let stuckPage = false;
       await timed('page', async () => {
-        const ask = () => sendContent(tabId, 'page/settle', { quietMs: ACTION_QUIET_MS, capMs: Math.min(ACTION_QUIET_CAP_MS, left()) });
-        // the content script is asked first; only when it does not answer (a new document) is it made sure of
-        await ask().catch(async () => { await ensureContent(tabId); await ask(); }).catch(() => { answered = false; });
+        // its answer comes within the settle's own cap (and a little more); a page that gives none in that time is stuck
+        const ask = () => sendContent(tabId, 'page/settle', { quietMs: ACTION_QUIET_MS, capMs: Math.min(ACTION_QUIET_CAP_MS, left()) }, 0, Math.min(CONTENT_ANSWER_MS, left() + SETTLE_ANSWER_SLACK_MS));
+        // the content script is asked first; only when it does not answer (a new document) is it made
+        // sure of; a page whose script is stuck is not waited on again (the observation says so)
+        await ask().catch(async (err: unknown) => {
+          if (isStuck(err)) throw err;
+          await ensureContent(tabId);
+          await ask();
+        }).catch((err: unknown) => { answered = false; stuckPage = isStuck(err); });
         // a request the page's frames sent while it was looked at (a lazy list seen by its observer) is known now
-        await watch.caughtUp();
+        if (!stuckPage) await watch.caughtUp();
       });
+      if (stuckPage) break;
       if (answered && watch.began === began && !navigating() && !requestsPending(watch.inflight.values(), Date.now())) break;
     }
   } finally {

@@ -35,6 +35,21 @@ export const PICTURE_WAIT_MS = PICTURE_READ_MS + 8_000;
  */
 export const START_ANSWER_MS = 3000;
 
+/** The page's picture (Page.captureScreenshot) not taken by then: the run stops with that reason (a page whose renderer is stuck draws no frame). */
+export const CAPTURE_MS = 20_000;
+/**
+ * An action's input (the pointer, the keys, a whole text typed) not taken by the page by then:
+ * the step fails with that reason, the action perhaps done in part, and the page is looked at again
+ * (a page that still does not answer stops the run there). A text typed has 40 ms more a character.
+ */
+export const ACT_INPUT_MS = 10_000;
+export const TYPE_CHAR_MS = 40;
+
+/** The time an action's input has (ACT_INPUT_MS, and TYPE_CHAR_MS a character of the text it types). */
+export function inputDeadline(action: { type: string; text?: unknown }): number {
+  return ACT_INPUT_MS + (typeof action.text === 'string' ? action.text.length * TYPE_CHAR_MS : 0);
+}
+
 export class Late extends Error {
   constructor(readonly ms: number) {
     super(`no answer within ${ms} ms`);

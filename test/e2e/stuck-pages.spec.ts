@@ -4,7 +4,8 @@
  * spins forever, frames that each load two more of themselves. Each run, through the runner with
  * the scripted glm-web model, ends with an answer within a stated time, and its trace says what
  * was cut. An alert() open before a run attaches (which the debugger is never told of) is handled
- * like any other, through the runner and in a tab the person had open. Test pages:
+ * like any other, through the runner and in a tab the person had open. A click whose handler never
+ * returns fails its step in its time, and the run stops saying the page is stuck. Test pages:
  * test/fixtures/pages/stuck/.
  */
 import { test, expect, useAgent } from './fixtures';
@@ -98,4 +99,18 @@ test('an alert() already open in the person\'s tab when the run starts there (th
   expect(done.steps[0].observation).toContain('When the run began, the page did not answer within 3 s');
   expect(done.steps[0].observation).toContain('Welcome to the shop');
   await page.close();
+});
+
+test('a click whose handler spins the page for ever: the step fails once the input has had its time, and the run stops, saying the page is stuck', async () => {
+  const model = await sequence([{ click: /^Open deals$/ }, { answer: 'done' }]);
+  try {
+    const traceFile = path.join(out, 'spin-click.json');
+    const r = await agent.run(['--task', 'Open the deals', '--url', `${site.url}stuck/spin-click.html`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', '4'], {}, '');
+    const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as Trace;
+    expect(trace.run.status, r.stderr).toBe('stopped');
+    expect(trace.steps[0].observation).toBe('The page did not take the action within 10 s (its script seems stuck or very busy), so it may have been done in part or not at all; look at the page before repeating it.');
+    expect(trace.run.stopReason).toMatch(/^The page did not answer within 20 s: its script seems stuck \(a loop\) or very busy/);
+  } finally {
+    await model.close();
+  }
 });

@@ -13,6 +13,7 @@ import { takeFileNotes, takeOffer } from '../act/files';
 import { armClipboard } from '../clipboard';
 import { PageError, sendContent } from '../content';
 import { actionUnderway, inputOrDialog, takeDialogNotes, type HeldDialog } from '../dialogs';
+import { inputDeadline, Late, within } from '../../core/deadline';
 import { takeDownloads } from '../downloads';
 import { settledOrHeld, takeHeld } from '../hold';
 import { takeRefused } from '../refuse';
@@ -91,11 +92,11 @@ async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActR
     // A watched value typed now is in the page from the first key: the tab holds every request to other sites first (watch.ts).
     if (filled.action.type === 'type') await placeValues(a, tabId, filled.action.text, await frameUrl(tabId, eff.mark?.frameId));
     // A page dialog a guard cares about stops the action where it is and waits for the person (dialogs.ts).
-    const r = await inputOrDialog(tabId, actInput(tabId, filled.action, {
+    const r = await inputOrDialog(tabId, inTime(inputDeadline(filled.action), actInput(tabId, filled.action, {
       mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
       ask: (prompt) => askText(a, prompt), tabIds: [tabId, ...[...(a.state.tabStack ?? [])].reverse()],
       beforePress: (x, y, n) => pressCheck(a, tabId, eff, x, y, n),
-    }));
+    })));
     if (!('held' in r)) return { result: r.done, held: null };
     a.inputLeft = r.input.catch(() => undefined);
     return { result: { ok: true }, held: r.held };
@@ -108,6 +109,14 @@ async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActR
     }
     return { result: { ok: false as const, error: `The action could not be completed: ${messageOf(err)}` }, held: null };
   }
+}
+
+/** An action's input, or a failed one once `ms` have passed (the page took none of it, or part: core/deadline.ts inputDeadline). */
+function inTime(ms: number, input: Promise<ActResult>): Promise<ActResult> {
+  return within(input, ms).catch((err: unknown) => {
+    if (err instanceof Late) return { ok: false as const, error: modelText.inputTooLate(Math.round(ms / 1000)) };
+    throw err;
+  });
 }
 
 /**
