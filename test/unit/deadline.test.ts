@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { framesToAsk, Late, within } from '../../src/core/deadline';
+import { ACT_INPUT_MS, framesToAsk, inputDeadline, Late, TYPE_CHAR_MS, within } from '../../src/core/deadline';
 
 describe('deadlines for pages that do not answer', () => {
   it('within: the answer when it comes in time, a Late error when it does not', async () => {
@@ -17,5 +17,11 @@ describe('deadlines for pages that do not answer', () => {
     expect(ask.map((f) => f.frameId)).toEqual([0, 1, 2, 3]);
     expect(left.map((f) => f.frameId)).toEqual([4, 5]);
     expect(framesToAsk(frames).left).toEqual([]);
+  });
+
+  it('inputDeadline: the input of an action has ACT_INPUT_MS, a text typed TYPE_CHAR_MS more a character', () => {
+    expect(inputDeadline({ type: 'click' })).toBe(ACT_INPUT_MS);
+    expect(inputDeadline({ type: 'type', text: 'x'.repeat(1000) })).toBe(ACT_INPUT_MS + 1000 * TYPE_CHAR_MS);
+    expect(inputDeadline({ type: 'scroll', text: undefined })).toBe(ACT_INPUT_MS);
   });
 });
