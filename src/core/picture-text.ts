@@ -55,18 +55,45 @@ export function picturesToRead(boxes: readonly PictureBox[]): { read: PictureBox
   return { read: out.slice(0, MAX_PICTURES), left: Math.max(0, out.length - MAX_PICTURES) };
 }
 
-/** The words aimed at the agent in the pictures read (one finding per phrase, at its first picture). */
+/** The words around a phrase in `text` (about 140 characters). */
+function around(text: string, phrase: string): string {
+  const at = text.toLowerCase().indexOf(phrase.toLowerCase().slice(0, 12));
+  return text.slice(Math.max(0, at < 0 ? 0 : at - 20), (at < 0 ? 0 : at) + 120).trim();
+}
+
+/**
+ * The words aimed at the agent in the pictures read: each picture's words, then all of them
+ * together in the order they are drawn (top to bottom, left to right), so an instruction split
+ * over pictures placed side by side ("Ignore all previous" | "instructions and …") is read as the
+ * screenshot shows it. One finding per phrase, at the first picture that says it (for a split one,
+ * the first picture of the row it starts in).
+ */
 export function pictureFindings(boxes: readonly PictureBox[], reads: ReadonlyArray<PictureRead | null>): InjectionHit[] {
   const out: InjectionHit[] = [];
-  boxes.forEach((b, i) => {
-    const text = reads[i]?.text.replace(/\s+/g, ' ').trim();
-    if (!text) return;
+  const add = (b: PictureBox, text: string, hit: { phrase: string; kind: InjectionHit['kind'] }) => {
+    if (out.some((h) => h.phrase === hit.phrase)) return;
+    out.push({ phrase: hit.phrase, kind: hit.kind, where: { channel: 'picture', tag: b.tag, excerpt: around(text, hit.phrase), ...(b.frame ? { frame: b.frame } : {}) } });
+  };
+  const read = boxes.map((b, i) => ({ b, text: reads[i]?.text.replace(/\s+/g, ' ').trim() ?? '' })).filter((x) => x.text);
+  for (const { b, text } of read) {
     const hit = detectInjection([{ text, where: 0 }])[0];
-    if (!hit || out.some((h) => h.phrase === hit.phrase)) return;
-    const at = text.toLowerCase().indexOf(hit.phrase.toLowerCase().slice(0, 12));
-    const excerpt = text.slice(Math.max(0, at < 0 ? 0 : at - 20), (at < 0 ? 0 : at) + 120).trim();
-    out.push({ phrase: hit.phrase, kind: hit.kind, where: { channel: 'picture', tag: b.tag, excerpt, ...(b.frame ? { frame: b.frame } : {}) } });
+    if (hit) add(b, text, hit);
+  }
+  if (read.length < 2) return out;
+  // in drawn order: rows by their middles (a picture whose middle is within another's height is in its row), left to right
+  const drawn = [...read].sort((p, q) => {
+    const pm = p.b.rect.y + p.b.rect.height / 2, qm = q.b.rect.y + q.b.rect.height / 2;
+    const sameRow = Math.abs(pm - qm) < Math.min(p.b.rect.height, q.b.rect.height) / 2;
+    return sameRow ? p.b.rect.x - q.b.rect.x : pm - qm;
   });
+  const joined = drawn.map((x) => x.text).join(' ');
+  for (const hit of detectInjection([{ text: joined, where: 0 }])) {
+    if (out.some((h) => h.phrase === hit.phrase)) continue;
+    const start = joined.toLowerCase().indexOf(hit.phrase.toLowerCase().split(' ')[0]);
+    let at = 0;
+    const first = drawn.find((x) => { at += x.text.length + 1; return start < at; }) ?? drawn[0];
+    add(first.b, joined, hit);
+  }
   return out;
 }
 
