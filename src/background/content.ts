@@ -4,7 +4,7 @@
  * script is not there yet: inject it, then wait for its "ready" message.
  */
 import type { ContentMessages, ContentName, Reply } from '../core/messages';
-import { CONTENT_ANSWER_MS, Late, within } from '../core/deadline';
+import { CONTENT_ANSWER_MS, Late, STUCK_AGAIN_MS, within } from '../core/deadline';
 
 const READY_TIMEOUT_MS = 10_000;
 
@@ -20,12 +20,20 @@ export function stuck(): PageError {
   return new PageError(`The page did not answer within ${CONTENT_ANSWER_MS / 1000} s: its script seems stuck (a loop) or very busy, so it cannot be read. Reload the page or try another one.`, { key: 'stopPageStuck', args: [CONTENT_ANSWER_MS / 1000] });
 }
 
+/** tabs whose top page did not answer in time at its last call (or took no action's input in its time): the next call gives it STUCK_AGAIN_MS at most */
+export const lateTabs = new Set<number>();
+
 export async function sendContent<K extends ContentName>(tabId: number, type: K, payload: ContentMessages[K]['req'], frameId = 0, ms = CONTENT_ANSWER_MS): Promise<ContentMessages[K]['res']> {
   // a page whose script is stuck in a loop never answers: the wait has an end (core/deadline.ts)
-  const reply = (await within(chrome.tabs.sendMessage(tabId, { type, payload }, { frameId }), ms).catch((err: unknown) => {
-    if (err instanceof Late) throw stuck();
+  const wait = frameId === 0 && lateTabs.has(tabId) ? Math.min(ms, STUCK_AGAIN_MS) : ms;
+  const reply = (await within(chrome.tabs.sendMessage(tabId, { type, payload }, { frameId }), wait).catch((err: unknown) => {
+    if (err instanceof Late) {
+      if (frameId === 0) lateTabs.add(tabId);
+      throw stuck();
+    }
     throw err;
   })) as Reply<ContentMessages[K]['res']> | undefined;
+  if (frameId === 0) lateTabs.delete(tabId);
   if (!reply) throw new PageError(`The page did not answer "${type}".`);
   if (!reply.ok) throw new PageError(reply.error);
   return reply.value;

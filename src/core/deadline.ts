@@ -14,6 +14,11 @@ export const FRAME_ANSWER_MS = 6000;
 export const SLOW_FRAME_MS = 30_000;
 /** The top page, or a message to it, that has not answered by then: the run stops with that reason. */
 export const CONTENT_ANSWER_MS = 20_000;
+/**
+ * A top page that has just not answered in time is given this long (not CONTENT_ANSWER_MS again)
+ * by the next call, until it answers: a page whose script is stuck is not waited on twice in full.
+ */
+export const STUCK_AGAIN_MS = 8000;
 /** A run's tab that has loaded this many frames in one document loads no more (background/frame-budget.ts): a page whose frames load more of themselves. */
 export const FRAME_LOADS = 120;
 /** At most this many frames of a tab are asked in one pass (the shallowest first); the rest are left out, and said. */

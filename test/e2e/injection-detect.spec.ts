@@ -157,7 +157,7 @@ test('pictures read on this machine (the default): the instruction drawn only in
   await pictureChecks(false, true);
   const before = model.screenings.length;
   const asked = model.requests.length;
-  const runId = await start('Look at the kettle banner');
+  const runId = await start('Read the kettle deals');
   const card = panel.getByTestId('approval');
   await expect(card).toBeVisible({ timeout: 30_000 });
   await expect(card.getByTestId('approval-reason')).toContainText('the page has text aimed at an AI agent (in words drawn in a picture on the page (<img>, read on this machine): “');
@@ -175,7 +175,7 @@ test('pictures read on this machine (the default): the instruction drawn only in
   expect(model.requests.length - asked, 'the run\'s own requests only').toBe(2);
   expect(model.screenings.length, 'no picture check through the model').toBe(before);
   await panel.getByTestId('view-history').click();
-  await panel.getByTestId('history-run').filter({ hasText: 'Look at the kettle banner' }).first().getByTestId('open-run').click();
+  await panel.getByTestId('history-run').filter({ hasText: 'Read the kettle deals' }).first().getByTestId('open-run').click();
   await panel.getByTestId('expand-all').click();
   await expect(panel.getByTestId('detail-step').first().getByTestId('detail-pictures')).toContainText('1 on screen: 1 read now, 0 as read before, 0 not read');
   await panel.getByTestId('back-to-history').click();

@@ -11,7 +11,7 @@ import { fillSecrets } from '../../core/secrets';
 import { actInput, settleAfter } from '../act';
 import { takeFileNotes, takeOffer } from '../act/files';
 import { armClipboard } from '../clipboard';
-import { PageError, sendContent } from '../content';
+import { lateTabs, PageError, sendContent } from '../content';
 import { actionUnderway, inputOrDialog, takeDialogNotes, type HeldDialog } from '../dialogs';
 import { inputDeadline, Late, within } from '../../core/deadline';
 import { takeDownloads } from '../downloads';
@@ -50,8 +50,9 @@ export async function actStep(a: Active, eff: Act): Promise<RunEvent> {
       a.held = landed.downloads;
       return { type: 'acted', at: Date.now(), result, ms: Date.now() - started, landed };
     }
-    // A page waiting on a request the hold keeps does not settle: the question comes first.
-    await settledOrHeld(tabs(), settleAfter(tabId, eff.action));
+    // A page waiting on a request the hold keeps does not settle: the question comes first. A page
+    // that did not take the input in its time is not waited on: it is looked at again at once.
+    if (!lateTabs.has(tabId)) await settledOrHeld(tabs(), settleAfter(tabId, eff.action));
     // the model asked for a pause after its action (capped by the run: effects.ts)
     if (eff.sleepMs) await pause(eff.sleepMs);
     // Exploring: the action judged from the screenshots before and after it, its element documented (explore.ts)
@@ -92,7 +93,7 @@ async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActR
     // A watched value typed now is in the page from the first key: the tab holds every request to other sites first (watch.ts).
     if (filled.action.type === 'type') await placeValues(a, tabId, filled.action.text, await frameUrl(tabId, eff.mark?.frameId));
     // A page dialog a guard cares about stops the action where it is and waits for the person (dialogs.ts).
-    const r = await inputOrDialog(tabId, inTime(inputDeadline(filled.action), actInput(tabId, filled.action, {
+    const r = await inputOrDialog(tabId, inTime(tabId, inputDeadline(filled.action), actInput(tabId, filled.action, {
       mark: eff.mark, frameOffsets: eff.frameOffsets, searchStartPage: a.state.searchStartPage, startUrl: a.state.startUrl, apps: a.state.apps ?? [],
       ask: (prompt) => askText(a, prompt), tabIds: [tabId, ...[...(a.state.tabStack ?? [])].reverse()],
       beforePress: (x, y, n) => pressCheck(a, tabId, eff, x, y, n),
@@ -111,10 +112,16 @@ async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActR
   }
 }
 
-/** An action's input, or a failed one once `ms` have passed (the page took none of it, or part: core/deadline.ts inputDeadline). */
-function inTime(ms: number, input: Promise<ActResult>): Promise<ActResult> {
+/**
+ * An action's input, or a failed one once `ms` have passed (the page took none of it, or part:
+ * core/deadline.ts inputDeadline); the tab is then counted as not answering (content.ts lateTabs).
+ */
+function inTime(tabId: number, ms: number, input: Promise<ActResult>): Promise<ActResult> {
   return within(input, ms).catch((err: unknown) => {
-    if (err instanceof Late) return { ok: false as const, error: modelText.inputTooLate(Math.round(ms / 1000)) };
+    if (err instanceof Late) {
+      lateTabs.add(tabId);
+      return { ok: false as const, error: modelText.inputTooLate(Math.round(ms / 1000)) };
+    }
     throw err;
   });
 }
