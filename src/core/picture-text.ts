@@ -55,6 +55,24 @@ export function picturesToRead(boxes: readonly PictureBox[]): { read: PictureBox
   return { read: out.slice(0, MAX_PICTURES), left: Math.max(0, out.length - MAX_PICTURES) };
 }
 
+/**
+ * OCR text as a person would read it where the glyphs are the same: in most sans-serif fonts a
+ * capital I and a small l are drawn alike, so OCR reads "AI agents" as "Al agents" and "Ignore"
+ * as "lgnore". A standalone A-l (or A-1, A-|) is read AI, a word-initial l (or |) before a
+ * consonant that no English word begins with after l is read I, and a lone l, | or 1 is read I.
+ */
+export function ocrFolded(text: string): string {
+  return text
+    .replace(/\bA[l1|](?![A-Za-z0-9])/g, 'AI')
+    .replace(/(^|[^A-Za-z0-9])[l|](?=[bcdfgkmnpqrstvwxz])/g, '$1I')
+    .replace(/(^|\s)[l|1](?=\s|$)/g, '$1I');
+}
+
+/** The first finding in OCR text, as read or as folded (ocrFolded). */
+function hitInOcr(text: string) {
+  return detectInjection([{ text, where: 0 }])[0] ?? detectInjection([{ text: ocrFolded(text), where: 0 }])[0];
+}
+
 /** The words around a phrase in `text` (about 140 characters). */
 function around(text: string, phrase: string): string {
   const at = text.toLowerCase().indexOf(phrase.toLowerCase().slice(0, 12));
@@ -76,8 +94,8 @@ export function pictureFindings(boxes: readonly PictureBox[], reads: ReadonlyArr
   };
   const read = boxes.map((b, i) => ({ b, text: reads[i]?.text.replace(/\s+/g, ' ').trim() ?? '' })).filter((x) => x.text);
   for (const { b, text } of read) {
-    const hit = detectInjection([{ text, where: 0 }])[0];
-    if (hit) add(b, text, hit);
+    const hit = hitInOcr(text);
+    if (hit) add(b, ocrFolded(text), hit);
   }
   if (read.length < 2) return out;
   // in drawn order: rows by their middles (a picture whose middle is within another's height is in its row), left to right
@@ -86,8 +104,8 @@ export function pictureFindings(boxes: readonly PictureBox[], reads: ReadonlyArr
     const sameRow = Math.abs(pm - qm) < Math.min(p.b.rect.height, q.b.rect.height) / 2;
     return sameRow ? p.b.rect.x - q.b.rect.x : pm - qm;
   });
-  const joined = drawn.map((x) => x.text).join(' ');
-  for (const hit of detectInjection([{ text: joined, where: 0 }])) {
+  const joined = ocrFolded(drawn.map((x) => x.text).join(' '));
+  for (const hit of [hitInOcr(joined)].filter((h) => !!h)) {
     if (out.some((h) => h.phrase === hit.phrase)) continue;
     const start = joined.toLowerCase().indexOf(hit.phrase.toLowerCase().split(' ')[0]);
     let at = 0;

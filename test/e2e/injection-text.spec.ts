@@ -145,7 +145,9 @@ async function offPage(where: string): Promise<void> {
     // drawn in a picture: read by OCR in a run (injection-obey.spec.ts); here, the picture is listed where it is drawn
     const boxes = await page.evaluate(() => window.__labeler.pictureBoxes());
     const drawn = await page.evaluate(() => {
-      const el = document.querySelector('img[src*="pictures/"], canvas, video, .promo');
+      const host = document.getElementById('promo');
+      const shadow = host && (globalThis as { __webagentClosedRoots?: WeakMap<Element, ShadowRoot> }).__webagentClosedRoots?.get(host);
+      const el = shadow ? shadow.querySelector('img') : document.querySelector('img[src*="pictures/"], canvas, video, .promo');
       const r = el!.getBoundingClientRect();
       return { x: r.x, y: r.y, width: r.width, height: r.height };
     });
