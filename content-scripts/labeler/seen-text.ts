@@ -61,10 +61,10 @@ function overrides(el: Element): boolean {
  * sheets cannot all be read: then every element on screen is asked.
  */
 function pseudoHosts(roots: ReadonlyArray<Document | ShadowRoot>): Set<Element> | null {
-  return elementsOfRules(roots, (rule) => {
-    if (!namesPseudo(rule.selectorText)) return null;
-    if (!/["']|attr\(/.test(rule.style.content) || /^(["'])\1$/.test(rule.style.content.trim())) return null;
-    return hostSelectors(rule.selectorText, true);
+  return elementsOfRules(roots, (style, selectorText) => {
+    if (!namesPseudo(selectorText)) return null;
+    if (!/["']|attr\(/.test(style.content) || /^(["'])\1$/.test(style.content.trim())) return null;
+    return hostSelectors(selectorText, true);
   });
 }
 

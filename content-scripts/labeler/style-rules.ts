@@ -24,27 +24,34 @@ export const namesPseudo = (selectorText: string) => PSEUDO.test(selectorText);
 
 /**
  * The elements of `roots` matched by every rule for which `selectors` gives selectors (the roots'
- * style sheets, adopted ones, their imports and groups); null when a sheet cannot be read
- * (another origin's), a rule nests, or a selector cannot be queried: then the caller asks every
- * element it cares about instead.
+ * style sheets, adopted ones, their imports and groups, and nested rules, each under the full
+ * selector it stands for); null when a sheet cannot be read (another origin's) or a selector
+ * cannot be queried: then the caller asks every element it cares about instead.
  */
-export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, selectors: (rule: CSSStyleRule) => string[] | null): Set<Element> | null {
+export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, selectors: (style: CSSStyleDeclaration, selectorText: string) => string[] | null): Set<Element> | null {
   const out = new Set<Element>();
-  const visit = (rules: CSSRuleList, root: Document | ShadowRoot): boolean => {
+  const query = (root: Document | ShadowRoot, sel: string): boolean => {
+    try {
+      root.querySelectorAll(sel).forEach((el) => out.add(el));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // `parent`: the full selector of the style rule a nested rule stands in ('' at the top)
+  const visit = (rules: CSSRuleList, root: Document | ShadowRoot, parent: string): boolean => {
     for (const rule of Array.from(rules)) {
       if (rule instanceof CSSStyleRule) {
-        if (rule.cssRules?.length) return false;
-        const parts = selectors(rule);
-        for (const sel of parts ?? []) {
-          try {
-            root.querySelectorAll(sel).forEach((el) => out.add(el));
-          } catch {
-            return false;
-          }
-        }
+        const own = !parent ? rule.selectorText
+          : rule.selectorText.split(',').map((p) => (p.includes('&') ? p.replaceAll('&', `:is(${parent})`) : `:is(${parent}) ${p.trim()}`)).join(', ');
+        for (const sel of selectors(rule.style, own) ?? []) if (!query(root, sel)) return false;
+        if (rule.cssRules?.length && !visit(rule.cssRules, root, own)) return false;
       } else if (rule instanceof CSSImportRule) {
         if (!rule.styleSheet || !readSheet(rule.styleSheet, root)) return false;
-      } else if ('cssRules' in rule && (rule as CSSGroupingRule).cssRules && !visit((rule as CSSGroupingRule).cssRules, root)) {
+      } else if (parent && 'style' in rule && (rule as CSSRule & { style?: CSSStyleDeclaration }).style) {
+        // declarations nested after rules (CSSNestedDeclarations): the parent's own
+        for (const sel of selectors((rule as CSSRule & { style: CSSStyleDeclaration }).style, parent) ?? []) if (!query(root, sel)) return false;
+      } else if ('cssRules' in rule && (rule as CSSGroupingRule).cssRules && !visit((rule as CSSGroupingRule).cssRules, root, parent)) {
         return false;
       }
     }
@@ -57,7 +64,7 @@ export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, sel
     } catch {
       return false;
     }
-    return visit(rules, root);
+    return visit(rules, root, '');
   };
   for (const root of roots) {
     for (const sheet of [...Array.from(root.styleSheets), ...(root.adoptedStyleSheets ?? [])]) if (!readSheet(sheet, root)) return null;

@@ -6,8 +6,9 @@
  * Administrator's Handbook full of screenshots with words in them (debian-handbook), and two
  * documentation pages with no picture (nodejs-doc, postgresql-doc-15: what looking for pictures
  * costs when there are none). Each page is run with Settings → "Read words in pictures on this
- * machine" on and off, BENCH_PICTURE_RUNS times each (default 2), each run in a fresh browser (so
- * its first read starts the engine).
+ * machine" on and off, BENCH_PICTURE_RUNS times each (default 2, alternating), each run in a fresh
+ * browser (so its first read starts the engine). The pictures are looked for in the page either way
+ * (with the labeling pass: the real-pages part's "screen" column); only their reading is switched.
  *
  * Per page: the pictures on screen per step, read and reused; the reads' time at the first step
  * (the engine started, its data loaded) and at the later ones; and the median time a step takes
@@ -74,8 +75,9 @@ export async function pictureBench(log: (s: string) => void = console.log) {
     for (const p of pages) {
       const url = `${docs.url}${p.file.split(path.sep).join('/')}`;
       const steps: Array<{ on: boolean; first: boolean; t: Trace['steps'][number] }> = [];
-      for (const on of [true, false]) {
-        for (let i = 0; i < RUNS; i++) {
+      // on and off alternate, so neither side has the warmer caches
+      for (let i = 0; i < RUNS; i++) {
+        for (const on of [true, false]) {
           const traceFile = path.join(dir, `${p.name.replace(/\W+/g, '-')}-${on ? 'on' : 'off'}-${i}.json`);
           const r = await runAgent(null, {
             task: 'Read the page', url, config: { baseUrl: model.baseUrl, model: 'glm-4.5v', apiKey: '', readPictures: on },
