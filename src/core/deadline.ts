@@ -36,9 +36,11 @@ export const PICTURE_WAIT_MS = PICTURE_READ_MS + 8_000;
 /**
  * A page that has not answered the run's first command by then when the run attaches is held by
  * something: a dialog it opened before the run could see it (the debugger is told only of dialogs
- * that open after it listens), or a busy script. It is loaded again (background/dialogs.ts).
+ * that open after it listens), or a script busy that long. It is loaded again
+ * (background/dialogs.ts), which loses what the page held (a form half filled), so the wait is
+ * long enough for a busy page to answer first.
  */
-export const START_ANSWER_MS = 3000;
+export const START_ANSWER_MS = 8000;
 
 /** The page's picture (Page.captureScreenshot) not taken by then: the run stops with that reason (a page whose renderer is stuck draws no frame). */
 export const CAPTURE_MS = 20_000;
