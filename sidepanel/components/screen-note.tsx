@@ -1,7 +1,8 @@
 /**
- * What was read in a step's pictures, in the person's words: the opt-in picture check (src/core/image-screen.ts) and the pictures read by OCR (picture-text.ts). For the check: a note
- * under the step when the check could not be done or its answer could not be read (the run went
- * on), and one line for the run's details with the verdict, its tokens and time.
+ * What was read in a step's pictures, in the person's words: the opt-in picture check
+ * (src/core/image-screen.ts) and the pictures read by OCR (src/core/picture-text.ts). For each, a
+ * note under the step when it could not be done (the run went on), and one line for the run's
+ * details (the check: its verdict, tokens and time; OCR: the pictures read, reused and left).
  */
 import { t } from '../i18n';
 import { formatTokens } from '../format';

@@ -21,7 +21,12 @@ export function stuck(): PageError {
 }
 
 /** tabs whose top page did not answer in time at its last call (or took no action's input in its time): the next call gives it STUCK_AGAIN_MS at most */
-export const lateTabs = new Set<number>();
+const lateTabs = new Set<number>();
+
+/** The tab's top page did not take an action's input in its time: counted as not answering (the next call is short). */
+export const markLate = (tabId: number): void => { lateTabs.add(tabId); };
+/** The tab's top page has not answered since it last failed to in time. */
+export const isLate = (tabId: number): boolean => lateTabs.has(tabId);
 
 export async function sendContent<K extends ContentName>(tabId: number, type: K, payload: ContentMessages[K]['req'], frameId = 0, ms = CONTENT_ANSWER_MS): Promise<ContentMessages[K]['res']> {
   // a page whose script is stuck in a loop never answers: the wait has an end (core/deadline.ts)

@@ -11,6 +11,7 @@ import { IMAGE_SCREEN_PROMPT, reusable, screenFailed, screenFromReply, screenReu
 import type { Settings } from '../core/settings';
 import type { ChatMessage } from '../core/dialects/request';
 import { askModel } from './model';
+import { sha256Hex } from '../core/encodings';
 
 /** The replies to the check are one line: a reasoning model may think first, so room for that. */
 const SCREEN_MAX_TOKENS = 1024;
@@ -27,8 +28,7 @@ export async function pictureHash(dataUrl: string): Promise<string> {
   } catch {
     bytes = new Uint8Array(new TextEncoder().encode(dataUrl));
   }
-  const digest = await crypto.subtle.digest('SHA-256', bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return sha256Hex(bytes);
 }
 
 /** The settings the check is asked with: the run's endpoint and model, a short reply, no stream, one retry. */

@@ -170,3 +170,9 @@ export function hasEncoded(text: string, value: string): boolean {
   re.lastIndex = 0;
   return found;
 }
+
+/** The SHA-256 of `bytes`, in hex (a picture's identity: the picture check, the pictures read by OCR). */
+export async function sha256Hex(bytes: Uint8Array<ArrayBuffer> | Uint8ClampedArray<ArrayBuffer>): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}

@@ -10,6 +10,7 @@ import { createWorker, type Worker } from 'tesseract.js';
 import type { OffscreenMessages } from '../core/messages';
 import type { Rect } from '../core/marks';
 import { readWithin } from '../core/picture-text';
+import { sha256Hex } from '../core/encodings';
 
 type Req = OffscreenMessages['ocr/read']['req'];
 type Res = OffscreenMessages['ocr/read']['res'];
@@ -82,11 +83,8 @@ async function linesOf(image: OffscreenCanvas): Promise<string> {
   return lines.filter((l) => l.confidence >= MIN_LINE_CONFIDENCE).map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim();
 }
 
-async function pixelHash(c: OffscreenCanvas): Promise<string> {
-  const ctx = c.getContext('2d', { willReadFrequently: true })!;
-  const px = ctx.getImageData(0, 0, c.width, c.height).data;
-  const digest = await crypto.subtle.digest('SHA-256', px);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+function pixelHash(c: OffscreenCanvas): Promise<string> {
+  return sha256Hex(c.getContext('2d', { willReadFrequently: true })!.getImageData(0, 0, c.width, c.height).data);
 }
 
 /** The part `b` (image px) of the capture, as a canvas (null: an empty box). */

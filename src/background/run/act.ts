@@ -11,7 +11,7 @@ import { fillSecrets } from '../../core/secrets';
 import { actInput, settleAfter } from '../act';
 import { takeFileNotes, takeOffer } from '../act/files';
 import { armClipboard } from '../clipboard';
-import { lateTabs, PageError, sendContent } from '../content';
+import { isLate, markLate, PageError, sendContent } from '../content';
 import { actionUnderway, inputOrDialog, takeDialogNotes, type HeldDialog } from '../dialogs';
 import { inputDeadline, Late, within } from '../../core/deadline';
 import { takeDownloads } from '../downloads';
@@ -52,7 +52,7 @@ export async function actStep(a: Active, eff: Act): Promise<RunEvent> {
     }
     // A page waiting on a request the hold keeps does not settle: the question comes first. A page
     // that did not take the input in its time is not waited on: it is looked at again at once.
-    if (!lateTabs.has(tabId)) await settledOrHeld(tabs(), settleAfter(tabId, eff.action));
+    if (!isLate(tabId)) await settledOrHeld(tabs(), settleAfter(tabId, eff.action));
     // the model asked for a pause after its action (capped by the run: effects.ts)
     if (eff.sleepMs) await pause(eff.sleepMs);
     // Exploring: the action judged from the screenshots before and after it, its element documented (explore.ts)
@@ -114,12 +114,12 @@ async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActR
 
 /**
  * An action's input, or a failed one once `ms` have passed (the page took none of it, or part:
- * core/deadline.ts inputDeadline); the tab is then counted as not answering (content.ts lateTabs).
+ * core/deadline.ts inputDeadline); the tab is then counted as not answering (content.ts markLate).
  */
 function inTime(tabId: number, ms: number, input: Promise<ActResult>): Promise<ActResult> {
   return within(input, ms).catch((err: unknown) => {
     if (err instanceof Late) {
-      lateTabs.add(tabId);
+      markLate(tabId);
       return { ok: false as const, error: modelText.inputTooLate(Math.round(ms / 1000)) };
     }
     throw err;

@@ -27,8 +27,9 @@ export const modelText = {
   success: 'Success',
   /** the page after the action is the page before it (unchanged.ts) */
   nothingChanged: 'Done, but nothing on the page changed: the address, the labelled elements, their values and the screenshot are as they were before this action.',
-  /** the worker was stopped mid-action */
+  /** the page did not take the action's input in its time (core/deadline.ts inputDeadline) */
   inputTooLate: (s: number) => `The page did not take the action within ${s} s (its script seems stuck or very busy), so it may have been done in part or not at all; look at the page before repeating it.`,
+  /** the worker was stopped mid-action */
   inputUnknown: 'The browser stopped the extension while this action was being done, so it may or may not have taken effect; look at the page before repeating it.',
   rejected: (feedback: string | null) => (feedback ? `The user rejected this action and said: ${feedback}` : 'The user rejected this action; try something else.'),
   tookOverBeforeRun: 'Not run: the user took over the browser before this action ran.',
