@@ -1,12 +1,13 @@
 /**
  * Observe: wait for the page a person would see (settle.ts settlePage: loaded, custom elements
- * defined, fonts, network quiet; capped, reported as the observation's `settle`), label the page in
- * all frames (content scripts) without drawing anything in it, then take one screenshot by CDP at
- * CSS-pixel size: the clean picture, as the person sees the page. A dialect whose model reads
- * labels gets them drawn onto that picture in the worker (draw-labels.ts) and encoded in its format
- * (PNG, or JPEG); a dialect that acts at points gets the capture as the browser encoded it. The
- * history's two images (KEPT_IMAGE, WebP: the labelled view and the clean one) come from the same
- * capture, made while the model thinks (run/keep.ts).
+ * defined, fonts, network quiet; capped, reported as the observation's `settle`), then label the
+ * page in all frames (content scripts) without drawing anything in it and, at the same time, take
+ * one screenshot by CDP at CSS-pixel size: the clean picture, as the person sees the page. A
+ * dialect whose model reads labels gets them drawn onto that picture in the worker
+ * (draw-labels.ts) and encoded in its format (PNG, or JPEG); a dialect that acts at points gets the
+ * capture as the browser encoded it. The history's two images (KEPT_IMAGE, WebP: the labelled view
+ * and the clean one) are made from the same capture off this thread (keep-images.ts), while the
+ * model thinks and the action runs (run/keep.ts).
  */
 import type { Observation } from '../core/run';
 import { KEPT_IMAGE } from '../core/history';
@@ -20,7 +21,8 @@ import { settlePage } from './settle';
 import type { Observes } from '../core/dialects/types';
 import { docOrigin } from '../core/docs/matching';
 import { docsForPage } from './doc-store';
-import { canvasOf, decodeImage, drawLabels, encodeCanvas } from './draw-labels';
+import { decodeImage, drawLabels, encodeCanvas } from './draw-labels';
+import { keptImages } from './keep-images';
 
 const LOAD_CAP_MS = 15_000;
 /** labeling + screenshot attempts while the page keeps scrolling or moving frames */
@@ -38,29 +40,74 @@ const LABELLED_CAPTURE: ShotFormat = undefined;
 
 type Shot = Observation['screenshot'];
 
+/** Each tab's viewport at its last labeling pass: the next capture starts with it, beside the pass. */
+const lastViewport = new Map<number, MarksSnapshot['viewport']>();
+
+const sameViewport = (a: MarksSnapshot['viewport'], b: MarksSnapshot['viewport']) =>
+  a.width === b.width && a.height === b.height && a.devicePixelRatio === b.devicePixelRatio;
+
+/** A capture (and, for a picture that gets labels drawn on it, its decode), with the time it took. */
+interface Capture { shot: Shot; ms: number; bitmap: Promise<ImageBitmap> | null }
+
+function capture(tabId: number, viewport: MarksSnapshot['viewport'], format: ShotFormat, labelled: boolean): Promise<Capture> {
+  const t = performance.now();
+  // a capture that gets labels drawn on it is decoded at once: encoded for speed (lossless all the same)
+  return within(cdp.screenshot(tabId, viewport, format, { fast: labelled }), CAPTURE_MS).then((shot) => {
+    const bitmap = labelled ? decodeImage(shot.dataUrl) : null;
+    bitmap?.catch(() => undefined); // awaited where it is used
+    return { shot, ms: performance.now() - t, bitmap };
+  }, (err: unknown) => {
+    if (err instanceof Late) throw new PageError(`The page's picture could not be taken within ${CAPTURE_MS / 1000} s (its page seems stuck or very busy), so the run stopped. Reload the page or try another one.`, { key: 'stopNoPicture', args: [CAPTURE_MS / 1000] });
+    throw err;
+  });
+}
+
+/** A capture not used: its decoded picture let go. */
+function drop(c: Promise<Capture> | Capture | null): void {
+  void Promise.resolve(c).then((x) => x?.bitmap?.then((b) => b.close()), () => undefined).catch(() => undefined);
+}
+
 /**
- * Label, screenshot, then check that the labels are still where the pass put them: a page that
- * scrolls, or moves or resizes an iframe, between the two would give the model a list that does
- * not match its picture. Then label and shoot again. A page that keeps moving its iframes only
- * (an animated banner, a carousel) while its own document holds still goes on without the
- * frames' labels; any other page that keeps doing it ends the run with a message rather than
- * mislead the model.
+ * Label and screenshot at once, then check that the labels are still where the pass put them: a
+ * page that scrolls, or moves or resizes an iframe, during the pass or the capture would give the
+ * model a list that does not match its picture. Then label and shoot again. A page that keeps
+ * moving its iframes only (an animated banner, a carousel) while its own document holds still
+ * goes on without the frames' labels; any other page that keeps doing it ends the run with a
+ * message rather than mislead the model.
+ *
+ * The capture (and its decode) starts with the pass, at the tab's viewport of the last pass: the
+ * page renders in its own process while the content scripts label it. A viewport that changed
+ * since (a resize, another device pixel ratio) is captured again once the pass has said so. The
+ * labeling pass draws nothing in the page, so both see the same page; labelsChanged, asked after
+ * both, is the check that nothing moved while they ran.
  */
 async function labelledShot(tabId: number, format: ShotFormat, labelled: boolean) {
   let why = '';
   const ms = { labelMs: 0, captureMs: 0 };
-  let last: { snap: MarksSnapshot; shot: Shot; changes: Array<{ frameId: number; why: string }> } | null = null;
+  let last: { snap: MarksSnapshot; shot: Capture; changes: Array<{ frameId: number; why: string }> } | null = null;
   for (let i = 0; i < SHOT_TRIES; i++) {
+    const known = lastViewport.get(tabId);
+    const early = known ? capture(tabId, known, format, labelled) : null;
+    early?.catch(() => undefined); // awaited below, or dropped
     let t = performance.now();
-    const snap = await labelTab(tabId, false);
-    ms.labelMs += performance.now() - t;
-    t = performance.now();
-    // a capture that gets labels drawn on it is decoded at once: encoded for speed (lossless all the same)
-    const shot = await within(cdp.screenshot(tabId, snap.viewport, format, { fast: labelled }), CAPTURE_MS).catch((err: unknown) => {
-      if (err instanceof Late) throw new PageError(`The page's picture could not be taken within ${CAPTURE_MS / 1000} s (its page seems stuck or very busy), so the run stopped. Reload the page or try another one.`, { key: 'stopNoPicture', args: [CAPTURE_MS / 1000] });
+    let snap: MarksSnapshot;
+    try {
+      snap = await labelTab(tabId, false);
+    } catch (err) {
+      drop(early);
       throw err;
-    });
-    ms.captureMs += performance.now() - t;
+    }
+    ms.labelMs += performance.now() - t;
+    lastViewport.set(tabId, snap.viewport);
+    let shot: Capture;
+    if (early && known && sameViewport(known, snap.viewport)) {
+      shot = await early;
+    } else {
+      drop(early);
+      shot = await capture(tabId, snap.viewport, format, labelled);
+    }
+    ms.captureMs += shot.ms;
+    if (last) drop(last.shot);
     t = performance.now();
     const changes = await labelsChanged(tabId).catch(() => []);
     ms.labelMs += performance.now() - t;
@@ -73,41 +120,24 @@ async function labelledShot(tabId: number, format: ShotFormat, labelled: boolean
   // in the last picture.
   const framesOnly = (c: { frameId: number; why: string }) => c.why === FRAME_MOVED || (c.frameId !== 0 && c.why === 'the page scrolled');
   if (last && last.changes.every(framesOnly)) return { snap: { ...last.snap, marks: topFrameMarks(last.snap.marks), pictures: last.snap.pictures?.filter((p) => !p.frame) }, shot: last.shot, ms };
+  drop(last?.shot ?? null);
   why = last?.changes.find((c) => !framesOnly(c))?.why ?? why;
   throw new PageError(`The page kept changing under the labels while its screenshot was taken (${why}).`, { key: 'stopLabelsChanged', args: [why] });
 }
 
 /**
- * The model's picture: the capture with the labels drawn on it, in the model's format; `keep`
- * makes the history's two images from the same pixels.
+ * The model's picture: the capture with the labels drawn on it, in the model's format. The
+ * decoded capture is let go at once: the history's images are made from the capture elsewhere
+ * (keep-images.ts).
  */
-async function labelPicture(shot: Shot, snap: MarksSnapshot, format: ShotFormat, style: LabelStyle) {
-  const clean = await decodeImage(shot.dataUrl);
-  const labelled = drawLabels(clean, snap.marks, snap.viewport, style);
-  const encoded = format ? await encodeCanvas(labelled, format.mime, format.quality) : await encodeCanvas(labelled, 'image/png');
-  const picture: Shot = { ...encoded, width: labelled.width, height: labelled.height };
-  const keep = async () => {
-    try {
-      const [l, c] = await Promise.all([
-        encodeCanvas(labelled, KEPT_IMAGE.mime, KEPT_IMAGE.quality),
-        encodeCanvas(canvasOf(clean), KEPT_IMAGE.mime, KEPT_IMAGE.quality),
-      ]);
-      return { labelled: l.dataUrl, clean: c.dataUrl };
-    } finally {
-      clean.close();
-    }
-  };
-  return { picture, keep };
-}
-
-/** The capture as the history keeps it (KEPT_IMAGE), labelled and clean being the same picture. */
-async function keepPlain(shot: Shot): Promise<{ labelled: string; clean: string }> {
-  const bitmap = await decodeImage(shot.dataUrl);
+async function labelPicture(shot: Capture, snap: MarksSnapshot, format: ShotFormat, style: LabelStyle): Promise<Shot> {
+  const clean = await (shot.bitmap ?? decodeImage(shot.shot.dataUrl));
   try {
-    const kept = (await encodeCanvas(canvasOf(bitmap), KEPT_IMAGE.mime, KEPT_IMAGE.quality)).dataUrl;
-    return { labelled: kept, clean: kept };
+    const labelled = drawLabels(clean, snap.marks, snap.viewport, style);
+    const encoded = format ? await encodeCanvas(labelled, format.mime, format.quality) : await encodeCanvas(labelled, 'image/png');
+    return { ...encoded, width: labelled.width, height: labelled.height };
   } finally {
-    bitmap.close();
+    clean.close();
   }
 }
 
@@ -137,14 +167,15 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const t0 = performance.now();
   const settle = await settlePage(tabId, LOAD_CAP_MS);
   const settledAt = performance.now();
-  const { snap, shot, ms } = await labelledShot(tabId, labels ? LABELLED_CAPTURE : format, labels);
+  const { snap, shot: captured, ms } = await labelledShot(tabId, labels ? LABELLED_CAPTURE : format, labels);
+  const shot = captured.shot;
   const t = performance.now();
-  const drawn = labels ? await labelPicture(shot, snap, format, style) : null;
+  const drawn = labels ? await labelPicture(captured, snap, format, style) : null;
   const drawMs = performance.now() - t;
   const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), captureMs: Math.round(ms.captureMs + drawMs), ...(drawn ? { drawMs: Math.round(drawMs) } : {}), ...(snap.framesLeftOut ? { framesLeftOut: snap.framesLeftOut } : {}) };
   const obs: Observation = {
     url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
-    screenshot: drawn ? drawn.picture : shot, stages, settle,
+    screenshot: drawn ?? shot, stages, settle,
     ...(snap.findings?.length ? { findings: snap.findings } : {}), ...(snap.values ? { values: snap.values } : {}),
   };
   // A dialect that reads learned documentation (observes.docs) gets the site's entries for the
@@ -152,7 +183,10 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const origin = docs ? docOrigin(snap.url) : null;
   const found = origin ? await docsForPage(origin, snap.marks).catch(() => []) : [];
   if (found.length) obs.docs = found;
-  const keep = () => (drawn ? drawn.keep() : keepPlain(shot)).catch(() => ({ labelled: '', clean: '' }));
+  const keep = () => keptImages({
+    image: shot.dataUrl, kept: KEPT_IMAGE,
+    labels: labels ? { marks: snap.marks, viewport: snap.viewport, style } : null,
+  }).catch(() => ({ labelled: '', clean: '' }));
   return { obs, settledAt, keep, pictures: { boxes: snap.pictures ?? [], shot, cssWidth: snap.viewport.width } };
 }
 

@@ -7,48 +7,18 @@
  * by the run for the pictures on screen at each step, screened for words aimed at the agent
  * (readPictures, core/picture-text.ts).
  */
-import type { OffscreenMessages, Reply } from '../core/messages';
 import type { PictureBox, Rect } from '../core/marks';
 import { pictureFindings, pictureRecord, picturesToRead, type PicturesRead } from '../core/picture-text';
 import { PICTURE_READ_MS, PICTURE_WAIT_MS, within } from '../core/deadline';
 import { capturePart } from './cdp';
+import { askOffscreen } from './offscreen';
 
-const DOCUMENT = 'src/offscreen/ocr.html';
 /** the first read loads the engine and its English data (about 7 MB): seconds on a busy machine */
 const READ_TIMEOUT_MS = 15_000;
 /** words read with less confidence (0-100) than this are noise from a photo, not a label */
 const MIN_CONFIDENCE = 45;
 /** the largest box read: a control, not a page */
 const MAX_AREA = 600 * 300;
-/** the engine holds tens of MB: the document is closed this long after its last read */
-const IDLE_CLOSE_MS = 60_000;
-
-let creating: Promise<void> | null = null;
-let idle: ReturnType<typeof setTimeout> | undefined;
-
-/** Close the offscreen document once nothing has been read for IDLE_CLOSE_MS (a worker stopped before then leaves it to the next read's timer). */
-function closeWhenIdle(): void {
-  clearTimeout(idle);
-  idle = setTimeout(() => { void chrome.offscreen.closeDocument().catch(() => undefined); }, IDLE_CLOSE_MS);
-}
-
-async function offscreenReady(): Promise<void> {
-  if (await chrome.offscreen.hasDocument()) return;
-  creating ??= chrome.offscreen.createDocument({
-    url: DOCUMENT,
-    reasons: [chrome.offscreen.Reason.WORKERS],
-    justification: 'Reads the words drawn in pictures of buttons, on this machine, before the agent presses them.',
-  }).finally(() => { creating = null; });
-  await creating;
-}
-
-async function ask<K extends keyof OffscreenMessages>(type: K, payload: OffscreenMessages[K]['req']): Promise<OffscreenMessages[K]['res']> {
-  clearTimeout(idle);
-  await offscreenReady();
-  const reply = (await chrome.runtime.sendMessage({ type, payload })) as Reply<OffscreenMessages[K]['res']> | undefined;
-  if (!reply?.ok) throw new Error(reply ? reply.error : 'no reply from the offscreen document');
-  return reply.value;
-}
 
 /** The words drawn in `box` of the tab's visible page ('' when there are none, or they cannot be read in time). */
 export async function wordsIn(tabId: number, box: Rect): Promise<string> {
@@ -56,13 +26,12 @@ export async function wordsIn(tabId: number, box: Rect): Promise<string> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const image = await capturePart(tabId, box);
-    const read = await Promise.race([ask('ocr/read', { image }), new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), READ_TIMEOUT_MS); })]);
+    const read = await Promise.race([askOffscreen('ocr/read', { image }), new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), READ_TIMEOUT_MS); })]);
     return read && read.confidence >= MIN_CONFIDENCE ? read.text : '';
   } catch {
     return '';
   } finally {
     clearTimeout(timer);
-    closeWhenIdle();
   }
 }
 
@@ -79,12 +48,10 @@ export async function readPictures(shot: { dataUrl: string; width: number }, css
   const scale = shot.width / Math.max(1, cssWidth);
   const px = read.map((b) => ({ x: b.rect.x * scale, y: b.rect.y * scale, width: b.rect.width * scale, height: b.rect.height * scale }));
   try {
-    const { reads } = await within(ask('ocr/pictures', { image: shot.dataUrl, boxes: px, budgetMs: PICTURE_READ_MS }), PICTURE_WAIT_MS);
+    const { reads } = await within(askOffscreen('ocr/pictures', { image: shot.dataUrl, boxes: px, budgetMs: PICTURE_READ_MS }), PICTURE_WAIT_MS);
     return { record: pictureRecord(reads, left, performance.now() - started), findings: pictureFindings(read, reads) };
   } catch (err) {
     const record = pictureRecord(read.map(() => null), left, performance.now() - started);
     return { record: { ...record, error: err instanceof Error ? err.message : String(err) }, findings: [] };
-  } finally {
-    closeWhenIdle();
   }
 }

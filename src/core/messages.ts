@@ -8,7 +8,7 @@
  * - Broadcasts: background -> views, `{ event: 'run/update', run }` after every transition, and
  *   `{ event: 'run/stream', … }` while a reply streams in.
  */
-import type { Fingerprint, HitElement, LabelStyle, Mark, MarksSnapshot, PointHit, Rect } from './marks';
+import type { Fingerprint, HitElement, LabelStyle, Mark, MarksSnapshot, PointHit, Rect, Viewport } from './marks';
 import type { DocAction, DocEntry, ScreenDoc } from './docs/types';
 import type { DocsFile, Refused } from './docs/file';
 import type { SettleReport } from './settle';
@@ -194,6 +194,18 @@ export interface OffscreenMessages {
    * same pixels were read before; null when not read within `budgetMs`
    */
   'ocr/pictures': { req: { image: string; boxes: Rect[]; budgetMs: number }; res: { reads: Array<{ text: string; reused: boolean } | null> } };
+  /**
+   * a step's history images (core/history.ts KEPT_IMAGE) from its clean capture (a data URL): the
+   * clean view, and the labelled one with `labels` drawn as on the model's picture (null: the
+   * dialect draws none, and both are the clean view)
+   */
+  'keep/images': { req: KeepImagesRequest; res: { labelled: string; clean: string } };
+}
+
+export interface KeepImagesRequest {
+  image: string;
+  labels: { marks: Mark[]; viewport: Viewport; style: LabelStyle } | null;
+  kept: { mime: string; quality: number };
 }
 
 export type ViewName = keyof ViewMessages;

@@ -21,10 +21,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { BrowserContext, CDPSession } from 'playwright-core';
 import { runAgent } from '../../scripts/run-agent';
+import type { Launched } from '../../scripts/browser';
 import { serveDir } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 import { startFakeModel, type ModelReply } from '../fixtures/model/server';
 import { DOC, ensureDocs } from './debian-docs';
+import { cpuSample, cpuSpent, type CpuSample } from './cpu';
 
 const STEPS = Number(process.env.BENCH_LONG_STEPS ?? 100);
 const PAGE = { name: 'pg bookindex', pkg: 'postgresql-doc-15', file: 'postgresql-doc-15/html/bookindex.html' };
@@ -53,6 +55,19 @@ export interface LongRunResult {
   /** last 10 ÷ first 10, median total */
   totalRatio: number;
   traceBytes: number; heapMB: { first: number | null; last: number | null; max: number | null };
+  /**
+   * Core-seconds per step (CPU time of every process of the run's browser, by kind, and of this
+   * Node process: the runner and the model that answers at once), over the steps from the 11th
+   * request to the STEPS − 20th.
+   */
+  coreSecondsPerStep: ReturnType<typeof cpuSpent> | null;
+  /**
+   * A bare capture of the same page in the same run (CDP Page.captureScreenshot, PNG, as observe
+   * takes it) after steps STEPS − 20 … STEPS − 11, median ms, and those steps' observe (the settle
+   * wait apart: from its end until the request left, timings.observeStages.requestMs) ÷ it.
+   */
+  bareCaptureMs: number | null;
+  observePerCapture: number | null;
 }
 
 /**
@@ -98,6 +113,24 @@ function workerHeap(context: BrowserContext): () => Promise<number | null> {
   };
 }
 
+/** `n` bare captures of the run's page (PNG as observe takes it, by its own CDP session), ms each. */
+async function bareCaptures(context: BrowserContext, n: number): Promise<number[]> {
+  const page = context.pages().find((p) => p.url().startsWith('http'));
+  if (!page) return [];
+  const cdp = await context.newCDPSession(page);
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, captureBeyondViewport: false });
+      out.push(performance.now() - t);
+    }
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+  return out;
+}
+
 export async function longRunBench(log: (s: string) => void = console.log): Promise<LongRunResult | { skipped: true }> {
   if (!ensureDocs([PAGE], 'longRun', log)) return { skipped: true };
   const docs = await serveDir(DOC);
@@ -106,10 +139,16 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
   const arrived: number[] = [], replied: number[] = [];
   const heap: number[] = [];
   let heapOf: () => Promise<number | null> = async () => null;
+  let launched: Launched | null = null;
+  const cpu: CpuSample[] = [];
+  const [cpuFrom, cpuTo] = [WINDOW, Math.max(WINDOW + 1, STEPS - 2 * WINDOW)];
+  const bare: number[] = [];
   const model = await startFakeModel({
     models: ['glm-4.5v'],
-    policy: (_req, n) => {
+    policy: async (_req, n) => {
       arrived[n] = performance.now();
+      if (launched && (n === cpuFrom || n === cpuTo)) cpu.push(cpuSample(launched.userDataDir));
+      if (launched && n >= cpuTo && n < STEPS - WINDOW) bare.push(...await bareCaptures(launched.context, 3));
       void heapOf().then((h) => { if (h !== null) heap.push(h); });
       const r = policy(n);
       replied[n] = performance.now();
@@ -125,7 +164,7 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
     }, {
       out: () => undefined, err: (l) => { if (process.env.BENCH_LONG_LOG) log(l); },
       input: Readable.from(Array.from({ length: STEPS }, () => 'n\n')),
-      onLaunched: (b) => { heapOf = workerHeap(b.context); },
+      onLaunched: (b) => { heapOf = workerHeap(b.context); launched = b; },
     });
     const traceText = readFileSync(traceFile, 'utf8');
     const trace = JSON.parse(traceText) as Trace;
@@ -148,11 +187,16 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
     });
     const first = part(acting.slice(0, WINDOW));
     const last = part(acting.slice(-WINDOW));
+    const captured = acting.slice(cpuTo, STEPS - WINDOW).map((x) => x.request);
+    const bareMs = bare.length ? median(bare) : null;
     const result: LongRunResult = {
       date: new Date().toISOString(), page: PAGE.name, steps: trace.steps.length, status: r.status, runSeconds: Math.round((Date.now() - t0) / 1000),
       first, last, totalRatio: Math.round((last.total / first.total) * 100) / 100,
       traceBytes: Buffer.byteLength(traceText),
       heapMB: { first: heap[0] ?? null, last: heap.at(-1) ?? null, max: heap.length ? Math.max(...heap) : null },
+      coreSecondsPerStep: cpu.length === 2 && Object.keys(cpu[1]).length > 1 ? cpuSpent(cpu[0], cpu[1], cpuTo - cpuFrom) : null,
+      bareCaptureMs: bareMs,
+      observePerCapture: bareMs ? Math.round((median(captured) / bareMs) * 100) / 100 : null,
     };
     log(`\nlong run: ${result.steps} steps scrolling ${PAGE.name} (${result.status}, ${result.runSeconds} s), median of ${WINDOW} steps (ms; step kB in the trace)`);
     log('              observe       act     model      rest       gap     total   step kB');
@@ -160,6 +204,9 @@ export async function longRunBench(log: (s: string) => void = console.log): Prom
     line('first 10', first);
     line('last 10', last);
     log(`observe's stages (settle / label / capture, of which drawing / until the request left): first 10 ${first.settle} / ${first.label} / ${first.capture}, ${first.draw} / ${first.request}; last 10 ${last.settle} / ${last.label} / ${last.capture}, ${last.draw} / ${last.request}`);
+    const c = result.coreSecondsPerStep;
+    log(c ? `core-seconds a step (budget 0.5), steps ${cpuFrom + 1}-${cpuTo}: ${c.total} (${Object.entries(c).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ')})` : 'core-seconds a step: not measured (no /proc)');
+    log(`observe ÷ one bare capture of the page (budget 1.3): ${result.observePerCapture ?? '?'} (bare capture ${bareMs ?? '?'} ms)`);
     log(`last ÷ first (total): ${result.totalRatio}; trace ${(result.traceBytes / 1e6).toFixed(2)} MB; worker heap ${result.heapMB.first ?? '?'} → ${result.heapMB.last ?? '?'} MB (max ${result.heapMB.max ?? '?'})`);
     return result;
   } finally {

@@ -20,7 +20,7 @@ export interface Active extends TabbedRun {
   held?: DownloadNote[];
   /** the observed step's history images still to make: started when its request left (keep.ts) */
   keep?: KeepJob | null;
-  /** those images being made and stored ('kept'); joined before the action */
+  /** those images being made and stored ('kept'): beside the request, its check and its action; joined before the event that ends the step (driver.ts) */
   keeping?: Promise<void> | null;
   /** an action's input stuck behind a page dialog held for the person: it ends once the dialog is answered */
   inputLeft?: Promise<unknown>;

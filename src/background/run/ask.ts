@@ -46,8 +46,6 @@ export async function askStep(a: Active, eff: Extract<Effect, { kind: 'ask' }>):
     // The opt-in picture check (image-screen.ts), beside the request: it never throws.
     const screening = screenStep(a, request.signal);
     const r = await askModel(a.settings, messages, request.signal, { ...streamTo(a, index), onSent });
-    // Made while the model thought: joined before anything else touches the page or the step.
-    await startKeeping(a);
     const screen = await screening;
     // the pictures on screen, read by OCR since the observation: the action waits for them
     const pictures = await picturesOf(a);

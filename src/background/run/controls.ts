@@ -97,7 +97,7 @@ export async function control(runId: string | undefined, c: Control): Promise<Ru
     case 'takeover':
       await commit(a, { type: 'takeover', at, url: await tabUrl(s.tabId) });
       a.request?.abort();
-      // A clean capture in flight restores our overlay: the person gets the page after it.
+      // The step's history images in flight are stored before the person gets the page.
       await a.keeping?.catch(() => undefined);
       await resetTab(s.tabId);
       break;

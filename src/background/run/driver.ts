@@ -4,7 +4,7 @@
  * run lives here, in the service worker: closing the side panel does not stop it.
  */
 import { DEFAULT_SETTINGS } from '../../core/settings';
-import { effectOf, type RunEvent } from '../../core/run';
+import { effectOf, reduce, type Effect, type RunEvent, type RunState } from '../../core/run';
 import { runDevice } from '../../core/dialects/device';
 import { emulatePhone, restoreDevice } from '../act/device';
 import * as cdp from '../cdp';
@@ -46,6 +46,14 @@ function changed(a: Active): Promise<void> {
   });
 }
 
+/** The effects that run while the observed step's history images are still being made (keep.ts). */
+const BESIDE_KEEPING = new Set<Effect['kind']>(['ask', 'check', 'act', 'after']);
+
+/** The event finishes (or drops) the step in progress. */
+function endsStep(state: RunState, ev: RunEvent): boolean {
+  return !!state.pending && reduce(state, ev).pending?.index !== state.pending.index;
+}
+
 export async function drive(a: Active): Promise<void> {
   active.set(a.state.id, a);
   // A run picked up after a restart whose tab closed meanwhile goes back to its opener first.
@@ -81,8 +89,9 @@ export async function drive(a: Active): Promise<void> {
       await syncTabs(a, (ev) => commit(a, ev));
       if (a.state.status !== 'running') break;
       const eff = effectOf(a.state);
-      // Any effect but the request waits for the observed step's images (a replay, a pause, a dropped step).
-      if (eff.kind !== 'ask') await startKeeping(a);
+      // The observed step's history images are made while the model thinks and while its action
+      // runs; any other effect (a replay, a pause, a wait for the person) waits for them first.
+      if (!BESIDE_KEEPING.has(eff.kind)) await startKeeping(a);
       if (eff.kind === 'wait') {
         await changed(a);
         continue;
@@ -106,14 +115,18 @@ export async function drive(a: Active): Promise<void> {
       if (ev) goneInARow = 0;
       // The observed step goes to the model at once; it is stored with its images ('kept', keep.ts).
       if (ev?.type === 'observed') advance(a, ev);
-      else if (ev) await commit(a, ev);
+      else if (ev) {
+        // a step is recorded with its history images: they are joined before the event that ends it
+        if (endsStep(a.state, ev)) await startKeeping(a);
+        await commit(a, ev);
+      }
     }
   } catch (err) {
     await commit(a, { type: 'fail', at: Date.now(), reason: `Could not control the tab: ${messageOf(err)}`, cause: 'tab' });
   } finally {
     clearInterval(keepAlive);
     clearTimeout(timeLimit);
-    // A clean capture in flight restores our overlay: let it end before the tabs are reset.
+    // The last step's history images in flight are stored before the run lets go of its tabs.
     await a.keeping?.catch(() => undefined);
     active.delete(a.state.id);
     if (!active.size) void chrome.alarms.clear(ALARM);

@@ -336,7 +336,7 @@ export function reduce(state: RunState, ev: RunEvent): RunState {
       return { ...state, heldFindings: undefined, phase: 'model', pending: { ...base, request, promptText: promptTextOf(request), ...(injection.length ? { injection } : {}) } };
     }
     case 'kept': {
-      // Made while the model thought; joined before the action, so any phase of the same step takes it.
+      // Made while the model thinks and the action runs; joined before the event that ends the step, so any phase of the same step takes it.
       if (!p || p.index !== ev.index) return state;
       const stages = p.observeStages && ev.sent ? { ...p.observeStages, ...ev.sent } : p.observeStages;
       return { ...state, pending: { ...p, kept: ev.kept, ...(stages ? { observeStages: stages } : {}) } };

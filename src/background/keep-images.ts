@@ -1,0 +1,32 @@
+/**
+ * A step's history images (core/history.ts KEPT_IMAGE: the clean view and the labelled one) made
+ * from its clean capture. Encoding them holds a thread for 50–150 ms each (WebP), and a service
+ * worker's encode holds its only thread: the model's reply and the action would wait behind it. So
+ * they are made in a worker of the offscreen document (src/offscreen/keep-worker.ts), here only
+ * when that cannot be had (the service worker's own encoders then).
+ */
+import type { KeepImagesRequest } from '../core/messages';
+import { askOffscreen } from './offscreen';
+import { canvasOf, decodeImage, drawLabels, encodeCanvas } from './draw-labels';
+
+/** The two images, made on whatever thread calls it (the offscreen worker, or this one). */
+export async function makeKeptImages(req: KeepImagesRequest): Promise<{ labelled: string; clean: string }> {
+  const bitmap = await decodeImage(req.image);
+  try {
+    const clean = (await encodeCanvas(canvasOf(bitmap), req.kept.mime, req.kept.quality)).dataUrl;
+    if (!req.labels) return { labelled: clean, clean };
+    const labelled = drawLabels(bitmap, req.labels.marks, req.labels.viewport, req.labels.style);
+    return { labelled: (await encodeCanvas(labelled, req.kept.mime, req.kept.quality)).dataUrl, clean };
+  } finally {
+    bitmap.close();
+  }
+}
+
+/** The step's history images, made off this thread when the offscreen document can be had. */
+export async function keptImages(req: KeepImagesRequest): Promise<{ labelled: string; clean: string }> {
+  try {
+    return await askOffscreen('keep/images', req);
+  } catch {
+    return makeKeptImages(req);
+  }
+}
