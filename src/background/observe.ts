@@ -7,7 +7,7 @@
  * (draw-labels.ts) and encoded in its format (PNG, or JPEG); a dialect that acts at points gets the
  * capture as the browser encoded it. The history's two images (KEPT_IMAGE, WebP: the labelled view
  * and the clean one) are made from the same capture off this thread (keep-images.ts), while the
- * model thinks and the action runs (run/keep.ts).
+ * model thinks and the action runs (run/commit.ts startKeeping).
  */
 import type { Observation } from '../core/run';
 import { KEPT_IMAGE } from '../core/history';
@@ -160,7 +160,7 @@ export interface Observed {
  * learned documentation of the elements on screen as well.
  *
  * Only what the model needs is done before this returns; the history's images (`keep`) are made
- * by the run while the model thinks (run/keep.ts).
+ * by the run while the model thinks (run/commit.ts startKeeping).
  */
 export async function observe(tabId: number, observes: Pick<Observes, 'labels' | 'image' | 'labelStyle' | 'docs'>): Promise<Observed> {
   const { labels, image: format, labelStyle: style = 'corner', docs = false } = observes;

@@ -26,6 +26,7 @@ import type { Display } from '../../scripts/batch/display';
 import type { BatchTask, TaskResult } from '../../src/core/batch/types';
 import { startFakeModel } from '../fixtures/model/server';
 import { batchPolicy, nutritionPlan } from '../fixtures/model/batch';
+import { cpuSpent, cpuWatch } from './cpu';
 
 const TASKS = Number(process.env.BENCH_BATCH_TASKS ?? 8);
 const DISHES: Array<[string, string]> = [['Miso Ramen', 'ramen'], ['Banana Bread', 'banana'], ['Vegetable Pad Thai', 'thai'], ['Lemon Drizzle Cake', 'lemon']];
@@ -41,6 +42,8 @@ function median(xs: number[]): number {
 export interface BatchRound {
   concurrency: number; tasks: number; finished: number; wallMs: number; tasksPerMinute: number;
   medianTaskMs: number; medianRunMs: number; medianStartMs: number; medianExportMs: number; overheadShare: number;
+  /** core-seconds a task, by process (every browser of the round and this process: the batch runner, its exports and the fake model), from /proc */
+  coreSecondsPerTask: ReturnType<typeof cpuSpent> | null;
 }
 
 export interface CollectCost { folderBytes: number; files: number; beforeMs: number; nowMs: number; checkJobMs: number }
@@ -89,6 +92,7 @@ export async function batchBench(): Promise<{ rounds: BatchRound[]; collect: Col
     for (const concurrency of [1, 2, 4]) {
       const out = mkdtempSync(path.join(tmpdir(), 'webagent-bench-batch-'));
       const t0 = performance.now();
+      const cpu = cpuWatch('webagent-profile-');
       const o = await runLocalBatch({
         tasks, out, concurrency, retryFailed: false, attempts: 1,
         task: { run: { config: { baseUrl: model.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', maxSteps: 8 }, files: [], width: 1280, height: 800, headed: false }, allowGuards: new Set(), timeoutMs: 300_000 },
@@ -96,6 +100,7 @@ export async function batchBench(): Promise<{ rounds: BatchRound[]; collect: Col
         freshBrowsers: process.env.BENCH_BATCH_FRESH === '1',
       });
       const wallMs = performance.now() - t0;
+      const used = cpu.stop();
       const rs = [...o.results.byId.values()] as TaskResult[];
       const start = median(rs.map((r) => r.durations.startMs));
       const exp = median(rs.map((r) => r.durations.exportMs));
@@ -105,6 +110,7 @@ export async function batchBench(): Promise<{ rounds: BatchRound[]; collect: Col
         tasksPerMinute: Math.round((rs.length / (wallMs / 60_000)) * 10) / 10,
         medianTaskMs: total, medianRunMs: median(rs.map((r) => r.durations.runMs)), medianStartMs: start, medianExportMs: exp,
         overheadShare: Math.round(((start + exp) / Math.max(1, total)) * 100) / 100,
+        coreSecondsPerTask: Object.keys(used).length > 1 ? cpuSpent({}, used, rs.length) : null,
       });
       const done = rs.find((r) => r.kind === 'finished');
       if (!collect && done) collect = collectCost(path.join(out, done.folder), done, tasks.find((t) => t.id === done.id)!, { config: { baseUrl: model.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', bbox: 'norm-xy', appagentDevice: 'phone', apps: '', maxSteps: 8 }, files: [], width: 1280, height: 800, headed: false });
@@ -118,6 +124,11 @@ export async function batchBench(): Promise<{ rounds: BatchRound[]; collect: Col
   console.log('concurrency  tasks  finished  wall s  tasks/min  task ms (median)  run ms  start ms  export ms  overhead');
   for (const r of rounds) {
     console.log(`${String(r.concurrency).padStart(11)}  ${String(r.tasks).padStart(5)}  ${String(r.finished).padStart(8)}  ${(r.wallMs / 1000).toFixed(1).padStart(6)}  ${String(r.tasksPerMinute).padStart(9)}  ${String(r.medianTaskMs).padStart(16)}  ${String(r.medianRunMs).padStart(6)}  ${String(r.medianStartMs).padStart(8)}  ${String(r.medianExportMs).padStart(9)}  ${`${Math.round(r.overheadShare * 100)}%`.padStart(8)}`);
+  }
+  console.log('\ncore-seconds a task, by process (every browser of the round, and the runner: its exports and the fake model)');
+  for (const r of rounds) {
+    const c = r.coreSecondsPerTask;
+    console.log(`concurrency ${r.concurrency}: ${c ? `${c.total} (${Object.entries(c).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${v}`).join(', ')})` : 'not measured (no /proc)'}`);
   }
   if (collect) {
     console.log('\nA finished task through the queue: what the submitting side\'s checks cost (median of 20)');

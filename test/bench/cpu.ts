@@ -22,12 +22,9 @@ function kindOf(cmdline: string[]): ProcessKind | null {
   return 'utility';
 }
 
-/** Seconds of CPU each kind of process of the Chromium whose profile is `profileDir` has used so far, and this process's. */
-export function cpuSample(profileDir: string): CpuSample {
-  const out: CpuSample = {};
-  const add = (k: ProcessKind, s: number) => { out[k] = (out[k] ?? 0) + s; };
-  const own = process.cpuUsage();
-  add('node', (own.user + own.system) / 1e6);
+/** Each live process of the Chromiums whose command line names `profileDir`: its kind and CPU seconds so far. */
+function browserProcesses(profileDir: string): Map<string, { kind: ProcessKind; s: number }> {
+  const out = new Map<string, { kind: ProcessKind; s: number }>();
   let pids: string[] = [];
   try { pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p)); } catch { return out; }
   // a renderer's command line does not name the profile: its browser's does; follow parent pids
@@ -50,11 +47,49 @@ export function cpuSample(profileDir: string): CpuSample {
     return false;
   };
   for (const [pid, c] of cmd) {
-    if (!ofBrowser(pid)) continue;
-    const k = kindOf(c);
-    if (k) add(k, cpu.get(pid) ?? 0);
+    const kind = ofBrowser(pid) ? kindOf(c) : null;
+    if (kind) out.set(pid, { kind, s: cpu.get(pid) ?? 0 });
   }
   return out;
+}
+
+const nodeSeconds = () => {
+  const own = process.cpuUsage();
+  return (own.user + own.system) / 1e6;
+};
+
+/** Seconds of CPU each kind of process of the Chromium whose profile is `profileDir` has used so far, and this process's. */
+export function cpuSample(profileDir: string): CpuSample {
+  const out: CpuSample = { node: nodeSeconds() };
+  for (const { kind, s } of browserProcesses(profileDir).values()) out[kind] = (out[kind] ?? 0) + s;
+  return out;
+}
+
+/**
+ * CPU used from now until `stop()` by every Chromium whose command line names `profileDir` (those
+ * started meanwhile too) and by this process, by kind. Processes are read every `everyMs`: one
+ * that ends counts with what it had used at its last reading.
+ */
+export function cpuWatch(profileDir: string, everyMs = 250): { stop(): CpuSample } {
+  const first = new Map<string, number>();
+  const last = new Map<string, { kind: ProcessKind; s: number }>();
+  const node0 = nodeSeconds();
+  const read = () => {
+    // a process started meanwhile counts its whole life (from 0)
+    for (const [pid, p] of browserProcesses(profileDir)) last.set(pid, p);
+  };
+  // processes already running count from now
+  for (const [pid, p] of browserProcesses(profileDir)) first.set(pid, p.s);
+  const timer = setInterval(read, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      read();
+      const out: CpuSample = { node: nodeSeconds() - node0 };
+      for (const [pid, p] of last) out[p.kind] = (out[p.kind] ?? 0) + p.s - (first.get(pid) ?? 0);
+      return out;
+    },
+  };
 }
 
 /** b − a, per kind, in core-seconds (rounded to ms), with the total. */

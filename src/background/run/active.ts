@@ -18,9 +18,9 @@ export interface Active extends TabbedRun {
   woken?: boolean;
   /** downloads an action began, paused until the person keeps or undoes them (undone if the run ends first) */
   held?: DownloadNote[];
-  /** the observed step's history images still to make: started when its request left (keep.ts) */
+  /** the observed step's history images still to make: started when its request left (commit.ts startKeeping) */
   keep?: KeepJob | null;
-  /** those images being made and stored ('kept'): beside the request, its check and its action; joined before the event that ends the step (driver.ts) */
+  /** those images being made and stored ('kept'): beside the request, its check and its action; joined by the commit that records the step (commit.ts) */
   keeping?: Promise<void> | null;
   /** an action's input stuck behind a page dialog held for the person: it ends once the dialog is answered */
   inputLeft?: Promise<unknown>;

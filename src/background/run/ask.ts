@@ -12,7 +12,7 @@ import { screenPicture } from '../image-screen';
 import type { PicturesRead } from '../../core/picture-text';
 import { askModel } from '../model';
 import type { Active } from './active';
-import { startKeeping } from './keep';
+import { startKeeping } from './commit';
 import { probe } from './probe';
 import { streamTo } from './stream';
 

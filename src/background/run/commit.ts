@@ -1,6 +1,7 @@
 /**
  * Commit and advance: every transition goes through the pure reducer, is saved (commit) or kept in
- * memory only (advance), and is broadcast to the views.
+ * memory only (advance), and is broadcast to the views. The observed step's history images are
+ * made beside the step (startKeeping) and joined by the commit of the event that records the step.
  */
 import { reduce, stepsChangedFrom, toRunView, withoutStepPictures, type RunEvent, type RunState, type StepRecord } from '../../core/run';
 import type { RunView } from '../../core/messages';
@@ -30,7 +31,34 @@ export function broadcast(state: RunState): void {
   chrome.runtime.sendMessage({ event: 'run/update', run: toRunView(state, { rev: nextRev(), stepsFrom }) }).catch(() => undefined);
 }
 
+/**
+ * The step's history images (the clean view, the labelled one as kept) and the store write of the
+ * observed step, once: started when the model request left (or, without one, when the run needs
+ * them), while the model thinks and the action runs. Resolves when they are committed. A job whose
+ * step was dropped (a tab change, a take-over, a stop) is dropped too.
+ */
+export function startKeeping(a: Active, sent?: { encodeMs: number; requestMs: number }): Promise<void> {
+  const job = a.keep;
+  if (job) {
+    a.keep = null;
+    if (a.state.status === 'running' && a.state.pending?.index === job.index && a.state.pending.screenshot === job.shot) {
+      a.keeping = job.run()
+        .catch(() => ({ labelled: '', clean: '' }))
+        .then((kept) => commit(a, { type: 'kept', at: Date.now(), index: job.index, kept, ...(sent ? { sent } : {}) }));
+    }
+  }
+  return a.keeping ?? Promise.resolve();
+}
+
+/** The event records the step in progress (a step in the history): its images must be there first. */
+function records(state: RunState, ev: RunEvent): boolean {
+  return !!state.pending && ev.type !== 'kept' && reduce(state, ev).steps.length > state.steps.length;
+}
+
 export async function commit(a: Active, ev: RunEvent): Promise<void> {
+  // whichever path the event comes by (the loop, a person's control, a time limit), a step is
+  // recorded with its history images, never with the model's picture in their place
+  if ((a.keep || a.keeping) && records(a.state, ev)) await startKeeping(a).catch(() => undefined);
   const before = a.state;
   a.state = reduce(a.state, ev);
   if (a.state === before) return;

@@ -4,7 +4,7 @@
  * run lives here, in the service worker: closing the side panel does not stop it.
  */
 import { DEFAULT_SETTINGS } from '../../core/settings';
-import { effectOf, reduce, type Effect, type RunEvent, type RunState } from '../../core/run';
+import { effectOf, type Effect, type RunEvent } from '../../core/run';
 import { runDevice } from '../../core/dialects/device';
 import { emulatePhone, restoreDevice } from '../act/device';
 import * as cdp from '../cdp';
@@ -16,8 +16,7 @@ import { resetTab } from '../label';
 import { canGoBack, syncTabs } from '../tabs';
 import { endWatch, forgetWatched, watchTab } from '../watch';
 import { active, type Active } from './active';
-import { advance, commit, messageOf, reasonText } from './commit';
-import { startKeeping } from './keep';
+import { advance, commit, messageOf, reasonText, startKeeping } from './commit';
 import { perform } from './perform';
 
 export const ALARM = 'webagent-resume';
@@ -46,13 +45,8 @@ function changed(a: Active): Promise<void> {
   });
 }
 
-/** The effects that run while the observed step's history images are still being made (keep.ts). */
+/** The effects that run while the observed step's history images are still being made (commit.ts startKeeping). */
 const BESIDE_KEEPING = new Set<Effect['kind']>(['ask', 'check', 'act', 'after']);
-
-/** The event finishes (or drops) the step in progress. */
-function endsStep(state: RunState, ev: RunEvent): boolean {
-  return !!state.pending && reduce(state, ev).pending?.index !== state.pending.index;
-}
 
 export async function drive(a: Active): Promise<void> {
   active.set(a.state.id, a);
@@ -90,7 +84,8 @@ export async function drive(a: Active): Promise<void> {
       if (a.state.status !== 'running') break;
       const eff = effectOf(a.state);
       // The observed step's history images are made while the model thinks and while its action
-      // runs; any other effect (a replay, a pause, a wait for the person) waits for them first.
+      // runs; any other effect (a replay, a pause, a wait for the person) waits for them first (the
+      // commit that records the step waits for them in any case: commit.ts).
       if (!BESIDE_KEEPING.has(eff.kind)) await startKeeping(a);
       if (eff.kind === 'wait') {
         await changed(a);
@@ -113,13 +108,9 @@ export async function drive(a: Active): Promise<void> {
         if (await canGoBack(a.state)) ev = null;
       }
       if (ev) goneInARow = 0;
-      // The observed step goes to the model at once; it is stored with its images ('kept', keep.ts).
+      // The observed step goes to the model at once; it is stored with its images ('kept', commit.ts startKeeping).
       if (ev?.type === 'observed') advance(a, ev);
-      else if (ev) {
-        // a step is recorded with its history images: they are joined before the event that ends it
-        if (endsStep(a.state, ev)) await startKeeping(a);
-        await commit(a, ev);
-      }
+      else if (ev) await commit(a, ev);
     }
   } catch (err) {
     await commit(a, { type: 'fail', at: Date.now(), reason: `Could not control the tab: ${messageOf(err)}`, cause: 'tab' });

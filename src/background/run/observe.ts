@@ -17,7 +17,7 @@ export async function observeStep(a: Active): Promise<RunEvent> {
   const started = Date.now();
   const { observes } = dialectOf(a.state.dialect);
   const o = await observeSteady(tabId, observes);
-  // its history images are made while the model thinks (keep.ts)
+  // its history images are made while the model thinks (commit.ts startKeeping)
   a.keep = { index: a.state.steps.length, shot: o.obs.screenshot.dataUrl, settledAt: o.settledAt, run: o.keep };
   // its pictures are read while the model thinks, and joined to the reply (ask.ts)
   const { boxes, shot, cssWidth } = o.pictures;
