@@ -24,6 +24,7 @@ import { beginTextPass } from './unseen-text';
 import { screenAfresh, screenPageText } from './screen-text';
 import { screenSeenText } from './seen-text';
 import { picturesOnScreen } from './pictures';
+import { sharingBoxes } from './boxes';
 import { state, type Entry } from './state';
 import { controlValues } from './values';
 
@@ -72,8 +73,10 @@ let lastRoots: ShadowRoot[] = [];
 
 /** The page text screen of this frame: its text in DOM order (screen-text.ts), then what is drawn as a person reads it (seen-text.ts). */
 function screenFrame(roots: ShadowRoot[], vw: number, vh: number, screen = screenPageText): TextFinding[] {
-  const inOrder = screen(roots, vw, vh);
-  return [...inOrder, ...screenSeenText(roots, inOrder, vw, vh)];
+  return sharingBoxes(() => {
+    const inOrder = screen(roots, vw, vh);
+    return [...inOrder, ...screenSeenText(roots, inOrder, vw, vh)];
+  });
 }
 
 /** The page text screen of this frame over the last pass's roots: for the harness and tests. */
@@ -125,9 +128,12 @@ export async function collectFrame(opts: { everyChildAnswers?: boolean } | null 
   // what the frame shows besides its controls, screened for words aimed at the agent (screen-text.ts)
   const t2 = performance.now();
   lastRoots = walked.roots;
-  const findings = screenFrame(walked.roots, view.width, view.height);
-  // the pictures on screen, whose drawn words the background reads (pictures.ts)
-  const pictures = picturesOnScreen(walked.roots, view.width, view.height);
+  // both read the page without changing it, in this one task: one box per element for both (boxes.ts)
+  const { findings, pictures } = sharingBoxes(() => ({
+    findings: screenFrame(walked.roots, view.width, view.height),
+    // the pictures on screen, whose drawn words the background reads (pictures.ts)
+    pictures: picturesOnScreen(walked.roots, view.width, view.height),
+  }));
   const screenMs = performance.now() - t2;
   return {
     token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, screenMs, values: controlValues(state().entries),

@@ -14,6 +14,7 @@
 import { MIN_PICTURE_HEIGHT, MIN_PICTURE_WIDTH, type PictureBox } from '../../src/core/picture-text';
 import { UI_ATTR } from './dom';
 import { elementsOfRules, hostSelectors } from './style-rules';
+import { boxOf } from './boxes';
 
 const PICTURE_TAGS = 'img, canvas, video, svg, input[type="image" i], object, embed, [style*="url(" i]';
 /** a rule draws a picture: a background or mask image, or `content: url(…)` */
@@ -36,15 +37,21 @@ function drawsBackground(el: Element): boolean {
 }
 
 /**
- * The fallback when a sheet cannot be read: every element of the roots whose own computed style
- * draws a background picture (one style read each, from the style the page's layout already
- * computed: about 14 ms on 9,000 elements, 23 on 15,600; a grid of hit tests over the viewport cost
- * 325–640 ms on the same pages).
+ * The fallback when a sheet cannot be read: every element of the roots whose box meets the
+ * viewport and whose own computed style draws a background picture (a picture off screen is left
+ * out below anyway). The boxes are the screen's (boxes.ts: on such a page the drawn-text screen has
+ * read every element's already), so only the elements on screen cost a style read: about 14 ms
+ * on the 9,000 elements of n-api when every element's style was read, 23 on 15,600; a grid of hit
+ * tests over the viewport cost 325–640 ms on the same pages.
  */
-function ownBackgrounds(roots: ReadonlyArray<Document | ShadowRoot>): Set<Element> {
+function ownBackgrounds(roots: ReadonlyArray<Document | ShadowRoot>, vw: number, vh: number): Set<Element> {
   const out = new Set<Element>();
   for (const root of roots) {
-    for (const el of Array.from(root.querySelectorAll('*'))) if (DRAWS.test(getComputedStyle(el).backgroundImage)) out.add(el);
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      const r = boxOf(el);
+      if (r.bottom <= 0 || r.right <= 0 || r.top >= vh || r.left >= vw) continue;
+      if (DRAWS.test(getComputedStyle(el).backgroundImage)) out.add(el);
+    }
   }
   return out;
 }
@@ -54,12 +61,12 @@ export function picturesOnScreen(roots: readonly ShadowRoot[], vw = window.inner
   const all: Array<Document | ShadowRoot> = [document, ...roots];
   const tagged = new Set<Element>();
   for (const root of all) root.querySelectorAll(PICTURE_TAGS).forEach((el) => tagged.add(el));
-  const styled = elementsOfRules(all, ruleDrawsPicture) ?? ownBackgrounds(all);
+  const styled = elementsOfRules(all, ruleDrawsPicture) ?? ownBackgrounds(all, vw, vh);
   const out: PictureBox[] = [];
   const consider = (el: Element, byStyle: boolean) => {
     if (el.closest(`[${UI_ATTR}]`)) return;
     if (el instanceof SVGElement && el.ownerSVGElement) return; // inside a drawing read whole
-    const r = el.getBoundingClientRect();
+    const r = boxOf(el);
     const x = Math.max(0, r.left);
     const y = Math.max(0, r.top);
     const width = Math.min(vw, r.right) - x;

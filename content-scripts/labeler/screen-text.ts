@@ -26,6 +26,7 @@
  */
 import { detectInjection, type InjectionKind } from '../../src/core/injection';
 import type { TextFinding } from '../../src/core/marks';
+import { boxOf } from './boxes';
 import { hiddenParts, hidesOwnText } from './hidden-text';
 import { MAX_TEXT as MAX_SEEN } from './text';
 import { readGroups, TextWatch, type Group } from './text-watch';
@@ -55,7 +56,7 @@ function screen(text: string, code: boolean): { phrase: string; kind: InjectionK
 
 function readable(el: Element, vw: number, vh: number): boolean {
   if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) return false;
-  const r = el.getBoundingClientRect();
+  const r = boxOf(el);
   return r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
 }
 
@@ -96,7 +97,7 @@ const kept = {
 };
 
 function onScreen(el: Element, vw: number, vh: number): boolean {
-  const r = el.getBoundingClientRect();
+  const r = boxOf(el);
   return r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
 }
 
