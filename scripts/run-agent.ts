@@ -13,7 +13,7 @@ import type { Settings } from '../src/core/settings';
 import { actionInWords, oneLine, personText, stepActionInWords } from '../src/core/run/person-text';
 import { mergeView } from '../src/core/run/view';
 import type { Page } from 'playwright-core';
-import type { ExportKind, ExportResult, exportRun } from '../sidepanel/export';
+import type { ExportKind, ExportResult, exportRuns } from '../sidepanel/export';
 import { launchWithExtension, openPanel, type Launched } from './browser';
 
 /** What a run is: the task, its settings and the exports to write. */
@@ -177,11 +177,11 @@ export function answerLine(answer: string | null): string {
   return `ANSWER: ${oneLine(answer ?? '')}`;
 }
 
-/** An export built by the panel page (window.webagent.exportRun), in English whatever the panel's language. */
-function exportFrom(panel: Page, runId: string, kind: ExportKind, secrets: string[]): Promise<ExportResult> {
+/** Exports built by the panel page from one read of the run (window.webagent.exportRuns), in English whatever the panel's language. */
+function exportsFrom(panel: Page, runId: string, kinds: ExportKind[], secrets: string[]): Promise<ExportResult[]> {
   return panel.evaluate(
-    ([id, k, sec]) => (window as unknown as { webagent: { exportRun: typeof exportRun } }).webagent.exportRun(id, k, { secrets: sec, locale: 'en' }),
-    [runId, kind, secrets] as const,
+    ([id, k, sec]) => (window as unknown as { webagent: { exportRuns: typeof exportRuns } }).webagent.exportRuns(id, k, { secrets: sec, locale: 'en' }),
+    [runId, kinds, secrets] as const,
   );
 }
 
@@ -368,20 +368,21 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
     const secrets = [o.config.apiKey ?? '', ...(o.secrets ?? [])];
     // the same JSON export as the panel's (compact with screenshots, under 25 MB)
     const traceFile = path.resolve(o.traceFile ?? path.join('traces', `${runId}.json`));
-    const traced = await exportFrom(panel, runId, 'json', secrets);
+    const reportFile = o.reportFile ? path.resolve(o.reportFile) : undefined;
+    const zipFile = o.zipFile ? path.resolve(o.zipFile) : undefined;
+    const kinds: ExportKind[] = ['json', ...(reportFile ? ['html' as const] : []), ...(zipFile ? ['zip' as const] : [])];
+    const [traced, ...others] = await exportsFrom(panel, runId, kinds, secrets);
     writeExport(traceFile, traced);
     if (final.status === 'finished') out(answerLine(final.answer));
     else err(`${interrupted ? 'Interrupted' : final.status === 'failed' ? 'Failed' : 'Stopped'}: ${oneLine((final.status === 'stopped' && stopNote) || final.stopReason || 'no reason given')}`);
     err(`Trace written to ${traceFile}${leftOut(traced)}`);
-    const reportFile = o.reportFile ? path.resolve(o.reportFile) : undefined;
     if (reportFile) {
-      const r = await exportFrom(panel, runId, 'html', secrets);
+      const r = others.shift()!;
       writeExport(reportFile, r);
       err(`Report written to ${reportFile}${leftOut(r)}`);
     }
-    const zipFile = o.zipFile ? path.resolve(o.zipFile) : undefined;
     if (zipFile) {
-      const r = await exportFrom(panel, runId, 'zip', secrets);
+      const r = others.shift()!;
       writeExport(zipFile, r);
       err(`Zip written to ${zipFile}${leftOut(r)}`);
     }

@@ -105,10 +105,24 @@ export async function fetchTrace(runId: string, excludeScreenshots: boolean, onP
 }
 
 export async function exportRun(runId: string, kind: ExportKind, opts: ExportOptions = {}): Promise<ExportResult> {
+  return (await exportRuns(runId, [kind], opts))[0];
+}
+
+/**
+ * Several exports of one run from one read of it (the runner and the batch write the trace, the
+ * report and the zip of every task: one fetch and one scrub of its screenshots instead of three).
+ */
+export async function exportRuns(runId: string, kinds: readonly ExportKind[], opts: ExportOptions = {}): Promise<ExportResult[]> {
   const progress = opts.onProgress ?? (() => undefined);
   progress({ stage: 'fetch', done: 0, total: 1 });
   const fetched = await fetchTrace(runId, !!opts.excludeScreenshots, (done, total) => progress({ stage: 'fetch', done, total }));
   const trace = scrub(fetched, opts.secrets ?? []);
+  const out: ExportResult[] = [];
+  for (const kind of kinds) out.push(await build(trace, kind, opts, progress));
+  return out;
+}
+
+async function build(trace: Trace, kind: ExportKind, opts: ExportOptions, progress: (p: ExportProgress) => void): Promise<ExportResult> {
   const fileName = exportFileName({ startUrl: trace.run.startUrl, startedAt: Date.parse(trace.run.startedAt), task: trace.run.task }, kind);
   if (kind === 'json') {
     const fit = fitTrace(trace);
