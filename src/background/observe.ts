@@ -172,7 +172,7 @@ export async function observe(tabId: number, observes: Pick<Observes, 'labels' |
   const t = performance.now();
   const drawn = labels ? await labelPicture(captured, snap, format, style) : null;
   const drawMs = performance.now() - t;
-  const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), captureMs: Math.round(ms.captureMs + drawMs), ...(drawn ? { drawMs: Math.round(drawMs) } : {}), ...(snap.framesLeftOut ? { framesLeftOut: snap.framesLeftOut } : {}) };
+  const stages = { settleMs: Math.round(settledAt - t0), labelMs: Math.round(ms.labelMs), ...(snap.screenMs !== undefined ? { screenMs: Math.round(snap.screenMs) } : {}), captureMs: Math.round(ms.captureMs + drawMs), ...(drawn ? { drawMs: Math.round(drawMs) } : {}), ...(snap.framesLeftOut ? { framesLeftOut: snap.framesLeftOut } : {}) };
   const obs: Observation = {
     url: snap.url, title: snap.title, viewport: snap.viewport, marks: snap.marks, frameOffsets: snap.frameOffsets,
     screenshot: drawn ?? shot, stages, settle,

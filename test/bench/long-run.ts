@@ -27,6 +27,7 @@ import type { Trace } from '../../src/core/trace';
 import { startFakeModel, type ModelReply } from '../fixtures/model/server';
 import { DOC, ensureDocs } from './debian-docs';
 import { cpuSample, cpuSpent, type CpuSample } from './cpu';
+import { bareCaptures } from './bare-capture';
 
 const STEPS = Number(process.env.BENCH_LONG_STEPS ?? 100);
 const PAGE = { name: 'pg bookindex', pkg: 'postgresql-doc-15', file: 'postgresql-doc-15/html/bookindex.html' };
@@ -111,24 +112,6 @@ function workerHeap(context: BrowserContext): () => Promise<number | null> {
       return null;
     }
   };
-}
-
-/** `n` bare captures of the run's page (PNG as observe takes it, by its own CDP session), ms each. */
-async function bareCaptures(context: BrowserContext, n: number): Promise<number[]> {
-  const page = context.pages().find((p) => p.url().startsWith('http'));
-  if (!page) return [];
-  const cdp = await context.newCDPSession(page);
-  const out: number[] = [];
-  try {
-    for (let i = 0; i < n; i++) {
-      const t = performance.now();
-      await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, captureBeyondViewport: false });
-      out.push(performance.now() - t);
-    }
-  } finally {
-    await cdp.detach().catch(() => undefined);
-  }
-  return out;
 }
 
 export async function longRunBench(log: (s: string) => void = console.log): Promise<LongRunResult | { skipped: true }> {

@@ -12,7 +12,10 @@
  * - "wait": seen from the model's side, from the end of the previous action (its reply sent,
  *   minus the trace's actMs) until this request arrived; this one needs no stages, so it also
  *   measures a build that records none (a run of the bench from an older checkout);
- * - the model's image size.
+ * - the model's image size;
+ * - a bare capture of the same page in the same run (bare-capture.ts: three after every fourth step,
+ *   taken before the reply goes out, so in no step's time), and each stage's median beside its
+ *   budget as a share of it (BUDGET: observe in all 1.3×).
  * Each: median and p95. BENCH_OBSERVE_STEPS steps a page (default 16).
  */
 import { readFileSync, mkdtempSync } from 'node:fs';
@@ -27,6 +30,8 @@ import type { Element } from '../fixtures/dialects/glm-web/request';
 import { DOC, ensureDocs } from './debian-docs';
 import { plainSession } from './marks-browser';
 import { REAL_PAGES } from './real-pages';
+import { bareCaptures } from './bare-capture';
+import type { Launched } from '../../scripts/browser';
 
 const STEPS = Number(process.env.BENCH_OBSERVE_STEPS ?? 16);
 
@@ -84,7 +89,14 @@ export interface ObserveRow {
   steps: number;
   settle: Stat | null; label: Stat | null; capture: Stat | null; encode: Stat | null; observe: Stat | null;
   wait: Stat | null; observeMs: Stat | null; imageKB: Stat | null;
+  /** part of label: the text and picture screens in the page; part of capture: decode, drawing, encode */
+  screen: Stat | null; draw: Stat | null;
+  /** a bare capture of the same page in the same run (bare-capture.ts), and observe's median ÷ its */
+  bare: Stat | null; observePerCapture: number | null;
 }
+
+/** Each stage's budget, as a share of a bare capture: observe in all ≤ 1.3×, the capture itself 1×. */
+const BUDGET = { observe: 1.3, capture: 1, labelAndScreen: 0.15, draw: 0.1, rest: 0.05 };
 
 export async function observeBench(log: (s: string) => void = console.log) {
   if (!ensureDocs(REAL_PAGES, 'observe', log)) return { skipped: true };
@@ -97,10 +109,14 @@ export async function observeBench(log: (s: string) => void = console.log) {
       const url = `${docs.url}${p.file}`;
       /** when each request arrived, and when its reply went out (ms, this process) */
       const arrived: number[] = [], replied: number[] = [];
+      const bare: number[] = [];
+      let launched: Launched | null = null;
       const model = await startFakeModel({
         models: ['glm-4.5v'],
-        policy: (req, n) => {
+        policy: async (req, n) => {
           arrived[n] = performance.now();
+          // a bare capture of the page as it is (after a scroll), before the reply: in no step's `wait`
+          if (launched && n % 4 === 1) bare.push(...await bareCaptures(launched.context, 3));
           const r = policy(req.prompt?.elements ?? [], n);
           replied[n] = performance.now();
           return r;
@@ -116,6 +132,7 @@ export async function observeBench(log: (s: string) => void = console.log) {
           out: () => undefined, err: () => undefined,
           // a guard (a download, another site) is answered "no"; the walk goes on
           input: Readable.from(Array.from({ length: STEPS }, () => 'n\n')),
+          onLaunched: (b) => { launched = b; },
         });
       } finally {
         await model.close();
@@ -130,7 +147,11 @@ export async function observeBench(log: (s: string) => void = console.log) {
         settle: stat(st.map((o) => o.settleMs)), label: stat(st.map((o) => o.labelMs)), capture: stat(st.map((o) => o.captureMs)),
         encode: stat(st.flatMap((o) => o.encodeMs ?? [])), observe: stat(st.flatMap((o) => o.requestMs ?? [])),
         wait: stat(wait), observeMs: stat(on.map((s) => s.timings.observeMs)), imageKB: stat(on.map((s) => s.request.imageBytes / 1000)),
+        screen: stat(st.flatMap((o) => o.screenMs ?? [])), draw: stat(st.flatMap((o) => o.drawMs ?? [])),
+        bare: stat(bare), observePerCapture: null,
       });
+      const row = rows[rows.length - 1];
+      if (row.bare && row.observe) row.observePerCapture = Math.round((row.observe.median / row.bare.median) * 100) / 100;
       log(`observe: ${p.name} done (${on.length} of ${trace.steps.length} steps on the page)`);
     }
   } finally {
@@ -141,6 +162,14 @@ export async function observeBench(log: (s: string) => void = console.log) {
   log(`page               nodes  steps${['settle', 'label', 'capture', 'encode', 'observe', 'wait', 'observeMs', 'image kB'].map((h) => h.padStart(10)).join('')}`);
   for (const r of rows) {
     log(`${r.page.padEnd(17)} ${String(r.nodes).padStart(6)} ${String(r.steps).padStart(6)}${f(r.settle)}${f(r.label)}${f(r.capture)}${f(r.encode)}${f(r.observe)}${f(r.wait)}${f(r.observeMs)}${f(r.imageKB)}`);
+  }
+  // each stage's median beside its budget (a share of the page's bare capture in the same run)
+  log(`\nstages beside their budgets, median ms (budget: observe ≤ ${BUDGET.observe}× a bare capture of the page: the capture ${BUDGET.capture}×, label and screen ${BUDGET.labelAndScreen}×, draw ${BUDGET.draw}×, the rest ${BUDGET.rest}×)`);
+  log(`page              ${['bare cap', 'label', '(screen)', 'capture', '(draw)', 'observe', 'obs/cap'].map((h) => h.padStart(15)).join('')}`);
+  const vs = (s: Stat | null, share: number, bare: number | undefined) => `${s ? s.median : '-'} / ${bare ? Math.round(bare * share) : '-'}`.padStart(15);
+  for (const r of rows) {
+    const b = r.bare?.median;
+    log(`${r.page.padEnd(17)} ${String(b ?? '-').padStart(15)}${vs(r.label, BUDGET.labelAndScreen, b)}${(r.screen ? String(r.screen.median) : '-').padStart(15)}${vs(r.capture, BUDGET.capture + BUDGET.draw, b)}${vs(r.draw, BUDGET.draw, b)}${vs(r.observe, BUDGET.observe, b)}${`${r.observePerCapture ?? '-'} / ${BUDGET.observe}`.padStart(15)}`);
   }
   return { date: new Date().toISOString(), steps: STEPS, viewport: { width: 1280, height: 800 }, pages: rows };
 }

@@ -213,6 +213,8 @@ export interface ObserveStages {
   settleMs: number;
   /** labeling passes (and the check that the labels did not move under the screenshot), retries included */
   labelMs: number;
+  /** part of labelMs: the screens of the text and the pictures on screen in the page (every frame's, the last pass's) */
+  screenMs?: number;
   /** the screenshot(s) the model gets */
   captureMs: number;
   /** part of captureMs: the capture decoded, the labels drawn onto it, the picture encoded (dialects whose model reads labels) */
