@@ -42,11 +42,12 @@
  *
  * 9. Observe ("observe"): the observe step's stages (settle wait apart, label, capture, request out)
  *    of the built extension through the runner on the same real pages, median and p95 per page
- *    (observe-bench.ts). BENCH_OBSERVE_STEPS steps a page (default 16).
+ *    (observe-bench.ts), a bare capture of each page in the same run and each stage beside its
+ *    budget (a share of that capture: observe in all 1.3x). BENCH_OBSERVE_STEPS steps a page (default 16).
  *
  * 10. Batch ("batch"): tasks per minute of the local batch runner at concurrency 1, 2 and 4 on the
  *    recipe fixture site with a zero-latency fake model, and each task's overhead (browser start
- *    with a fresh profile, exports) beside it (batch-bench.ts).
+ *    with a fresh profile, exports) beside it, and the core-seconds a task by process (cpu.ts) (batch-bench.ts).
  *
  * 11. Request hold ("hold"): page loads of the real pages and of a page sending 40 API requests with no
  *    run and in a run's tab with the request hold on, side by side (hold-bench.ts).
@@ -56,7 +57,8 @@
  *
  * 13. Long run ("longRun"): 100 steps scrolling the PostgreSQL manual's index (about 35k DOM nodes)
  *    with a model that answers at once: per step observe, act, model, the rest and the model-side
- *    gap, the first 10 steps beside the last 10, each step's size in the trace, the worker's heap
+ *    gap, the first 10 steps beside the last 10, each step's size in the trace, the worker's heap,
+ *    the core-seconds a step by process (cpu.ts) and observe ÷ a bare capture of the page
  *    (long-run.ts). BENCH_LONG_STEPS steps (default 100).
  *
  * 14. Gate ("gate"): the time a step spends finding and judging its element on the names fixture: a
