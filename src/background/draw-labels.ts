@@ -13,6 +13,7 @@
 import { bytesToDataUrl } from '../core/export/data-url';
 import { layoutLabels } from '../core/label-layout';
 import type { LabelStyle, Mark, Viewport } from '../core/marks';
+import type { KeepImagesRequest } from '../core/messages';
 
 type Ctx = OffscreenCanvasRenderingContext2D;
 
@@ -102,4 +103,21 @@ export function canvasOf(bitmap: ImageBitmap): OffscreenCanvas {
   const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
   canvas.getContext('2d')!.drawImage(bitmap, 0, 0);
   return canvas;
+}
+
+/**
+ * A step's history images from its clean capture (keep-images.ts): the clean view and, when the
+ * dialect draws labels, the labelled one, made on whatever thread calls it (the offscreen
+ * document's worker, or the service worker when that cannot be had).
+ */
+export async function makeKeptImages(req: KeepImagesRequest): Promise<{ labelled: string; clean: string }> {
+  const bitmap = await decodeImage(req.image);
+  try {
+    const clean = (await encodeCanvas(canvasOf(bitmap), req.kept.mime, req.kept.quality)).dataUrl;
+    if (!req.labels) return { labelled: clean, clean };
+    const labelled = drawLabels(bitmap, req.labels.marks, req.labels.viewport, req.labels.style);
+    return { labelled: (await encodeCanvas(labelled, req.kept.mime, req.kept.quality)).dataUrl, clean };
+  } finally {
+    bitmap.close();
+  }
 }

@@ -7,20 +7,7 @@
  */
 import type { KeepImagesRequest } from '../core/messages';
 import { askOffscreen } from './offscreen';
-import { canvasOf, decodeImage, drawLabels, encodeCanvas } from './draw-labels';
-
-/** The two images, made on whatever thread calls it (the offscreen worker, or this one). */
-export async function makeKeptImages(req: KeepImagesRequest): Promise<{ labelled: string; clean: string }> {
-  const bitmap = await decodeImage(req.image);
-  try {
-    const clean = (await encodeCanvas(canvasOf(bitmap), req.kept.mime, req.kept.quality)).dataUrl;
-    if (!req.labels) return { labelled: clean, clean };
-    const labelled = drawLabels(bitmap, req.labels.marks, req.labels.viewport, req.labels.style);
-    return { labelled: (await encodeCanvas(labelled, req.kept.mime, req.kept.quality)).dataUrl, clean };
-  } finally {
-    bitmap.close();
-  }
-}
+import { makeKeptImages } from './draw-labels';
 
 /** The step's history images, made off this thread when the offscreen document can be had. */
 export async function keptImages(req: KeepImagesRequest): Promise<{ labelled: string; clean: string }> {

@@ -5,7 +5,7 @@
  * document itself they may be held back (ocr.ts, bmpOf).
  */
 import type { KeepImagesRequest } from '../core/messages';
-import { makeKeptImages } from '../background/keep-images';
+import { makeKeptImages } from '../background/draw-labels';
 
 self.onmessage = (e: MessageEvent<{ id: number; req: KeepImagesRequest }>) => {
   const { id, req } = e.data;
