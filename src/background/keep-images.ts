@@ -6,13 +6,14 @@
  * when that cannot be had (the service worker's own encoders then).
  */
 import type { KeepImagesRequest } from '../core/messages';
+import { KEEP_OFFSCREEN_MS, within } from '../core/deadline';
 import { askOffscreen } from './offscreen';
 import { makeKeptImages } from './draw-labels';
 
-/** The step's history images, made off this thread when the offscreen document can be had. */
+/** The step's history images, made off this thread when the offscreen document can be had (and answers in time). */
 export async function keptImages(req: KeepImagesRequest): Promise<{ labelled: string; clean: string }> {
   try {
-    return await askOffscreen('keep/images', req);
+    return await within(askOffscreen('keep/images', req), KEEP_OFFSCREEN_MS);
   } catch {
     return makeKeptImages(req);
   }

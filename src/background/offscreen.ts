@@ -11,6 +11,8 @@ const DOCUMENT = 'src/offscreen/ocr.html';
 const IDLE_CLOSE_MS = 60_000;
 
 let creating: Promise<void> | null = null;
+/** the document being closed: a request that comes meanwhile waits for it, then opens a new one */
+let closing: Promise<void> | null = null;
 let idle: ReturnType<typeof setTimeout> | undefined;
 let busy = 0;
 
@@ -18,10 +20,15 @@ let busy = 0;
 function closeWhenIdle(): void {
   clearTimeout(idle);
   if (busy) return;
-  idle = setTimeout(() => { void chrome.offscreen.closeDocument().catch(() => undefined); }, IDLE_CLOSE_MS);
+  idle = setTimeout(() => {
+    if (busy) return;
+    closing = chrome.offscreen.closeDocument().catch(() => undefined).finally(() => { closing = null; });
+  }, IDLE_CLOSE_MS);
 }
 
 async function offscreenReady(): Promise<void> {
+  // a document half closed would take the request and close under it
+  while (closing) await closing;
   if (await chrome.offscreen.hasDocument()) return;
   creating ??= chrome.offscreen.createDocument({
     url: DOCUMENT,

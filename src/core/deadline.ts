@@ -57,6 +57,14 @@ export function inputDeadline(action: { type: string; text?: unknown }): number 
   return ACT_INPUT_MS + (typeof action.text === 'string' ? action.text.length * TYPE_CHAR_MS : 0);
 }
 
+/**
+ * A step's history images (background/keep-images.ts) not made by the offscreen document by then
+ * are made by the service worker's own encoders; a step whose images are still not made after
+ * KEEP_ALL_MS is recorded with the model's picture: a run never waits on its pictures for ever.
+ */
+export const KEEP_OFFSCREEN_MS = 10_000;
+export const KEEP_ALL_MS = 20_000;
+
 export class Late extends Error {
   constructor(readonly ms: number) {
     super(`no answer within ${ms} ms`);

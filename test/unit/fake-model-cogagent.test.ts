@@ -15,6 +15,7 @@ import { COLOURS, parseColour } from '../fixtures/model/locate';
 import { checkRequestCog, parseLlmCog, parseRequestCog } from '../fixtures/dialects/cogagent/request';
 import { record } from '../fixtures/model/server';
 import { cogPlayer, cogProgress, type CogGoal, type CogVariant } from '../fixtures/dialects/cogagent/player';
+import { cpuBudget } from '../fixtures/cpu-budget';
 
 const KEY = 'sk-unit-cog-123456';
 
@@ -110,7 +111,8 @@ const css = (x: number, y: number, w: number, h: number) => ({ x: (x + w / 2) * 
 const near = (a: { x: number; y: number }, b: { x: number; y: number }, tol = 1.5) => Math.abs(a.x - b.x) <= tol && Math.abs(a.y - b.y) <= tol;
 const at = (a: Action) => (a as { target: { x: number; y: number } }).target;
 
-describe('cogagent player', () => {
+// draws its screenshots and finds colours in them: about 1 s alone
+describe('cogagent player', { timeout: cpuBudget(1000) }, () => {
   const goals: CogGoal[] = [
     { do: 'click', colour: COLOURS.magenta, sensitive: true },
     { do: 'quote', colour: COLOURS.green, output: '__CogName_Price__', all: true },

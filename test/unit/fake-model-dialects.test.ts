@@ -25,6 +25,7 @@ import { DIALECT_FIXTURES } from '../fixtures/dialects/index';
 import { DIALECTS } from '../../src/core/dialects/registry';
 import { pcPlayer, progressOf, type CoordGoal, type ReplyVariant } from '../fixtures/dialects/glm-pc/player';
 import { mobilePlayer, type MobileVariant } from '../fixtures/dialects/glm-mobile/player';
+import { cpuBudget } from '../fixtures/cpu-budget';
 
 const KEY = 'sk-unit-1234567890';
 const rgb = (c: string) => parseColour(c);
@@ -311,7 +312,8 @@ function simulate(d: Dialect, shot: ShotGeometry, screen: (i: number) => Rgba, a
 
 const near = (a: { x: number; y: number }, b: { x: number; y: number }, tol = 1.5) => Math.abs(a.x - b.x) <= tol && Math.abs(a.y - b.y) <= tol;
 
-describe('pc player', () => {
+// Each player test draws its screenshots and finds colours in them: about 1-1.5 s alone.
+describe('pc player', { timeout: cpuBudget(1500) }, () => {
   // A 1280x800 screenshot of a viewport of 1024x640 CSS px (125 % zoom): the mapping does the rest.
   const shot: ShotGeometry = { imageWidth: 1280, imageHeight: 800, viewport: { width: 1024, height: 640 } };
   const targets: Array<[string, number, number, number, number]> = [
@@ -381,7 +383,7 @@ describe('pc player', () => {
   });
 });
 
-describe('mobile player', () => {
+describe('mobile player', { timeout: cpuBudget(1500) }, () => {
   // The phone screenshot at 412 px of a 412x915 viewport.
   const targets: Array<[string, number, number, number, number]> = [[COLOURS.magenta, 47, 137, 73, 41], [COLOURS.cyan, 33, 381, 247, 37], [COLOURS.green, 297, 171, 61, 45]];
   const page = scene(412, 915, targets);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { glmWeb } from '../../src/core/dialects/glm-web';
 import { isParseError, type Action, type ParsedStep, type ParseError } from '../../src/core/action/action';
+import { cpuBudget } from '../fixtures/cpu-budget';
 
 const SHOT = { imageWidth: 1280, imageHeight: 800, viewport: { width: 1280, height: 800 } };
 const parse = (c: string, r?: string | null) => glmWeb.parseReply(c, r ?? null, SHOT);
@@ -201,7 +202,7 @@ describe('glm-web parseReply: errors', () => {
     for (const c of [' ', '\t', '*', '[', '{', "'", ',', '.', '\n ', '`', '\u3000']) {
       for (const shape of shapes) parse(shape(c.repeat(40000)));
     }
-  });
+  }, cpuBudget(800)); // 110 replies of 40-400 kB: about 0.75 s alone; backtracking would take minutes
 
   it('never throws on garbage', () => {
     let seed = 12345;

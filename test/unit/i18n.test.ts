@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { count, format, localeFor, placeholdersUsed, pluralForm, translator, type Messages } from '../../src/core/i18n';
 import { MESSAGES, translatorFor } from '../../src/core/locales';
 import { PRESETS } from '../../src/core/presets';
+import { cpuBudget } from '../fixtures/cpu-budget';
 
 const ROOT = path.resolve(__dirname, '../..');
 const en = MESSAGES.en;
@@ -151,7 +152,7 @@ describe('components', () => {
   it('hold no untranslated text: every word a person reads in the panel comes from the message files', () => {
     const found = filesUnder('sidepanel', /\.tsx?$/).flatMap(literalsIn);
     expect(found).toEqual([]);
-  });
+  }, cpuBudget(900)); // parses every panel file: about 0.9 s alone
 });
 
 describe('plurals', () => {

@@ -50,6 +50,16 @@ describe('kept images and observe stages', () => {
     expect(s.steps[0].timings.observeStages).toEqual(stages);
   });
 
+  it('images that could not be made (none, in time) leave the step with the model\'s picture, never with none', () => {
+    let s = reduce(fresh(), { type: 'observed', at: 2000, obs: obs(), ms: 120 });
+    s = reduce(s, { type: 'kept', at: 2100, index: 0, kept: { labelled: '', clean: '' } });
+    s = reduce(s, { type: 'replied', at: 3000, raw: 'Thought: go\nAction: Click [0]\nMemory_Updated: {}', reasoning: null, usage: null, ms: 900 });
+    s = reduce(s, { type: 'checked', at: 3000, hit: null });
+    s = reduce(s, { type: 'acted', at: 3500, result: { ok: true }, ms: 400 });
+    expect(s.steps[0].screenshot).toBe(obs().screenshot.dataUrl);
+    expect(s.steps[0].cleanScreenshot).toBe('');
+  });
+
   it('an observation without stages (older versions) records none', () => {
     let s = reduce(fresh(), { type: 'observed', at: 2000, obs: obs(false), ms: 120 });
     s = reduce(s, { type: 'kept', at: 2100, index: 0, kept, sent: { encodeMs: 1, requestMs: 70 } });

@@ -8,6 +8,7 @@ import type { RunView } from '../../core/messages';
 import { translatorFor } from '../../core/locales';
 import { markEnded, saveRun, StorageFullError } from '../run-store';
 import type { Active } from './active';
+import { KEEP_ALL_MS, within } from '../../core/deadline';
 
 /** per run, the steps of its last broadcast: the next one carries only the steps changed since */
 const sentSteps = new Map<string, readonly StepRecord[]>();
@@ -42,7 +43,8 @@ export function startKeeping(a: Active, sent?: { encodeMs: number; requestMs: nu
   if (job) {
     a.keep = null;
     if (a.state.status === 'running' && a.state.pending?.index === job.index && a.state.pending.screenshot === job.shot) {
-      a.keeping = job.run()
+      // never held for ever: images not made in time leave the step with the model's picture (reduce.ts)
+      a.keeping = within(job.run(), KEEP_ALL_MS)
         .catch(() => ({ labelled: '', clean: '' }))
         .then((kept) => commit(a, { type: 'kept', at: Date.now(), index: job.index, kept, ...(sent ? { sent } : {}) }));
     }

@@ -190,7 +190,7 @@ function finishStep(state: RunState, at: number, result: ActResult, extra: strin
   const step: StepRecord = {
     index: p.index, url: p.url, title: p.title, viewport: p.viewport, elements: p.elements,
     promptText: p.promptText, imageBytes: p.imageBytes, imageWidth: p.imageWidth, imageHeight: p.imageHeight,
-    screenshot: p.kept?.labelled ?? p.screenshot, cleanScreenshot: p.kept?.clean ?? '', raw: r.raw, reasoning: r.reasoning, thought: r.thought,
+    screenshot: p.kept?.labelled || p.screenshot, cleanScreenshot: p.kept?.clean ?? '', raw: r.raw, reasoning: r.reasoning, thought: r.thought,
     action: r.secret && r.action.type === 'type' ? { ...r.action, text: PASSWORD_MASK } : r.action,
     actionText: r.actionText, target: p.target ?? null, memory: r.memory, result: hideRun(state, result), observation,
     timings: {

@@ -15,6 +15,7 @@ import { promptTextOf } from '../../../src/core/dialects/request';
 import { isParseError, type Action } from '../../../src/core/action/action';
 import type { DialectContext, RequestPart } from '../../../src/core/dialects/types';
 import type { ShotGeometry } from '../../../src/core/action/coords';
+import { cpuBudget } from '../../fixtures/cpu-budget';
 
 interface Cases {
   golden: { ctx: DialectContext; expected: RequestPart[]; compareUpTo?: string; normalize?: (s: string) => string } | null;
@@ -118,7 +119,7 @@ for (const [id, c] of cases) {
       expect(parsed).toBeGreaterThan(0);
       // the live preview reads half-arrived replies
       for (const s of seeds) for (let i = 0; i <= s.length; i += 7) d.preview(s.slice(0, i));
-    });
+    }, cpuBudget(800)); // 1500 replies: up to 0.7 s alone
 
     it('sends no benchmark-only secrets (the seed\'s computer password, the mail account)', () => {
       const ctx = c.golden?.ctx ?? { task: 't', site: 'https://a.example/', now: new Date(0), history: [], memory: d.emptyMemory(), marks: [], shot: c.shot, apps: [] };

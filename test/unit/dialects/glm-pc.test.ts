@@ -9,6 +9,7 @@ import { CLAMPED_NOTE, THOUSANDTHS } from '../../../src/core/action/coords';
 import type { DialectContext, HistoryEntry, RequestPart } from '../../../src/core/dialects/types';
 import { promptTextOf } from '../../../src/core/dialects/request';
 import { golden, shot, replies, actionTexts, seedExample, BENCHMARK_LINES, pt } from '../../fixtures/dialects/glm-pc/cases';
+import { cpuBudget } from '../../fixtures/cpu-budget';
 
 const entry = (index: number, over: Partial<HistoryEntry> = {}): HistoryEntry => ({
   index, thought: `thought ${index + 1}`, action: `left_click(start_box='[${index}, ${index}]')`, observation: 'Success', hasScreenshot: true, ...over,
@@ -378,7 +379,7 @@ describe('glm-pc fuzz', () => {
       expect(() => parseAction(s, shot)).not.toThrow();
       expect(() => preview(s)).not.toThrow();
     }
-  });
+  }, cpuBudget(1500)); // 2000 replies: about 1.5 s alone
 });
 
 describe('glm-pc prose', () => {
