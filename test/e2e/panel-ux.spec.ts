@@ -109,6 +109,18 @@ async function answerOrSayWhy(card: Locator, model: FakeModel): Promise<void> {
   }
 }
 
+/** Runs `check`; when it fails, prints where the run stood by the worker's own view (failed once in a fresh-clone CI run), then fails as it did. */
+async function sayWhereTheRunIsIfNot(check: () => Promise<void>, model: FakeModel): Promise<void> {
+  try {
+    await check();
+  } catch (e) {
+    const r = await send<RunView | null>('run/get', {}).catch((x: unknown) => String(x));
+    const shown = await panel.getByTestId('step').count().catch(() => -1);
+    console.log(`the panel shows ${shown} steps; the worker's run: ${JSON.stringify(r && typeof r === 'object' ? { id: r.id, task: r.task, status: r.status, phase: r.pending?.phase, pendingIndex: r.pending?.index, steps: r.steps.map((x) => [x.actionText, x.result]), stopReason: r.stopReason, requests: model.requests.length, rev: r.rev } : r)}; the panel's run: ${await panel.getByTestId('run-state').textContent().catch(() => '?')}, ${await panel.getByTestId('run-step').textContent().catch(() => '?')}`);
+    throw e;
+  }
+}
+
 async function openSettings() {
   const details = panel.getByTestId('settings');
   if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').first().click();
@@ -255,7 +267,7 @@ test('the live view at 360 × 800: the current step, its status and any error st
   await start('Search for a lamp, like and bookmark the page, then open the second page');
 
   // Four steps done, the fifth waits for the model.
-  await expect(panel.getByTestId('step')).toHaveCount(4, { timeout: 30_000 });
+  await sayWhereTheRunIsIfNot(() => expect(panel.getByTestId('step')).toHaveCount(4, { timeout: 30_000 }), model);
   await expect(panel.getByTestId('pending')).toHaveText('Step 5: waiting for the model…');
   await expect(panel.getByTestId('run-state')).toHaveText('Running');
   await expect(panel.getByTestId('run-phase')).toHaveText('waiting for the model…');
