@@ -106,10 +106,11 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
       } catch (err) {
         throw new Error(t('histNotJson', file.name, messageOf(err)));
       }
-      const { runId, renamed } = await send('history/import', { trace });
+      const { runId, renamed, unknownDialect } = await send('history/import', { trace });
       await refresh();
       setOpenId(runId);
-      setNotice(renamed ? t('histImportedRenamed', file.name, runId) : t('histImported', file.name));
+      const said = renamed ? t('histImportedRenamed', file.name, runId) : t('histImported', file.name);
+      setNotice(unknownDialect ? `${said} ${t('histImportedUnknownDialect', unknownDialect)}` : said);
     });
     if (fileInput.current) fileInput.current.value = ''; // the same file can be chosen again
   }

@@ -18,6 +18,7 @@ import { costText } from '../cost-note';
 import { messageOf, onRunView, send } from '../api';
 import { download, exportRun, fetchTrace, type ExportKind, type ExportProgress } from '../export';
 import { mergeView, tookOver } from '../../src/core/run/view';
+import { isDialect } from '../../src/core/dialects/registry';
 import { Lightbox } from './lightbox';
 import { formatDate, formatDuration, formatStages, formatTimings, formatTokens, progressText, savedText } from '../format';
 import { t } from '../i18n';
@@ -107,6 +108,7 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
           <dt>{t('detailSite')}</dt><dd data-testid="detail-site" title={run.startUrl}>{hostKey(run.site) || run.site || '—'}</dd>
           <dt>{t('detailStartPage')}</dt><dd class="url">{run.startUrl || '—'}</dd>
           <dt>{t('fieldModel')}</dt><dd data-testid="detail-model">{run.model || '—'}</dd>
+          <dt>{t('dialect')}</dt><dd data-testid="detail-dialect" class={isDialect(run.dialect) ? '' : 'bad'}>{isDialect(run.dialect) ? run.dialect : t('detailDialectUnknown', run.dialect)}</dd>
           <dt>{t('detailStatus')}</dt><dd data-testid="detail-status" class={`status ${run.status}`}>{statusName(run.status)}</dd>
           <dt>{t('detailStarted')}</dt><dd data-testid="detail-started">{formatDate(run.startedAt)}</dd>
           <dt>{t('detailDuration')}</dt><dd data-testid="detail-duration">{duration === null ? t('detailStillRunning') : formatDuration(duration)}</dd>

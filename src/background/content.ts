@@ -73,6 +73,13 @@ async function ping(tabId: number): Promise<boolean> {
   }
 }
 
+/** how often the script is put into a page that refused it while between documents (IN_BETWEEN) */
+const INJECT_TRIES = 6;
+/** …and at this try, a page that still refuses it is loaded again */
+const RELOAD_AT = 2;
+/** what the extension APIs say of a page between two documents (the access check finds neither) */
+const IN_BETWEEN = /cannot access contents of the page|frame with id \d+ was removed|no frame with id|the frame was removed|error page/i;
+
 /** Makes sure the content script answers in the tab's top frame; says why when it cannot. */
 export async function ensureContent(tabId: number): Promise<void> {
   const tab = await chrome.tabs.get(tabId).catch(() => null);
@@ -84,14 +91,26 @@ export async function ensureContent(tabId: number): Promise<void> {
   ready.catch(() => undefined);
   if (await ping(tabId)) return;
   const files = chrome.runtime.getManifest().content_scripts?.[0]?.js ?? [];
-  try {
-    await within(chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files }), CONTENT_ANSWER_MS);
-  } catch (err) {
-    if (err instanceof Late) throw stuck();
-    const now = await chrome.tabs.get(tabId).catch(() => null);
-    if (!now) throw new PageError('The run\'s tab was closed.');
-    if (now.url && !/^(https?|file):/i.test(now.url)) throw new PageError(`The tab now shows ${now.url.split('?')[0]}, which the extension may not automate (only http and https pages).`);
-    throw new PageError(`Cannot run in this page: ${err instanceof Error ? err.message : String(err)}`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await within(chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files }), CONTENT_ANSWER_MS);
+      break;
+    } catch (err) {
+      if (err instanceof Late) throw stuck();
+      const now = await chrome.tabs.get(tabId).catch(() => null);
+      if (!now) throw new PageError('The run\'s tab was closed.');
+      if (now.url && !/^(https?|file):/i.test(now.url)) throw new PageError(`The tab now shows ${now.url.split('?')[0]}, which the extension may not automate (only http and https pages).`);
+      // A page being loaded again (after a dialog flood, a reload) is between documents for a
+      // moment, and refuses the script as a page without access would: tried again once it moved.
+      // A page still refusing it has lost its renderer (ended, crashed: Chrome shows its sad-tab
+      // page at the same address): it is loaded again, as a person would.
+      if (attempt < INJECT_TRIES && IN_BETWEEN.test(err instanceof Error ? err.message : String(err))) {
+        if (attempt === RELOAD_AT) await chrome.tabs.reload(tabId).catch(() => undefined);
+        await nextTabEvent(tabId, 500);
+        continue;
+      }
+      throw new PageError(`Cannot run in this page: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
   // Either the ready message or a successful ping means the script is up.
   const deadline = Date.now() + READY_TIMEOUT_MS;

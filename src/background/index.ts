@@ -20,6 +20,7 @@ import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/history';
 import { fromTrace, parseTrace } from '../core/trace-import';
+import { isDialect } from '../core/dialects/registry';
 import { loadSettings, patchSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
 import { base64Decode } from '../core/export/data-url';
@@ -99,7 +100,8 @@ const handlers: Handlers = {
     const taken = !!(await loadRun(run.id));
     const state = taken ? { ...run, id: crypto.randomUUID() } : run;
     await saveRun(state);
-    return { runId: state.id, renamed: taken };
+    // a dialect this version does not have is said, not read as another's (the run keeps its id)
+    return { runId: state.id, renamed: taken, unknownDialect: isDialect(run.dialect) ? null : String(run.dialect).slice(0, 60) };
   },
   'marks/label': async ({ tabId }) => {
     await ensureContent(tabId);

@@ -77,7 +77,8 @@ export interface ViewMessages {
   /** do a recorded run's actions again on the live site, targets found by fingerprint (default: approve each step) */
   'run/replay': { req: { runId: string; approveSteps?: boolean }; res: { runId: string } };
   /** a trace file's JSON, shown in the history like a local run (a new id when its id is taken) */
-  'history/import': { req: { trace: unknown }; res: { runId: string; renamed: boolean } };
+  /** unknownDialect: the trace's dialect when this version does not have it (shown as recorded, not replayable) */
+  'history/import': { req: { trace: unknown }; res: { runId: string; renamed: boolean; unknownDialect: string | null } };
   /** the run's trace (docs/trace-format.md); `excludeScreenshots`: '' in both screenshot fields */
   'run/trace': { req: { runId: string; excludeScreenshots?: boolean }; res: Trace };
   /**

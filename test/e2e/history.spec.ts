@@ -407,8 +407,21 @@ test('import into a fresh profile: shown like a local run, and it exports the sa
   await panel.getByTestId('import-file').setInputFiles(exported!.file);
   await expect(panel.getByTestId('history-notice')).toContainText('got a new id');
   await expect(panel.getByTestId('run-detail')).not.toHaveAttribute('data-run-id', soupId);
+  await expect(panel.getByTestId('detail-dialect')).toHaveText('glm-web');
   await panel.getByTestId('back-to-history').click();
   await expect(row(SOUP)).toHaveCount(2);
+
+  // A trace of a dialect this version does not have (a newer version's): said at the import, in
+  // the detail, and replay refuses rather than reading its actions as another dialect's.
+  const newer = { ...exported!.json, run: { ...exported!.json.run, id: 'from-a-newer-version', task: 'A run of a newer version', dialect: 'glm-tv' } };
+  await panel.getByTestId('import-file').setInputFiles({ name: 'newer.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(newer)) });
+  await expect(panel.getByTestId('history-notice')).toHaveText('Imported "newer.json". It was made with the dialect "glm-tv", which this version does not have: its steps are shown as they were recorded, but it cannot be replayed.');
+  await expect(panel.getByTestId('detail-dialect')).toHaveText('glm-tv (not in this version)');
+  await expect(panel.getByTestId('detail-step')).toHaveCount(exported!.json.steps.length);
+  await panel.getByTestId('detail-replay').click();
+  await expect(panel.getByTestId('history-error')).toHaveText('This run was made with the dialect "glm-tv", which this version does not have: its actions cannot be read to replay them.');
+  await send('history/delete', { runId: 'from-a-newer-version' });
+  await panel.getByTestId('back-to-history').click();
 });
 
 test('delete removes a run from the list (after a confirm step); the storage used is shown', async () => {

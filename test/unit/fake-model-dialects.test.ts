@@ -214,7 +214,20 @@ describe('ui-tars request checks', () => {
     expect(p.steps).toEqual([0, 1, 2].map((i) => ({ thought: `Step ${i}`, action: "click(start_box='(100,200)')" })));
     expect(p.observations).toEqual(['The element could not be found.']);
     expect(p.screenshot).toBe(desktopPng);
-    expect(record('ui-tars', build(1), undefined, undefined)).toMatchObject({ uiTars: { task: 'Click the magenta box' }, prompt: null, violations: [] });
+    const sent = [0, 1, 2].map((i) => `Thought: Step ${i}\nAction: click(start_box='(100,200)')`);
+    expect(record('ui-tars', build(1), undefined, undefined, false, sent)).toMatchObject({ uiTars: { task: 'Click the magenta box' }, prompt: null, violations: [] });
+  });
+
+  it('check the assistant turns against the replies the server sent, as the SDK keeps them', () => {
+    const wrote = "Reflection: it worked.\nThought: Step 0\nAction: click(start_box='<|box_start|>(100,200)<|box_end|>')";
+    const entry = { index: 0, thought: 'Step 0', action: "click(start_box='(100,200)')", observation: 'Success', hasScreenshot: true };
+    const asWritten = bodyOf(uiTars.buildRequest(ctxOf(DESKTOP, [{ ...entry, reply: wrote }])), desktopPng, () => fakeJpeg(320, 200));
+    expect(checkRequestUiTars(asWritten, undefined, undefined, [wrote])).toEqual([]);
+    // rebuilt from the parsed action (the box tokens gone): not what the model wrote
+    const rebuilt = bodyOf(uiTars.buildRequest(ctxOf(DESKTOP, [entry])), desktopPng, () => fakeJpeg(320, 200));
+    expect(checkRequestUiTars(rebuilt, undefined, undefined, [wrote]).join('\n')).toMatch(/not as the model wrote it/);
+    // a server that sent nothing has no turn to find
+    expect(checkRequestUiTars(asWritten, undefined, undefined, []).join('\n')).toMatch(/not as the model wrote it/);
   });
 
   it('reject another dialect\'s request, a JPEG, a system message, a wrong key', () => {

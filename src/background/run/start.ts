@@ -42,7 +42,9 @@ export function runStateOf(o: Origin, settings: Settings): RunState {
 export async function startReplay(runId: string, approveSteps = true): Promise<string> {
   const rec = await loadRun(runId);
   if (!rec) throw new Error(personT(await loadSettings())('noRunWithId', runId));
-  const dialect = isDialect(rec.dialect) ? rec.dialect : DEFAULT_DIALECT;
+  // a run of a dialect this version does not have: its actions cannot be read as another's
+  if (!isDialect(rec.dialect)) throw new Error(personT(await loadSettings())('noReplayUnknownDialect', String(rec.dialect).slice(0, 60)));
+  const dialect = rec.dialect;
   const plan = replayPlan(rec.id, rec.steps, dialect);
   if (!plan.steps.length) throw new Error(personT(await loadSettings())('noReplayActions'));
   // The recorded run's dialect: the same observation (labels or not, phone or desktop) and grammar.

@@ -28,6 +28,11 @@ export interface HistoryEntry {
   observation: string;
   /** the step has a screenshot the run can send again */
   hasScreenshot: boolean;
+  /**
+   * the model's reply as it wrote it (secrets masked as in the trace); absent when the step's
+   * action is not the model's as written: the person edited it, or the person acted (take-over)
+   */
+  reply?: string;
   /** the memory the step's reply wrote (absent: not known) */
   memory?: Memory;
 }

@@ -98,6 +98,7 @@ export function historyOf(state: RunState): HistoryEntry[] {
   return hideRun(state, state.steps.map((s) => ({
     index: s.index, thought: capText(s.thought), action: capText(s.actionText), observation: capText(s.observation), hasScreenshot: s.imageBytes > 0,
     memory: typeof s.memory === 'string' ? capText(s.memory) : s.memory,
+    ...(s.kind === 'person' || s.approval?.decision === 'edited' ? {} : { reply: capText(s.raw) }),
   })));
 }
 

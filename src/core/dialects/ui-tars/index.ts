@@ -3,7 +3,7 @@
  * labels, a clean PNG screenshot, and a conversation rather than one message. The first user
  * message is the SDK's system prompt with the task after "## User Instruction"; then, per earlier
  * step, a user message with its screenshot (only the last few carry one: MAX_IMAGES, the current
- * screenshot included) and the model's reply as an assistant message ("Thought: …\nAction: …");
+ * screenshot included) and the model's reply, as it wrote it, as an assistant message;
  * the current screenshot last. Replies are one call with boxes in the run's convention (coords.ts).
  */
 import type { ShotGeometry } from '../../action/coords';
@@ -19,12 +19,24 @@ import { parseUiTarsReply } from './parse';
 import { MAX_IMAGES, SYSTEM_PROMPT } from './template';
 
 /**
- * An earlier reply as the assistant's message. What the run saw of it that was not plain
- * "Success" (a failure, a note, a format error) is told in the next user message, before its
- * screenshot: the SDK's conversation has no place for it, and the model must learn of it.
+ * A reply as the SDK keeps it in its conversation (`GUIAgent` stores `getSummary(prediction)`):
+ * as the model wrote it, its `Reflection:` sections left out, trimmed.
+ */
+export function replySummary(reply: string): string {
+  return reply.replace(/Reflection:[\s\S]*?(?=Action_Summary:|Action:|$)/g, '').trim();
+}
+
+/**
+ * An earlier reply as the assistant's message: the model's own words (replySummary), as the SDK
+ * sends them back and as UI-TARS was trained to read them. A step whose action the model did not
+ * write so (the person edited it, or acted in its place) shows what was done, written in the
+ * model's grammar. What the run saw of the step that was not plain "Success" (a failure, a note,
+ * a format error) is told in the next user message, before its screenshot: the SDK's
+ * conversation has no place for it, and the model must learn of it.
  */
 function replyText(h: HistoryEntry): string {
-  return `Thought: ${String(h.thought ?? '').trim()}\nAction: ${String(h.action ?? '').trim()}`;
+  const own = h.reply === undefined ? '' : replySummary(String(h.reply));
+  return own || `Thought: ${String(h.thought ?? '').trim()}\nAction: ${String(h.action ?? '').trim()}`;
 }
 
 function observed(h: HistoryEntry): string | null {
