@@ -47,6 +47,7 @@ function settings(d: Dialect): string {
   const own = (d.options ?? []).map((o) => `\`${o.name}\`: ${o.choices.map((c) => (c === o.default ? `**${c}**` : c)).join(', ')}`);
   if (d.bboxSetting) own.push('Bounding boxes (`--bbox`)');
   if (d.deviceSetting) own.push('Device (`--device`)');
+  if (d.opensApps) own.push('Apps (`--app`)');
   return own.join('; ') || '—';
 }
 

@@ -503,8 +503,8 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
               </div>
             );
           })}
-          {/* the grammars that open apps: glm-mobile's open_app, cogagent's LAUNCH(app=…) (appagent has none) */}
-          {((dialectOf(s.dialect).observes.device === 'phone' && s.dialect !== 'appagent') || s.dialect === 'cogagent') && (
+          {/* the grammars that open apps (Dialect.opensApps) */}
+          {dialectOf(s.dialect).opensApps && (
             <div class="field">
               <label for="setting-apps">{t('apps')}</label>
               <textarea id="setting-apps" data-testid="setting-apps" rows={3} value={s.apps} placeholder={t('appsPlaceholder')}

@@ -19,6 +19,7 @@ import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Settings } from '../../src/core/settings';
 import { formatTokens } from '../../sidepanel/format';
+import { DIALECTS } from '../../src/core/dialects/registry';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -240,6 +241,13 @@ test('settings: help is the description, not the name; Advanced and Guards start
   await panel.getByTestId('setting-baseUrl').fill('http://10.0.0.7:11434/v1');
   await expect(panel.getByTestId('preset-note')).toHaveText('Fills base URL, model and request options (not the key); every field stays editable.');
   await expect(panel.getByTestId('preset')).toHaveValue('');
+
+  // Each dialect's own fields come from what it declares: the Apps list only for a grammar that opens apps.
+  for (const [id, d] of Object.entries(DIALECTS)) {
+    await panel.getByTestId('setting-dialect').selectOption(id);
+    await expect(panel.getByTestId('setting-apps'), id).toHaveCount(d.opensApps ? 1 : 0);
+  }
+  expect(Object.values(DIALECTS).filter((d) => d.opensApps).length).toBeGreaterThan(0);
   await panel.getByTestId('discard-settings').click();
 });
 

@@ -237,6 +237,11 @@ export interface Dialect {
    * Absent: always observes.device.
    */
   deviceSetting?: boolean;
+  /**
+   * Its grammar opens the person's apps, the sites listed in Settings (glm-mobile's open_app,
+   * cogagent's LAUNCH): the settings form shows the list, the run carries it. Absent: no apps.
+   */
+  opensApps?: boolean;
   /** How it learns a site's elements (dialects with observes.docs). */
   learn?: LearnHooks;
   /** how Check coordinates asks its model which of its conventions it writes */

@@ -79,6 +79,7 @@ export const cogagent: Dialect = defineDialect({
   messages: { note: 'dialectNoteCogagent', requestSource: 'tempSourceCogagent' },
   // clipboard: QUOTE_CLIPBOARD reads what the page copied
   observes: { labels: false, pastScreenshots: 0, device: 'desktop', clipboard: true },
+  opensApps: true,
   coords: THOUSANDTHS,
   /**
    * Near-greedy decoding, as THUDM's own inference demo runs the model (cli_demo.py --top_k 1):

@@ -129,6 +129,7 @@ export const glmMobile: Dialect = defineDialect({
   model: 'GLM-4.5V',
   messages: { note: 'dialectNoteMobile', requestSource: 'tempSourceGlm' },
   observes: { labels: false, pastScreenshots: 0, device: 'phone' },
+  opensApps: true,
   coords: THOUSANDTHS,
   request: { temperature: 0.001, maxTokens: 8192, extraBody: '{"skip_special_tokens": false}' },
   exports: { webvoyager: true },
