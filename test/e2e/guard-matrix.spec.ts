@@ -9,7 +9,8 @@
  * deletes. The page reports every effect itself (GET /__event?type=effect), so "nothing happened"
  * is checked where it would happen.
  *
- * Per dialect, two runs of the runner (the model's moves: test/fixtures/model/effects.ts):
+ * Per registered dialect, two runs of the runner (the model's moves, each dialect's plan of them
+ * and its replies: test/fixtures/dialects/<id>/effects.ts, through test/fixtures/model/effects.ts):
  * - refused: every dangerous form asks (a guard question on stderr, with its rule), `n` rejects
  *   it, and no effect reaches the server;
  * - approved: each effect's first form (and the first form the act refuses, approvedPlan) answered
@@ -38,7 +39,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel } from '../fixtures/model/server';
-import { effectsModel, stepOf, type Dialect, type Form, type Move, type Target } from '../fixtures/model/effects';
+import { effectsModel, stepOf } from '../fixtures/model/effects';
+import type { Effect, Move, Planned, Target } from '../fixtures/model/effect-moves';
+import { DIALECT_EFFECTS } from '../fixtures/dialects/effects';
+import { DIALECTS, type DialectId } from '../../src/core/dialects/registry';
 import { serveFixtures, type CliResult, playwrightInvocation } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace, TraceStep } from '../../src/core/trace';
@@ -49,146 +53,6 @@ const agent = useAgent();
 const PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
 const out = path.join(tmpdir(), `webagent-guard-matrix-${playwrightInvocation()}`);
 mkdirSync(out, { recursive: true });
-
-type Rule = 'payment' | 'delete';
-type Effect = 'order' | 'delete' | 'card' | 'select-delete';
-
-/**
- * A dangerous move: asks (rule), and approved does `effect`; or, approved, `nothing` happens:
- * 'act-refuses' (typing at something that is not a field: the act clicks nothing and says so),
- * 'inert' (the browser does nothing with it on this page: Control+Enter activates no button and
- * submits no form in Chromium; the gate asks because editors send on it).
- */
-interface Danger { move: Move; rule: Rule; effect: Effect; nothing?: 'act-refuses' | 'inert' }
-/** A set-up move: runs without a question and does nothing dangerous. */
-interface Setup { move: Move; setup: true }
-type Planned = Danger | Setup;
-
-const danger = (form: Form, target: Target | undefined, rule: Rule, effect: Effect, extra: Partial<Danger> = {}): Danger =>
-  ({ move: { form, ...(target ? { target } : {}), ...(extra.move ?? {}) }, rule, effect, ...(extra.nothing ? { nothing: extra.nothing } : {}) });
-const setup = (form: Form, target: Target): Setup => ({ move: { form, target }, setup: true });
-const CARD = '4111 1111 1111 1111';
-
-/**
- * Each dialect's forms, in an order that keeps the focus where the keys need it: the page
- * focuses "Place order" (?focus=order), so Enter, Space and typing into the focused element come
- * first; the card number field is clicked (focused) before Enter in the card form; the select's
- * list is opened last (it stays open over what is below it).
- */
-const PLANS: Record<Dialect, Planned[]> = {
-  'glm-web': [
-    danger('enter', undefined, 'payment', 'order'),
-    danger('type-at', 'order', 'payment', 'order', { nothing: 'act-refuses' }),
-    danger('click', 'order', 'payment', 'order'),
-    danger('click', 'delete', 'delete', 'delete'),
-    danger('type-at', 'delete', 'delete', 'delete', { nothing: 'act-refuses' }),
-    danger('click', 'continue', 'payment', 'card'),
-    danger('type-at', 'continue', 'payment', 'card', { nothing: 'act-refuses' }),
-    danger('type-enter', 'card-number', 'payment', 'card', { move: { form: 'type-enter', target: 'card-number', text: CARD } }),
-    danger('choose', 'select', 'delete', 'select-delete', { move: { form: 'choose', target: 'select', text: 'Delete account' } }),
-  ],
-  'glm-pc': [
-    danger('enter', undefined, 'payment', 'order'),
-    danger('space', undefined, 'payment', 'order'),
-    danger('type-focused', undefined, 'payment', 'order', { nothing: 'act-refuses' }),
-    danger('click', 'order', 'payment', 'order'),
-    danger('double', 'order', 'payment', 'order'),
-    danger('right', 'order', 'payment', 'order'),
-    danger('middle', 'order', 'payment', 'order'),
-    danger('drag', 'order', 'payment', 'order'),
-    danger('click', 'delete', 'delete', 'delete'),
-    danger('double', 'delete', 'delete', 'delete'),
-    danger('drag', 'delete', 'delete', 'delete'),
-    danger('click', 'continue', 'payment', 'card'),
-    danger('drag', 'continue', 'payment', 'card'),
-    setup('click', 'card-number'),
-    danger('enter', undefined, 'payment', 'card'),
-    setup('click', 'select'),
-    danger('click', 'option', 'delete', 'select-delete'),
-  ],
-  'glm-mobile': [
-    danger('enter', undefined, 'payment', 'order'),
-    danger('type-focused', undefined, 'payment', 'order', { nothing: 'act-refuses' }),
-    danger('click', 'order', 'payment', 'order'),
-    danger('long', 'order', 'payment', 'order'),
-    danger('type-at', 'order', 'payment', 'order', { nothing: 'act-refuses' }),
-    danger('click', 'delete', 'delete', 'delete'),
-    danger('long', 'delete', 'delete', 'delete'),
-    danger('click', 'continue', 'payment', 'card'),
-    danger('long', 'continue', 'payment', 'card'),
-    danger('type-enter', 'card-number', 'payment', 'card', { move: { form: 'type-enter', target: 'card-number', text: CARD } }),
-    setup('click', 'select'),
-    danger('click', 'option', 'delete', 'select-delete'),
-  ],
-  cogagent: [
-    danger('enter', undefined, 'payment', 'order'),
-    danger('space', undefined, 'payment', 'order'),
-    danger('ctrl-enter', undefined, 'payment', 'order', { nothing: 'inert' }),
-    danger('type-focused', undefined, 'payment', 'order', { nothing: 'act-refuses' }),
-    danger('click', 'order', 'payment', 'order'),
-    danger('double', 'order', 'payment', 'order'),
-    danger('right', 'order', 'payment', 'order'),
-    danger('type-at', 'order', 'payment', 'order', { nothing: 'act-refuses' }),
-    danger('click', 'delete', 'delete', 'delete'),
-    danger('double', 'delete', 'delete', 'delete'),
-    danger('type-at', 'delete', 'delete', 'delete', { nothing: 'act-refuses' }),
-    danger('click', 'continue', 'payment', 'card'),
-    setup('click', 'card-number'),
-    danger('enter', undefined, 'payment', 'card'),
-    setup('click', 'select'),
-    danger('click', 'option', 'delete', 'select-delete'),
-  ],
-  midscene: [
-    danger('enter', undefined, 'payment', 'order'),
-    danger('space', undefined, 'payment', 'order'),
-    danger('type-focused', undefined, 'payment', 'order', { nothing: 'act-refuses' }),
-    danger('click', 'order', 'payment', 'order'),
-    danger('right', 'order', 'payment', 'order'),
-    danger('type-at', 'order', 'payment', 'order', { nothing: 'act-refuses' }),
-    danger('click', 'delete', 'delete', 'delete'),
-    danger('type-at', 'delete', 'delete', 'delete', { nothing: 'act-refuses' }),
-    danger('click', 'continue', 'payment', 'card'),
-    setup('click', 'card-number'),
-    danger('enter', undefined, 'payment', 'card'),
-    setup('click', 'select'),
-    danger('click', 'option', 'delete', 'select-delete'),
-  ],
-  appagent: [
-    danger('type-focused', undefined, 'payment', 'order', { nothing: 'act-refuses' }),
-    danger('click', 'order', 'payment', 'order'),
-    danger('long', 'order', 'payment', 'order'),
-    danger('click', 'delete', 'delete', 'delete'),
-    danger('long', 'delete', 'delete', 'delete'),
-    danger('click', 'continue', 'payment', 'card'),
-    danger('long', 'continue', 'payment', 'card'),
-    setup('click', 'select'),
-    danger('click', 'option', 'delete', 'select-delete'),
-  ],
-  'ui-tars': [
-    danger('enter', undefined, 'payment', 'order'),
-    danger('space', undefined, 'payment', 'order'),
-    danger('ctrl-enter', undefined, 'payment', 'order', { nothing: 'inert' }),
-    danger('type-focused', undefined, 'payment', 'order', { nothing: 'act-refuses' }),
-    // type(content='x\n'): typing, then Enter, into the focused "Place order"
-    danger('type-focused', undefined, 'payment', 'order', { nothing: 'act-refuses', move: { form: 'type-focused', text: 'x\n' } }),
-    danger('click', 'order', 'payment', 'order'),
-    danger('double', 'order', 'payment', 'order'),
-    danger('right', 'order', 'payment', 'order'),
-    danger('drag', 'order', 'payment', 'order'),
-    danger('click', 'delete', 'delete', 'delete'),
-    danger('double', 'delete', 'delete', 'delete'),
-    danger('right', 'delete', 'delete', 'delete'),
-    danger('drag', 'delete', 'delete', 'delete'),
-    danger('click', 'continue', 'payment', 'card'),
-    danger('drag', 'continue', 'payment', 'card'),
-    setup('click', 'card-number'),
-    danger('enter', undefined, 'payment', 'card'),
-    // type(content='4111 …\n') into the focused card number field, then Enter
-    danger('type-focused', undefined, 'payment', 'card', { move: { form: 'type-focused', text: `${CARD}\n` } }),
-    setup('click', 'select'),
-    danger('click', 'option', 'delete', 'select-delete'),
-  ],
-};
 
 /** What each target's element says in the page text (the trace's `target`, where the action names one); a person reads "Place order" and "Delete account". */
 const TARGET_TEXT: Record<Target, RegExp> = {
@@ -240,11 +104,11 @@ function questions(stderr: string): Map<number, Asked> {
   return asked;
 }
 
-function run(site: StaticServer, dialect: Dialect, moves: Move[], page: string, answer: 'y' | 'n', name: string): Promise<Outcome> {
+function run(site: StaticServer, dialect: DialectId, moves: Move[], page: string, answer: 'y' | 'n', name: string): Promise<Outcome> {
   return once(name, () => runNow(site, dialect, moves, page, answer, name));
 }
 
-async function runNow(site: StaticServer, dialect: Dialect, moves: Move[], page: string, answer: 'y' | 'n', name: string): Promise<Omit<Outcome, 'asked'>> {
+async function runNow(site: StaticServer, dialect: DialectId, moves: Move[], page: string, answer: 'y' | 'n', name: string): Promise<Omit<Outcome, 'asked'>> {
   const atStep: number[] = [];
   const play = effectsModel(dialect, moves, 'checked');
   const model = await startFakeModel({
@@ -323,8 +187,10 @@ function approvedPlan(plan: Planned[]): Planned[] {
 /** The cell's name: the form, "+ Enter" where the typed text ends in a line break (ui-tars's type(content='…\n')), the target. */
 const cellName = (p: Planned) => `${p.move.form}${p.move.text?.endsWith('\n') ? ' + Enter' : ''}${p.move.target ? ` on ${p.move.target}` : ' (focused element)'}`;
 
-for (const dialect of Object.keys(PLANS) as Dialect[]) {
-  const plan = PLANS[dialect];
+// every registered dialect: one the map of plans lacks fails here (and does not compile there)
+for (const dialect of Object.keys(DIALECTS) as DialectId[]) {
+  const plan = DIALECT_EFFECTS[dialect]?.plan;
+  if (!plan) throw new Error(`the dialect ${dialect} has no guard-matrix plan: add test/fixtures/dialects/${dialect}/effects.ts to DIALECT_EFFECTS (test/fixtures/dialects/effects.ts)`);
   const moves = plan.map((p) => p.move);
 
   test.describe(`${dialect}: every form refused`, () => {

@@ -122,6 +122,19 @@ async function sayWhereTheRunIsIfNot(check: () => Promise<void>, model: FakeMode
   }
 }
 
+/**
+ * The step-approval switch set to `on`, and held. The panel follows the run down as the approval
+ * card's picture loads, so a click can land while the switch is moving (seen once under load:
+ * "clicking the checkbox did not change its state"): it is clicked again until it holds.
+ */
+async function setApproval(on: boolean): Promise<void> {
+  const box = panel.getByTestId('approve-steps');
+  await expect(async () => {
+    if ((await box.isChecked()) !== on) await box.click();
+    expect(await box.isChecked()).toBe(on);
+  }).toPass({ timeout: 10_000 });
+}
+
 async function openSettings() {
   const details = panel.getByTestId('settings');
   if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').first().click();
@@ -317,7 +330,7 @@ test('the live view at 360 × 800: the current step, its status and any error st
   await expect(panel.getByTestId('run-state')).toHaveText('Paused');
   looks.paused = await look();
   await panel.getByTestId('resume').click();
-  await panel.getByTestId('approve-steps').check();
+  await setApproval(true);
   held.open();
   // Waiting for the person: the approval card is the current step.
   const card = panel.getByTestId('approval');
@@ -344,7 +357,7 @@ test('the live view at 360 × 800: the current step, its status and any error st
   await panel.emulateMedia({ colorScheme: 'light' });
 
   // Approved; the next reply cannot be read three times: the run fails, the reason in view.
-  await panel.getByTestId('approve-steps').uncheck();
+  await setApproval(false);
   await card.getByTestId('edit-action').press('Escape');
   await card.getByTestId('approve').click();
   failing.open();
@@ -393,7 +406,7 @@ test('tokens from the first reply; "cost unknown" said once with a link to the p
     ? reply('I will like the page.', `Click [${labelIn(q, /^Like$/)}]`)
     : reply('Done.', 'ANSWER; <content>liked</content>')), ['vision-x']);
   await useModel(model, 'vision-x');
-  await panel.getByTestId('approve-steps').check();
+  await setApproval(true);
   await start('Like the page');
   const card = panel.getByTestId('approval');
   await expect(card).toBeVisible({ timeout: 30_000 });
@@ -420,7 +433,7 @@ test('tokens from the first reply; "cost unknown" said once with a link to the p
   await expect(panel.getByTestId('run-phase')).toHaveText('you have the page');
   await panel.getByTestId('resume').click();
   await expect(card).toBeVisible({ timeout: 30_000 });
-  await panel.getByTestId('approve-steps').uncheck();
+  await setApproval(false);
   await card.getByTestId('approve').click();
   await answerOrSayWhy(card, model);
   const liked = await currentRun();
@@ -450,7 +463,7 @@ test('keyboard: Ctrl+Enter starts from the task box; Esc cancels an edit and clo
     ? reply('I will like the page.', `Click [${labelIn(q, /^Like$/)}]`)
     : reply('Done.', 'ANSWER; <content>liked</content>')));
   await useModel(model);
-  await panel.getByTestId('approve-steps').check();
+  await setApproval(true);
   const task = panel.getByTestId('task');
   await task.fill('Like the page');
   await task.press('Enter'); // a new line, not a start
@@ -474,7 +487,7 @@ test('keyboard: Ctrl+Enter starts from the task box; Esc cancels an edit and clo
   expect(model.requests).toHaveLength(1);
   expect(site.events.filter((e) => e.type === 'like')).toHaveLength(0);
 
-  await panel.getByTestId('approve-steps').uncheck();
+  await setApproval(false);
   await card.getByTestId('approve').click();
   await answerOrSayWhy(card, model);
   // Esc closes the enlarged screenshot; the focus goes back to the thumbnail.

@@ -18,6 +18,7 @@ import { startFakeModel } from '../fixtures/model/server';
 import { bboxIn } from '../fixtures/dialects/midscene/player';
 import { smartResize } from '../../src/core/action/coords';
 import { RESIZED_PIXELS } from '../../src/core/dialects/ui-tars/coords';
+import type { DialectId } from '../../src/core/dialects/registry';
 import type { Trace } from '../../src/core/trace';
 import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
@@ -258,8 +259,13 @@ const mobile = (reason: string, action: object) => `Memory: None\nReason: ${reas
 const mid = (what: string, action: object | null) => JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: what, log: what, more_actions_needed_by_instruction: action !== null, action });
 const tap = (i: number, what: string) => `Observation: The order page.\nThought: I will ${what}.\nAction: tap(${i})\nSummary: [step ${i} done] I tried to ${what}.`;
 const NOTE = 'Happy birthday';
-/** each dialect's replies, in order; a reply that sets a shape off names it */
-const PRESSES: Record<'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene' | 'ui-tars' | 'appagent', [string, Shape41?][]> = {
+/**
+ * each dialect's replies, in order; a reply that sets a shape off names it. Every registered
+ * dialect has its entry (a new one does not compile without it); null: it plays the shapes elsewhere.
+ */
+const PRESSES = {
+  // by label, in the tests above: the link that orders, "Cancel" swapped, the dialogs, Enter in the one-field form
+  'glm-web': null,
   'glm-pc': [
     [`I will open the details.\nleft_click(start_box=${glmPoint(AT.link)})\nMemory:\n[]`, 'link'],
     [`I will cancel.\nleft_click(start_box=${glmPoint(AT.swap)})\nMemory:\n[]`, 'swap'],
@@ -306,10 +312,10 @@ const PRESSES: Record<'glm-pc' | 'glm-mobile' | 'cogagent' | 'midscene' | 'ui-ta
     [tap(3, 'go on'), 'dialog'],
     ['Observation: The order page.\nThought: Done.\nAction: FINISH\nSummary: [step 4 done] Done.'],
   ],
-};
+} satisfies Record<DialectId, [string, Shape41?][] | null>;
 const SHAPE_PATH: Record<Shape41, string> = { link: '/__api/order/place', swap: '/__api/swap/place-order', dialog: '/__api/dialog/next-step', field: '/__api/one-field/place-order' };
 
-(Object.entries(PRESSES) as [keyof typeof PRESSES, [string, Shape41?][]][]).forEach(([dialect, replies], d) => {
+(Object.entries(PRESSES).filter(([, replies]) => replies) as [DialectId, [string, Shape41?][]][]).forEach(([dialect, replies], d) => {
   // one run a dialect: the link, the confirm and the field are answered no, yes, no in one dialect
   // and yes, no, yes in the next, so each shape is refused and let through across the dialects
   const yesTo: Record<Shape41, boolean> = { link: d % 2 === 1, swap: false, dialog: d % 2 === 0, field: d % 2 === 1 };

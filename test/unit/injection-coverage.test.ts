@@ -10,12 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { detectInjection } from '../../src/core/injection';
+import { DIALECTS } from '../../src/core/dialects/registry';
 
 interface Case { text: string; code?: boolean; note?: string; lang?: string; kind?: string; dialect?: string; trick?: string }
 const corpus = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'fixtures', 'injection', 'corpus.json'), 'utf8')) as { positives: Case[]; lookalikes: Case[] };
 
 const LANGUAGES = ['en', 'zh-Hans', 'zh-Hant', 'de', 'fr', 'es', 'ja', 'ru', 'it', 'pt', 'pl', 'tr', 'ko'];
-const DIALECTS = ['glm-web', 'glm-pc', 'glm-mobile', 'cogagent', 'midscene', 'appagent'];
 
 const hitOf = (c: Case) => detectInjection([{ text: c.text, where: 1, code: c.code }])[0];
 
@@ -26,7 +26,7 @@ describe('injection coverage', () => {
       for (const kind of ['override', 'role', 'address']) expect(kinds.has(kind), `${lang} ${kind}`).toBe(true);
       expect(corpus.lookalikes.filter((c) => c.lang === lang).length, `${lang} look-alikes`).toBeGreaterThanOrEqual(lang === 'zh-Hans' ? 10 : 5);
     }
-    for (const dialect of DIALECTS) {
+    for (const dialect of Object.keys(DIALECTS)) {
       expect(corpus.positives.filter((c) => c.dialect === dialect).length, dialect).toBeGreaterThanOrEqual(3);
     }
     for (const trick of ['leet', 'zalgo', 'spacing', 'mixed-script']) {

@@ -6,7 +6,7 @@ import {
 import { checkSettings, normalizeSettings } from '../../src/core/settings';
 import { DEFAULT_GUARDS } from '../../src/core/guards';
 import { toTrace } from '../../src/core/trace';
-import { dialectOf } from '../../src/core/dialects/registry';
+import { DIALECTS, dialectOf } from '../../src/core/dialects/registry';
 import type { Action } from '../../src/core/action/action';
 import type { Mark } from '../../src/core/marks';
 import { newRun, observation, reply } from '../fixtures/run';
@@ -233,7 +233,7 @@ describe('Settings secrets are never sent to the model', () => {
   const onPage: Mark[] = [{ label: 3, tag: 'div', text: `Saved card ${CARD} for ${LOGIN}`, rect: { x: 0, y: 90, width: 300, height: 20 } }];
 
   it('the task and the element list carry placeholders, and the model is told the names, in every dialect', () => {
-    for (const dialect of ['glm-web', 'glm-pc', 'glm-mobile', 'cogagent', 'midscene']) {
+    for (const dialect of Object.keys(DIALECTS)) {
       const s = fresh({ dialect, task: `Pay with ${CARD} as ${LOGIN}`, secrets: SECRETS });
       expect(s.task).toBe('Pay with {{secret:card}} as {{secret:login}}');
       const o = reduce(s, { type: 'observed', at: 2000, obs: obs(onPage), ms: 10 });
