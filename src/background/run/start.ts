@@ -2,7 +2,7 @@
 import { createRun, type RunState } from '../../core/run';
 import type { StartRun } from '../../core/messages';
 import { checkSettings, normalizeSettings, parseApps, type Settings } from '../../core/settings';
-import { DEFAULT_DIALECT, isDialect } from '../../core/dialects/registry';
+import { isDialect } from '../../core/dialects/registry';
 import type { FileMeta } from '../../core/files';
 import { replayPlan, type ReplayPlan } from '../../core/replay';
 import { whyNotAllowed } from '../../core/pages';
