@@ -190,7 +190,7 @@ export function hideValues<T>(value: T, values: readonly string[], by: string): 
 
 /**
  * `text` with `value` replaced by `mask` in every encoding, whatever its length: a password in the
- * step that typed it (run/reduce.ts `maskSecret`), where even a short one is hidden.
+ * step that typed it (run/step.ts `maskSecret`), where even a short one is hidden.
  */
 export function hideValue(text: string, value: string, mask: string): string {
   return value ? maskerOf([[value, mask]])!(text) : text;

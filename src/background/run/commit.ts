@@ -43,7 +43,7 @@ export function startKeeping(a: Active, sent?: { encodeMs: number; requestMs: nu
   if (job) {
     a.keep = null;
     if (a.state.status === 'running' && a.state.pending?.index === job.index && a.state.pending.screenshot === job.shot) {
-      // never held for ever: images not made in time leave the step with the model's picture (reduce.ts)
+      // never held for ever: images not made in time leave the step with the model's picture (core/run/step.ts finishStep)
       a.keeping = within(job.run(), KEEP_ALL_MS)
         .catch(() => ({ labelled: '', clean: '' }))
         .then((kept) => commit(a, { type: 'kept', at: Date.now(), index: job.index, kept, ...(sent ? { sent } : {}) }));

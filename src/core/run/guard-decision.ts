@@ -5,7 +5,7 @@
  * refused without asking (exploring), the person asked, or on without asking.
  *
  * The background finds what the input would reach (background/gate.ts) and calls guardHit;
- * reduce.ts ('checked') calls checkDecision with the hit.
+ * on-check.ts ('checked') calls checkDecision with the hit.
  */
 import { guardCheckReached, type GuardHit, type GuardId, type GuardSettings, type Reached } from '../guards';
 import { injectionPlace, type InjectionHit } from '../injection';

@@ -1,6 +1,6 @@
 /**
  * The run core, one module per concern (nothing imports back up):
- * state.ts (types) <- budget.ts, secrets.ts, model-text.ts, person-text.ts, guard-decision.ts <- reduce.ts <- effects.ts, view.ts.
+ * state.ts (types) <- budget.ts, secrets.ts, model-text.ts, person-text.ts, guard-decision.ts <- step.ts <- on-*.ts, create.ts <- reduce.ts <- effects.ts, view.ts.
  * Importers outside the run use this index.
  */
 export * from './state';
