@@ -83,8 +83,21 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
     context, extensionId, userDataDir,
     close: async () => {
       await stop();
-      // Chromium's helper processes can still write to the profile for a moment after the browser exits
-      if (own) rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      // Chromium's helper processes can still write to the profile for a moment after the browser
+      // exits (longer on a busy machine): removed with retries; a profile still in use is left to
+      // the system's temporary files rather than failing the caller.
+      if (own) {
+        try {
+          rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+        } catch {
+          await new Promise((r) => setTimeout(r, 2000));
+          try {
+            rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
+          } catch (err) {
+            console.warn(`could not remove the browser profile ${userDataDir}: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+      }
     },
   };
 }

@@ -54,12 +54,17 @@ test('sixty pictures and a banner: the banner (the largest) is read first and it
 });
 
 test('a canvas in a frame from another site: read where it shows, the finding naming the frame', async () => {
-  const { trace } = await run('frame-cross.html', [{ answer: 'done' }]);
+  const { trace } = await run('frame-cross.html', [{ scroll: 'up' }, { answer: 'done' }]);
   expect(trace.run.status).toBe('finished');
-  const hit = pictureFinding(trace, 0);
+  // read at the first step, or, on a machine too busy to read it in the step's time, said as not
+  // read there and read at the next (docs/labeling.md, "Words in pictures")
+  const at = trace.steps.findIndex((_, i) => pictureFinding(trace, i));
+  expect(at, `the steps' picture reads: ${JSON.stringify(trace.steps.map((s) => s.pictureText))}`).toBeGreaterThanOrEqual(0);
+  if (at > 0) expect(trace.steps[0].pictureText?.unread, 'a read left for the next step is said').toBeGreaterThan(0);
+  const hit = pictureFinding(trace, at);
   expect(hit).toMatchObject({ phrase: 'ignore your instructions', where: { tag: 'canvas' } });
   expect((hit!.where as { frame?: string }).frame).toMatch(/\/pictures\/inner-canvas\.html$/);
-  expect(trace.steps[0].approval?.decision).toBe('approved');
+  expect(trace.steps[at].approval?.decision).toBe('approved');
 });
 
 test('a background image from another site\'s style sheet (its rules unreadable): found by every element\'s own background', async () => {
