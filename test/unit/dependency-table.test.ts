@@ -6,9 +6,9 @@
  * unregistered one.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { files } from '../fixtures/imports';
+import { files, resolve } from '../fixtures/imports';
 import { DIALECTS } from '../../src/core/dialects/registry';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -62,14 +62,6 @@ export function allowed(rules: Rule[], e: Edge): boolean {
   if (r.deny.some((d) => under(e.to, d))) return false;
   if (r.allow.some((a) => under(e.to, a))) return true;
   return e.typeOnly && r.types.some((t) => under(e.to, t));
-}
-
-function resolve(from: string, spec: string): string | null {
-  const base = path.resolve(path.dirname(from), spec);
-  for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
-    if (existsSync(c) && statSync(c).isFile()) return c;
-  }
-  return null;
 }
 
 const packageOf = (spec: string) => (spec.startsWith('node:') ? spec : spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
