@@ -254,6 +254,10 @@ function useLive(runId: string): { index: number; content: string; reasoning: st
   const [live, setLive] = useState<{ index: number; content: string; reasoning: string; note: string | null } | null>(null);
   useEffect(() => {
     setLive(null);
+    // What streamed in before this view was open (a retry note waits seconds): asked once, newer events win.
+    send('run/live', { runId }).then((ev) => {
+      if (ev) setLive((cur) => cur ?? { index: ev.index, content: ev.content, reasoning: ev.reasoning, note: ev.note });
+    }).catch(() => undefined);
     return onRunStream((ev: RunStream) => {
       if (ev.runId !== runId) return;
       setLive((cur) => {

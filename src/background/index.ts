@@ -15,7 +15,7 @@ import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
 import { calibrate } from './calibrate';
-import { ALARM, control, currentRun, isActive, isRunTab, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved, viewOf } from './run';
+import { ALARM, control, currentRun, isActive, isRunTab, liveReply, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved, viewOf } from './run';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/history';
@@ -74,6 +74,7 @@ const handlers: Handlers = {
     const s = await currentRun(runId);
     return s ? viewOf(s) : null;
   },
+  'run/live': ({ runId }) => liveReply(runId),
   'run/screenshot': async ({ runId, index, kind = 'labelled' }) => {
     const s = await currentRun(runId);
     if (!s) return null;

@@ -69,6 +69,8 @@ export interface ViewMessages {
   /** `reason`: why, in the person's or the runner's words (default "Stopped by the user.") */
   'run/stop': { req: { runId?: string; reason?: string }; res: { stopped: boolean } };
   'run/get': { req: { runId?: string }; res: RunView | null };
+  /** the reply streaming in for the pending step and its retry note, for a view opened after they were sent */
+  'run/live': { req: { runId: string }; res: RunStream | null };
   /** a step's screenshot as a data URL: the labelled one (default) or the clean one; null when none */
   'run/screenshot': { req: { runId: string; index: number; kind?: 'labelled' | 'clean' }; res: string | null };
   /** past runs, newest first, whose task / site / answer / model match every word of `query`; and the storage used */

@@ -117,15 +117,25 @@ test('the reply streams into the panel: the thought grows, reasoning is collapse
   await expect(panel.getByTestId('live-reply')).toHaveCount(0);
 });
 
-test('a rate-limited request shows the retry note, then the run finishes', async () => {
+test('a rate-limited request shows the retry note, also to a panel opened during the wait, then the run finishes', async () => {
   let n = 0;
-  const m = await fake(() => (n++ === 0
-    ? { status: 429, message: 'Rate limit reached', headers: { 'retry-after': '2' } }
-    : { content: 'Thought: I know it.\nAction: ANSWER; <content>after the wait</content>' }));
+  // The retry is held until the test has seen the note twice (a loaded machine may take longer than the 2 s wait).
+  let release!: () => void;
+  const seen = new Promise<void>((r) => { release = r; });
+  const m = await fake(async () => {
+    if (n++ === 0) return { status: 429, message: 'Rate limit reached', headers: { 'retry-after': '2' } };
+    await seen;
+    return { content: 'Thought: I know it.\nAction: ANSWER; <content>after the wait</content>' };
+  });
   await fillSettings(panel, { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v' });
   await save(panel);
   await start(panel, 'Answer after a rate limit');
-  await expect(panel.getByTestId('retry-note')).toContainText('The endpoint is rate-limiting (HTTP 429); retrying in 2 s (attempt 2 of 4)');
+  const note = 'The endpoint is rate-limiting (HTTP 429); retrying in 2 s (attempt 2 of 4)';
+  await expect(panel.getByTestId('retry-note')).toContainText(note);
+  // A panel opened after the note was sent asks the worker for it.
+  await panel.reload();
+  await expect(panel.getByTestId('retry-note')).toContainText(note);
+  release();
   await expect(panel.getByTestId('answer')).toContainText('after the wait', { timeout: 30_000 });
   await expect(panel.getByTestId('retry-note')).toHaveCount(0);
   expect(m.requests).toHaveLength(2);

@@ -7,6 +7,7 @@ import type { Settings } from '../../core/settings';
 import type { ImageScreen } from '../../core/image-screen';
 import type { TabbedRun } from '../tabs';
 import type { PicturesRead } from '../../core/picture-text';
+import type { RunStream } from '../../core/messages';
 
 /** A live run: its state, the tabs it watches (tabs.ts), and how the person reaches it. */
 export interface Active extends TabbedRun {
@@ -28,6 +29,8 @@ export interface Active extends TabbedRun {
   lastScreen?: ImageScreen | null;
   /** the observed step's pictures being read by OCR (option readPictures), started at once; joined to its reply (ask.ts) */
   pictures?: { index: number; shot: string; read: Promise<PicturesRead> } | null;
+  /** the reply streaming in and its retry note, as last sent to the views: a view opened late asks for it ('run/live') */
+  live?: RunStream | null;
 }
 
 export interface KeepJob {

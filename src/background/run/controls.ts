@@ -3,7 +3,7 @@
  * pause, take over, resume, switch step approval); stopRun aborts the model request in flight at once.
  */
 import { shotOf, type ActedElement, type RunState } from '../../core/run';
-import type { RunView } from '../../core/messages';
+import type { RunStream, RunView } from '../../core/messages';
 import type { FileMeta } from '../../core/files';
 import { dialectOf } from '../../core/dialects/registry';
 import { labelOf, type Action } from '../../core/action/action';
@@ -37,6 +37,13 @@ export async function currentRun(runId?: string): Promise<RunState | undefined> 
   if (runId) return active.get(runId)?.state ?? (await loadRun(runId));
   const live = [...active.values()][0];
   return live?.state ?? (await latestRun());
+}
+
+/** The reply streaming in for the run's pending step and its retry note (for a view opened after they were sent). */
+export async function liveReply(runId: string): Promise<RunStream | null> {
+  await whenReady();
+  const a = active.get(runId);
+  return a?.live && a.live.index === a.state.pending?.index ? a.live : null;
 }
 
 /** The run going on in this worker, if any (files attached now are its). */

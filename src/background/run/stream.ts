@@ -21,11 +21,13 @@ export function streamTo(a: Active, index: number): ModelProgress {
     onDelta: (content, reasoning) => {
       // The run's secrets hidden as in the recorded reply (a password the model repeats, say).
       latest = { event: 'run/stream', runId, index, content: hideRun(a.state, content), reasoning: hideRun(a.state, reasoning), note: null };
+      a.live = { ...latest, note: a.live?.index === index ? a.live.note : null };
       if (timer) return;
       timer = setTimeout(flush, Math.max(0, STREAM_EVERY_MS - (Date.now() - last)));
     },
     onRetry: (note) => {
-      chrome.runtime.sendMessage({ event: 'run/stream', runId, index, content: '', reasoning: '', note } satisfies RunStream).catch(() => undefined);
+      a.live = { event: 'run/stream', runId, index, content: '', reasoning: '', note };
+      chrome.runtime.sendMessage(a.live).catch(() => undefined);
     },
   };
 }
