@@ -104,7 +104,7 @@ export function demoArgs(args: string[]): { keep: boolean } {
  * takes it for a model (the panel shows the profile that matches the saved endpoint).
  */
 export function demoSettings(baseUrl: string) {
-  const { bbox, temperature, maxTokens, stream, extraBody } = DEFAULT_SETTINGS;
-  const endpoint = { baseUrl, apiKey: '', model: DEMO_MODEL, dialect: 'glm-web', bbox, temperature, maxTokens, stream, extraBody };
+  const { temperature, maxTokens, stream, extraBody } = DEFAULT_SETTINGS;
+  const endpoint = { baseUrl, apiKey: '', model: DEMO_MODEL, dialect: 'glm-web', temperature, maxTokens, stream, extraBody, dialectOptions: {} };
   return { ...endpoint, profiles: { [DEMO_PROFILE]: endpoint } };
 }

@@ -7,7 +7,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_DIALECT, DIALECTS } from '../src/core/dialects/registry';
-import { DEFAULT_BBOX } from '../src/core/action/bbox';
 import { runOptionsFrom, type RunOptions } from '../src/core/run-options';
 import { readOptionPairs } from '../src/core/dialects/options';
 import { readInputFile, readInputText, humanBytes } from './read-input';
@@ -35,12 +34,10 @@ export const RUN_USAGE = {
   --dialect NAME       model dialect, default ${DEFAULT_DIALECT} (known: ${Object.keys(DIALECTS).join(', ')})
   --dialect-option NAME=VALUE  a setting of the dialect's own; repeatable (docs/dialects.md):
 ${dialectOptionLines()}
-  --bbox CONVENTION    how the model writes bounding boxes, for dialects that read their model
-                       family's (midscene): norm-xy (default; GLM, Qwen3-VL, UI-TARS, Doubao),
-                       norm-yx (Gemini) or pixels (Qwen2.5-VL: the screenshot is padded to
-                       multiples of 28)
-  --device phone|desktop  appagent's device: its prompts speak of a smartphone, so the tab is
-                       emulated as a phone (default) unless desktop is given (the viewport below)
+  --bbox CONVENTION    the same as --dialect-option bbox=CONVENTION (midscene: how the model
+                       writes boxes; pixels pads the screenshot to multiples of 28)
+  --device phone|desktop  the same as --dialect-option device=… (appagent: the tab as a phone,
+                       the default, or the desktop viewport)
   --app NAME=URL       a site the model may open as an app: glm-mobile's open_app (listed in
                        its prompt) and cogagent's LAUNCH(app=…); the sites count as the task's
                        own for the leave-site guard; repeatable
@@ -54,6 +51,21 @@ ${dialectOptionLines()}
 };
 
 export type { RunOptions };
+
+/** Flags that are another name for a dialect option (flag → the option's name): `--bbox X` is `--dialect-option bbox=X`. */
+export const OPTION_FLAGS = { bbox: 'bbox', device: 'device' } as const;
+
+/** The --dialect-option values with the aliases' added; an alias and the option given apart must agree. */
+function withAliases(values: RunOptionValues, given: Record<string, string>, usage: (problem: string) => never): Record<string, string> {
+  const out = { ...given };
+  for (const [flag, option] of Object.entries(OPTION_FLAGS)) {
+    const v = values[flag as keyof typeof OPTION_FLAGS];
+    if (v === undefined) continue;
+    if (out[option] !== undefined && out[option] !== v) usage(`--${flag} ${v} and --dialect-option ${option}=${out[option]} disagree.`);
+    out[option] = v;
+  }
+  return out;
+}
 
 /** The usage lines of every dialect's own settings, from their declarations. */
 function dialectOptionLines(): string {
@@ -131,10 +143,10 @@ export function readRunOptions(values: RunOptionValues, usage: (problem: string)
   if (!vp) usage('--viewport must look like 1280x800.');
   const pairs = readOptionPairs(values['dialect-option'] ?? []);
   if (!pairs.ok) usage(pairs.problem);
+  const options = withAliases(values, pairs.values, usage);
   const read = runOptionsFrom({
-    baseUrl, model: values.model ?? env.VLM_MODEL ?? 'glm-4.5v', dialect: values.dialect ?? DEFAULT_DIALECT, bbox: values.bbox ?? DEFAULT_BBOX,
-    appagentDevice: values.device ?? 'phone', apps: apps.join('\n'),
-    ...(values['dialect-option']?.length ? { dialectOptions: pairs.values } : {}), maxSteps, width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed, files,
+    baseUrl, model: values.model ?? env.VLM_MODEL ?? 'glm-4.5v', dialect: values.dialect ?? DEFAULT_DIALECT, apps: apps.join('\n'),
+    ...(Object.keys(options).length ? { dialectOptions: options } : {}), maxSteps, width: Number(vp[1]), height: Number(vp[2]), headed: !!values.headed, files,
     ...(values['max-minutes'] !== undefined ? { maxMinutes: Number(values['max-minutes']) } : {}),
     ...(values['read-pictures'] !== undefined ? { readPictures: values['read-pictures'] === 'on' ? true : values['read-pictures'] === 'off' ? false : values['read-pictures'] } : {}),
   });

@@ -7,12 +7,11 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MutableRef } from 'preact/hooks';
-import { checkSettings, DEFAULT_SETTINGS, normalizeSettings, type EndpointProfile, type Settings } from '../../src/core/settings';
+import { checkSettings, DEFAULT_SETTINGS, endpointOf, normalizeSettings, withProfile, type EndpointProfile, type Settings } from '../../src/core/settings';
 import type { GuardId } from '../../src/core/guards';
 import { PRESETS, presetById, type Preset } from '../../src/core/presets';
 import { DIALECTS, dialectOf } from '../../src/core/dialects/registry';
 import { optionValues } from '../../src/core/dialects/options';
-import { BBOX_CONVENTIONS, type BboxConvention } from '../../src/core/action/bbox';
 import type { CalibrationResult } from '../../src/core/calibrate';
 import { messageOf, onSettingsChange, send } from '../api';
 import { differsFromSaved, draftOf, DRAFT_KEY, restoreDraft, savablePart, stableJson } from '../settings-draft';
@@ -54,15 +53,6 @@ export function dialectNote(id: string): string {
   return t(dialectOf(id).messages.note);
 }
 
-/** A bounding-box convention's name, in the person's words. */
-export function bboxName(c: BboxConvention): string {
-  switch (c) {
-    case 'norm-xy': return t('bboxNormXy');
-    case 'norm-yx': return t('bboxNormYx');
-    case 'pixels': return t('bboxPixels');
-  }
-}
-
 const LANGUAGES: { value: LanguageSetting; label: () => string }[] = [
   { value: 'auto', label: () => t('languageAuto') },
   { value: 'en', label: () => t('langEn') },
@@ -71,11 +61,6 @@ const LANGUAGES: { value: LanguageSetting; label: () => string }[] = [
 
 /** Number fields that take fractions. */
 const FRACTIONAL = new Set<keyof Settings>(['temperature', 'requestTimeoutSec', 'maxRunCost']);
-
-/** The endpoint fields a profile keeps (the key included). */
-function endpointOf(s: Settings): EndpointProfile {
-  return { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, bbox: s.bbox, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
-}
 
 /** The form holds exactly this profile's endpoint (the profile selector shows it only then). */
 function holdsProfile(s: Settings, p: EndpointProfile): boolean {
@@ -288,7 +273,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     const p = s.profiles[name];
     if (!p) return;
     setProfileName(name);
-    change({ ...s, ...p });
+    change(withProfile(s, p));
     setStatus({ ok: true, text: () => t('profileLoaded', name) });
   }
 
@@ -352,7 +337,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
       setChecking(false);
     }
   }
-  /** Check coordinates and its result, under the setting whose choices it tells apart (`setting`: 'bbox' or the dialect's option). */
+  /** Check coordinates and its result, under the dialect's option whose choices it tells apart. */
   function coordinateCheck(setting: string, current: string, nameOf: (choice: string) => string, apply: (choice: string) => void) {
     const r = calibration?.setting === setting ? calibration : null;
     return (
@@ -465,41 +450,20 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             </select>
             <small id="dialect-note" class="help" data-testid="dialect-note">{problems.dialect ?? dialectNote(s.dialect)}</small>
           </div>
-          {dialectOf(s.dialect).bboxSetting && (
-            <div class="field" data-testid="bbox-field">
-              <label for="setting-bbox">{t('fieldBbox')}</label>
-              <select id="setting-bbox" data-testid="setting-bbox" value={s.bbox} aria-describedby="setting-bbox-help"
-                onChange={(e) => set('bbox', (e.target as HTMLSelectElement).value)}>
-                {BBOX_CONVENTIONS.map((c) => <option key={c} value={c}>{bboxName(c)}</option>)}
-              </select>
-              <small id="setting-bbox-help" class={problems.bbox ? 'help bad' : 'help'}>{problems.bbox ?? t('fieldBboxHelp')}</small>
-              {coordinateCheck('bbox', s.bbox, (c) => bboxName(c as BboxConvention), (c) => set('bbox', c))}
-            </div>
-          )}
-          {dialectOf(s.dialect).deviceSetting && (
-            <div class="field" data-testid="device-field">
-              <label for="setting-device">{t('fieldDevice')}</label>
-              <select id="setting-device" data-testid="setting-device" value={s.appagentDevice} aria-describedby="setting-device-help"
-                onChange={(e) => set('appagentDevice', (e.target as HTMLSelectElement).value)}>
-                <option value="phone">{t('devicePhone')}</option>
-                <option value="desktop">{t('deviceDesktop')}</option>
-              </select>
-              <small id="setting-device-help" class="help">{t('fieldDeviceHelp')}</small>
-            </div>
-          )}
           {(dialectOf(s.dialect).options ?? []).map((o) => {
             const id = `setting-option-${o.name}`;
-            const value = optionValues(dialectOf(s.dialect), s.dialectOptions[s.dialect])[o.name];
+            const values = optionValues(dialectOf(s.dialect), s.dialectOptions[s.dialect]);
+            const choose = (c: string) => change({ ...s, dialectOptions: { ...s.dialectOptions, [s.dialect]: { ...values, [o.name]: c } } });
             return (
               <div class="field" key={`${s.dialect}-${o.name}`} data-testid={`dialect-option-${o.name}`}>
                 <label for={id}>{t(o.label)}</label>
-                <select id={id} data-testid={id} value={value} aria-describedby={`${id}-help`}
-                  onChange={(e) => change({ ...s, dialectOptions: { ...s.dialectOptions, [s.dialect]: { ...optionValues(dialectOf(s.dialect), s.dialectOptions[s.dialect]), [o.name]: (e.target as HTMLSelectElement).value } } })}>
+                <select id={id} data-testid={id} value={values[o.name]} aria-describedby={`${id}-help`}
+                  onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
                   {o.choices.map((c) => <option key={c} value={c}>{t(o.choiceLabels[c] ?? c)}</option>)}
                 </select>
                 <small id={`${id}-help`} class="help">{t(o.help)}</small>
                 {dialectOf(s.dialect).coordinateCheck?.option === o.name &&
-                  coordinateCheck(o.name, value, (c) => t(o.choiceLabels[c] ?? c), (c) => change({ ...s, dialectOptions: { ...s.dialectOptions, [s.dialect]: { ...optionValues(dialectOf(s.dialect), s.dialectOptions[s.dialect]), [o.name]: c } } }))}
+                  coordinateCheck(o.name, values[o.name], (c) => t(o.choiceLabels[c] ?? c), choose)}
               </div>
             );
           })}

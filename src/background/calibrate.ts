@@ -4,7 +4,7 @@
  * which bounding-box convention its answers fit.
  */
 import { bytesToDataUrl } from '../core/export/data-url';
-import { CALIBRATION_SIZE, CALIBRATION_TARGETS, calibrationPrompt, decide, readCalibrationReply, type CalibrationResult } from '../core/calibrate';
+import { CALIBRATION_SIZE, CALIBRATION_TARGETS, decide, type CalibrationResult } from '../core/calibrate';
 import type { ChatMessage } from '../core/dialects/request';
 import type { Settings } from '../core/settings';
 import { askModel } from './model';
@@ -30,20 +30,19 @@ export async function calibrationImage(): Promise<string> {
 }
 
 /**
- * Asks the model where the targets are: in its dialect's grammar when the dialect has its own
- * check (Dialect.coordinateCheck, the conventions being its option's choices), else as a
- * bounding box of the planner's `locate` (the bounding-box conventions of Settings.bbox).
+ * Asks the model where the targets are, in its dialect's grammar (Dialect.coordinateCheck, the
+ * conventions being its option's choices): the choice that puts every answer on its target fits.
  */
 export async function calibrate(s: Settings): Promise<CalibrationResult> {
   const check = dialectOf(s.dialect).coordinateCheck;
   const option = check && dialectOf(s.dialect).options?.find((o) => o.name === check.option);
+  if (!check || !option) throw new Error(`${s.dialect} has no coordinate check`);
   const messages: ChatMessage[] = [{ role: 'user', content: [
     { type: 'image_url', image_url: { url: await calibrationImage() } },
-    { type: 'text', text: check ? check.prompt(CALIBRATION_TARGETS) : calibrationPrompt() },
+    { type: 'text', text: check.prompt(CALIBRATION_TARGETS) },
   ] }];
   const r = await askModel({ ...s, maxRetries: 0, stream: false }, messages, AbortSignal.timeout(s.requestTimeoutSec * 1000));
   if (!r.ok) throw new Error(r.error);
-  if (!check || !option) return decide(readCalibrationReply(r.content), r.content);
   const answers = check.read(r.content, CALIBRATION_TARGETS.map((t) => t.name));
   return decide(answers, r.content, CALIBRATION_TARGETS, option.choices.map((c) => ({ name: c, space: check.spaceOf(c) })), option.name);
 }

@@ -9,6 +9,8 @@ import type { ImagePart } from '../core/dialects/request';
 import type { RunState } from '../core/run';
 import { loadShot } from './run-store';
 import { paddedSize } from '../core/action/bbox';
+import { dialectOf } from '../core/dialects/registry';
+import { optionValues } from '../core/dialects/options';
 
 /** A data URL scaled by `scale` as a JPEG ('' when it cannot be read). */
 export async function scaled(dataUrl: string, scale: number): Promise<string> {
@@ -54,7 +56,8 @@ export async function imagesFor(state: RunState, parts: ImagePart[]): Promise<st
   for (const p of parts) {
     if (p.of === 'current') {
       const shot = state.pending?.screenshot ?? '';
-      out.push(shot && state.bbox === 'pixels' ? await padded(shot).catch(() => '') : shot);
+      const d = dialectOf(state.dialect);
+      out.push(shot && d.padsScreenshot?.(optionValues(d, state.dialectOptions)) ? await padded(shot).catch(() => '') : shot);
       continue;
     }
     const step = state.steps.find((s) => s.index === p.of);

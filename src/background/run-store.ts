@@ -27,7 +27,7 @@
  * finished steps (masked by the run core) are written again.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
-import { joinSecret, splitSecret, type RunState, type StepRecord } from '../core/run';
+import { joinSecret, splitSecret, upgradeRun, type RunState, type StepRecord } from '../core/run';
 import { runSummary, type RunSummary } from '../core/history';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
 import { upgradeAction } from '../core/action/legacy';
@@ -272,7 +272,9 @@ export async function loadRun(id: string): Promise<RunState | undefined> {
   stored.set(id, steps.length);
   if (steps.length) lastSaid.set(id, steps[steps.length - 1].observation);
   const { summary: _s, ...run } = rec;
-  return withSecretRestored({ ...run, steps, pending: await withPendingShots(d, id, run.pending) });
+  // a run saved by an older version in today's shape (core/run/create.ts upgradeRun)
+  const state = await withSecretRestored({ ...run, steps, pending: await withPendingShots(d, id, run.pending) });
+  return state && upgradeRun(state);
 }
 
 /** The most recently started run's id and status, without reading its steps. */

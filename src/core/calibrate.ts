@@ -1,7 +1,7 @@
 /**
  * The coordinate check (Settings → Check coordinates): the model is sent a generated picture with
- * a few marked targets and asked for their bounding boxes, written as it writes `locate.bbox` when
- * it plans (the midscene dialect's form). Each bounding-box convention (action/bbox.ts) reads the
+ * a few marked targets and asked where they are in its dialect's grammar (Dialect.coordinateCheck);
+ * the bounding-box form here is midscene's, as it writes `locate.bbox` when it plans. Each bounding-box convention (action/bbox.ts) reads the
  * answers through the shared mapper; the one that puts every answer on its target is the model's.
  *
  * The picture is not square and the targets sit away from its diagonal and at different distances
@@ -34,7 +34,7 @@ export const CALIBRATION_TOLERANCE = 40;
 export const CALIBRATION_MARK = 'Coordinate check:';
 
 /** The request's text (model-facing English). */
-export function calibrationPrompt(targets: readonly CalibrationTarget[] = CALIBRATION_TARGETS): string {
+export function calibrationPrompt(targets: readonly Pick<CalibrationTarget, 'name' | 'colourName'>[] = CALIBRATION_TARGETS): string {
   const list = targets.map((t) => `${t.name} (${t.colourName})`).join(', ');
   const json = `{${targets.map((t) => `"${t.name}": {"bbox": [xmin, ymin, xmax, ymax]}`).join(', ')}}`;
   return `${CALIBRATION_MARK} the image shows ${targets.length} coloured squares, each marked with a letter: ${list}. ` +
@@ -45,7 +45,7 @@ export function calibrationPrompt(targets: readonly CalibrationTarget[] = CALIBR
 export type CalibrationAnswers = Record<string, number[]>;
 
 /** The boxes of a reply by target name (a name's value: {bbox: [...]}, or the box itself). */
-export function readCalibrationReply(text: string, targets: readonly CalibrationTarget[] = CALIBRATION_TARGETS): CalibrationAnswers {
+export function readCalibrationReply(text: string, targets: readonly Pick<CalibrationTarget, 'name'>[] = CALIBRATION_TARGETS): CalibrationAnswers {
   const obj = firstObject(String(text ?? ''));
   const out: CalibrationAnswers = {};
   if (!obj.ok) return out;
@@ -65,7 +65,7 @@ export interface CalibrationResult {
   fits: string | null;
   /** per convention, how many targets it reads the answers onto */
   hits: Record<string, number>;
-  /** the setting the conventions are the choices of: 'bbox' (Settings.bbox), or the dialect's option's name */
+  /** the dialect's option whose choices the conventions are (midscene's 'bbox', ui-tars' 'coordinates') */
   setting: string;
   /** how many targets the reply gave a box for */
   answered: number;
@@ -78,7 +78,7 @@ const PICTURE: ShotGeometry = { imageWidth: CALIBRATION_SIZE.width, imageHeight:
 /** A convention the check tries: its name (the setting's value) and the space it means. */
 export interface Convention { name: string; space: CoordinateSpace }
 
-/** The bounding-box conventions (Settings.bbox), the check's default. */
+/** The bounding-box conventions (midscene's option "bbox"), the check's default. */
 export const BBOX_CHECK: readonly Convention[] = BBOX_CONVENTIONS.map((c) => ({ name: c, space: spaceOfBbox(c) }));
 
 /** Whether an answered box, read in a convention's space, lands on the target. */

@@ -8,7 +8,6 @@
  */
 import { MAX_RUN_MINUTES, type Settings } from './settings';
 import { DIALECTS, dialectOf, isDialect } from './dialects/registry';
-import { BBOX_CONVENTIONS, isBboxConvention } from './action/bbox';
 import { optionProblem, optionValues } from './dialects/options';
 import { formatBytes, MAX_FILES_BYTES } from './files';
 
@@ -32,7 +31,7 @@ export const RUN_LIMITS = {
 
 /** The fields the options are made from: what the flags say, or what a job carries. */
 export interface RunChoices {
-  baseUrl: unknown; model: unknown; dialect: unknown; bbox: unknown; appagentDevice: unknown;
+  baseUrl: unknown; model: unknown; dialect: unknown;
   /** the dialect's own settings by name (absent: their defaults) */
   dialectOptions?: unknown;
   /** one "Name = https://…" a line */
@@ -91,8 +90,6 @@ export function runOptionsFrom(c: RunChoices): RunOptionsRead {
   if (!isDialect(c.dialect)) return no(`Unknown dialect "${String(c.dialect).slice(0, 40)}"; known: ${Object.keys(DIALECTS).join(', ')}.`);
   const optionsWrong = optionProblem(dialectOf(c.dialect), c.dialectOptions);
   if (optionsWrong) return no(`${optionsWrong}.`);
-  if (!isBboxConvention(c.bbox)) return no(`--bbox must be one of ${BBOX_CONVENTIONS.join(', ')}, got "${String(c.bbox).slice(0, 40)}".`);
-  if (c.appagentDevice !== 'phone' && c.appagentDevice !== 'desktop') return no(`--device must be phone or desktop, got "${String(c.appagentDevice).slice(0, 40)}".`);
   if (typeof c.apps !== 'string') return no('--app: not a list of apps');
   const apps = c.apps.split('\n').map((a) => a.trim()).filter(Boolean);
   if (apps.length > RUN_LIMITS.apps) return no(`--app: at most ${RUN_LIMITS.apps} apps`);
@@ -123,7 +120,7 @@ export function runOptionsFrom(c: RunChoices): RunOptionsRead {
     ok: true,
     run: {
       // the request options the dialect's model was tuned with, as choosing it in Settings does
-      config: { baseUrl, model: c.model, dialect: c.dialect, bbox: c.bbox, appagentDevice: c.appagentDevice, ...dialectOf(c.dialect).request, apps: apps.join('\n'), maxSteps: c.maxSteps,
+      config: { baseUrl, model: c.model, dialect: c.dialect, ...dialectOf(c.dialect).request, apps: apps.join('\n'), maxSteps: c.maxSteps,
         ...(c.maxMinutes !== undefined ? { maxMinutes: c.maxMinutes as number } : {}), ...(c.readPictures !== undefined ? { readPictures: c.readPictures as boolean } : {}),
         ...(dialectOf(c.dialect).options?.length ? { dialectOptions: { [c.dialect]: optionValues(dialectOf(c.dialect), c.dialectOptions) } } : {}) },
       files, width: c.width, height: c.height, headed: c.headed,
@@ -131,13 +128,26 @@ export function runOptionsFrom(c: RunChoices): RunOptionsRead {
   };
 }
 
+/**
+ * The dialect's option values a job carries. A job queued by a version before issue 44 carries its
+ * bounding-box convention and device as config fields (`bbox`, `appagentDevice`): they count as the
+ * options of those names where the dialect has them.
+ */
+function jobOptions(c: Partial<Record<string, unknown>>): unknown {
+  const all = typeof c.dialectOptions === 'object' && c.dialectOptions !== null ? (c.dialectOptions as Record<string, unknown>)[String(c.dialect)] : undefined;
+  const own = isDialect(c.dialect) ? (dialectOf(c.dialect).options ?? []).map((o) => o.name) : [];
+  const old = Object.entries({ bbox: c.bbox, device: c.appagentDevice }).filter(([name, v]) => v !== undefined && own.includes(name));
+  if (!old.length) return all;
+  return { ...Object.fromEntries(old), ...(typeof all === 'object' && all !== null ? all : {}) };
+}
+
 /** The choices options were made from: what a job carries back to runOptionsFrom on a worker (any JSON value). */
 export function choicesOf(run: unknown): RunChoices {
   const r = (run && typeof run === 'object' ? run : {}) as Partial<Record<keyof RunOptions, unknown>>;
-  const c = (r.config && typeof r.config === 'object' ? r.config : {}) as Partial<Record<keyof Settings, unknown>>;
+  const c = (r.config && typeof r.config === 'object' ? r.config : {}) as Partial<Record<string, unknown>>;
   return {
-    baseUrl: c.baseUrl, model: c.model, dialect: c.dialect, bbox: c.bbox, appagentDevice: c.appagentDevice, apps: c.apps ?? '',
-    dialectOptions: typeof c.dialectOptions === 'object' && c.dialectOptions !== null ? (c.dialectOptions as Record<string, unknown>)[String(c.dialect)] : undefined,
+    baseUrl: c.baseUrl, model: c.model, dialect: c.dialect, apps: c.apps ?? '',
+    dialectOptions: jobOptions(c),
     maxSteps: c.maxSteps, width: r.width, height: r.height, headed: r.headed, files: r.files,
     ...(c.maxMinutes !== undefined ? { maxMinutes: c.maxMinutes } : {}), ...(c.readPictures !== undefined ? { readPictures: c.readPictures } : {}),
   };

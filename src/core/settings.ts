@@ -1,10 +1,8 @@
 import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
 import { asCurrency, DEFAULT_CURRENCY, DEFAULT_PRICES, isKnownCurrency, normalizePrices, type PriceTable } from './costs';
-import { DEFAULT_BBOX, isBboxConvention, type BboxConvention } from './action/bbox';
-import { isDialect } from './dialects/registry';
-import type { App, Device } from './dialects/types';
-import { isDevice } from './dialects/device';
-import { normalizeDialectOptions } from './dialects/options';
+import { DIALECTS, dialectOf, isDialect } from './dialects/registry';
+import type { App } from './dialects/types';
+import { normalizeDialectOptions, optionValues } from './dialects/options';
 import type { DialectOptionValues } from './dialects/types';
 import { isLanguageSetting, type LanguageSetting, type Translate } from './i18n';
 import { english } from './locales';
@@ -18,20 +16,9 @@ export interface Settings {
   model: string;
   /** the model dialect (prompt, action grammar, coordinates): dialects/registry.ts */
   dialect: string;
-  /**
-   * how the model writes a bounding box (action/bbox.ts), for dialects that read boxes in their
-   * model family's convention (midscene): thousandths x-y, thousandths y-x (Gemini), or pixels of
-   * the image sent (Qwen2.5-VL)
-   */
-  bbox: BboxConvention;
-  /**
-   * the appagent dialect's device: its prompts speak of a smartphone, so the tab is a phone
-   * ('phone', the default) unless the person chooses the desktop viewport
-   */
-  appagentDevice: Device;
   /** sites the model may open as "apps" (glm-mobile's open_app), one "Name = https://…" a line */
   apps: string;
-  /** the values of each dialect's own settings (Dialect.options), by dialect id */
+  /** the values of each dialect's own settings (Dialect.options: midscene's bounding boxes, appagent's device, ui-tars' coordinates), by dialect id */
   dialectOptions: Record<string, DialectOptionValues>;
   maxSteps: number;
   /** a run that has gone on this many minutes is stopped with that reason, wherever it is (background/run/driver.ts) */
@@ -88,7 +75,39 @@ export interface Settings {
 }
 
 /** One saved endpoint: what a preset fills, plus the key. */
-export type EndpointProfile = Pick<Settings, 'baseUrl' | 'apiKey' | 'model' | 'dialect' | 'bbox' | 'temperature' | 'maxTokens' | 'stream' | 'extraBody'>;
+/** An endpoint saved by name: its fields, and the values of its dialect's options (how its model writes boxes, say). */
+export type EndpointProfile = Pick<Settings, 'baseUrl' | 'apiKey' | 'model' | 'dialect' | 'temperature' | 'maxTokens' | 'stream' | 'extraBody'> & { dialectOptions: DialectOptionValues };
+
+/** The endpoint fields a profile keeps (the key included) and its dialect's option values. */
+export function endpointOf(s: Settings): EndpointProfile {
+  return { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody,
+    dialectOptions: optionValues(dialectOf(s.dialect), s.dialectOptions[s.dialect]) };
+}
+
+/** The settings with a profile loaded: its endpoint fields, and its option values for its dialect. */
+export function withProfile(s: Settings, p: EndpointProfile): Settings {
+  return { ...s, ...p, dialectOptions: { ...s.dialectOptions, [p.dialect]: p.dialectOptions } };
+}
+
+/**
+ * Settings fields that became a dialect's option (issue 44), by the option's name: a stored value
+ * moves to every dialect with an option of that name that has no value of its own yet.
+ */
+const FIELDS_NOW_OPTIONS = { bbox: 'bbox', appagentDevice: 'device' } as const;
+
+function withOldFields(input: Record<string, unknown>, given: unknown): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  const g = typeof given === 'object' && given !== null ? given as Record<string, unknown> : {};
+  for (const [id, v] of Object.entries(g)) if (typeof v === 'object' && v !== null) out[id] = { ...v as Record<string, unknown> };
+  for (const [field, option] of Object.entries(FIELDS_NOW_OPTIONS)) {
+    if (typeof input[field] !== 'string') continue;
+    for (const d of Object.values(DIALECTS)) {
+      if (!d.options?.some((o) => o.name === option) || out[d.id]?.[option] !== undefined) continue;
+      out[d.id] = { ...out[d.id], [option]: input[field] };
+    }
+  }
+  return out;
+}
 
 /** Values of the reference GLM-4.5V WebVoyager client (seed 003): temperature 0.001, max_tokens 8192, skip_special_tokens false. */
 /** the longest time limit a run may have, in minutes (a day) */
@@ -99,8 +118,6 @@ export const DEFAULT_SETTINGS: Settings = {
   apiKey: '',
   model: 'glm-4.5v',
   dialect: 'glm-web',
-  bbox: DEFAULT_BBOX,
-  appagentDevice: 'phone',
   apps: '',
   dialectOptions: {},
   maxSteps: 15,
@@ -151,10 +168,8 @@ export function normalizeSettings(input: Partial<Settings> | undefined | null): 
   out.currency = asCurrency(out.currency) ?? out.currency.trim();
   out.profiles = normalizeProfiles(out.profiles);
   if (!isLanguageSetting(out.language)) out.language = 'auto';
-  if (!isBboxConvention(out.bbox)) out.bbox = DEFAULT_BBOX;
-  if (!isDevice(out.appagentDevice)) out.appagentDevice = 'phone';
   out.secrets = normalizeSecrets(out.secrets);
-  out.dialectOptions = normalizeDialectOptions(out.dialectOptions);
+  out.dialectOptions = normalizeDialectOptions(withOldFields(input as Record<string, unknown>, out.dialectOptions));
   return out;
 }
 
@@ -163,8 +178,9 @@ function normalizeProfiles(input: unknown): Record<string, EndpointProfile> {
   if (!input || typeof input !== 'object') return out;
   for (const [name, p] of Object.entries(input as Record<string, Partial<EndpointProfile>>)) {
     if (!name.trim() || !p || typeof p !== 'object' || typeof p.baseUrl !== 'string') continue;
-    const s = normalizeSettings(p as Partial<Settings>);
-    out[name.trim()] = { baseUrl: s.baseUrl, apiKey: s.apiKey, model: s.model, dialect: s.dialect, bbox: s.bbox, temperature: s.temperature, maxTokens: s.maxTokens, stream: s.stream, extraBody: s.extraBody };
+    // a profile keeps its dialect's options (an older one its "bbox" field, moved there by normalizeSettings)
+    const own = typeof p.dialect === 'string' && typeof p.dialectOptions === 'object' && p.dialectOptions !== null ? { [p.dialect]: p.dialectOptions } : {};
+    out[name.trim()] = endpointOf(normalizeSettings({ ...(p as Partial<Settings>), dialectOptions: own }));
   }
   return out;
 }
@@ -174,7 +190,6 @@ export function checkSettings(s: Settings, t: Translate = english): SettingsProb
   const p: SettingsProblems = {};
   if (!/^https?:\/\/[^\s/]+/i.test(s.baseUrl)) p.baseUrl = t('setBaseUrl');
   if (!isDialect(s.dialect)) p.dialect = t('setDialect', s.dialect);
-  if (!isBboxConvention(s.bbox)) p.bbox = t('setBbox');
   if (s.textBaseUrl && !/^https?:\/\/[^\s/]+/i.test(s.textBaseUrl)) p.textBaseUrl = t('setBaseUrl');
   const apps = readApps(s.apps);
   if (apps.bad.length) p.apps = t('setApps', apps.bad.slice(0, 3).join('; '));

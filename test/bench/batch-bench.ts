@@ -113,7 +113,7 @@ export async function batchBench(): Promise<{ rounds: BatchRound[]; collect: Col
         coreSecondsPerTask: Object.keys(used).length > 1 ? cpuSpent({}, used, rs.length) : null,
       });
       const done = rs.find((r) => r.kind === 'finished');
-      if (!collect && done) collect = collectCost(path.join(out, done.folder), done, tasks.find((t) => t.id === done.id)!, { config: { baseUrl: model.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', bbox: 'norm-xy', appagentDevice: 'phone', apps: '', maxSteps: 8 }, files: [], width: 1280, height: 800, headed: false });
+      if (!collect && done) collect = collectCost(path.join(out, done.folder), done, tasks.find((t) => t.id === done.id)!, { config: { baseUrl: model.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', apps: '', maxSteps: 8 }, files: [], width: 1280, height: 800, headed: false });
       rmSync(out, { recursive: true, force: true });
     }
   } finally {

@@ -150,7 +150,7 @@ test('a worker refuses hostile jobs and sends its key only to its own endpoint; 
   try {
     // Jobs written straight into Redis, as anyone who can write to it could.
     const task = { id: 'Evil--0', site: 'Evil', task: 'Find anything.', url: `${site.url}recipes/index.html` };
-    const config = { baseUrl: keyed.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', bbox: 'norm-xy', appagentDevice: 'phone', apps: '', maxSteps: 3 };
+    const config = { baseUrl: keyed.baseUrl, apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', apps: '', maxSteps: 3 };
     const good = { batch: 'hostile', task, run: { config, files: [], width: 1280, height: 800, headed: false }, allowGuards: [], timeoutMs: 120_000, rate: null };
     const hostile: Record<string, unknown> = {
       // runTask used to rm -r and rename path.join(work, 'task' + id): here, the canary

@@ -108,7 +108,7 @@ test('runner, y-x convention: an untilBottom scroll reaches the bottom of a long
 
 test.describe('Settings: Check coordinates', () => {
   test.beforeAll(async () => {
-    await panelSend(e.panel, 'settings/patch', { set: { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v', dialect: 'midscene', bbox: 'norm-xy', language: 'en' } });
+    await panelSend(e.panel, 'settings/patch', { set: { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v', dialect: 'midscene', dialectOptions: { midscene: { bbox: 'norm-xy' } }, language: 'en' } });
     await e.panel.reload();
     const settings = e.panel.getByTestId('settings');
     if (!(await settings.evaluate((d) => (d as HTMLDetailsElement).open))) await settings.locator('summary').first().click();
@@ -126,11 +126,11 @@ test.describe('Settings: Check coordinates', () => {
       expect(m.calibrations.length).toBe(1);
       // the setting before is another convention (norm-xy, then each one this loop applied): Use it switches
       await panel.getByTestId('apply-calibration').click();
-      await expect(panel.getByTestId('setting-bbox')).toHaveValue(c);
+      await expect(panel.getByTestId('setting-option-bbox')).toHaveValue(c);
       await expect(result).toContainText('That is the convention set.');
       await expect(panel.getByTestId('apply-calibration')).toHaveCount(0);
       await panel.getByTestId('save-settings').click();
-      await expect.poll(async () => (await panelSend<{ bbox: string }>(panel, 'settings/get', {})).bbox).toBe(c);
+      await expect.poll(async () => (await panelSend<{ dialectOptions: Record<string, { bbox?: string }> }>(panel, 'settings/get', {})).dialectOptions.midscene?.bbox).toBe(c);
     });
   }
 

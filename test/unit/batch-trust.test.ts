@@ -22,7 +22,7 @@ function job(over: Record<string, unknown> = {}, run: Record<string, unknown> = 
   return {
     batch: 'abc123', task: TASK, allowGuards: ['leave-site'], timeoutMs: 60_000, rate: null,
     run: {
-      config: { baseUrl: 'https://api.example/v1', apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', bbox: 'norm-xy', appagentDevice: 'phone', apps: '', maxSteps: 15, ...config },
+      config: { baseUrl: 'https://api.example/v1', apiKey: '', model: 'glm-4.5v', dialect: 'glm-web', apps: '', maxSteps: 15, ...config },
       files: [], width: 1280, height: 800, headed: false, ...run,
     },
     ...over,

@@ -47,7 +47,7 @@ describe('fake model: the midscene player', () => {
   for (const c of ['norm-xy', 'norm-yx', 'pixels'] as const) {
     it(`answers a box found by colour that the dialect reads onto the target (${c})`, () => {
       const r = midscenePlayer([{ do: 'click', colour: '#ff00ff' }], { bbox: c })(parseRequestMidscene(body()));
-      const step = midscene.parseReply(r.content, null, shot, { bbox: c });
+      const step = midscene.parseReply(r.content, null, shot, { dialectOptions: { bbox: c } });
       if (isParseError(step)) throw new Error(step.error);
       expect(step.action.type).toBe('click');
       const t = (step.action as { target: { x: number; y: number } }).target;

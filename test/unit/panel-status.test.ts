@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRun, reduce, type Observation, type RunState } from '../../src/core/run';
 import { toRunView, tookOver } from '../../src/core/run/view';
-import { DEFAULT_SETTINGS } from '../../src/core/settings';
+import { DEFAULT_SETTINGS, endpointOf } from '../../src/core/settings';
 import { dotState, elapsedOf, formatElapsed, phaseText, stepText } from '../../sidepanel/status';
 import { costNoteFor } from '../../sidepanel/cost-note';
 import { differsFromSaved, draftOf, restoreDraft } from '../../sidepanel/settings-draft';
@@ -100,7 +100,7 @@ describe('the settings form against what is stored', () => {
     // As storage would keep it: a trailing slash and spaces go.
     expect(differsFromSaved({ ...saved, baseUrl: `${saved.baseUrl}/`, model: ` ${saved.model} ` }, saved.prices, saved)).toBe(false);
     // What is saved on its own does not count.
-    expect(differsFromSaved({ ...saved, approveSteps: !saved.approveSteps, profiles: { a: { ...saved, apiKey: 'x' } } }, saved.prices, saved)).toBe(false);
+    expect(differsFromSaved({ ...saved, approveSteps: !saved.approveSteps, profiles: { a: { ...endpointOf(saved), apiKey: 'x' } } }, saved.prices, saved)).toBe(false);
     expect(differsFromSaved({ ...saved, guards: { ...saved.guards, allow: { 'a.example': ['payment'] } } }, saved.prices, saved)).toBe(false);
   });
 

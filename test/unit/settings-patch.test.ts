@@ -6,7 +6,7 @@ import { patched } from '../../src/core/settings-patch';
 const stored = normalizeSettings({
   ...DEFAULT_SETTINGS, apiKey: 'k1', language: 'en',
   guards: { ...DEFAULT_SETTINGS.guards, allow: { 'shop.example': ['payment', 'delete'] } },
-  profiles: { a: { baseUrl: 'http://a/v1', apiKey: 'ka', model: 'm', dialect: 'glm-web', bbox: DEFAULT_SETTINGS.bbox, temperature: 0, maxTokens: 100, stream: true, extraBody: '' } },
+  profiles: { a: { baseUrl: 'http://a/v1', apiKey: 'ka', model: 'm', dialect: 'glm-web', dialectOptions: {}, temperature: 0, maxTokens: 100, stream: true, extraBody: '' } },
 });
 
 describe('settings patches', () => {

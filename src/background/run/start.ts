@@ -20,7 +20,7 @@ interface Origin { id: string; task: string; files: FileMeta[]; startUrl: string
 
 /**
  * A new run's state from the settings it starts with: the one place where settings (the dialect's
- * among them: bbox, appagentDevice, apps, dialectOptions) flow into the run state.
+ * among them: apps, dialectOptions) flow into the run state.
  */
 export function runStateOf(o: Origin, settings: Settings): RunState {
   return createRun({
@@ -29,7 +29,7 @@ export function runStateOf(o: Origin, settings: Settings): RunState {
     approveSteps: settings.approveSteps, guards: settings.guards, searchStartPage: settings.searchStartPage, replay: o.replay,
     apps: parseApps(settings.apps),
     limits: { maxTokens: settings.maxRunTokens, maxCost: settings.maxRunCost, price: settings.prices[settings.model] ?? null, currency: settings.currency },
-    locale: personLocale(settings), secrets: settings.secrets, bbox: settings.bbox, device: settings.appagentDevice,
+    locale: personLocale(settings), secrets: settings.secrets,
     dialectOptions: settings.dialectOptions[settings.dialect],
     ...(o.explore && !o.replay ? { explore: true } : {}),
   });
@@ -47,10 +47,10 @@ export async function startReplay(runId: string, approveSteps = true): Promise<s
   const dialect = rec.dialect;
   const plan = replayPlan(rec.id, rec.steps, dialect);
   if (!plan.steps.length) throw new Error(personT(await loadSettings())('noReplayActions'));
-  // The recorded run's dialect: the same observation (labels or not, phone or desktop) and grammar.
+  // The recorded run's dialect and options: the same observation (labels or not, phone or desktop) and grammar.
   return startRun({
     task: `Replay: ${rec.task}`, url: rec.startUrl,
-    config: { approveSteps, dialect, model: 'replay', maxSteps: Math.min(200, plan.steps.length + 5) },
+    config: { approveSteps, dialect, model: 'replay', maxSteps: Math.min(200, plan.steps.length + 5), ...(rec.dialectOptions ? { dialectOptions: { [dialect]: rec.dialectOptions } } : {}) },
   }, plan);
 }
 

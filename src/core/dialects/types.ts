@@ -9,7 +9,6 @@
  * reads; it is never translated.
  */
 import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
-import type { BboxConvention } from '../action/bbox';
 import type { CoordinateSpace, ShotGeometry } from '../action/coords';
 import type { LabelStyle, Mark } from '../marks';
 import type { DocAction, ScreenDoc } from '../docs/types';
@@ -139,11 +138,11 @@ export interface RequestDefaults { temperature: number; maxTokens: number; extra
 export interface Preview { thought: string | null; action: string | null }
 
 /**
- * What the run knows that changes how a reply is read and an action written: the endpoint's
- * bounding-box convention (action/bbox.ts), for dialects with `bboxSetting`. Absent: the default.
+ * What the run knows that changes how a reply is read and an action written: the values of the
+ * dialect's own settings (Dialect.options; midscene's endpoint bounding-box convention, say).
+ * Absent: each option's default.
  */
 export interface ParseOptions {
-  bbox?: BboxConvention;
   /** the values of the dialect's own settings (Dialect.options), each checked against its choices (RunState.dialectOptions) */
   dialectOptions?: DialectOptionValues;
 }
@@ -170,7 +169,7 @@ export interface DialectOption {
  * Settings → Check coordinates for a dialect whose option chooses among coordinate conventions:
  * the check's picture is sent with `prompt` (in the dialect's grammar), `read` gives each target's
  * box or point from the reply, and the choice whose space puts every answer on its target is the
- * model's (core/calibrate.ts). Dialects without it use the bounding-box check (bboxSetting).
+ * model's (core/calibrate.ts). Dialects without it have no Check coordinates.
  */
 export interface CoordinateCheck {
   /** the option (DialectOption.name) whose choices are the conventions */
@@ -220,11 +219,10 @@ export interface Dialect {
   /** the observation that tells the model its last reply could not be read */
   formatErrorObservation(error: string): string;
   /**
-   * Its boxes are read in the endpoint's bounding-box convention (Settings, the runner's --bbox),
-   * carried into the run and passed as ParseOptions; with 'pixels' the screenshot is padded to
-   * multiples of 28 (background/images.ts). Absent: the dialect has one fixed space (`coords`).
+   * Whether the model's screenshot is sent padded to multiples of 28 (background/images.ts), given
+   * the run's option values (midscene with its boxes in image pixels). Absent: never.
    */
-  bboxSetting?: boolean;
+  padsScreenshot?(options: DialectOptionValues): boolean;
   /**
    * The run variables a text refers to, as written (CogAgent's `__CogName_Price__`): the run fills
    * them in before typing or asking the language model (run/variables.ts). Absent: the grammar has
@@ -232,11 +230,10 @@ export interface Dialect {
    */
   variableRefs?(text: string): string[];
   /**
-   * The person chooses the run's device (Settings.appagentDevice, carried into the run as
-   * RunState.device): the tab is a phone (observes.device) unless they chose a desktop viewport.
-   * Absent: always observes.device.
+   * The device the run's tab is shown as, given the run's option values (appagent's "device"
+   * option: a phone unless the person chose a desktop viewport). Absent: always observes.device.
    */
-  deviceSetting?: boolean;
+  deviceOf?(options: DialectOptionValues): Device;
   /**
    * Its grammar opens the person's apps, the sites listed in Settings (glm-mobile's open_app,
    * cogagent's LAUNCH): the settings form shows the list, the run carries it. Absent: no apps.

@@ -21,15 +21,27 @@ export function createRun(n: NewRun): RunState {
     ...(n.files?.length ? { files: n.files } : {}),
     ...(n.locale && n.locale !== 'en' ? { locale: n.locale } : {}),
     ...(vault ? { vault } : {}),
-    ...(n.bbox && dialectOf(n.dialect).bboxSetting ? { bbox: n.bbox } : {}),
     ...(dialectOf(n.dialect).options?.length ? { dialectOptions: optionValues(dialectOf(n.dialect), n.dialectOptions) } : {}),
     ...(n.explore && dialectOf(n.dialect).observes.docs ? { explore: true } : {}),
-    ...(n.device && dialectOf(n.dialect).deviceSetting ? { device: n.device } : {}),
   };
 }
 
+/**
+ * Run fields that became a dialect's option (its name there): a run saved before keeps its value
+ * in `dialectOptions`, where a dialect with that option reads it.
+ */
+const FIELDS_NOW_OPTIONS = { bbox: 'bbox', device: 'device' } as const;
+
 /** A run saved by an older version, with the fields added since filled in. */
-export function upgradeRun(s: RunState): RunState {
+export function upgradeRun(saved: RunState): RunState {
+  const old = saved as RunState & Partial<Record<keyof typeof FIELDS_NOW_OPTIONS, unknown>>;
+  const { bbox: _bbox, device: _device, ...s } = old;
+  const d = dialectOf(s.dialect);
+  if (d.options?.length) {
+    const legacy = Object.fromEntries(Object.entries(FIELDS_NOW_OPTIONS).filter(([field]) => old[field as keyof typeof FIELDS_NOW_OPTIONS] !== undefined)
+      .map(([field, option]) => [option, old[field as keyof typeof FIELDS_NOW_OPTIONS]]));
+    s.dialectOptions = optionValues(d, { ...legacy, ...s.dialectOptions });
+  }
   return {
     ...s,
     approveSteps: s.approveSteps ?? false,

@@ -6,14 +6,13 @@ import type { Locale } from '../i18n';
 import type { PageDialog } from '../page-dialog';
 import type { Held } from '../request-hold';
 import type { FileOffer, Landed } from '../guard-after';
-import type { BboxConvention } from '../action/bbox';
 import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { InjectionHit } from '../injection';
 import type { ImageScreen } from '../image-screen';
 import type { PicturesRead, PictureText } from '../picture-text';
 import type { Fingerprint, HitElement, Mark, Rect, TextFinding, Viewport } from '../marks';
-import type { App, DialectOptionValues, Device, RequestPart } from '../dialects/types';
+import type { App, DialectOptionValues, RequestPart } from '../dialects/types';
 import type { Price, Usage } from '../costs';
 import type { FileMeta } from '../files';
 import type { Secret, Vault } from '../secrets';
@@ -320,12 +319,8 @@ export interface RunState {
   /** tab changes not yet recorded in a step: the next finished step records them and tells the model */
   tabChanges?: TabChange[];
   dialect: string;
-  /** how the dialect reads its model's boxes (dialects with bboxSetting; absent: the default) */
-  bbox?: BboxConvention;
-  /** the values of the dialect's own settings (Dialect.options; absent: it has none) */
+  /** the values of the dialect's own settings (Dialect.options: midscene's bounding boxes, appagent's device; absent: it has none) */
   dialectOptions?: DialectOptionValues;
-  /** the device the person chose (dialects with deviceSetting; absent: the dialect's) */
-  device?: Device;
   model: string;
   baseUrl: string;
   maxSteps: number;
@@ -476,14 +471,10 @@ export interface NewRun {
   locale?: Locale;
   /** the person's secrets (Settings): hidden from the model as placeholders */
   secrets?: Secret[];
-  /** the endpoint's bounding-box convention (kept only for a dialect with bboxSetting) */
-  bbox?: BboxConvention;
   /** the dialect's own settings as stored (checked and completed with defaults when the run is made) */
   dialectOptions?: unknown;
   /** explore the site to learn its controls (AppAgent's self-exploration) instead of doing a task */
   explore?: boolean;
-  /** the device the person chose (kept only for a dialect with deviceSetting) */
-  device?: Device;
 }
 
 /** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */

@@ -152,18 +152,19 @@ describe('appagent: FINISH', () => {
 describe('appagent: the device', () => {
   it('is a phone unless the person chose the desktop; other dialects keep theirs', () => {
     expect(runDevice({ dialect: 'appagent' })).toBe('phone');
-    expect(runDevice({ dialect: 'appagent', device: 'desktop' })).toBe('desktop');
-    expect(runDevice({ dialect: 'glm-mobile', device: 'desktop' })).toBe('phone');
-    expect(runDevice({ dialect: 'glm-web', device: 'phone' })).toBe('desktop');
+    expect(runDevice({ dialect: 'appagent', dialectOptions: { device: 'desktop' } })).toBe('desktop');
+    expect(runDevice({ dialect: 'appagent', dialectOptions: { device: 'tablet' } })).toBe('phone');
+    expect(runDevice({ dialect: 'glm-mobile', dialectOptions: { device: 'desktop' } })).toBe('phone');
+    expect(runDevice({ dialect: 'glm-web', dialectOptions: { device: 'phone' } })).toBe('desktop');
   });
 
-  it('the setting defaults to phone, and the run keeps it only for appagent', () => {
-    expect(normalizeSettings({}).appagentDevice).toBe('phone');
-    expect(normalizeSettings({ appagentDevice: 'tablet' as 'phone' }).appagentDevice).toBe('phone');
-    expect(normalizeSettings({ appagentDevice: 'desktop' }).appagentDevice).toBe('desktop');
-    const base = { id: 'r', task: 't', startUrl: 'https://a.example/', tabId: 1, model: 'm', baseUrl: 'http://x', maxSteps: 5, at: 0, device: 'desktop' as const };
-    expect(createRun({ ...base, dialect: 'appagent' }).device).toBe('desktop');
-    expect(createRun({ ...base, dialect: 'glm-web' }).device).toBeUndefined();
+  it('the option defaults to phone, and the run keeps it only for appagent', () => {
+    expect(normalizeSettings({}).dialectOptions.appagent).toEqual({ device: 'phone' });
+    expect(normalizeSettings({ dialectOptions: { appagent: { device: 'tablet' } } }).dialectOptions.appagent).toEqual({ device: 'phone' });
+    expect(normalizeSettings({ dialectOptions: { appagent: { device: 'desktop' } } }).dialectOptions.appagent).toEqual({ device: 'desktop' });
+    const base = { id: 'r', task: 't', startUrl: 'https://a.example/', tabId: 1, model: 'm', baseUrl: 'http://x', maxSteps: 5, at: 0, dialectOptions: { device: 'desktop' } };
+    expect(createRun({ ...base, dialect: 'appagent' }).dialectOptions).toEqual({ device: 'desktop' });
+    expect(createRun({ ...base, dialect: 'glm-web' }).dialectOptions).toBeUndefined();
   });
 });
 

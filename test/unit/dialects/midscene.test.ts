@@ -14,7 +14,7 @@ import { MIDSCENE_SYSTEM_PROMPT } from '../../../src/core/dialects/midscene/temp
 import { seedPrompt } from '../../fixtures/dialects/midscene/cases';
 
 const parse = (raw: string, shot: ShotGeometry, bbox?: BboxConvention): ParsedStep => {
-  const r = midscene.parseReply(raw, null, shot, { bbox });
+  const r = midscene.parseReply(raw, null, shot, bbox ? { dialectOptions: { bbox } } : undefined);
   if (isParseError(r)) throw new Error(r.error);
   return r;
 };
@@ -72,8 +72,8 @@ describe('midscene: bounding-box conventions', () => {
     const shot = shots[1];
     for (const c of ['norm-xy', 'norm-yx', 'pixels'] as const) {
       const a = parse(tap([300, 200, 340, 260]), shot, c).action;
-      const text = midscene.formatAction(a, shot, { bbox: c });
-      const back = midscene.parseAction(text, shot, { bbox: c });
+      const text = midscene.formatAction(a, shot, { dialectOptions: { bbox: c } });
+      const back = midscene.parseAction(text, shot, { dialectOptions: { bbox: c } });
       expect(back.ok && back.action, `${c}: ${text}`).toEqual(a);
     }
   });

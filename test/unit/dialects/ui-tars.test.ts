@@ -109,7 +109,7 @@ describe('ui-tars request and replies', () => {
   });
 
   it('the runner takes its option by name and refuses a bad one with the choices', () => {
-    const base = { baseUrl: 'http://127.0.0.1:1/v1', model: 'm', dialect: 'ui-tars', bbox: 'norm-xy', appagentDevice: 'phone', apps: '', maxSteps: 3, width: 1280, height: 800, headed: false, files: [] };
+    const base = { baseUrl: 'http://127.0.0.1:1/v1', model: 'm', dialect: 'ui-tars', apps: '', maxSteps: 3, width: 1280, height: 800, headed: false, files: [] };
     const ok = runOptionsFrom({ ...base, dialectOptions: { coordinates: 'thousandths' } });
     expect(ok.ok && ok.run.config.dialectOptions).toEqual({ 'ui-tars': { coordinates: 'thousandths' } });
     const bad = runOptionsFrom({ ...base, dialectOptions: { coordinates: 'inches' } });

@@ -7,7 +7,7 @@
  * (`<last_act>`, the dialect's memory), then the screenshot, as AppAgent's OpenAI client sends
  * them. Replies are "Observation / Thought / Action / Summary" with tap(N), text("…"),
  * long_press(N), swipe(N, dir, dist) or FINISH. The prompts speak of a smartphone, so the tab is
- * a phone unless the person chose a desktop viewport (Settings.appagentDevice, deviceSetting).
+ * a phone unless the person chose a desktop viewport (its "device" option, device-option.ts).
  */
 import type { Memory } from '../../action/action';
 import { THOUSANDTHS, type ShotGeometry } from '../../action/coords';
@@ -17,6 +17,7 @@ import type { ActionParse, Dialect, DialectContext, HistoryEntry, RequestPart } 
 import { FORMS, readCall } from './action';
 import { formatUiDocument } from './docs';
 import { formatAppAgentAction } from './format';
+import { DEVICE, deviceOf } from './device-option';
 import { parseAppAgentReply } from './parse';
 import { TASK_TEMPLATE } from './template';
 import { learnHooks } from './learn';
@@ -96,6 +97,7 @@ export const appagent: Dialect = defineDialect({
   formatAction: formatAppAgentAction,
   preview: (partial) => sectionPreview(partial, 'Thought:', 'Action:'),
   formatErrorObservation,
-  deviceSetting: true,
+  options: [DEVICE],
+  deviceOf,
   learn: learnHooks,
 });

@@ -11,6 +11,7 @@ import { visibleText } from '../shared/preview';
 import type { ActionParse, Dialect, DialectContext, HistoryEntry, Preview, RequestPart } from '../types';
 import { EXAMPLE, readAction } from './action';
 import { formatMidsceneAction } from './format';
+import { BBOX, bboxOf, coordinateCheck, padsScreenshot } from './bbox-option';
 
 import { oneLine, parseMidsceneReply, REPLY_EXAMPLE, stringField } from './parse';
 import { MIDSCENE_SYSTEM_PROMPT } from './template';
@@ -90,16 +91,18 @@ export const midscene: Dialect = defineDialect({
   model: 'Midscene planner (Qwen-VL, UI-TARS, Doubao, Gemini, GLM)',
   messages: { note: 'dialectNoteMidscene', requestSource: 'tempSourceMidscene' },
   observes: { labels: false, pastScreenshots: 0, device: 'desktop' },
-  // the default convention; a run reads boxes in its endpoint's (bboxSetting)
+  // the default convention; a run reads boxes in its endpoint's (the "bbox" option)
   coords: THOUSANDTHS,
-  bboxSetting: true,
+  options: [BBOX],
+  coordinateCheck,
+  padsScreenshot,
   request: { temperature: 0.1, maxTokens: 4096, extraBody: '' },
   exports: { webvoyager: true },
   emptyMemory: () => '',
   buildRequest,
-  parseReply: (content, reasoning, shot, options) => parseMidsceneReply(content, reasoning, shot, options?.bbox),
-  parseAction: (text, shot, options) => parseAction(text, shot, options?.bbox),
-  formatAction: (action, shot, options) => formatMidsceneAction(action, shot, options?.bbox),
+  parseReply: (content, reasoning, shot, options) => parseMidsceneReply(content, reasoning, shot, bboxOf(options)),
+  parseAction: (text, shot, options) => parseAction(text, shot, bboxOf(options)),
+  formatAction: (action, shot, options) => formatMidsceneAction(action, shot, bboxOf(options)),
   preview,
   formatErrorObservation,
 });
