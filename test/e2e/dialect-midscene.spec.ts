@@ -143,3 +143,26 @@ test.describe('Settings: Check coordinates', () => {
     await expect(e.panel.getByTestId('apply-calibration')).toHaveCount(0);
   });
 });
+
+test('settings stored before bbox and device were dialect options (fields of their own, a profile with bbox) are read as the options', async () => {
+  const panel = e.panel;
+  const old = { baseUrl: m.baseUrl, apiKey: KEY, model: 'glm-4.5v', dialect: 'midscene', language: 'en', bbox: 'pixels', appagentDevice: 'desktop',
+    profiles: { qwen: { baseUrl: m.baseUrl, apiKey: KEY, model: 'qwen2.5-vl', dialect: 'midscene', bbox: 'norm-yx', temperature: 0.1, maxTokens: 4096, stream: true, extraBody: '' } } };
+  // written as that version wrote it, straight into the extension's storage
+  await panel.evaluate((s) => chrome.storage.local.set({ settings: s }), old);
+  await panel.reload();
+  const settings = panel.getByTestId('settings');
+  if (!(await settings.evaluate((d) => (d as HTMLDetailsElement).open))) await settings.locator('summary').first().click();
+  await expect(panel.getByTestId('setting-option-bbox')).toHaveValue('pixels');
+  await panel.getByTestId('setting-dialect').selectOption('appagent');
+  await expect(panel.getByTestId('setting-option-device')).toHaveValue('desktop');
+  await panel.getByTestId('setting-dialect').selectOption('midscene');
+  await panel.getByTestId('profile-select').selectOption('qwen');
+  await expect(panel.getByTestId('setting-model')).toHaveValue('qwen2.5-vl');
+  await expect(panel.getByTestId('setting-option-bbox')).toHaveValue('norm-yx');
+  const stored = await panelSend<{ dialectOptions: Record<string, Record<string, string>>; profiles: Record<string, { dialectOptions: Record<string, string> }> }>(panel, 'settings/get', {});
+  expect(stored.dialectOptions.midscene).toEqual({ bbox: 'pixels' });
+  expect(stored.dialectOptions.appagent).toEqual({ device: 'desktop' });
+  expect(stored.profiles.qwen.dialectOptions).toEqual({ bbox: 'norm-yx' });
+  expect(stored).not.toHaveProperty('bbox');
+});
