@@ -1,12 +1,12 @@
 /**
- * What the guards (src/core/guards.ts) need to know about a label's element that the mark does not
+ * What the guards (src/core/guards/index.ts) need to know about a label's element that the mark does not
  * carry: the link it is or is inside (absolute URL) and whether that link downloads; for a form
- * field, its own attributes (guard-fields.ts), the form it is in (the default submit button's text
+ * field, its own attributes (guards/fields.ts), the form it is in (the default submit button's text
  * and a few attributes of each field) and, for a <select>, its options' texts.
  * linkDetails serves an element found at a point (point.ts) the same way; fieldDetails serves the
  * focused field (point/focused).
  */
-import type { FieldInfo, FormInfo } from '../src/core/guard-fields';
+import type { FieldInfo, FormInfo } from '../src/core/guards/fields';
 import { drawnText, labelledControl, showsWordPicture, visualText } from './drawn-names';
 import { composedParent } from './labeler/dom';
 import { state } from './labeler/state';
@@ -104,7 +104,7 @@ export function markDetails(label: number): (LinkDetails & FieldDetails & NavDet
 }
 
 /**
- * What the gate (src/core/gate.ts, guards.ts) reads besides the visible text: every other name
+ * What the gate (src/core/guards/gate.ts, guards/index.ts) reads besides the visible text: every other name
  * the element shows or is announced by, and the form it is a button of.
  */
 export interface GateDetails { names?: string[]; picture?: boolean; buttonOf?: FormInfo & { submits: boolean } }

@@ -2,7 +2,7 @@
  * The injection screen of what the page shows besides its controls (docs/labeling.md, "Between passes: the page text screen"): the
  * element list holds only controls, but the model reads the whole screenshot, so the text of
  * paragraphs, headings, table cells, list items, the `alt` of images and the `title` /
- * `aria-label` of elements are screened too (core/injection.ts), in this frame's document and in
+ * `aria-label` of elements are screened too (core/injection/index.ts), in this frame's document and in
  * every shadow root the labeling walk met (open or closed). Each frame screens its own; the
  * background merges the findings with the marks (core/frames.ts).
  *

@@ -11,7 +11,7 @@
  *   stands in its element;
  * - text with no box (display:none, font-size 0, a collapsed or clipped-away box) has no fragment:
  *   hidden text costs nothing against any cap, and what is on screen is read whole.
- * Lines close together make a block; each block is screened (core/injection.ts), in windows when
+ * Lines close together make a block; each block is screened (core/injection/index.ts), in windows when
  * long. A block that says something is read again without the fragments a person cannot see
  * (covered, the colour of their background, hidden parts: the labeler's own rules,
  * unseen-text.ts, hidden-text.ts) and counts only when it still says it.

@@ -76,7 +76,7 @@ export function readGroups(scope: Document | ShadowRoot | Element, root: Documen
   let texts: string[] = [];
   // a group holds words when one of its nodes does (tested per node: no joined text for a blank group)
   let words = false;
-  // text in <code>, <pre> or <samp> is never an instruction (core/injection.ts skips it): such a
+  // text in <code>, <pre> or <samp> is never an instruction (core/injection/index.ts skips it): such a
   // group is not kept at all, and its nodes are not read (a manual's code blocks are much of its text)
   let code = false;
   const flush = () => {

@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 import { t } from '../i18n';
 import { GUARD_LANG_KEYS, GUARD_LANGS, GUARD_NAME_KEYS, type GuardId, type GuardLang, type GuardRule, type GuardSettings } from '../../src/core/guards';
 
-/** Rules whose words mean something (guards.ts): the others ignore them. */
+/** Rules whose words mean something (guards/index.ts): the others ignore them. */
 const HAS_WORDS = new Set<GuardId>(['payment', 'delete', 'send', 'download']);
 
 /** A list as typed: one phrase a line (commas also separate, as the lists were once typed). */

@@ -80,7 +80,7 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
     onStarted(runId);
   });
 
-  /** Replay the recorded actions without the model, asking before each one (core/replay.ts). */
+  /** Replay the recorded actions without the model, asking before each one (core/trace/replay.ts). */
   const replay = (id: string) => act(async () => {
     const { runId } = await send('run/replay', { runId: id, approveSteps: true });
     onStarted(runId);

@@ -1,5 +1,5 @@
 /**
- * The person's secrets in settings (core/secrets.ts): a name and a value each, the value hidden
+ * The person's secrets in settings (core/secrets/index.ts): a name and a value each, the value hidden
  * unless shown. Saved with the settings form's Save, in chrome.storage.local only.
  */
 import { useState } from 'preact/hooks';

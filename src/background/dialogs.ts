@@ -1,12 +1,12 @@
 /**
  * A page's alert / confirm / prompt / beforeunload dialogs in a run's tabs, seen through the
  * debugger (Page.javascriptDialogOpening, sent to the tabs a run attached: cdp.ts) and answered
- * as core/page-dialog.ts says: at once (noted for the model), or, for a confirm a guard cares
+ * as core/guards/page-dialog.ts says: at once (noted for the model), or, for a confirm a guard cares
  * about while an action is under way, held open for the person (the run asks after the action:
- * core/guard-after.ts) and answered with their decision (answerDialog).
+ * core/guards/after.ts) and answered with their decision (answerDialog).
  */
 import * as cdp from './cdp';
-import { autoAnswer, blockedAtStartNote, dialogFlood, dialogFloodNote, dialogNote, MAX_DIALOG_CHARS, type DialogType, type PageDialog } from '../core/page-dialog';
+import { autoAnswer, blockedAtStartNote, dialogFlood, dialogFloodNote, dialogNote, MAX_DIALOG_CHARS, type DialogType, type PageDialog } from '../core/guards/page-dialog';
 import { Late, START_ANSWER_MS, within } from '../core/deadline';
 import type { GuardHit } from '../core/guards';
 
@@ -22,7 +22,7 @@ const notes = new Map<number, Array<{ text: string; cut: boolean }>>();
 const waiting = new Map<number, (held: HeldDialog) => void>();
 /** tab -> the dialog held open now */
 const open = new Map<number, HeldDialog>();
-/** tab -> when its recent dialogs opened (core/page-dialog.ts dialogFlood) and whether the flood was stopped */
+/** tab -> when its recent dialogs opened (core/guards/page-dialog.ts dialogFlood) and whether the flood was stopped */
 const recent = new Map<number, { times: number[]; stopped: boolean }>();
 /** tabs where an action is under way (its input and its settle wait: actionUnderway) */
 const acting = new Set<number>();

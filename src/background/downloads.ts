@@ -1,6 +1,6 @@
 /**
  * Downloads a run's tab starts, caught when the browser starts them (the download guard after an
- * action, core/guard-after.ts). Two sources, matched by URL:
+ * action, core/guards/after.ts). Two sources, matched by URL:
  * - the debugger's Page.downloadWillBegin, which only tabs a run attached (cdp.ts) send: it says
  *   the download came from the run's tab, and its suggested file name;
  * - chrome.downloads.onCreated: the browser's download, paused at once while any run tab is

@@ -1,11 +1,11 @@
 /**
- * The gate's background side: every element an action's input would reach (core/gate.ts's
+ * The gate's background side: every element an action's input would reach (core/guards/gate.ts's
  * activations: the target, the focused element, a drag's release point), found in the page before
- * the guards judge the action (core/guards.ts guardCheckReached). Whatever the dialect and the
+ * the guards judge the action (core/guards/index.ts guardCheckReached). Whatever the dialect and the
  * action's form, the guards see the element that would be activated, its other names and the
  * form it belongs to (content-scripts/details.ts).
  */
-import { activations, type Where } from '../core/gate';
+import { activations, type Where } from '../core/guards/gate';
 import type { GuardTarget, Reached } from '../core/guards';
 import type { Action } from '../core/action/action';
 import type { HitElement, Mark, Rect } from '../core/marks';

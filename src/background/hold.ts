@@ -1,5 +1,5 @@
 /**
- * The request hold (core/request-hold.ts) in the browser: the debugger's Fetch domain pauses the
+ * The request hold (core/guards/request-hold.ts) in the browser: the debugger's Fetch domain pauses the
  * requests a run's tab sends, each is judged by the function the run set for its tab (it knows
  * the watched values, their destinations and the guards): no hit, and it goes on at once; a hit,
  * and it stays paused until the run asks the person, then goes on (releaseHeld) or fails as
@@ -23,7 +23,7 @@
  * makes continue / fail answer with an error, which is ignored.
  */
 import * as cdp from './cdp';
-import { heldOf, type Held, type HeldHit, type OutRequest } from '../core/request-hold';
+import { heldOf, type Held, type HeldHit, type OutRequest } from '../core/guards/request-hold';
 
 export type Judge = (req: OutRequest) => HeldHit | null;
 

@@ -11,7 +11,7 @@ import { IMAGE_SCREEN_PROMPT, reusable, screenFailed, screenFromReply, screenReu
 import type { Settings } from '../core/settings';
 import type { ChatMessage } from '../core/dialects/request';
 import { askModel } from './model';
-import { sha256Hex } from '../core/encodings';
+import { sha256Hex } from '../core/secrets/encodings';
 
 /** The replies to the check are one line: a reasoning model may think first, so room for that. */
 const SCREEN_MAX_TOKENS = 1024;

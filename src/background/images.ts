@@ -4,7 +4,7 @@
  * dialect asks (GLM PC: 50 % × 50 %). OffscreenCanvas works in the service worker.
  */
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
-import { JPEG_QUALITY } from '../core/history';
+import { JPEG_QUALITY } from '../core/trace/history';
 import type { ImagePart } from '../core/dialects/request';
 import type { RunState } from '../core/run';
 import { loadShot } from './run-store';
@@ -62,7 +62,7 @@ export async function imagesFor(state: RunState, parts: ImagePart[]): Promise<st
     }
     const step = state.steps.find((s) => s.index === p.of);
     const shot = step?.screenshot || (await loadShot(state.id, p.of, 'labelled')) || '';
-    // kept as WebP (core/history.ts): sent as a JPEG, which every OpenAI-compatible server reads
+    // kept as WebP (core/trace/history.ts): sent as a JPEG, which every OpenAI-compatible server reads
     const asKept = shot.startsWith('data:image/png') || shot.startsWith('data:image/jpeg');
     out.push(shot && (p.scale !== 1 || !asKept) ? await scaled(shot, p.scale).catch(() => '') : shot);
   }

@@ -1,5 +1,5 @@
 /**
- * A step's history images (core/history.ts KEPT_IMAGE: the clean view and the labelled one) made
+ * A step's history images (core/trace/history.ts KEPT_IMAGE: the clean view and the labelled one) made
  * from its clean capture. Encoding them holds a thread for 50–150 ms each (WebP), and a service
  * worker's encode holds its only thread: the model's reply and the action would wait behind it. So
  * they are made in a worker of the offscreen document (src/offscreen/keep-worker.ts), here only

@@ -10,7 +10,7 @@
  * model thinks and the action runs (run/commit.ts startKeeping).
  */
 import type { Observation } from '../core/run';
-import { KEPT_IMAGE } from '../core/history';
+import { KEPT_IMAGE } from '../core/trace/history';
 import * as cdp from './cdp';
 import { CAPTURE_MS, Late, within } from '../core/deadline';
 import { PageError } from './content';

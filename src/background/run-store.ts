@@ -23,12 +23,12 @@
  *
  * Text for a password field never reaches the database: while its action is pending it is kept
  * in chrome.storage.session (memory only, survives worker restarts). So is the run's vault (the
- * person's secrets and the passwords it typed, core/secrets.ts); when a password joins it, the
+ * person's secrets and the passwords it typed, core/secrets/index.ts); when a password joins it, the
  * finished steps (masked by the run core) are written again.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { joinSecret, splitSecret, upgradeRun, type RunState, type StepRecord } from '../core/run';
-import { runSummary, type RunSummary } from '../core/history';
+import { runSummary, type RunSummary } from '../core/trace/history';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
 import { upgradeAction } from '../core/action/legacy';
 import type { Vault } from '../core/secrets';

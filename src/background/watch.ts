@@ -1,19 +1,19 @@
 /**
  * What watches a run's tab besides its own input (docs/guards.md): file choosers are offered the
  * run's attached files (act/files.ts), the page's dialogs are answered or held for the person
- * (dialogs.ts, core/page-dialog.ts), and requests that would carry a secret, a typed password or
- * a card number are held for the person (hold.ts, core/request-hold.ts). Every tab the run works
+ * (dialogs.ts, core/guards/page-dialog.ts), and requests that would carry a secret, a typed password or
+ * a card number are held for the person (hold.ts, core/guards/request-hold.ts). Every tab the run works
  * in is watched (its first tab, and each tab it follows: tabs.ts); unwatchTab undoes it all.
  */
 import { budgetFrames, releaseFrames } from './frame-budget';
 import { hostKey, type GuardId } from '../core/guards';
-import { dialogHit } from '../core/page-dialog';
-import { fileNameOf, fileValue, watchPatterns, holdCheck, type Watched, type WatchPatterns } from '../core/request-hold';
+import { dialogHit } from '../core/guards/page-dialog';
+import { fileNameOf, fileValue, watchPatterns, holdCheck, type Watched, type WatchPatterns } from '../core/guards/request-hold';
 import type { RunState } from '../core/run';
 import { translatorFor } from '../core/locales';
 import { unwatchFileChoosers, watchFileChoosers } from './act/files';
 import { dropDialogs, isActing, watchDialogs } from './dialogs';
-import { effectCheck } from '../core/request-effect';
+import { effectCheck } from '../core/guards/request-effect';
 import { setJudge, startHolding, stopHolding, type HoldLevel } from './hold';
 import { linger, refuseAway, stopRefusing } from './refuse';
 import { MIN_SECRET_CHARS } from '../core/secrets';
@@ -25,7 +25,7 @@ export interface WatchedRun {
   /** card numbers the run typed into card fields (kept in memory only, like typed passwords) */
   cards: string[];
   /**
-   * the watched values the run put into a page, with their destinations (core/request-hold.ts
+   * the watched values the run put into a page, with their destinations (core/guards/request-hold.ts
    * Watched.home and .to), by value; with `cards`, kept in chrome.storage.session (memory only,
    * never on disk) so a restarted worker holds the same (keepWatched, restoreWatched)
    */
@@ -89,7 +89,7 @@ function watchedOf(run: WatchedRun): Watched[] {
 /**
  * The level the run's tabs are held at (hold.ts): every request once a value is in a page; every
  * kind that can carry a body while there is a value to look for, or an effect rule (payment,
- * delete, send) to judge requests by (request-effect.ts); else page loads.
+ * delete, send) to judge requests by (guards/request-effect.ts); else page loads.
  */
 function levelOf(run: WatchedRun): HoldLevel {
   return run.placed.length ? 'every' : watchedOf(run).length || judgesEffects(run.state) ? 'carriers' : 'documents';
@@ -124,7 +124,7 @@ function holdsValues(state: RunState): boolean {
   return ruleOn(state, ['password', 'payment']);
 }
 
-/** Requests are judged by what they would do during actions (request-effect.ts): an effect rule is on. */
+/** Requests are judged by what they would do during actions (guards/request-effect.ts): an effect rule is on. */
 function judgesEffects(state: RunState): boolean {
   return ruleOn(state, ['payment', 'delete', 'send']);
 }

@@ -1,6 +1,6 @@
 /**
- * Text folded for matching, shared by the injection detector (injection.ts) and the guards'
- * phrases and field labels (guard-words.ts, guard-fields.ts): what a person reads as the same
+ * Text folded for matching, shared by the injection detector (injection/index.ts) and the guards'
+ * phrases and field labels (guards/words.ts, guards/fields.ts): what a person reads as the same
  * words becomes the same string, so hidden or look-alike characters do not slip a phrase past.
  *
  * foldText: NFKC (full-width letters to ASCII, ligatures split); zero-width characters, the soft

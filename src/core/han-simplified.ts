@@ -1,5 +1,5 @@
 /**
- * Traditional Chinese characters read as Simplified ones, for the guards' phrases (guard-words.ts):
+ * Traditional Chinese characters read as Simplified ones, for the guards' phrases (guards/words.ts):
  * "立即購買" matches 立即购买, "刪除帳號" matches 删除账号, "回覆" matches 回复. Both the page's text and the
  * phrases go through it, so it only has to cover the characters the phrases hold (every Han
  * character of DEFAULT_PHRASES) and the common words around them; each pair is written

@@ -1,7 +1,7 @@
 /**
  * The picture check (Settings → "Check pictures for instructions aimed at the agent", off by
  * default): text drawn inside an image — a PNG banner, an SVG, a canvas, a picture of a note —
- * never reaches the page text screen (injection.ts reads the DOM's text), yet the model reads it
+ * never reaches the page text screen (injection/index.ts reads the DOM's text), yet the model reads it
  * in the screenshot. When the person opts in, each step whose screenshot differs from the last
  * one checked sends one more request, to the run's own endpoint and model (it already reads the
  * screenshot; a text-only model could not), with the screenshot and IMAGE_SCREEN_PROMPT. The

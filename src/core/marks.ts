@@ -1,5 +1,5 @@
 import type { InjectionKind } from './injection';
-import type { FieldInfo, FormInfo } from './guard-fields';
+import type { FieldInfo, FormInfo } from './guards/fields';
 
 /** What the labeler reports for one labelled element (serializable). */
 export interface Rect { x: number; y: number; width: number; height: number }
@@ -51,7 +51,7 @@ export interface Viewport { width: number; height: number; devicePixelRatio: num
 /**
  * Words aimed at the agent found in what a frame shows besides its controls (paragraphs,
  * headings, cells, an image's alt, a tooltip, an accessible name): the page text screen of
- * content-scripts/labeler/screen-text.ts, for the injection check (core/injection.ts).
+ * content-scripts/labeler/screen-text.ts, for the injection check (core/injection/index.ts).
  */
 export interface TextFinding {
   phrase: string;

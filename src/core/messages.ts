@@ -16,9 +16,9 @@ import type { RunView } from './run/view';
 import type { Settings } from './settings';
 import type { SettingsPatch } from './settings-patch';
 import type { Trace } from './trace';
-import type { RunSummary } from './history';
+import type { RunSummary } from './trace/history';
 import type { FileMeta } from './files';
-import type { FieldInfo, FormInfo } from './guard-fields';
+import type { FieldInfo, FormInfo } from './guards/fields';
 import type { CalibrationResult } from './calibrate';
 
 /** A form field's attributes, the form it is in and a select's options (content-scripts/details.ts, for the guards). */
@@ -198,7 +198,7 @@ export interface OffscreenMessages {
    */
   'ocr/pictures': { req: { image: string; boxes: Rect[]; budgetMs: number }; res: { reads: Array<{ text: string; reused: boolean } | null> } };
   /**
-   * a step's history images (core/history.ts KEPT_IMAGE) from its clean capture (a data URL): the
+   * a step's history images (core/trace/history.ts KEPT_IMAGE) from its clean capture (a data URL): the
    * clean view, and the labelled one with `labels` drawn as on the model's picture (null: the
    * dialect draws none, and both are the clean view)
    */

@@ -33,7 +33,7 @@ export interface Settings {
   extraBody: string;
   /** ask the person before every action (the side panel's "Approve each step" switch) */
   approveSteps: boolean;
-  /** actions that pause even in auto mode (guards.ts), and where they are always allowed */
+  /** actions that pause even in auto mode (guards/index.ts), and where they are always allowed */
   guards: GuardSettings;
   /** seconds one model request may take before it is abandoned (and retried) */
   requestTimeoutSec: number;
@@ -51,7 +51,7 @@ export interface Settings {
   profiles: Record<string, EndpointProfile>;
   /** the interface's language: 'auto' follows the browser; what the model reads is always English */
   language: LanguageSetting;
-  /** named values the model never sees (core/secrets.ts): it writes {{secret:name}}, filled in when typed */
+  /** named values the model never sees (core/secrets/index.ts): it writes {{secret:name}}, filled in when typed */
   secrets: Secret[];
   /**
    * The language model an action may ask in text only (CogAgent's LLM action): empty fields use

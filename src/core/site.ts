@@ -63,7 +63,7 @@ export function siteKey(host: string): string {
 }
 
 /**
- * Where a request to `url` goes, for a watched value (request-hold.ts): its site and, when not the
+ * Where a request to `url` goes, for a watched value (guards/request-hold.ts): its site and, when not the
  * scheme's default, its port ("127.0.0.1:8081", "shop.example"): the same site on another port is
  * another service, and another destination. http and https (ws and wss) on their default ports are
  * one destination. Null for a URL that goes nowhere (data:, blob:, about:, the extension's own).

@@ -10,7 +10,7 @@ import { createWorker, type Worker } from 'tesseract.js';
 import type { OffscreenMessages } from '../core/messages';
 import type { Rect } from '../core/marks';
 import { readWithin } from '../core/picture-text';
-import { sha256Hex } from '../core/encodings';
+import { sha256Hex } from '../core/secrets/encodings';
 
 type Req = OffscreenMessages['ocr/read']['req'];
 type Res = OffscreenMessages['ocr/read']['res'];

@@ -4,14 +4,14 @@
  * exports leave clean views out, and this says how many).
  *
  * Realistic images: real 1280x800 screenshots of busy labeling-corpus pages, encoded as the history
- * keeps them (core/history.ts KEPT_IMAGE, by Chromium's own encoder), labelled (our labeler drawn,
+ * keeps them (core/trace/history.ts KEPT_IMAGE, by Chromium's own encoder), labelled (our labeler drawn,
  * test harness) and clean, reused cyclically (reused pictures are not deduplicated here: each
  * step's copy differs by one byte, so reuse does not flatter the exports that store a picture once).
  * The real-page counterpart is export-real.ts. The labelled JPEGs become the zip's
  * PNGs as the panel does it: decoded on a canvas in Chromium, then the same palette encoder.
  * Prompts and replies are the glm-web dialect's real forms. Numbers are reported, never asserted.
  */
-import { KEPT_IMAGE } from '../../src/core/history';
+import { KEPT_IMAGE } from '../../src/core/trace/history';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { zipSync, zlibSync } from 'fflate';

@@ -10,7 +10,7 @@
  *   delete and send rules off, so the run holds nothing (background/watch.ts): the debugger alone;
  * - "docs": the rules on and nothing to watch: every request that can carry a body is paused for
  *   the judge, which during an action also judges it by what it would do (the guards' second
- *   line, core/request-effect.ts): what an ordinary run costs;
+ *   line, core/guards/request-effect.ts): what an ordinary run costs;
  * - "all": the rules on and a secret to watch: the Fetch domain pauses every document, XHR, fetch,
  *   ping and "Other" request for the run's judge (background/hold.ts);
  * - "typed": the rules on and a card number typed by the run into the API page's card field (the

@@ -1,5 +1,5 @@
 /**
- * Guards (src/core/guards.ts) through the real extension and the runner in auto mode: each rule
+ * Guards (src/core/guards/index.ts) through the real extension and the runner in auto mode: each rule
  * fires on its fixture control (the run pauses, the runner asks on stderr, `n` on stdin rejects it
  * and the action does not happen) and not on a harmless look-alike (the step runs with approval
  * 'auto'). The fixture pages report every click and input to the test server (/__event).

@@ -1,5 +1,5 @@
 /**
- * Instructions aimed at the agent (src/core/injection.ts) through the real extension, in auto
+ * Instructions aimed at the agent (src/core/injection/index.ts) through the real extension, in auto
  * mode: a shop page whose review tells "AI agents" to ignore their instructions makes each action
  * there wait for the person, with the reason in the approval card, and the step records the hit;
  * a security blog quoting the same phrase (in a code block, and quoted in a link) runs without

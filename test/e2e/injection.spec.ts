@@ -9,7 +9,7 @@
  * element list written as the glm-web dialect writes it. Checked: no hidden text (marked HIDDENTXT
  * in the pages) in any element's text, the list parsed line by line has exactly the labels that
  * exist, each [data-want] control still has its ordinary text, and the injection detector
- * (src/core/injection.ts) on what the model reads flags exactly the pages with
+ * (src/core/injection/index.ts) on what the model reads flags exactly the pages with
  * <meta name="injection" content="flagged">, at their [data-instruction] elements.
  */
 import { test, expect } from './fixtures';

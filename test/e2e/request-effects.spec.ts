@@ -60,7 +60,7 @@ for (const s of SHAPES) {
   });
 }
 
-// A link is judged before the press by where it goes (link-effect.ts): its address is the GET
+// A link is judged before the press by where it goes (guards/link-effect.ts): its address is the GET
 // request following it, judged by the second line's rule.
 test('a link whose href places the order: asked before the press (the first line); no follows nothing, yes follows it once', async () => {
   site.events.length = 0;

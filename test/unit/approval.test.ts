@@ -175,7 +175,7 @@ describe('restart safety', () => {
   });
 
   it('a field the password guard knows by its attributes (a shown password, a one-time code) is masked like a password field', () => {
-    // mark 1 is a button to this reducer: only the guard (guard-fields.ts) knows the field is a password
+    // mark 1 is a button to this reducer: only the guard (guards/fields.ts) knows the field is a password
     const s = reduce(proposed(fresh(), 'Type [1]; [s3cret-otp]'), { type: 'checked', at: 3001, hit: { id: 'password', reason: 'a one-time code' } });
     expect(s.pending?.reply?.secret).toBe(true);
     expect(s.pending?.reply?.actionText).not.toContain('s3cret-otp');

@@ -110,8 +110,8 @@ describe('the dependency table (docs/architecture.md)', () => {
       edge('sidepanel/api.ts', 'src/background/index.ts', { typeOnly: true }),
       edge('content-scripts/main.ts', 'src/background/cdp.ts'),
       edge('scripts/run-agent.ts', 'sidepanel/export.ts'),
-      edge('src/core/trace.ts', 'src/background/run-store.ts'),
-      edge('src/core/trace.ts', 'fflate', { pkg: true }),
+      edge('src/core/trace/index.ts', 'src/background/run-store.ts'),
+      edge('src/core/trace/index.ts', 'fflate', { pkg: true }),
       edge('src/offscreen/keep.ts', 'src/background/run/commit.ts'),
     ];
     expect(refused.filter((e) => allowed(rules, e))).toEqual([]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { accepts, formatBytes, pickFiles, whyNotAttach, MAX_FILES_BYTES, type FileMeta } from '../../src/core/files';
 import { createRun, modelText, reduce } from '../../src/core/run';
 import { toTrace } from '../../src/core/trace';
-import { fromTrace, parseTrace } from '../../src/core/trace-import';
+import { fromTrace, parseTrace } from '../../src/core/trace/import';
 
 const txt: FileMeta = { name: 'Notes.TXT', type: 'text/plain', size: 22 };
 const png: FileMeta = { name: 'cat.png', type: 'image/png', size: 3000 };

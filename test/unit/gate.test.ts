@@ -1,14 +1,14 @@
 /**
- * The gate (src/core/gate.ts + guards.ts guardCheckReached): an action is judged by the elements
+ * The gate (src/core/guards/gate.ts + guards/index.ts guardCheckReached): an action is judged by the elements
  * its input would activate, whatever its form: a click, a long press, both ends of a drag, Enter
  * or Space on the focused element, typing at something that is not a field, a <select> option;
  * and a button is judged by its form (a card form pays, a message form sends) and all its names.
  */
 import { describe, expect, it } from 'vitest';
 import { at, type Action } from '../../src/core/action/action';
-import { activations, keyPressesEnter, keyPressesSpace } from '../../src/core/gate';
+import { activations, keyPressesEnter, keyPressesSpace } from '../../src/core/guards/gate';
 import { DEFAULT_GUARDS, guardCheck, guardCheckReached, type GuardTarget, type Reached } from '../../src/core/guards';
-import type { FieldInfo, FormInfo } from '../../src/core/guard-fields';
+import type { FieldInfo, FormInfo } from '../../src/core/guards/fields';
 
 const ctx = { site: 'https://shop.example/', searchStartPage: 'https://www.bing.com/' };
 const judge = (a: Action, reached: Reached[]) => guardCheckReached(a, reached, ctx, DEFAULT_GUARDS)?.id ?? null;

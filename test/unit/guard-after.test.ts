@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { awayHost, sameSite, siteKey } from '../../src/core/site';
 import { DEFAULT_GUARDS, guardCheck, type GuardSettings, type GuardTarget } from '../../src/core/guards';
-import { afterActionHit } from '../../src/core/guard-after';
+import { afterActionHit } from '../../src/core/guards/after';
 import { createRun, effectOf, reduce, toRunView, type RunState } from '../../src/core/run';
 import { toTrace } from '../../src/core/trace';
-import { fromTrace } from '../../src/core/trace-import';
+import { fromTrace } from '../../src/core/trace/import';
 import type { Action } from '../../src/core/action/action';
 import type { Mark } from '../../src/core/marks';
 import { observation } from '../fixtures/run';

@@ -1,14 +1,14 @@
 /**
- * The text rules' phrase matching (src/core/guard-words.ts) against the red team's evasions
+ * The text rules' phrase matching (src/core/guards/words.ts) against the red team's evasions
  * (issue 24): hidden, look-alike and full-width characters, Traditional Chinese, "&", a trailing
  * question mark; and the ordinary form buttons that must never ask.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PHRASES, foldGuardText, isQuestion, matchPhrase, OLD_DEFAULT_WORDS, type Phrases, type TextRuleId } from '../../src/core/guard-words';
+import { DEFAULT_PHRASES, foldGuardText, isQuestion, matchPhrase, OLD_DEFAULT_WORDS, type Phrases, type TextRuleId } from '../../src/core/guards/words';
 import { foldText } from '../../src/core/fold-text';
 import { toSimplified } from '../../src/core/han-simplified';
 import { normalizeForInjection } from '../../src/core/injection';
-import { isCardField, isPasswordField } from '../../src/core/guard-fields';
+import { isCardField, isPasswordField } from '../../src/core/guards/fields';
 
 const RULES: TextRuleId[] = ['payment', 'delete', 'send'];
 /** The rules whose default phrases the text trips. */

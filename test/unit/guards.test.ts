@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { allowOnSite, DEFAULT_GUARDS, GUARD_IDS, guardCheck, hostKey, normalizeGuards, type GuardSettings, type GuardTarget } from '../../src/core/guards';
 import { destinationOf, siteKey } from '../../src/core/site';
 import type { Action } from '../../src/core/action/action';
-import { DEFAULT_PHRASES } from '../../src/core/guard-words';
-import type { FieldInfo, FormInfo } from '../../src/core/guard-fields';
+import { DEFAULT_PHRASES } from '../../src/core/guards/words';
+import type { FieldInfo, FormInfo } from '../../src/core/guards/fields';
 
 const ctx = { site: 'https://shop.example/', searchStartPage: 'https://www.bing.com/' };
 const click: Action = { type: 'click', target: { kind: 'label', label: 3 }, button: 'left', count: 1 };

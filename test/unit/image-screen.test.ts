@@ -16,7 +16,7 @@ import { createRun, effectOf, reduce, type Observation, type RunState } from '..
 import { withScreen } from '../../src/core/run/screen';
 import { toRunView } from '../../src/core/run/view';
 import { toTrace } from '../../src/core/trace';
-import { fromTrace, parseTrace } from '../../src/core/trace-import';
+import { fromTrace, parseTrace } from '../../src/core/trace/import';
 import { normalizeSettings, DEFAULT_SETTINGS } from '../../src/core/settings';
 import type { Mark } from '../../src/core/marks';
 import { IMAGE_TEXT_MARK, IMAGE_TEXT_WORDS, screenAnswer, screenPicture } from '../fixtures/model/image-screen';

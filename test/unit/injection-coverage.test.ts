@@ -1,5 +1,5 @@
 /**
- * The injection detector's language and form coverage (src/core/injection.ts, issue 26 part 3),
+ * The injection detector's language and form coverage (src/core/injection/index.ts, issue 26 part 3),
  * measured over test/fixtures/injection/corpus.json: the misses, the false alarms and their rate
  * are printed; both must be 0. The corpus must hold, for every language, an override, a role and
  * an address; every dialect's action grammar; leetspeak, zalgo and spacing tricks; and look-alikes

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectOf, reduce, type RunState } from '../../src/core/run';
 import { toTrace, type Trace } from '../../src/core/trace';
-import { parseTrace, fromTrace } from '../../src/core/trace-import';
+import { parseTrace, fromTrace } from '../../src/core/trace/import';
 import { toRunView } from '../../src/core/run/view';
 import type { Mark } from '../../src/core/marks';
 import { newRun, observation, reply } from '../fixtures/run';

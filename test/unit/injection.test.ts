@@ -1,5 +1,5 @@
 /**
- * Instructions aimed at the agent (src/core/injection.ts) against the corpus in
+ * Instructions aimed at the agent (src/core/injection/index.ts) against the corpus in
  * test/fixtures/injection/corpus.json: every positive flagged, no look-alike flagged.
  */
 import { describe, expect, it } from 'vitest';

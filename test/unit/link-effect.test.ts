@@ -1,9 +1,9 @@
 /**
- * The first line judges where a pressed link goes (src/core/link-effect.ts): its address as the
+ * The first line judges where a pressed link goes (src/core/guards/link-effect.ts): its address as the
  * GET request following it would be.
  */
 import { describe, expect, it } from 'vitest';
-import { linkEffect } from '../../src/core/link-effect';
+import { linkEffect } from '../../src/core/guards/link-effect';
 import { DEFAULT_GUARDS, allowOnSite, type GuardTarget, type Reached } from '../../src/core/guards';
 
 const site = 'https://shop.example/';

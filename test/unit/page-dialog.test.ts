@@ -1,9 +1,9 @@
 /**
- * A page's dialogs (src/core/page-dialog.ts): which confirm waits for the person, how the others
+ * A page's dialogs (src/core/guards/page-dialog.ts): which confirm waits for the person, how the others
  * are answered, and what the model is told.
  */
 import { describe, expect, it } from 'vitest';
-import { autoAnswer, dialogHit, dialogNote, type PageDialog } from '../../src/core/page-dialog';
+import { autoAnswer, dialogHit, dialogNote, type PageDialog } from '../../src/core/guards/page-dialog';
 import { DEFAULT_GUARDS, normalizeGuards } from '../../src/core/guards';
 
 const site = 'https://shop.example/';
@@ -73,7 +73,7 @@ describe('the answers and what the model is told', () => {
 
 describe('a flood of dialogs', () => {
   it('is DIALOG_FLOOD dialogs within DIALOG_FLOOD_MS; older ones fall out of the window', async () => {
-    const { dialogFlood, DIALOG_FLOOD, DIALOG_FLOOD_MS } = await import('../../src/core/page-dialog');
+    const { dialogFlood, DIALOG_FLOOD, DIALOG_FLOOD_MS } = await import('../../src/core/guards/page-dialog');
     let times: number[] = [];
     let flood = false;
     for (let i = 0; i < DIALOG_FLOOD - 1; i++) ({ times, flood } = dialogFlood(times, 1000 + i));

@@ -14,7 +14,7 @@ import { createRun, effectOf, reduce, type Observation, type RunState } from '..
 import { withPictures } from '../../src/core/run/screen';
 import { toRunView } from '../../src/core/run/view';
 import { toTrace } from '../../src/core/trace';
-import { fromTrace, parseTrace } from '../../src/core/trace-import';
+import { fromTrace, parseTrace } from '../../src/core/trace/import';
 import { normalizeSettings } from '../../src/core/settings';
 import type { Mark } from '../../src/core/marks';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRun, effectOf, reduce, type RunState } from '../../src/core/run';
-import { findTarget, replayPlan, nextReplayed } from '../../src/core/replay';
+import { findTarget, replayPlan, nextReplayed } from '../../src/core/trace/replay';
 import type { Mark } from '../../src/core/marks';
 import { observation } from '../fixtures/run';
 

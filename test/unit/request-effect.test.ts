@@ -1,12 +1,12 @@
 /**
- * The guards' second line (issue 41, src/core/request-effect.ts): a request judged by what it
+ * The guards' second line (issue 41, src/core/guards/request-effect.ts): a request judged by what it
  * would do. Effects the first line can miss (a select's change, a link's href, a hover, a key, a
  * GraphQL mutation) are found by their words; the ordinary requests of real pages (search,
  * login, filters, infinite scroll, analytics) are not effects.
  */
 import { describe, expect, it } from 'vitest';
-import { effectCheck, requestEffect } from '../../src/core/request-effect';
-import { DEFAULT_PHRASES } from '../../src/core/guard-words';
+import { effectCheck, requestEffect } from '../../src/core/guards/request-effect';
+import { DEFAULT_PHRASES } from '../../src/core/guards/words';
 import { DEFAULT_GUARDS, type GuardSettings } from '../../src/core/guards';
 
 const ALL = DEFAULT_PHRASES;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cardNumberOf, carriedIn, heldOf, holdCheck, luhnValid, watchPatterns,
   type HoldContext, type OutRequest, type Watched,
-} from '../../src/core/request-hold';
+} from '../../src/core/guards/request-hold';
 import { DEFAULT_GUARDS, allowOnSite, type GuardSettings } from '../../src/core/guards';
 import { translatorFor } from '../../src/core/locales';
 

@@ -6,7 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { fromTrace, parseTrace } from '../../src/core/trace-import';
+import { fromTrace, parseTrace } from '../../src/core/trace/import';
 import { toTrace } from '../../src/core/trace';
 
 const rect = { x: 0, y: 0, width: 5, height: 5 };

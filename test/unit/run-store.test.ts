@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { createRun, reduce, type RunState } from '../../src/core/run';
-import { fromTrace, parseTrace } from '../../src/core/trace-import';
+import { fromTrace, parseTrace } from '../../src/core/trace/import';
 import { toTrace } from '../../src/core/trace';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

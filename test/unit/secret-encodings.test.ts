@@ -4,14 +4,14 @@
  * base64 / base64url, and each occurrence gets the raw value's placeholder or mask, in every
  * channel (URL, title, element text, observation, variable, prompt, trace, view). The encodings
  * here are written by Node's own encoders (Buffer, URLSearchParams, JSON) or by hand, not by
- * src/core/encodings.ts.
+ * src/core/secrets/encodings.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { createRun, effectOf, PASSWORD_MASK, reduce, toRunView, type RunState } from '../../src/core/run';
 import { hideMarks, hideTarget, taskForModel } from '../../src/core/run/secrets';
 import { hideIn, hideValue, hideValues, secretGuard, type Secret, type Vault } from '../../src/core/secrets';
-import { encodedForms, hasEncoded } from '../../src/core/encodings';
-import { carriedIn } from '../../src/core/request-hold';
+import { encodedForms, hasEncoded } from '../../src/core/secrets/encodings';
+import { carriedIn } from '../../src/core/guards/request-hold';
 import { DEFAULT_GUARDS } from '../../src/core/guards';
 import { toTrace } from '../../src/core/trace';
 import type { Action } from '../../src/core/action/action';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectOf, reduce, type RunState } from '../../src/core/run';
 import { toTrace } from '../../src/core/trace';
-import { fromTrace, parseTrace } from '../../src/core/trace-import';
+import { fromTrace, parseTrace } from '../../src/core/trace/import';
 import type { Mark } from '../../src/core/marks';
 import { newRun, observation } from '../fixtures/run';
 

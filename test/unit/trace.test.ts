@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRun, reduce } from '../../src/core/run';
 import { REDACTED, scrub, toTrace } from '../../src/core/trace';
-import { fromTrace, parseTrace } from '../../src/core/trace-import';
+import { fromTrace, parseTrace } from '../../src/core/trace/import';
 import type { RunState } from '../../src/core/run/state';
 
 describe('trace export', () => {

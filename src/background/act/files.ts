@@ -12,7 +12,7 @@
  *    model told; one opened by an action: the input is resolved (DOM.resolveNode, the page's main
  *    world), its `accept`, `multiple` and document URL read, and the attached files it takes picked
  *    (core/files.ts);
- * 3. those files are offered, not given: the action's question (core/guard-after.ts) names them
+ * 3. those files are offered, not given: the action's question (core/guards/after.ts) names them
  *    and the site of the field's document, and only a yes (answerOffer) gives them. The same
  *    files to the same site are not asked about twice in a run;
  * 4. to give them, Runtime.callFunctionOn builds File objects from the bytes, sets input.files

@@ -50,7 +50,7 @@ export async function typeFocused(tabId: number, a: { text: string; clear: boole
  * Click at the point, then type into the field that took the focus. What is at the point is
  * looked at first: anything but a field (or a label, which focuses its field) is not clicked at
  * all, since clicking a button to type into it would press the button (the gate judges it as a
- * press too: core/gate.ts).
+ * press too: core/guards/gate.ts).
  */
 export async function typeAt(tabId: number, p: Point, a: { text: string; clear: boolean; enter: boolean }, tap: boolean, offsets: FrameOffsets | undefined): Promise<ActResult> {
   const where = `(${Math.round(p.x)}, ${Math.round(p.y)})`;

@@ -64,7 +64,7 @@ export async function actStep(a: Active, eff: Act): Promise<RunEvent> {
     const notes = [...await takeFileNotes(tabId), ...dialogs.notes, ...(refused.length ? [modelText.connectionsRefused(refused)] : [])];
     // A tab the action opened or closed: this step records the change.
     await syncTabs(a, (ev) => commit(a, ev));
-    // Where the action took the tab and what it downloaded: the guards look at it (guard-after.ts).
+    // Where the action took the tab and what it downloaded: the guards look at it (guards/after.ts).
     const downloads = await takeDownloads(tabs());
     a.held = downloads;
     // Requests the page sent that carry a secret or a card number: held for the person (hold.ts).
@@ -83,7 +83,7 @@ export async function actStep(a: Active, eff: Act): Promise<RunEvent> {
 
 /** The input itself, the person's secrets filled in only now; `held`: a page dialog it is stuck behind. */
 async function input(a: Active, tabId: number, eff: Act): Promise<{ result: ActResult; held: HeldDialog | null }> {
-  // The person's secrets are filled in only now, as the text is typed (core/secrets.ts).
+  // The person's secrets are filled in only now, as the text is typed (core/secrets/index.ts).
   const kept = a.state.vault?.kept ?? [];
   const filled = fillSecrets(eff.action, kept, a.state.vault?.typed);
   // a grammar that can quote the clipboard: what the page copies from now on is recorded

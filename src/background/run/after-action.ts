@@ -4,7 +4,7 @@
  * when it is still on the other site), as the person decided -> 'resolved'.
  */
 import { modelText, type AfterAction, type Effect, type RunEvent } from '../../core/run';
-import { dialogNote } from '../../core/page-dialog';
+import { dialogNote } from '../../core/guards/page-dialog';
 import { awayHost } from '../../core/site';
 import { answerOffer } from '../act/files';
 import { answerDialog } from '../dialogs';

@@ -5,7 +5,7 @@
 import { guardHit, type Effect, type RunEvent } from '../../core/run';
 import { dialectOf } from '../../core/dialects/registry';
 import { pointOf } from '../../core/action/action';
-import { isCardField } from '../../core/guard-fields';
+import { isCardField } from '../../core/guards/fields';
 import type { LabelStyle } from '../../core/marks';
 import { sendContent } from '../content';
 import { reachedBy } from '../gate';

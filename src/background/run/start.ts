@@ -4,7 +4,7 @@ import type { StartRun } from '../../core/messages';
 import { checkSettings, normalizeSettings, parseApps, type Settings } from '../../core/settings';
 import { isDialect } from '../../core/dialects/registry';
 import type { FileMeta } from '../../core/files';
-import { replayPlan, type ReplayPlan } from '../../core/replay';
+import { replayPlan, type ReplayPlan } from '../../core/trace/replay';
 import { whyNotAllowed } from '../../core/pages';
 import { demoState } from '../demo';
 import { claimStaged } from '../file-store';
@@ -37,7 +37,7 @@ export function runStateOf(o: Origin, settings: Settings): RunState {
 
 /**
  * Replays a recorded run (local or imported) in a new tab at its start URL: the recorded actions
- * stand in for the model (core/replay.ts); by default every step waits for approval.
+ * stand in for the model (core/trace/replay.ts); by default every step waits for approval.
  */
 export async function startReplay(runId: string, approveSteps = true): Promise<string> {
   const rec = await loadRun(runId);

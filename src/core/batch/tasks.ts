@@ -67,7 +67,7 @@ export function taskOf(x: unknown, fallbackId: string): BatchTask | string {
   const task = str(o, 'ques', 'task')?.trim();
   if (!task) return 'it has no task ("ques" or "task")';
   if (task.length > TASK_LIMITS.taskChars) return `its task is longer than ${TASK_LIMITS.taskChars} characters`;
-  // a task file is someone else's words: a task that reads as instructions to an AI agent is refused (core/injection.ts)
+  // a task file is someone else's words: a task that reads as instructions to an AI agent is refused (core/injection/index.ts)
   const aimed = detectInjection([{ text: task, where: 'task' }])[0];
   if (aimed) return `its task reads as instructions aimed at an AI agent ("${oneLine(aimed.phrase)}"), not a task a person would give`;
   const url = str(o, 'web', 'url')?.trim();

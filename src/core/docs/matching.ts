@@ -3,7 +3,7 @@
  * (tag, text, structural path: core/marks.ts), never by its label number, which changes with every
  * labelling pass. Pure. docs/learned-docs.md explains the matching for people.
  *
- * Like replay's findTarget (core/replay.ts) a different tag is never the same element, and another
+ * Like replay's findTarget (core/trace/replay.ts) a different tag is never the same element, and another
  * text in the same place is another element. Unlike replay, many entries are matched to many marks
  * at once, so each pair gets a score and the best pairs are taken first, one to one:
  * 1. same tag, same path, same text (score above every other);
@@ -188,7 +188,7 @@ const RULE_NAMES: Record<NoteRuleKind, string> = {
  * Why an entry must not be stored, imported or given to the model, or null: learned notes reach the
  * model in later runs, so page instructions in them ("ignore previous instructions…") would be
  * carried into those runs. The element's text and each action's text are checked for injections
- * (core/injection.ts); then each action's text must only describe what the element does: a text
+ * (core/injection/index.ts); then each action's text must only describe what the element does: a text
  * that tells the agent how to behave (whether to ask or confirm, secrets, other sites, which action,
  * orders and urgency) is refused (note-rules.ts). The element's text is the page's own label, which
  * the model reads on the page anyway, so only the injection checks apply to it.
@@ -223,7 +223,7 @@ export function entryProblem(entry: DocEntry, t: Translate = english): { where: 
 /**
  * The entry with every given secret (passwords typed during a demonstration, the person's secrets)
  * replaced by the password mask, in the element's text and every action's text. Values shorter than
- * MIN_SECRET_CHARS are left (core/secrets.ts says why).
+ * MIN_SECRET_CHARS are left (core/secrets/index.ts says why).
  */
 export function maskEntry(entry: DocEntry, secrets: string[]): DocEntry {
   const fingerprint = hideIn(entry.fingerprint, { typed: secrets, kept: [] }, PASSWORD_MASK);

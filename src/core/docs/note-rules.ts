@@ -3,7 +3,7 @@
  * may only say what an element does ("Opens the cart", "Adds the item to the basket"). A note that
  * tells the agent how to behave is refused, whichever way it comes (learned, edited, imported), and
  * a stored one that fails is never given to the model (matching.ts screenEntry / matchDocs). The
- * injection checks (core/injection.ts) catch page instructions in general ("ignore previous
+ * injection checks (core/injection/index.ts) catch page instructions in general ("ignore previous
  * instructions"); these rules catch what reads as a plain site fact yet steers the agent:
  *
  * - `confirm`: whether to ask the person or confirm ("do not ask the user", "no confirmation

@@ -6,7 +6,7 @@ import type { Action } from '../action/action';
 import { dialectOf } from '../dialects/registry';
 import type { RequestPart } from '../dialects/types';
 import type { Mark } from '../marks';
-import { nextReplayed, type ReplayNext } from '../replay';
+import { nextReplayed, type ReplayNext } from '../trace/replay';
 import { historyOf, markOf, modelSteps, shotOf } from './reduce';
 import { hideRun, taskForModel } from './secrets';
 import type { ActedElement, AfterAction, FrameOffsets, RunState } from './state';

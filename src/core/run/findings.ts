@@ -1,6 +1,6 @@
 /**
  * Words aimed at the agent in what the model reads besides the element list and the title
- * (core/injection.ts finds them; reduce.ts makes the next action wait for the person): the text
+ * (core/injection/index.ts finds them; reduce.ts makes the next action wait for the person): the text
  * the page shows (the frames' page text screens, content-scripts/labeler/screen-text.ts), the
  * page's address, the site notes given with the elements on screen, and the names of attached
  * files. Pure.

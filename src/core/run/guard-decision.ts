@@ -9,7 +9,7 @@
  */
 import { guardCheckReached, type GuardHit, type GuardId, type GuardSettings, type Reached } from '../guards';
 import { injectionPlace, type InjectionHit } from '../injection';
-import { linkEffect } from '../link-effect';
+import { linkEffect } from '../guards/link-effect';
 import { translatorFor } from '../locales';
 import { placeholdersIn, secretGuard } from '../secrets';
 import type { Action } from '../action/action';
@@ -29,7 +29,7 @@ export function guardHit(state: RunState, action: Action, reached: Reached[]): G
   const t = translatorFor(state.locale);
   const byRules = () => guardCheckReached(action, reached, { site: state.site, searchStartPage: state.searchStartPage, apps: state.apps, t }, guardsInForce(state));
   const bySecrets = () => secretGuard(action, state.site, state.guards, t, state.vault?.typed);
-  // where a pressed link goes, judged as the request following it would be (link-effect.ts)
+  // where a pressed link goes, judged as the request following it would be (guards/link-effect.ts)
   const byLink = () => linkEffect(reached, { site: state.site, guards: guardsInForce(state), t });
   // A placeholder's reason names the secret; otherwise the rules' own reason comes first (a
   // password field says so, rather than "a password typed before": this action put it there).

@@ -86,7 +86,7 @@ export const modelText = {
     `The user keeps these values secret: ${names.map(placeholderOf).join(', ')}. You never see a secret's value; where the page or this task shows a placeholder, it stands for that value. To type a secret, write its placeholder exactly as the text to type (for example ${placeholderOf(names[0])}): it is filled in when typed.`,
   /**
    * Added to the task in every dialect once the run has typed a password: the model reads each as
-   * its placeholder from then on, and types it back the same way (core/secrets.ts).
+   * its placeholder from then on, and types it back the same way (core/secrets/index.ts).
    */
   typedNote: (n: number) =>
     `${n === 1 ? 'The password typed earlier in this run is' : 'Passwords typed earlier in this run are'} shown as ${Array.from({ length: n }, (_, i) => typedPlaceholderOf(i)).join(', ')}. To type ${n === 1 ? 'it' : 'one'} again, write its placeholder exactly as the text to type: it is filled in when typed.`,
@@ -99,17 +99,17 @@ export const modelText = {
   stored: (name: string, chars: number, preview: string) => `Stored ${chars} characters in ${name}: "${preview}"`,
   /** an action stored a variable that holds a typed password */
   storedSecret: (name: string) => `Stored in ${name} (a password: not shown).`,
-  /** what an action did that the guards look at after it (guard-after.ts), and what became of it */
+  /** what an action did that the guards look at after it (guards/after.ts), and what became of it */
   downloadKept: (names: string[]) => `The browser began downloading ${quoted(names)}; the download was kept.`,
   downloadUndone: (names: string[]) => `The browser began downloading ${quoted(names)}; the user did not allow it, so the download was cancelled and deleted.`,
   leftSiteKept: (url: string) => `The page went to ${url}, another site than the task's; the user allowed it.`,
   leftSiteUndone: (url: string, back: string) => `The page went to ${url}, another site than the task's; the user did not allow it, so the browser went back to ${back}.`,
   leftSiteClosed: (url: string) => `A new tab went to ${url}, another site than the task's; the user did not allow it, so that tab was closed.`,
   leftSiteStuck: (url: string) => `The page went to ${url}, another site than the task's; the user did not allow it, but the browser could not go back: do not go on there.`,
-  /** requests the page sent that carried a secret, a password or a card number (core/request-hold.ts), as the person decided */
+  /** requests the page sent that carried a secret, a password or a card number (core/guards/request-hold.ts), as the person decided */
   requestsSent: (what: string[]) => `The page sent ${quoted(what)} with sensitive data in it; the user allowed it.`,
   /** requests to another site held because a value the user gave was in the page (whatever they carried) */
-  /** requests the page sent during the action that would order, pay, delete or send (request-effect.ts), as the user decided */
+  /** requests the page sent during the action that would order, pay, delete or send (guards/request-effect.ts), as the user decided */
   effectSent: (what: string[]) => `The page sent ${quoted(what)}, which looked like an order, a payment, a deletion or a message; the user allowed it.`,
   effectBlocked: (what: string[]) => `The page tried to send ${quoted(what)}, which looked like an order, a payment, a deletion or a message that the user had not approved; the user did not allow it, so the request was blocked and did not reach the site. Do not try another way to do it unless the task asks for it.`,
   awaySent: (what: string[]) => `The page sent ${quoted(what)} to another site while a value the user gave (a password, a secret or a card number) was in the page; the user allowed it.`,

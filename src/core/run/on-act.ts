@@ -1,5 +1,5 @@
 /** The events of an action under way: 'acting', 'input', 'acted', 'resolved' (reduce.ts). Pure. */
-import { afterActionHit, type Landed } from '../guard-after';
+import { afterActionHit, type Landed } from '../guards/after';
 import { translatorFor } from '../locales';
 import { hideRun } from './secrets';
 import { type AfterAction, type PendingStep, type RunEvent, type RunState } from './state';

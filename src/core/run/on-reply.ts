@@ -99,7 +99,7 @@ function proposed(state: RunState, at: number, r: PendingReply, found: ActedElem
   const used = variablesUsed(action, dialectOf(state.dialect));
   const missing = used.filter((n) => !state.variables?.[n]);
   if (!missing.length && used.length && action.type === 'type' && target?.inputType === 'password') state = secretVariables(state, used);
-  // page text a language-model prompt carries is checked like the page itself (injection.ts)
+  // page text a language-model prompt carries is checked like the page itself (injection/index.ts)
   const fromVars = action.type === 'llm' && !missing.length ? detectInjection(used.map((n) => ({ text: state.variables![n].value, where: n }))) : [];
   const injection = [...(p.injection ?? []), ...fromVars];
   const withReply: RunState = { ...state, pending: { ...state.pending!, reply, target, ...(injection.length ? { injection } : {}) }, formatErrorsInARow: 0 };

@@ -1,5 +1,5 @@
 /**
- * Secrets of a run (core/secrets.ts): what the database never gets, and hiding them in what is
+ * Secrets of a run (core/secrets/index.ts): what the database never gets, and hiding them in what is
  * kept and sent. Pure.
  *
  * - A pending action that types a password keeps its text out of what is written to the database
@@ -7,19 +7,19 @@
  * - The run's vault (the person's secrets, the passwords it typed) is kept there too.
  * - Once a password is typed, it is masked in everything the run keeps, earlier steps included
  *   (rememberTyped), and in everything later (hideRun: replies, prompts).
- * - Everything goes through hideIn (core/secrets.ts), which finds a value in every encoding
- *   (core/encodings.ts): raw, URL/form-encoded, HTML entities, JSON escapes, base64.
+ * - Everything goes through hideIn (core/secrets/index.ts), which finds a value in every encoding
+ *   (core/secrets/encodings.ts): raw, URL/form-encoded, HTML entities, JSON escapes, base64.
  */
 import type { Action } from '../action/action';
 import type { Mark } from '../marks';
-import { hasEncoded } from '../encodings';
+import { hasEncoded } from '../secrets/encodings';
 import { AS_PLACEHOLDERS, hideIn, MIN_SECRET_CHARS, type Vault } from '../secrets';
 import { modelText } from './model-text';
 import { PASSWORD_MASK, type ActedElement, type PendingReply, type PendingStep, type RunState, type StepRecord } from './state';
 
 /**
  * Secrets hidden in `value` (every string in it): the person's as placeholders, typed passwords
- * as theirs (`{{password:1}}`: the model can type one again, core/secrets.ts). For text and
+ * as theirs (`{{password:1}}`: the model can type one again, core/secrets/index.ts). For text and
  * free-form data (memory); structured records go through the helpers below, which hide only their
  * text fields (a password "password" must not rename an input type).
  */
@@ -95,7 +95,7 @@ export function hideReply(r: PendingReply, state: RunState): PendingReply {
   };
 }
 
-/** The text types a password the run typed before, in any encoding (encodings.ts): it is masked like one. */
+/** The text types a password the run typed before, in any encoding (secrets/encodings.ts): it is masked like one. */
 export function typesKnownPassword(state: RunState, text: string): boolean {
   return !!state.vault?.typed.some((p) => hasEncoded(text, p));
 }

@@ -3,9 +3,9 @@ import type { Locale } from '../i18n';
  * The run's state and the events and effects of its state machine (reduce.ts, effects.ts).
  * Types and their constructors only: this file imports nothing from the rest of the run.
  */
-import type { PageDialog } from '../page-dialog';
-import type { Held } from '../request-hold';
-import type { FileOffer, Landed } from '../guard-after';
+import type { PageDialog } from '../guards/page-dialog';
+import type { Held } from '../guards/request-hold';
+import type { FileOffer, Landed } from '../guards/after';
 import type { Action, Memory, ParsedStep, ParseError } from '../action/action';
 import type { GuardHit, GuardId, GuardSettings } from '../guards';
 import type { InjectionHit } from '../injection';
@@ -77,7 +77,7 @@ export interface ApprovalRequest {
 export interface DownloadNote { id: number; url: string; filename: string }
 
 /**
- * What an action did that a guard would have asked about, seen after it (guard-after.ts): the page
+ * What an action did that a guard would have asked about, seen after it (guards/after.ts): the page
  * went to another site, or a download began. Trace `afterAction`.
  */
 export interface AfterAction {
@@ -89,9 +89,9 @@ export interface AfterAction {
   url: string;
   /** downloads the action started (empty: none) */
   downloads: DownloadNote[];
-  /** a confirm of the page a guard cares about, held open: OK if kept, Cancel if undone (core/page-dialog.ts) */
+  /** a confirm of the page a guard cares about, held open: OK if kept, Cancel if undone (core/guards/page-dialog.ts) */
   dialog?: PageDialog;
-  /** requests of the page that carry a secret, a typed password or a card number, held: sent if kept, blocked if undone (core/request-hold.ts) */
+  /** requests of the page that carry a secret, a typed password or a card number, held: sent if kept, blocked if undone (core/guards/request-hold.ts) */
   requests?: Held[];
   /** a file chooser the action opened, waiting: its files given if kept, none if undone (background/act/files.ts) */
   chooser?: FileOffer;
@@ -159,7 +159,7 @@ export interface StepFacts {
   usage: Usage | null;
   /** the run moved to another tab during this step (a tab it opened, or back when it closed); absent when it stayed */
   tabs?: TabChange[];
-  /** text on the page the model read was aimed at the agent (injection.ts): the action waited for the person; absent when none */
+  /** text on the page the model read was aimed at the agent (injection/index.ts): the action waited for the person; absent when none */
   injection?: InjectionHit[];
   /**
    * the opt-in picture check of the screenshot (image-screen.ts): its verdict and its own cost
@@ -168,7 +168,7 @@ export interface StepFacts {
   imageScreen?: ImageScreen;
   /** the pictures on screen read on this machine by OCR (option readPictures, picture-text.ts): how many, read, reused, not read in time; absent: off, or no picture on screen */
   pictureText?: PictureText;
-  /** the action left the site or began a download, seen after it (guard-after.ts); absent when neither */
+  /** the action left the site or began a download, seen after it (guards/after.ts); absent when neither */
   afterAction?: AfterAction;
   /** the model marked the action as sensitive, so the person was asked first (CogAgent); absent: not marked */
   sensitive?: boolean;
@@ -266,7 +266,7 @@ export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'ac
   actStartedAt?: number;
   /** the input of the action is done, with this outcome (written before the page settles) */
   inputResult?: ActResult;
-  /** text on the page aimed at the agent (injection.ts): the action waits for the person */
+  /** text on the page aimed at the agent (injection/index.ts): the action waits for the person */
   injection?: InjectionHit[];
   /** the guard that looked at the action before it ran asked about this (kept after approval) */
   guardRule?: GuardId;
@@ -369,7 +369,7 @@ export interface RunState {
   useless?: Fingerprint[];
   /**
    * The person's secrets and the passwords this run typed, to hide them in everything kept and
-   * sent (core/secrets.ts). Memory only: storage keeps it out of the database (secrets.ts), views
+   * sent (core/secrets/index.ts). Memory only: storage keeps it out of the database (secrets.ts), views
    * and traces leave it out.
    */
   vault?: Vault;
@@ -429,7 +429,7 @@ export type RunEvent =
   | { type: 'input'; at: number; result: ActResult }
   /**
    * `landed`: where the tab is after the action and the downloads it started (paused), for the
-   * guards that look after an action (guard-after.ts); absent: not looked at (older worker)
+   * guards that look after an action (guards/after.ts); absent: not looked at (older worker)
    */
   | { type: 'acted'; at: number; result: ActResult; ms: number; landed?: Landed<DownloadNote> }
   /** what the action did was kept or undone (after 'approve' / 'reject' of an AfterAction): `outcome` in the model's words */

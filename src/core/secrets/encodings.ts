@@ -6,9 +6,9 @@
  * UTF-8 bytes (padded or not, and at each of the 3 byte alignments inside a longer base64 string).
  *
  * One list for both users of it:
- * - the request hold (request-hold.ts) looks for the literal forms (encodedForms) in a request,
+ * - the request hold (guards/request-hold.ts) looks for the literal forms (encodedForms) in a request,
  *   and also decodes the request to find mixed and nested forms;
- * - masking (secrets.ts hideIn) replaces every occurrence with the value's placeholder or mask,
+ * - masking (index.ts hideIn) replaces every occurrence with the value's placeholder or mask,
  *   through one regular expression per value (matcherOf): each character of the value as typed or
  *   in any of the per-character encodings above (so a mix, `alice%40example.com` or
  *   `a\u0026b`, matches too; `%2f` and `%2F` alike), or one of the value's base64 forms.
@@ -16,7 +16,7 @@
  * Not matched by masking: nested encodings (URL-encoded base64, base64 of JSON, a value
  * URL-encoded twice), which the request hold finds by decoding. Pure.
  */
-import { base64Encode } from './export/data-url';
+import { base64Encode } from '../export/data-url';
 
 /** How a value was written in a text. */
 export type Carried = 'raw' | 'url' | 'json' | 'html' | 'base64';

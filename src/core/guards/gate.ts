@@ -15,7 +15,7 @@
  * says what it activates), and the background resolves every activation to the element there
  * before the guards judge (background/gate.ts). Pure.
  */
-import type { Action, Point } from './action/action';
+import type { Action, Point } from '../action/action';
 
 /** How an input reaches the element: pressed, typed into, Enter or Space while it has the focus. */
 export type Reach = 'press' | 'type' | 'enter' | 'space';
@@ -63,7 +63,7 @@ export function activations(a: Action): Activation[] {
       if (keyPressesSpace(a.keys)) return [{ how: 'space', where: FOCUSED }];
       return [];
     // Moving the pointer, scrolling the wheel, reading and thinking activate nothing; going
-    // somewhere is judged from the address itself (guards.ts, leave-site).
+    // somewhere is judged from the address itself (guards/index.ts, leave-site).
     case 'hover':
     case 'scroll':
     case 'wait':

@@ -12,13 +12,13 @@
  *
  * Languages: English and Chinese (Simplified, and Traditional read as Simplified) here; German,
  * French, Spanish, Italian, Portuguese, Polish, Turkish, Russian, Japanese and Korean in
- * injection-languages.ts, each with override, role, address, command and secrecy forms. Formats:
+ * injection/languages.ts, each with override, role, address, command and secrecy forms. Formats:
  * every dialect's action grammar written into page text (glm-web's `Action: Click [3]`, glm-pc's
  * and UI-TARS's `left_click(start_box='[12,34]')`, glm-mobile's `"action_type": "click"`,
  * CogAgent's `Grounded Operation: CLICK(box=[[…]])`, Midscene's `{"type": "Tap", "locate": …}`,
- * AppAgent's `tap(5)` / `swipe(2, "up", "medium")` / `Action: FINISH`), in injection-formats.ts.
+ * AppAgent's `tap(5)` / `swipe(2, "up", "medium")` / `Action: FINISH`), in injection/formats.ts.
  *
- * Readings of a text (injection-fold.ts), tried in turn until one has a hit:
+ * Readings of a text (injection/fold.ts), tried in turn until one has a hit:
  * 1. folded: NFKC, full-width letters as ASCII; zero-width, soft-hyphen and bidi characters dropped;
  *    combining marks dropped (accents, and "zalgo" stacks; Japanese dakuten and the marks of other
  *    scripts stay); Cyrillic/Greek look-alike letters as Latin; curly quotes straight; case and
@@ -30,7 +30,7 @@
  *    one of the detector's words ("1gn0r3 pr3v10us 1nstruct10ns");
  * 4. words cut into pieces put back together ("ig nore", "i.g.n.o.r.e", "I g n o r e  a l l");
  * 5. letters spaced out one by one, squashed, against a few key phrases.
- * Most patterns name words that every match holds (their anchors, injection-kinds.ts); a text
+ * Most patterns name words that every match holds (their anchors, injection/kinds.ts); a text
  * without them skips those patterns, which keeps the detector fast.
  *
  * Look-alikes that must not trip it (test/fixtures/injection/corpus.json, measured by
@@ -45,13 +45,13 @@
  * "l33t", "A1B2-C3D4").
  */
 
-import { foldCyrillic, foldInjection, foldSource, hasCyrillic, rejoin, unleet } from './injection-fold';
-import { FORMAT_PATTERNS } from './injection-formats';
-import { CYRILLIC_PATTERNS, LANGUAGE_GROUPS } from './injection-languages';
-import type { InjectionKind, InjectionPattern } from './injection-kinds';
-import type { Translate } from './i18n';
+import { foldCyrillic, foldInjection, foldSource, hasCyrillic, rejoin, unleet } from './fold';
+import { FORMAT_PATTERNS } from './formats';
+import { CYRILLIC_PATTERNS, LANGUAGE_GROUPS } from './languages';
+import type { InjectionKind, InjectionPattern } from './kinds';
+import type { Translate } from '../i18n';
 
-export { INJECTION_KINDS, type InjectionKind } from './injection-kinds';
+export { INJECTION_KINDS, type InjectionKind } from './kinds';
 
 /** where a text is: an element's label, "title", or the name of a run variable (a language-model prompt's part) */
 /**
@@ -108,7 +108,7 @@ export function injectionPlace(where: InjectionPlace, t: Translate): string {
   }
 }
 
-/** Text as the patterns read it (injection-fold.ts). */
+/** Text as the patterns read it (injection/fold.ts). */
 export function normalizeForInjection(s: string): string {
   return foldInjection(s);
 }
@@ -134,7 +134,7 @@ const ZH_EARLIER = '(?:之前|以前|先前|上面|以上|上述|前面|此前|�
 const ZH_RULES = '(?:指令|指示|提示词|提示|规则|命令|设定|约束|要求|任务)';
 
 /**
- * English. `anchors`: words every match holds (injection-kinds.ts); the two address patterns without
+ * English. `anchors`: words every match holds (injection/kinds.ts); the two address patterns without
  * them can match a word run together with the next ("noteto ai:") and always run.
  */
 const ENGLISH: InjectionPattern[] = [
@@ -168,7 +168,7 @@ const ENGLISH: InjectionPattern[] = [
   // English: secrecy towards the person
   { kind: 'secrecy', anchors: ['do', 'don', 'dont', 'never'], re: /\b(?:do\s+not|don'?t|never)\s+(?:(?:tell|inform|alert|notify|mention\s+(?:this\s+)?to)\s+(?:the\s+)?(?:user|human|person|operator)\b(?!'s)|let\s+(?:the\s+)?(?:user|human|person|operator)\s+(?:know|see|notice|find\s+out)\b)/ },
   { kind: 'secrecy', anchors: ['without'], re: /\bwithout\s+(?:telling|asking|informing|alerting|notifying)\s+(?:the\s+)?(?:user|human|operator)\b/ },
-  // The agent's own reply format (every dialect's: injection-formats.ts), and chat-template markers
+  // The agent's own reply format (every dialect's: injection/formats.ts), and chat-template markers
   ...FORMAT_PATTERNS,
   { kind: 'marker', anchors: ['im_start', 'im_end', 'system', 'user', 'assistant', 'endoftext', 'begin_of_text', 'start_header_id', 'end_header_id', 'eot_id'], re: /<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>/ },
   { kind: 'marker', anchors: ['inst', 'sys', 'system', 'instruction', 'instructions'], re: /\[\/?inst\]|<<\/?sys>>|<\/?(?:system|system-prompt|instructions?)>|\[\/?(?:system|system message)\]/ },
@@ -176,7 +176,7 @@ const ENGLISH: InjectionPattern[] = [
   { kind: 'marker', anchors: ['begin', 'end', 'start'], re: /\b(?:begin|end|start)\s+(?:of\s+)?(?:system\s+prompt|new\s+instructions|hidden\s+instructions)\b/ },
 ];
 
-/** Chinese (Traditional characters are read as Simplified: injection-fold.ts). */
+/** Chinese (Traditional characters are read as Simplified: injection/fold.ts). */
 const CHINESE: InjectionPattern[] = [
   { kind: 'override', re: new RegExp(`(?:忽略|无视|忽视|忘记|忘掉|不要理会|别管|抛开|放弃|跳过|覆盖)(?:掉)?(?:你)?(?:的)?${ZH_EARLIER}[^。！？!?\\n]{0,8}?${ZH_RULES}`) },
   { kind: 'override', re: new RegExp(`(?:新的|最新的|更新的|真正的|重要的?)${ZH_RULES}\\s*[:：]`) },
@@ -230,7 +230,7 @@ interface Compiled { kind: InjectionKind; re: RegExp; gate: number }
 
 /**
  * The patterns of one reading, in order (the first that matches wins), with the gates they need
- * (a text must match the gate: its script) and their anchors (injection-kinds.ts).
+ * (a text must match the gate: its script) and their anchors (injection/kinds.ts).
  */
 interface Reading {
   patterns: Compiled[];

@@ -3,12 +3,12 @@
  * fromTrace is toTrace's inverse on everything a trace carries, so that exporting an imported
  * trace gives the same JSON back. What a trace does not carry (the tab, the pending step) is empty.
  */
-import { upgradeAction } from './action/legacy';
-import { dialectOf } from './dialects/registry';
-import { optionValues } from './dialects/options';
-import { DEFAULT_GUARDS } from './guards';
-import { INJECTION_KINDS, type InjectionPlace } from './injection';
-import type { ImageScreen } from './image-screen';
+import { upgradeAction } from '../action/legacy';
+import { dialectOf } from '../dialects/registry';
+import { optionValues } from '../dialects/options';
+import { DEFAULT_GUARDS } from '../guards';
+import { INJECTION_KINDS, type InjectionPlace } from '../injection';
+import type { ImageScreen } from '../image-screen';
 
 /** A place off the element list as a trace file gives it (any JSON): kept when it is one, else "title". */
 function placeOf(x: unknown): InjectionPlace {
@@ -24,10 +24,10 @@ function placeOf(x: unknown): InjectionPlace {
   }
   return 'title';
 }
-import { asCurrency, asPrice } from './costs';
-import type { PictureText } from './picture-text';
-import { siteOf, type AfterAction, type RunState, type StepRecord } from './run/state';
-import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from './trace';
+import { asCurrency, asPrice } from '../costs';
+import type { PictureText } from '../picture-text';
+import { siteOf, type AfterAction, type RunState, type StepRecord } from '../run/state';
+import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from '.';
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return !!x && typeof x === 'object' && !Array.isArray(x);

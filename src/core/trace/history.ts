@@ -1,7 +1,7 @@
 /** What the history list shows of a run, computed when the run is saved. */
-import type { RunState } from './run/state';
-import { hostKey } from './guards';
-import { tokensOf } from './costs';
+import type { RunState } from '../run/state';
+import { hostKey } from '../guards';
+import { tokensOf } from '../costs';
 
 /**
  * How the history keeps its screenshots (the labelled view and the clean one): WebP at quality

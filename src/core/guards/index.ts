@@ -4,7 +4,7 @@
  *
  * Rules (each can be switched off and its words edited in settings):
  * - password: typing into a password field, a shown password (type=text, but a password by its
- *   autocomplete, name, id or label), a PIN or a one-time code field (guard-fields.ts);
+ *   autocomplete, name, id or label), a PIN or a one-time code field (guards/fields.ts);
  * - payment: clicking something whose text is a pay / order phrase ("Pay now", "Place order",
  *   "立即购买", "Jetzt kaufen");
  * - delete: ... a delete phrase ("Delete this project", "Remove", "删除", "メッセージを削除");
@@ -12,19 +12,19 @@
  *   message, comment, reply or chat field (the Type action presses Enter, which sends in most such boxes);
  * - download: a link with a `download` attribute, to a file with a listed extension, or whose text starts
  *   with "download" (an early warning: a download the browser really starts is asked about after the
- *   action, guard-after.ts);
+ *   action, guards/after.ts);
  * - leave-site: a link, a form's submit button (its form's `action` or its own `formaction`), Enter
  *   typed into a field of such a form, a button whose click handler sets a URL in its markup, or the
  *   search / navigate / open-app action, that goes to another site than the task's (sites by the
  *   public suffix list, site.ts). What the page does after an action (a script's navigation, a
- *   redirect, a download) is judged after it (guard-after.ts).
+ *   redirect, a download) is judged after it (guards/after.ts).
  *
  * Enter submits forms, so a Type that presses Enter, or a Key Enter, in a form counts as clicking
  * the form's default submit button (payment, delete, send by its text), and in a form with payment
  * card fields (or into a card field) as paying. Typing into a <select> counts as clicking the
  * option the text chooses.
  *
- * Text rules match per language (guard-words.ts): at the start of the text on a word boundary
+ * Text rules match per language (guards/words.ts): at the start of the text on a word boundary
  * (English, French, Spanish), as whole words anywhere (German), anywhere (Chinese, Japanese);
  * "=phrase" must be the whole text and "-phrase" marks a look-alike that never trips the rule.
  * "Pay £25" and "Delete" match, the look-alikes "Payment methods", "Deleted items", "Sent mail",
@@ -36,17 +36,17 @@
  * is exempt only when it reads as a question ("How do I delete…?", "如何删除账户？"; not "Delete account?").
  * Per-site "always allow" lists rules that never pause on a site (by host, "www." dropped).
  */
-import type { Action } from './action/action';
-import type { Translate } from './i18n';
-import { english } from './locales';
-import { isCardField, isPasswordField, type FieldInfo, type FormInfo } from './guard-fields';
-import { DEFAULT_PHRASES, GUARD_LANGS, matchPhrase, OLD_DEFAULT_WORDS, type Phrases, type TextRuleId } from './guard-words';
+import type { Action } from '../action/action';
+import type { Translate } from '../i18n';
+import { english } from '../locales';
+import { isCardField, isPasswordField, type FieldInfo, type FormInfo } from './fields';
+import { DEFAULT_PHRASES, GUARD_LANGS, matchPhrase, OLD_DEFAULT_WORDS, type Phrases, type TextRuleId } from './words';
 
-export type { FieldInfo, FormInfo } from './guard-fields';
-export { GUARD_LANGS, GUARD_LANG_KEYS, type GuardLang } from './guard-words';
-import { awayHost } from './site';
+export type { FieldInfo, FormInfo } from './fields';
+export { GUARD_LANGS, GUARD_LANG_KEYS, type GuardLang } from './words';
+import { awayHost } from '../site';
 import { activations, type Reach } from './gate';
-import { foldGuardText } from './fold-text';
+import { foldGuardText } from '../fold-text';
 
 export type GuardId = 'password' | 'payment' | 'delete' | 'send' | 'download' | 'leave-site';
 
@@ -55,7 +55,7 @@ export interface GuardRule {
   on: boolean;
   /** file extensions (download); unused by the others */
   words: string[];
-  /** the text rules' phrases (payment, delete, send), per language (guard-words.ts); empty for the others */
+  /** the text rules' phrases (payment, delete, send), per language (guards/words.ts); empty for the others */
   phrases: Partial<Phrases>;
 }
 

@@ -3,15 +3,15 @@
  * without the extension. Secrets (the API key) are scrubbed from every string
  * as a last line of defence; password text is masked earlier, in run.ts.
  */
-import type { Action } from './action/action';
-import type { FileMeta } from './files';
-import type { Fingerprint, Mark, Rect } from './marks';
-import type { ActedElement, FailCause, RunState, RunStatus, StepFacts } from './run/state';
-import type { Price } from './costs';
-import { PASSWORD_MASK, type Variables } from './run/state';
-import { hideRun } from './run/secrets';
-import { hideValues } from './secrets';
-import { shownVariables } from './run/variables';
+import type { Action } from '../action/action';
+import type { FileMeta } from '../files';
+import type { Fingerprint, Mark, Rect } from '../marks';
+import type { ActedElement, FailCause, RunState, RunStatus, StepFacts } from '../run/state';
+import type { Price } from '../costs';
+import { PASSWORD_MASK, type Variables } from '../run/state';
+import { hideRun } from '../run/secrets';
+import { hideValues } from '../secrets';
+import { shownVariables } from '../run/variables';
 
 export const TRACE_FORMAT = 'webagent-trace';
 /** 2: actions in the shared Action model (targets: label, point, window, none), `target`, dialect memory forms. 1 still imports. */
@@ -63,7 +63,7 @@ function markOut(m: Mark) {
 export function scrub<T>(value: T, secrets: string[]): T {
   const list = secrets.filter((s) => s && s.length >= 4);
   if (!list.length) return value;
-  // in every encoding a page or a URL may hold it (core/encodings.ts)
+  // in every encoding a page or a URL may hold it (core/secrets/encodings.ts)
   return hideValues(value, list, REDACTED);
 }
 

@@ -12,7 +12,7 @@
  *   typed back (a learned note, the stand-in of a password waiting in memory-only storage), it is
  *   the mask (••••).
  *
- * A value is found in every encoding a page, a URL or a request may give it (encodings.ts: URL- and
+ * A value is found in every encoding a page, a URL or a request may give it (secrets/encodings.ts: URL- and
  * form-encoded, HTML entities, JSON escapes, base64), and each occurrence gets the same
  * placeholder or mask: `q=alice%40example.com` in a URL reads `q={{secret:email}}`.
  *
@@ -21,11 +21,11 @@
  * element list while protecting almost nothing (three characters are guessed quickly anyway).
  * Settings refuses such secrets; a short password is masked only in the step that typed it.
  */
-import type { Action } from './action/action';
+import type { Action } from '../action/action';
 import { hasEncoded, matcherOf } from './encodings';
-import { hostKey, type GuardHit, type GuardSettings } from './guards';
-import type { Translate } from './i18n';
-import { english } from './locales';
+import { hostKey, type GuardHit, type GuardSettings } from '../guards';
+import type { Translate } from '../i18n';
+import { english } from '../locales';
 
 export interface Secret {
   /** letters, digits, `_` and `-` (it is written inside the placeholder) */
@@ -126,7 +126,7 @@ function replaceOutside(text: string, re: RegExp, by: string): string {
 }
 
 /**
- * One text with each value, in every encoding (encodings.ts), replaced by its replacement, in
+ * One text with each value, in every encoding (secrets/encodings.ts), replaced by its replacement, in
  * order, outside the placeholders (so hiding twice changes nothing the second time).
  */
 function maskerOf(pairs: ReadonlyArray<readonly [string, string]>): Masker | null {
@@ -169,7 +169,7 @@ function walkStrings<T>(value: T, one: Masker): T {
 
 /**
  * `value` with every string in it (deeply) hidden: secrets as placeholders, typed passwords as
- * `mask` (AS_PLACEHOLDERS: each as its own placeholder), each in every encoding (encodings.ts).
+ * `mask` (AS_PLACEHOLDERS: each as its own placeholder), each in every encoding (secrets/encodings.ts).
  * Image data URLs (screenshots) are left as they are.
  */
 export function hideIn<T>(value: T, v: Vault | undefined, mask: Mask): T {
@@ -179,7 +179,7 @@ export function hideIn<T>(value: T, v: Vault | undefined, mask: Mask): T {
 
 /**
  * `value` with every string in it (deeply) rid of each of `values` (MIN_SECRET_CHARS or longer), in
- * every encoding, each replaced by `by`: for a last scrub of an export (trace.ts `scrub`, with
+ * every encoding, each replaced by `by`: for a last scrub of an export (trace/index.ts `scrub`, with
  * `[REDACTED]`). Image data URLs are left as they are.
  */
 export function hideValues<T>(value: T, values: readonly string[], by: string): T {

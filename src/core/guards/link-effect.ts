@@ -1,14 +1,14 @@
 /**
  * The first line's judgement of where a press goes (docs/guards.md, "The gate"): the address of
  * the link an element is or is inside, or the one its inline click handler opens, judged as the
- * GET request following it would be (request-effect.ts: strong words at the start of the path's
+ * GET request following it would be (guards/request-effect.ts: strong words at the start of the path's
  * last segment). A link "View details" to /order/place would place an order: the person is asked
  * before the press, not only when the request leaves (the second line). A field's Enter submits a
  * form, whose method the gate does not know: that request is left to the second line.
  */
-import type { GuardHit, GuardSettings, Reached } from './guards';
-import type { Translate } from './i18n';
-import { english } from './locales';
+import type { GuardHit, GuardSettings, Reached } from '.';
+import type { Translate } from '../i18n';
+import { english } from '../locales';
 import { effectCheck } from './request-effect';
 
 const WHY = { payment: 'whyLinkPayment', delete: 'whyLinkDelete', send: 'whyLinkSend' } as const;

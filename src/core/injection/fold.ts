@@ -1,5 +1,5 @@
 /**
- * The injection detector's own readings of a text (injection.ts), on top of fold-text.ts, which the
+ * The injection detector's own readings of a text (injection/index.ts), on top of fold-text.ts, which the
  * guards share and which is left as it is:
  *
  * - foldInjection: the general combining marks dropped, wherever they sit (accents of Latin,
@@ -20,8 +20,8 @@
  * ("précédentes", "無視") and still match the folded text ("precedentes", "无视").
  */
 
-import { dropInvisible, foldText } from './fold-text';
-import { toSimplified } from './han-simplified';
+import { dropInvisible, foldText } from '../fold-text';
+import { toSimplified } from '../han-simplified';
 
 const NON_ASCII = /[\u0080-\uffff]/;
 /**

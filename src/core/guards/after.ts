@@ -5,10 +5,10 @@
  * back, the download is cancelled). Pure: the background says where the tab is and which
  * downloads began (background/downloads.ts).
  */
-import { hostKey, type GuardHit, type GuardId, type GuardSettings } from './guards';
-import type { Translate } from './i18n';
-import { english } from './locales';
-import { awayHost, destinationOf, httpHost, sameSite } from './site';
+import { hostKey, type GuardHit, type GuardId, type GuardSettings } from '.';
+import type { Translate } from '../i18n';
+import { english } from '../locales';
+import { awayHost, destinationOf, httpHost, sameSite } from '../site';
 import type { PageDialog } from './page-dialog';
 import type { Held } from './request-hold';
 
@@ -17,9 +17,9 @@ export interface Landed<D extends { filename: string } = { filename: string }> {
   url: string;
   /** downloads the action started: suggested file names */
   downloads: D[];
-  /** a confirm of the page held open for the person, and the guard it trips (page-dialog.ts) */
+  /** a confirm of the page held open for the person, and the guard it trips (guards/page-dialog.ts) */
   dialog?: { dialog: PageDialog; hit: GuardHit };
-  /** requests of the page held for the person (request-hold.ts), each with its rule and reason */
+  /** requests of the page held for the person (guards/request-hold.ts), each with its rule and reason */
   requests?: Held[];
   /** a file chooser the action opened, waiting: the attached files it would get, and its page (background/act/files.ts) */
   chooser?: FileOffer;

@@ -14,10 +14,10 @@
  * An action at a point whose element is found acts at that element's centre now; one whose
  * element was not recorded (nothing there, or no fingerprint) acts at the recorded point.
  */
-import { labelOf, pointOf, withTarget, at, type Action, type Memory } from './action/action';
-import type { Mark, Rect } from './marks';
-import { typedPlaceholdersIn } from './secrets';
-import { PASSWORD_MASK, type ReplayPlan, type ReplayStep, type StepRecord } from './run/state';
+import { labelOf, pointOf, withTarget, at, type Action, type Memory } from '../action/action';
+import type { Mark, Rect } from '../marks';
+import { typedPlaceholdersIn } from '../secrets';
+import { PASSWORD_MASK, type ReplayPlan, type ReplayStep, type StepRecord } from '../run/state';
 
 export type { ReplayPlan, ReplayStep };
 export type ReplayNext = { ok: true; action: Action; memory: Memory; from: number } | { ok: false; reason: string };

@@ -8,7 +8,7 @@
  * "Contrasena" too).
  */
 
-import { dropInvisible, foldGuardText } from './fold-text';
+import { dropInvisible, foldGuardText } from '../fold-text';
 
 /** A form field as the content script sees it (all optional, all short). */
 export interface FieldInfo {

@@ -1,7 +1,7 @@
 /**
  * The guards' second line (docs/guards.md, "Two lines"): a request a page sends while one of the
  * run's actions is under way is judged by what it would do, whatever element, event, key or dialog
- * set it off. The first line (guards.ts) judges the element before the action, by its words; a
+ * set it off. The first line (guards/index.ts) judges the element before the action, by its words; a
  * page can tie any effect to any event, draw any words and swap the element under the pointer,
  * but what reaches the site is a request.
  *
@@ -10,7 +10,7 @@
  * - the words of its address (path segments, query keys), its form or JSON keys, the values of
  *   keys that name an action (`action=delete`, `{"op": "placeOrder"}`) and a GraphQL mutation's
  *   name (`mutation PlaceOrder`, `operationName`) say so: the rule's own phrases, in every guard
- *   language (guard-words.ts), found anywhere in those words, and the names APIs give such
+ *   language (guards/words.ts), found anywhere in those words, and the names APIs give such
  *   requests (`POST /orders`, `/payment_intents/…/confirm`, `POST /messages`);
  * - a GET (following a link, a form with method GET) only by strong words at the start of its
  *   path's last segment: an order placed or confirmed, an account deleted, a message sent, or a
@@ -23,11 +23,11 @@
  * not an effect. Pure: the background pauses the requests (hold.ts) and calls this only during an
  * action (watch.ts).
  */
-import type { GuardId, GuardSettings } from './guards';
-import { hostKey } from './guards';
-import { matchPhrase, type Phrases } from './guard-words';
-import type { Translate } from './i18n';
-import { english } from './locales';
+import type { GuardId, GuardSettings } from '.';
+import { hostKey } from '.';
+import { matchPhrase, type Phrases } from './words';
+import type { Translate } from '../i18n';
+import { english } from '../locales';
 import type { HeldHit, OutRequest } from './request-hold';
 
 export type EffectRule = Extract<GuardId, 'payment' | 'delete' | 'send'>;

@@ -21,9 +21,9 @@
  * "Action: Click to expand", "Finish", "Press X to jump", a product's type or location field.
  */
 
-import type { InjectionPattern } from './injection-kinds';
+import type { InjectionPattern } from './kinds';
 
-/** A format pattern, with the words every match of it holds (injection-kinds.ts), when it has such words. */
+/** A format pattern, with the words every match of it holds (injection/kinds.ts), when it has such words. */
 const f = (re: RegExp, anchors?: string[]): InjectionPattern => ({ kind: 'format', re, ...(anchors ? { anchors } : {}) });
 
 export const FORMAT_PATTERNS: InjectionPattern[] = [

@@ -30,7 +30,7 @@
  * what it holds, not by its button's generic word.
  */
 
-import { foldGuardText } from './fold-text';
+import { foldGuardText } from '../fold-text';
 
 export { foldGuardText };
 

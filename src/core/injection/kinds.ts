@@ -1,4 +1,4 @@
-/** The kinds of text aimed at the agent that the injection detector tells apart (injection.ts). */
+/** The kinds of text aimed at the agent that the injection detector tells apart (injection/index.ts). */
 export const INJECTION_KINDS = ['override', 'role', 'address', 'command', 'format', 'marker', 'secrecy'] as const;
 export type InjectionKind = typeof INJECTION_KINDS[number];
 

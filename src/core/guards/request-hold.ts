@@ -20,8 +20,8 @@
  *      padded or not, at any of the 3 byte alignments inside a larger base64 string, and every
  *      base64-looking token decoded), and these nested (base64 of a URL-encoded value,
  *      URL-encoded JSON…); a card number also as its digits alone, with or without spaces or
- *      dashes between groups. The encoded forms are encodings.ts's, the same list masking
- *      (secrets.ts) uses. A secret or password goes to the site it was typed on freely; a card
+ *      dashes between groups. The encoded forms are secrets/encodings.ts's, the same list masking
+ *      (secrets/index.ts) uses. A secret or password goes to the site it was typed on freely; a card
  *      number is held on its own site too, unless the person approved a payment for the action;
  *    - a payment card number under a card-number-like key (`cc-number`, `cardNumber`,
  *      `card[number]`, `number` in a `card` object, `pan`…) in a form-encoded, JSON or multipart
@@ -30,14 +30,14 @@
  * A rule that is off or always allowed on the task's site never holds. GET and HEAD requests are
  * judged by their URL only. Values shorter than MIN_SECRET_CHARS are never looked for. Pure.
  */
-import { encodedForms, type Carried } from './encodings';
-import { base64Decode } from './export/data-url';
-import { isCardField } from './guard-fields';
-import { hostKey, type GuardHit, type GuardId, type GuardSettings } from './guards';
-import type { Translate } from './i18n';
-import { english } from './locales';
-import { MIN_SECRET_CHARS } from './secrets';
-import { destinationOf, httpHost, sameSite, siteKey } from './site';
+import { encodedForms, type Carried } from '../secrets/encodings';
+import { base64Decode } from '../export/data-url';
+import { isCardField } from './fields';
+import { hostKey, type GuardHit, type GuardId, type GuardSettings } from '.';
+import type { Translate } from '../i18n';
+import { english } from '../locales';
+import { MIN_SECRET_CHARS } from '../secrets';
+import { destinationOf, httpHost, sameSite, siteKey } from '../site';
 
 /** A value a run's requests must not carry without the person's word. */
 export interface Watched {
@@ -72,7 +72,7 @@ export interface OutRequest {
   resourceType?: string;
 }
 
-/** How a value was found in a request's text (encodings.ts). */
+/** How a value was found in a request's text (secrets/encodings.ts). */
 export type { Carried };
 
 /** A request the hold stops: which rule, why (in the person's language), and what it is. */
@@ -91,7 +91,7 @@ export interface HeldHit extends GuardHit {
    * (whatever it carries): the person's yes lets the tab's values go there from now on
    */
   away?: string;
-  /** held for what it would do (request-effect.ts): the words that say so */
+  /** held for what it would do (guards/request-effect.ts): the words that say so */
   effect?: string;
 }
 
@@ -138,7 +138,7 @@ interface Pattern {
   value: string;
   /** the card's digits with optional spaces / dashes between them; null when not a card */
   digits: RegExp | null;
-  /** the value encoded (encodings.ts: URL, form, JSON, HTML entities, base64 at each alignment), each with how */
+  /** the value encoded (secrets/encodings.ts: URL, form, JSON, HTML entities, base64 at each alignment), each with how */
   needles: Array<[Carried, string]>;
   /** the host of the site the value is released to */
   releasedTo: string | null;
@@ -323,7 +323,7 @@ function words(s: string): string {
   return ` ${s.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()} `;
 }
 
-/** Card fields (guard-fields.ts) whose value is not the number, even when it is a long digit string. */
+/** Card fields (guards/fields.ts) whose value is not the number, even when it is a long digit string. */
 const NOT_NUMBER_KEY = / (id|uuid|guid|token|ref|reference|hash|fingerprint|last4|last 4|last four|bin|iin|count|cvv|cvc|csc|exp|expiry|expiration|holder|cardholder|name) /;
 /** the number in a card object ({"card": {"number": …}}), or a key of its own ("pan") */
 const NUMBER_IN_CARD = / (number|num|no|pan|card number) /;

@@ -1,8 +1,8 @@
 /**
  * The injection detector's patterns in German, French, Spanish, Italian, Portuguese, Polish,
- * Turkish, Russian, Japanese and Korean (injection.ts holds English and Chinese): override, role,
+ * Turkish, Russian, Japanese and Korean (injection/index.ts holds English and Chinese): override, role,
  * address, command and secrecy forms in each. Written in plain spelling and read through
- * injection-fold.ts: accents go ("précédentes" is matched as "precedentes"; Polish ł and German ß
+ * injection/fold.ts: accents go ("précédentes" is matched as "precedentes"; Polish ł and German ß
  * stay), Traditional Chinese characters are read as Simplified (Japanese kanji too, both sides
  * alike), and the Russian patterns read the text with Cyrillic kept (foldCyrillic).
  *
@@ -11,12 +11,12 @@
  * "Инструкции", "Talimatlar", "Du bist jetzt angemeldet", "이제 회원입니다", "Oubliez les règles du
  * régime") does not trip it. A bare name for an AI ("KI", "IA", "ИИ") must end there or go on with
  * a small word, so "KI-Experte" or "IA generativa" is not one. Patterns of the Latin-script
- * languages start with a lead word, which is also their anchor (injection-kinds.ts); Japanese and
+ * languages start with a lead word, which is also their anchor (injection/kinds.ts); Japanese and
  * Korean run only on text in their scripts, Russian only on Cyrillic text.
  */
 
-import { foldSource } from './injection-fold';
-import type { InjectionKind, InjectionPattern } from './injection-kinds';
+import { foldSource } from './fold';
+import type { InjectionKind, InjectionPattern } from './kinds';
 
 const flagsOf = (source: string) => (source.includes('\\p{') ? 'u' : '');
 const rx = (kind: InjectionKind, source: string): InjectionPattern => {
@@ -34,7 +34,7 @@ const REST_START = /^(?:\\s|\\b|'|\(\?:\\s|\(\?:-\|\\s)/;
 /**
  * A pattern that starts, at a word's start, with one of `leads` (words joined by `\s+` or an
  * apostrophe: "ne\\s+tiens", "n'informe"), then `rest`. Each lead's first word of two or more
- * letters is an anchor (injection-kinds.ts): the words before it must be plain words too.
+ * letters is an anchor (injection/kinds.ts): the words before it must be plain words too.
  */
 function led(kind: InjectionKind, leads: string[], rest: string): InjectionPattern {
   const folded = leads.map((l) => foldSource(l));

@@ -13,11 +13,11 @@
  * The model is told each time what the page said and how it was answered (never a bare Success).
  * Pure: the background (background/dialogs.ts) reports the dialog and carries out the answer.
  */
-import type { GuardHit, GuardId, GuardSettings } from './guards';
-import { hostKey } from './guards';
-import { matchPhrase, type TextRuleId } from './guard-words';
-import type { Translate } from './i18n';
-import { english } from './locales';
+import type { GuardHit, GuardId, GuardSettings } from '.';
+import { hostKey } from '.';
+import { matchPhrase, type TextRuleId } from './words';
+import type { Translate } from '../i18n';
+import { english } from '../locales';
 
 export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
 
