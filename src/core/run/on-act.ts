@@ -1,7 +1,6 @@
 /** The events of an action under way: 'acting', 'input', 'acted', 'resolved' (reduce.ts). Pure. */
 import { afterActionHit, type Landed } from '../guards/after';
 import { translatorFor } from '../locales';
-import { hideRun } from './secrets';
 import { type AfterAction, type PendingStep, type RunEvent, type RunState } from './state';
 import { finishStep, withOutcome } from './step';
 
@@ -49,10 +48,9 @@ export function onResolved(state: RunState, ev: Extract<RunEvent, { type: 'resol
 function afterAction(state: RunState, p: PendingStep, landed: Landed<AfterAction['downloads'][number]>): AfterAction | null {
   const approved = p.decision?.decision === 'approved' ? p.guardRule ?? null : null;
   const hit = afterActionHit(landed, { site: state.site, before: p.url, apps: state.apps, approved, t: translatorFor(state.locale) }, state.guards);
-  const chooser = landed.chooser ? { chooser: { ...landed.chooser, url: hideRun(state, landed.chooser.url) } } : {};
+  const chooser = landed.chooser ? { chooser: landed.chooser } : {};
   const held = { ...(landed.dialog ? { dialog: landed.dialog.dialog } : {}), ...(landed.requests?.length ? { requests: landed.requests } : {}), ...chooser };
-  const url = hideRun(state, landed.url);
-  const downloads = hideRun(state, landed.downloads);
+  const { url, downloads } = landed;
   if (hit) return { rule: hit.id, reason: hit.reason, url, downloads, ...held };
   // nobody to ask (the rule is off or always allowed): downloads kept, a chooser given its files
   return downloads.length || landed.chooser ? { rule: null, reason: null, url, downloads, ...chooser, decision: 'auto' } : null;

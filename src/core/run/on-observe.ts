@@ -6,15 +6,15 @@ import { promptTextOf } from '../dialects/request';
 import type { Mark } from '../marks';
 import { pageKeyOf, textKey } from './budget';
 import { markUnchanged } from './unchanged';
-import { hideMarks, hideRun, taskForModel } from './secrets';
+import { hideRun, taskForModel } from './secrets';
 import { type RunEvent, type RunState } from './state';
 import { historyOf, shotOf } from './step';
 
 /** The page as observed: the model's request is built here, once; text aimed at the agent is held for the person. */
 export function onObserved(state: RunState, ev: Extract<RunEvent, { type: 'observed' }>): RunState {
   if (state.phase !== 'observe') return state;
-  // The person's secrets and typed passwords hidden in the page as kept and as the model reads it.
-  const o = { ...ev.obs, url: hideRun(state, ev.obs.url), title: hideRun(state, ev.obs.title), marks: hideMarks(state, ev.obs.marks) };
+  // the page's secrets already hidden (reduce.ts)
+  const o = ev.obs;
   const startedAt = ev.at - ev.ms;
   const shotKey = textKey(o.screenshot.dataUrl);
   // the last action changed nothing: its observation says so before the model reads it again

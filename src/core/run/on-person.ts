@@ -4,7 +4,6 @@ import { hostKey } from '../guards';
 import { fileFindings } from './findings';
 import { dialectOf } from '../dialects/registry';
 import { modelText } from './model-text';
-import { hideRun } from './secrets';
 import { TOOK_OVER_FEEDBACK, type AfterAction, type Approval, type Paused, type RunEvent, type RunState } from './state';
 import { actedOn, endWith, finishStep, personStep, shotOf, typedPassword, withOutcome, withSecretMasked } from './step';
 
@@ -42,7 +41,7 @@ export function onTab(state: RunState, ev: Extract<RunEvent, { type: 'tab' }>): 
   if (ev.tabId === state.tabId) return state;
   const stack = state.tabStack ?? [];
   const tabStack = ev.change === 'opened' ? [...stack, state.tabId] : stack.slice(0, Math.max(0, stack.lastIndexOf(ev.tabId)));
-  const moved: RunState = { ...state, tabId: ev.tabId, tabStack, tabChanges: [...(state.tabChanges ?? []), { change: ev.change, url: hideRun(state, ev.url) }] };
+  const moved: RunState = { ...state, tabId: ev.tabId, tabStack, tabChanges: [...(state.tabChanges ?? []), { change: ev.change, url: ev.url }] };
   const p = state.pending;
   if (p?.acted || (state.phase === 'act' && p?.actStartedAt !== undefined)) return moved;
   if (p?.reply && (state.phase === 'act' || state.phase === 'approve')) {

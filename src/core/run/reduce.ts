@@ -17,10 +17,12 @@
  *
  * Each event's handling is in its own file: on-observe.ts, on-reply.ts, on-check.ts, on-act.ts,
  * on-person.ts (the person's answers, take-over, tabs, files); what they share (recording and
- * ending a step, masking what a reply types) in step.ts; a new run in create.ts.
+ * ending a step, masking what a reply types) in step.ts; a new run in create.ts. The secrets are
+ * hidden in an event's page text once, before it is handled (secrets.ts hideEvent).
  */
 import type { RunEvent, RunState } from './state';
 import { end } from './step';
+import { hideEvent } from './secrets';
 import { onObserved, onKept } from './on-observe';
 import { onReply, onReplayed } from './on-reply';
 import { onChecked } from './on-check';
@@ -30,8 +32,10 @@ import { onApprove, onFiles, onReject, onResume, onTab, takeOver } from './on-pe
 export { createRun, upgradeRun } from './create';
 export { historyOf, markOf, modelSteps, parseModelReply, shotOf, withSecretMasked } from './step';
 
-export function reduce(state: RunState, ev: RunEvent): RunState {
+export function reduce(state: RunState, event: RunEvent): RunState {
   if (state.status !== 'running') return state;
+  // what the page reports, secrets hidden once, here (secrets.ts hideEvent)
+  const ev = hideEvent(state, event);
   switch (ev.type) {
     case 'stop': return end(state, ev.at, 'stopped', ev.reason);
     case 'fail': return { ...end(state, ev.at, 'failed', ev.reason), ...(ev.cause ? { failCause: ev.cause } : {}) };

@@ -15,7 +15,7 @@ import type { Mark } from '../marks';
 import { hasEncoded } from '../secrets/encodings';
 import { AS_PLACEHOLDERS, hideIn, MIN_SECRET_CHARS, type Vault } from '../secrets';
 import { modelText } from './model-text';
-import { PASSWORD_MASK, type ActedElement, type PendingReply, type PendingStep, type RunState, type StepRecord } from './state';
+import { PASSWORD_MASK, type ActResult, type ActedElement, type PendingReply, type PendingStep, type RunEvent, type RunState, type StepRecord } from './state';
 
 /**
  * Secrets hidden in `value` (every string in it): the person's as placeholders, typed passwords
@@ -68,6 +68,37 @@ function hidePending(state: RunState, p: PendingStep): PendingStep {
     target: hideTarget(state, p.target),
     ...(p.request ? { request: p.request.map((part) => (part.type === 'text' ? { ...part, text: h(part.text) } : part)) } : {}),
   };
+}
+
+/** An action's outcome with its words hidden; what it stored (`set`) is kept whole, for the run's variables (variables.ts). */
+function hideResult(h: Hide, r: ActResult): ActResult {
+  return r.ok ? (r.note === undefined ? r : { ...r, note: h(r.note) }) : { ...r, error: h(r.error) };
+}
+
+/**
+ * The one boundary where what the browser reports enters the run (reduce.ts): the person's
+ * secrets and the passwords typed so far hidden in every text of an event that comes from the page
+ * or the tab (addresses, titles, the element list, file names, an action's outcome). The handlers
+ * (on-*.ts) then keep what they are given. A model's reply has its own boundary (withSecretMasked,
+ * step.ts), which keeps the password an action is about to type; text a transition makes itself
+ * from values the run holds (a stored variable's preview) is hidden where it is made (finishStep).
+ */
+export function hideEvent(state: Pick<RunState, 'vault'>, ev: RunEvent): RunEvent {
+  if (!state.vault) return ev;
+  const h: Hide = (t) => hideRun(state, t);
+  switch (ev.type) {
+    case 'observed': return { ...ev, obs: { ...ev.obs, url: h(ev.obs.url), title: h(ev.obs.title), marks: hideMarks(state, ev.obs.marks) } };
+    case 'input': return { ...ev, result: hideResult(h, ev.result) };
+    case 'acted': {
+      const l = ev.landed;
+      const landed = l && { ...l, url: h(l.url), downloads: hideRun(state, l.downloads), ...(l.chooser ? { chooser: { ...l.chooser, url: h(l.chooser.url) } } : {}) };
+      return { ...ev, result: hideResult(h, ev.result), ...(landed ? { landed } : {}) };
+    }
+    case 'resolved': return { ...ev, outcome: h(ev.outcome) };
+    case 'tab': case 'pause': case 'takeover': case 'resume': return { ...ev, url: h(ev.url) };
+    case 'replayed': case 'approve': return ev.target ? { ...ev, target: hideTarget(state, ev.target) } : ev;
+    default: return ev;
+  }
 }
 
 /** The task as the model reads it: secrets hidden, the names of the person's secrets, and the placeholders of the passwords typed. */

@@ -186,11 +186,11 @@ export function personStep(state: RunState, paused: Paused, at: number, url: str
   const last = state.steps[state.steps.length - 1];
   const tabs = state.tabChanges ?? [];
   return {
-    index: state.steps.length, url: hideRun(state, url), title: '', viewport: last?.viewport ?? { width: 0, height: 0, devicePixelRatio: 1 },
+    index: state.steps.length, url, title: '', viewport: last?.viewport ?? { width: 0, height: 0, devicePixelRatio: 1 },
     elements: [], promptText: '', imageBytes: 0, imageWidth: 0, imageHeight: 0, screenshot: '', cleanScreenshot: '',
     raw: '', reasoning: null, thought: '', action: null, actionText: 'The user took over the browser',
     memory: state.memory, result: { ok: true },
-    observation: hideRun(state, withTabs(modelText.personActed(modelText.personMoved(paused.url, url)), tabs)),
+    observation: withTabs(modelText.personActed(modelText.personMoved(paused.url, url)), tabs),
     timings: { observeMs: 0, modelMs: 0, actMs: 0, totalMs: Math.max(0, at - paused.at) },
     usage: null, approval: null, kind: 'person',
     ...(tabs.length ? { tabs } : {}),
