@@ -242,3 +242,36 @@ describe('the run pauses after an action that left the site or began a download'
     expect(s.steps[0].observation).toBe('Success. The user took over the browser before deciding whether to keep what this action did.');
   });
 });
+
+describe('a run stopped or failed while an action had run keeps its step (a trace never loses an action that ran)', () => {
+  const download = { url: 'https://shop.example/cart', downloads: [{ id: 5, url: 'https://shop.example/f', filename: 'f.csv' }] };
+
+  it('stopped while "keep what it did?" waits: the step is recorded as stopped before the answer', () => {
+    const asked = reduce(clicked(), { type: 'acted', at: 30, result: { ok: true }, ms: 8, landed: download });
+    expect(asked.phase).toBe('approve');
+    const s = reduce(asked, { type: 'stop', at: 40, reason: 'Stopped by the user.' });
+    expect(s.status).toBe('stopped');
+    expect(s.steps).toHaveLength(1);
+    expect(s.steps[0]).toMatchObject({ actionText: 'Click [0]', afterAction: { rule: 'download', decision: 'stopped' }, timings: { actMs: 8 } });
+    expect(s.steps[0].observation).toBe('Success. The run stopped before the user decided whether to keep what this action did: the downloads it began were removed.');
+    const traced = toTrace(s, []);
+    expect(traced.steps).toHaveLength(1);
+    expect(fromTrace(traced).steps[0].afterAction?.decision).toBe('stopped');
+  });
+
+  it('failed after the input and before the page settled: recorded with the input\'s result', () => {
+    const s = reduce(clicked(), { type: 'fail', at: 40, reason: 'Could not control the tab: gone', cause: 'tab' });
+    expect(s.status).toBe('failed');
+    expect(s.steps).toHaveLength(1);
+    expect(s.steps[0].result).toEqual({ ok: true });
+  });
+
+  it('stopped after the input began and before it was given: recorded as maybe done; before it began: nothing to record', () => {
+    const inputGiven = clicked();
+    const started = { ...inputGiven, pending: { ...inputGiven.pending!, inputResult: undefined } };
+    const s = reduce(started, { type: 'stop', at: 40, reason: 'Stopped by the user.' });
+    expect(s.steps[0].result).toEqual({ ok: false, error: 'The run stopped while this action was being done: it may have happened.' });
+    const notStarted = { ...started, pending: { ...started.pending, actStartedAt: undefined } };
+    expect(reduce(notStarted, { type: 'stop', at: 40, reason: 'Stopped by the user.' }).steps).toHaveLength(0);
+  });
+});

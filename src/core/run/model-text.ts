@@ -120,6 +120,9 @@ export const modelText = {
   /** a page dialog the run answered Cancel (a prompt, a guarded confirm between actions) */
   cutByDialog: 'The action was cut short by a dialog of the page (see below).',
   afterTakeover: 'The user took over the browser before deciding whether to keep what this action did.',
+  afterStopped: 'The run stopped before the user decided whether to keep what this action did: the downloads it began were removed.',
+  /** the run stopped after the action's input began and before the page settled */
+  stoppedMidAction: 'The run stopped while this action was being done: it may have happened.',
   userSaid: (feedback: string) => `The user said: ${feedback}`,
 };
 

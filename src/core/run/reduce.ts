@@ -21,7 +21,7 @@
  * hidden in an event's page text once, before it is handled (secrets.ts hideEvent).
  */
 import type { RunEvent, RunState } from './state';
-import { end } from './step';
+import { endKeepingAction } from './step';
 import { hideEvent } from './secrets';
 import { onObserved, onKept } from './on-observe';
 import { onReply, onReplayed } from './on-reply';
@@ -37,8 +37,8 @@ export function reduce(state: RunState, event: RunEvent): RunState {
   // what the page reports, secrets hidden once, here (secrets.ts hideEvent)
   const ev = hideEvent(state, event);
   switch (ev.type) {
-    case 'stop': return end(state, ev.at, 'stopped', ev.reason);
-    case 'fail': return { ...end(state, ev.at, 'failed', ev.reason), ...(ev.cause ? { failCause: ev.cause } : {}) };
+    case 'stop': return endKeepingAction(state, ev.at, 'stopped', ev.reason);
+    case 'fail': return { ...endKeepingAction(state, ev.at, 'failed', ev.reason), ...(ev.cause ? { failCause: ev.cause } : {}) };
     case 'mode': return { ...state, approveSteps: ev.approveSteps };
     case 'pause': return state.paused ? state : { ...state, paused: { kind: 'pause', at: ev.at, url: ev.url } };
     case 'takeover': return takeOver(state, ev.at, ev.url);

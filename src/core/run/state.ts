@@ -97,10 +97,11 @@ export interface AfterAction {
   chooser?: FileOffer;
   /**
    * approved: kept; rejected: undone (the tab went back, downloads cancelled and erased); auto:
-   * nobody was asked, kept; takeover: the person took over before deciding, left as it was.
-   * Absent while the person decides.
+   * nobody was asked, kept; takeover: the person took over before deciding, left as it was;
+   * stopped: the run ended before the person decided (its downloads removed, the rest left as it
+   * was). Absent while the person decides.
    */
-  decision?: 'approved' | 'rejected' | 'auto' | 'takeover';
+  decision?: 'approved' | 'rejected' | 'auto' | 'takeover' | 'stopped';
   /** the person's words with a refusal */
   feedback?: string | null;
   /** what undoing or keeping did, in the model's words (set when done) */

@@ -61,6 +61,27 @@ export function end(state: RunState, at: number, status: RunStatus, reason: stri
   return { ...state, status, phase: 'done', endedAt: at, stopReason: reason, answer, pending: null, paused: null };
 }
 
+/**
+ * The run stopped or failed from outside (Stop, a time limit, a tab it cannot control): an action
+ * that ran, or may have, is recorded first, so a trace never loses what was done in the page. One
+ * waiting on "keep what it did?" is recorded as stopped before the answer (its downloads are
+ * removed when the run lets go of its tabs, driver.ts).
+ */
+export function endKeepingAction(state: RunState, at: number, status: RunStatus, reason: string | null): RunState {
+  const p = state.pending;
+  if (!p?.reply || p.actStartedAt === undefined) return end(state, at, status, reason);
+  let result: ActResult;
+  let pending: PendingStep = { ...p, approval: undefined };
+  if (p.acted && p.after && !p.after.decision) {
+    const after: AfterAction = { ...p.after, decision: 'stopped', outcome: modelText.afterStopped };
+    pending = { ...pending, after };
+    result = withOutcome(p.acted.result, after);
+  } else if (p.acted) result = p.after ? withOutcome(p.acted.result, p.after) : p.acted.result;
+  else result = p.inputResult ?? { ok: false, error: modelText.stoppedMidAction };
+  const done = finishStep({ ...state, pending }, at, result, p.reply.notes, p.acted?.ms ?? Math.max(0, at - p.actStartedAt));
+  return end(done, at, status, reason);
+}
+
 /** Hides what was typed into a password field in everything that is kept, as `mask`. */
 function maskSecret(text: string, secret: string, mask: string): string {
   return secret ? hideValue(text, secret, mask) : text;

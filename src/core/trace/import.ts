@@ -70,7 +70,7 @@ function afterActionOf(v: unknown): AfterAction | null {
   const a = v as Record<string, unknown>;
   const str = (x: unknown) => (typeof x === 'string' ? x : null);
   const rule = a.rule === 'leave-site' || a.rule === 'download' ? a.rule : null;
-  const decision = ['approved', 'rejected', 'auto', 'takeover'].includes(a.decision as string) ? a.decision as AfterAction['decision'] : undefined;
+  const decision = ['approved', 'rejected', 'auto', 'takeover', 'stopped'].includes(a.decision as string) ? a.decision as AfterAction['decision'] : undefined;
   const downloads = Array.isArray(a.downloads) ? a.downloads.filter((d) => d && typeof d === 'object').map((d) => {
     const o = d as Record<string, unknown>;
     return { id: typeof o.id === 'number' ? o.id : -1, url: str(o.url) ?? '', filename: str(o.filename) ?? '' };
