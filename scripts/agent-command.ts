@@ -5,7 +5,7 @@
  * (test/e2e/fixtures.ts), so a run costs no process start and no browser start.
  */
 import { parseArgs } from 'node:util';
-import { readRunOptions, RUN_OPTIONS, RUN_USAGE } from './runner-options';
+import { EXIT_INTERRUPTED, readRunOptions, RUN_OPTIONS, RUN_USAGE } from './runner-options';
 import type { AgentIO } from './run-agent';
 import type { Launched } from './browser';
 import type { BrowserSpec } from './batch/pool';
@@ -85,7 +85,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
         config: { ...run.config, approveSteps: approve === 'step' }, width: run.width, height: run.height, headed: run.headed,
       }, io);
       healthy = true;
-      return result.status === 'finished' ? 0 : 1;
+      return result.interrupted ? EXIT_INTERRUPTED : result.status === 'finished' ? 0 : 1;
     } finally {
       if (lent) io.browsers!.release(lent, healthy);
     }

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 // Only light modules load before the flags and files are checked (a bad one is refused at once);
 // the browser's, the queue's and the judge's load after.
 import { readInputText } from './read-input';
-import { readRunOptions, readApiKey, RUN_OPTIONS, RUN_USAGE } from './runner-options';
+import { EXIT_INTERRUPTED, EXIT_TERMINATED, readRunOptions, readApiKey, RUN_OPTIONS, RUN_USAGE } from './runner-options';
 import { readTasks } from '../src/core/batch/tasks';
 import { GUARD_IDS } from '../src/core/guards';
 import type { TaskResult } from '../src/core/batch/types';
@@ -157,15 +157,17 @@ async function main() {
   const display = makeDisplay();
   const controller = new AbortController();
   let firstInterrupt = 0;
+  let signalled: NodeJS.Signals | null = null;
   process.on('SIGINT', () => {
     // One Ctrl+C can arrive twice (the terminal sends it to npm and to this process, and npm passes it on): a second one counts after a second.
-    if (firstInterrupt && Date.now() - firstInterrupt > 1000) { process.stderr.write('\nSecond Ctrl+C: leaving now.\n'); process.exit(130); }
+    if (firstInterrupt && Date.now() - firstInterrupt > 1000) { process.stderr.write('\nSecond Ctrl+C: leaving now.\n'); process.exit(EXIT_INTERRUPTED); }
     if (firstInterrupt) return;
     firstInterrupt = Date.now();
+    signalled = 'SIGINT';
     process.stderr.write('\nInterrupted: stopping the runs (Ctrl+C again to leave at once). Run the same command again to resume.\n');
     controller.abort('the batch was interrupted (Ctrl+C)');
   });
-  process.on('SIGTERM', () => controller.abort('the batch was stopped (SIGTERM)'));
+  process.on('SIGTERM', () => { signalled ??= 'SIGTERM'; controller.abort('the batch was stopped (SIGTERM)'); });
   const judge = values.judge
     ? async (r: TaskResult) => {
       const v = await judgeFolder(path.join(out, r.folder), { ...judgeConfig, apiKey: judgeKey, signal: controller.signal });
@@ -192,7 +194,8 @@ async function main() {
   const toJudge = values.judge ? all.filter((r) => r.kind === 'finished' && !r.verdict).length : 0;
   if (toJudge) process.stdout.write(`${count(toJudge, 'finished task')} ${toJudge === 1 ? 'has' : 'have'} no verdict yet: run the same command again to judge ${toJudge === 1 ? 'it' : 'them'}.\n`);
   process.stdout.write(`Results: ${path.join(out, 'results.jsonl')}\nSummary: ${path.join(out, 'summary.html')}\n`);
-  process.exit(outcome.interrupted ? 1 : 0);
+  // interrupted: as a program a signal ended (128 + its number), so scripts can tell it from a failure
+  process.exit(!outcome.interrupted ? 0 : signalled === 'SIGINT' ? EXIT_INTERRUPTED : signalled === 'SIGTERM' ? EXIT_TERMINATED : 1);
 }
 
 main().catch((e) => {

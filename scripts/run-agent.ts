@@ -66,6 +66,8 @@ export interface AgentResult {
   run: RunView;
   /** ms: starting the browser with the extension, the run, writing the exports */
   timings: { startMs: number; runMs: number; exportMs: number };
+  /** Ctrl+C stopped the run (the command exits 130, as a program interrupted by SIGINT does) */
+  interrupted?: boolean;
 }
 
 export const APPROVE_PROMPT = 'Approve? [y = run it / n FEEDBACK = reject / e ACTION = edit / q = stop]';
@@ -345,7 +347,8 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
     const now = await send<RunView | null>('run/get', { runId });
     if (now) onUpdate(now);
     let interrupted = false;
-    const onSigint = () => { interrupted = true; void send('run/stop', { runId, reason: 'interrupted (Ctrl+C) in the runner' }).catch(() => undefined); };
+    let sigint = false;
+    const onSigint = () => { interrupted = true; sigint = true; void send('run/stop', { runId, reason: 'interrupted (Ctrl+C) in the runner' }).catch(() => undefined); };
     const onAbort = () => {
       interrupted = true;
       stopNote = typeof io.signal?.reason === 'string' ? io.signal.reason : 'stopped by the runner';
@@ -388,7 +391,7 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
     }
     return {
       status: final.status, answer: final.answer, stopReason: final.stopReason, traceFile, runId, reportFile, zipFile,
-      run: final, timings: { startMs, runMs, exportMs: Math.round(performance.now() - tExport) },
+      run: final, timings: { startMs, runMs, exportMs: Math.round(performance.now() - tExport) }, ...(sigint ? { interrupted: true } : {}),
     };
   } finally {
     stdin.lines?.close();

@@ -12,6 +12,10 @@ import { readOptionPairs } from '../src/core/dialects/options';
 import { readInputFile, readInputText, humanBytes } from './read-input';
 import { MAX_FILES_BYTES } from '../src/core/files';
 
+/** Exit codes of a command a signal ended, as a shell reports them (128 + the signal's number): Ctrl+C, SIGTERM. */
+export const EXIT_INTERRUPTED = 130;
+export const EXIT_TERMINATED = 143;
+
 /** parseArgs' option spec of the shared run options. */
 export const RUN_OPTIONS = {
   'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' },

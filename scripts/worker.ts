@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DIST } from './browser';
 import { ensureChromium } from './chromium';
-import { readApiKey } from './runner-options';
+import { EXIT_INTERRUPTED, readApiKey } from './runner-options';
 import { startWorker } from './batch/worker';
 import { shownQueue } from './batch/queue';
 import { endpointKey } from '../src/core/batch/job';
@@ -70,7 +70,7 @@ async function main() {
   process.stderr.write(`worker ${w.id}: taking tasks from ${shownQueue(values.queue)} for ${endpoints.map((e) => endpointKey(e)).join(', ')} (${concurrency} at once); Ctrl+C to stop\n`);
   let stopping = false;
   const stop = async () => {
-    if (stopping) process.exit(130);
+    if (stopping) process.exit(EXIT_INTERRUPTED);
     stopping = true;
     process.stderr.write('stopping: the runs in hand stop, their tasks go back to the queue\n');
     await w.close();

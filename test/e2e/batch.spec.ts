@@ -124,7 +124,7 @@ test('Ctrl+C in the middle, then the same command: every task ends exactly once'
     }, { timeout: 120_000 }).toBe(true);
     first.child.kill('SIGINT');
     const r1 = await first.done;
-    expect(r1.code, r1.stderr).toBe(1);
+    expect(r1.code, r1.stderr).toBe(130); // interrupted by Ctrl+C (docs/batch.md: exit status)
     expect(r1.stderr).toContain('Run the same command again to resume');
     const endedFirst = results(out).map((x) => x.id);
     expect(endedFirst.length).toBeGreaterThan(0);
