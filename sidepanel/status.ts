@@ -50,11 +50,12 @@ export function phaseText(run: RunView): string {
 }
 
 /**
- * "Step 3 of 15": the step in progress (or the last one once the run has ended) and the step limit;
- * for a replay, the number of recorded actions (its step limit leaves room for a retry or two).
+ * "Step 3 of 15": the step in progress and the step limit; for a replay, the number of recorded
+ * actions (its step limit leaves room for a retry or two). An ended run: how many steps it took.
  */
 export function stepText(run: RunView): string {
   const n = run.pending ? run.pending.index + 1 : run.steps.length;
+  if (run.status !== 'running') return t('stepsTaken', n);
   const of = run.replay ? Math.max(n, run.replay.steps.length) : run.maxSteps;
   return n === 0 ? t('noStepsYet', of) : t('stepOf', n, of);
 }

@@ -48,6 +48,9 @@ describe('the run bar', () => {
     expect(dotState(toRunView(stopped))).toBe('stopped');
     expect(phaseText(toRunView(stopped))).toBe('');
     expect(stepText(toRunView(s0))).toBe('No steps yet (at most 15)');
+    // an ended run says how many steps it took, not "Step n of 15"
+    expect(stepText(toRunView(stopped))).toBe('0 steps');
+    expect(stepText({ ...toRunView(stopped), steps: [toRunView(stopped).steps[0] ?? ({} as never)] })).toBe('1 step');
   });
 
   it('writes the elapsed time as a clock, until the end of an ended run', () => {
