@@ -185,12 +185,27 @@ function normalizeProfiles(input: unknown): Record<string, EndpointProfile> {
   return out;
 }
 
+/** What is wrong with an endpoint's base URL, in the person's words, or null: the scheme, a server after it, no spaces. */
+export function baseUrlProblem(url: string, t: Translate = english): string | null {
+  if (/\s/.test(url)) return t('setBaseUrlSpace');
+  const scheme = /^(https?:\/\/)/i.exec(url);
+  if (!scheme) return t('setBaseUrl');
+  try {
+    if (new URL(url).hostname) return null;
+  } catch {
+    // no host, or one that cannot be a host ("http://:80")
+  }
+  return t('setBaseUrlHost', scheme[1]);
+}
+
 /** What is wrong with the settings, field by field (empty object when fine), in the person's language. */
 export function checkSettings(s: Settings, t: Translate = english): SettingsProblems {
   const p: SettingsProblems = {};
-  if (!/^https?:\/\/[^\s/]+/i.test(s.baseUrl)) p.baseUrl = t('setBaseUrl');
+  const baseUrl = baseUrlProblem(s.baseUrl, t);
+  if (baseUrl) p.baseUrl = baseUrl;
   if (!isDialect(s.dialect)) p.dialect = t('setDialect', s.dialect);
-  if (s.textBaseUrl && !/^https?:\/\/[^\s/]+/i.test(s.textBaseUrl)) p.textBaseUrl = t('setBaseUrl');
+  const textBaseUrl = s.textBaseUrl ? baseUrlProblem(s.textBaseUrl, t) : null;
+  if (textBaseUrl) p.textBaseUrl = textBaseUrl;
   const apps = readApps(s.apps);
   if (apps.bad.length) p.apps = t('setApps', apps.bad.slice(0, 3).join('; '));
   if (!s.model) p.model = t('setModel');

@@ -1,6 +1,6 @@
 /** Settings writes are patches merged into the stored settings in the background (core/settings-patch.ts). */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, normalizeSettings } from '../../src/core/settings';
+import { baseUrlProblem, DEFAULT_SETTINGS, normalizeSettings } from '../../src/core/settings';
 import { patched } from '../../src/core/settings-patch';
 
 const stored = normalizeSettings({
@@ -36,5 +36,17 @@ describe('settings patches', () => {
     const s = patched(stored, { profile: { name: 'b', endpoint: b } });
     expect(Object.keys(s.profiles).sort()).toEqual(['a', 'b']);
     expect(Object.keys(patched(s, { profile: { name: 'a', endpoint: null } }).profiles)).toEqual(['b']);
+  });
+});
+
+describe('the base URL check', () => {
+  it('names what is wrong: no scheme, no server after it, a space; a good one passes', () => {
+    expect(baseUrlProblem('127.0.0.1:8000/v1')).toBe('Base URL must start with http:// or https://, e.g. http://127.0.0.1:8000/v1');
+    expect(baseUrlProblem('http://')).toBe('Base URL needs a server name or address after http://, e.g. http://127.0.0.1:8000/v1');
+    expect(baseUrlProblem('https://:8000/v1')).toBe('Base URL needs a server name or address after https://, e.g. http://127.0.0.1:8000/v1');
+    expect(baseUrlProblem('http://127.0.0.1:8000/ v1')).toBe('Base URL must not contain spaces.');
+    expect(baseUrlProblem('http://my host/v1')).toBe('Base URL must not contain spaces.');
+    expect(baseUrlProblem('http://127.0.0.1:8000/v1')).toBeNull();
+    expect(baseUrlProblem('HTTPS://api.example.com/v1')).toBeNull();
   });
 });
