@@ -5,7 +5,7 @@
  * (test/e2e/fixtures.ts), so a run costs no process start and no browser start.
  */
 import { parseArgs } from 'node:util';
-import { EXIT_INTERRUPTED, readRunOptions, RUN_OPTIONS, RUN_USAGE } from './runner-options';
+import { EXIT_INTERRUPTED, helpLine, readRunOptions, RUN_OPTIONS, RUN_USAGE } from './runner-options';
 import type { AgentIO } from './run-agent';
 import type { Launched } from './browser';
 import type { BrowserSpec } from './batch/pool';
@@ -91,7 +91,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`${e.message}\n\n${AGENT_USAGE}`);
+      io.err(`${e.message}\n${helpLine('agent', 'docs/runner.md')}`);
       return 2;
     }
     io.err(`Error: ${e instanceof Error ? e.message : String(e)}`);

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 // Only light modules load before the flags and files are checked (a bad one is refused at once);
 // the browser's, the queue's and the judge's load after.
 import { readInputText } from './read-input';
-import { EXIT_INTERRUPTED, EXIT_TERMINATED, readRunOptions, readApiKey, RUN_OPTIONS, RUN_USAGE } from './runner-options';
+import { EXIT_INTERRUPTED, EXIT_TERMINATED, helpLine, readRunOptions, readApiKey, RUN_OPTIONS, RUN_USAGE } from './runner-options';
 import { readTasks } from '../src/core/batch/tasks';
 import { GUARD_IDS } from '../src/core/guards';
 import type { TaskResult } from '../src/core/batch/types';
@@ -58,7 +58,7 @@ ${RUN_USAGE.window}
   --rate N/PERIOD      queue mode: model requests allowed for all workers together, e.g. 60/min`;
 
 function usage(problem: string): never {
-  process.stderr.write(`${problem}\n\n${USAGE}\n`);
+  process.stderr.write(`${problem}\n${helpLine('batch', 'docs/batch.md')}\n`);
   process.exit(2);
 }
 

@@ -16,6 +16,11 @@ import { MAX_FILES_BYTES } from '../src/core/files';
 export const EXIT_INTERRUPTED = 130;
 export const EXIT_TERMINATED = 143;
 
+/** What follows a usage error: where the options are, in one line (the error stays on screen). */
+export function helpLine(command: string, doc: string): string {
+  return `Run "npm run ${command} -- --help" for the options, or read ${doc}.`;
+}
+
 /** parseArgs' option spec of the shared run options. */
 export const RUN_OPTIONS = {
   'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'api-key-file': { type: 'string' },

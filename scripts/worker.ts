@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DIST } from './browser';
 import { ensureChromium } from './chromium';
-import { EXIT_INTERRUPTED, readApiKey } from './runner-options';
+import { EXIT_INTERRUPTED, helpLine, readApiKey } from './runner-options';
 import { startWorker } from './batch/worker';
 import { shownQueue } from './batch/queue';
 import { endpointKey } from '../src/core/batch/job';
@@ -31,7 +31,7 @@ const USAGE = `Usage: npm run worker -- --queue redis://HOST:PORT --base-url URL
                        task gives it back to the queue after about this long (default 30)`;
 
 function usage(problem: string): never {
-  process.stderr.write(`${problem}\n\n${USAGE}\n`);
+  process.stderr.write(`${problem}\n${helpLine('worker', 'docs/batch.md')}\n`);
   process.exit(2);
 }
 
