@@ -22,6 +22,7 @@ import { isDialect } from '../../src/core/dialects/registry';
 import { Lightbox } from './lightbox';
 import { formatDate, formatDuration, formatStages, formatTimings, formatTokens, progressText, savedText } from '../format';
 import { t } from '../i18n';
+import { StopReason } from './stop-reason';
 
 /** The labelled elements, one `[i]: <tag> "text"` per line (the prompt, if the dialect sends them, is shown apart). */
 function elementLines(elements: Mark[]): string {
@@ -118,9 +119,7 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
         </dl>
         {run.status === 'finished' && <div class="answer" data-testid="detail-answer"><b>{t('detailAnswer')}</b><p>{run.answer}</p></div>}
         {(run.status === 'stopped' || run.status === 'failed') && (
-          <p class={run.status === 'failed' ? 'error' : 'note'} data-testid="detail-stop-reason">
-            {run.status === 'failed' ? t('detailRunFailed', run.stopReason ?? '') : t('detailRunStopped', run.stopReason ?? '')}
-          </p>
+          <StopReason run={run} testid="detail-stop-reason" words={{ failed: 'detailRunFailed', stopped: 'detailRunStopped' }} />
         )}
       </header>
       <Exports runId={run.id} />

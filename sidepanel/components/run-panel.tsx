@@ -22,6 +22,7 @@ import { t } from '../i18n';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
 import { observationInWords, stepActionInWords } from '../../src/core/run/person-text';
+import { StopReason } from './stop-reason';
 
 export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: string) => void }) {
   const p = run.status === 'running' ? run.pending : null;
@@ -125,9 +126,7 @@ function RunBar({ run, command, error, barRef, following, onJump }: {
       {running && <RunControls run={run} command={command} />}
       {error && <p class="error" role="alert" data-testid="run-error">{error}</p>}
       {(run.status === 'stopped' || run.status === 'failed') && (
-        <p class={run.status === 'failed' ? 'error' : 'note'} role="alert" data-testid="stop-reason">
-          {run.status === 'failed' ? t('runFailed', run.stopReason ?? '') : t('runStopped', run.stopReason ?? '')}
-        </p>
+        <StopReason run={run} testid="stop-reason" words={{ failed: 'runFailed', stopped: 'runStopped' }} />
       )}
     </div>
   );
