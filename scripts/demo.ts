@@ -32,8 +32,13 @@ async function handOver(browser: Launched, shopUrl: string, settings: Record<str
     if (!tab?.windowId) return false;
     try {
       await chrome.sidePanel.open({ windowId: tab.windowId });
-      // as the extension counts them: a side panel is open now
-      return (await chrome.runtime.getContexts({ contextTypes: ['SIDE_PANEL' as chrome.runtime.ContextType] })).length > 0;
+      // as the extension counts them: a side panel is open now (its page registers a moment after
+      // open() resolves, so asked for up to 3 s; asked once, it said "not open" while it was)
+      for (let i = 0; i < 30; i++) {
+        if ((await chrome.runtime.getContexts({ contextTypes: ['SIDE_PANEL' as chrome.runtime.ContextType] })).length > 0) return true;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return false;
     } catch {
       return false;
     }
