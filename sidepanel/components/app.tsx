@@ -90,6 +90,8 @@ export function App() {
       if (!tab?.id) throw new Error(t('noWebPage'));
       await settings.current?.commit();
       const { runId } = await send('run/start', { task, tabId: tab.id, ...(canExplore && explore ? { explore: true } : {}) });
+      // the last demonstration's result is old news once a run starts
+      setDemoNote(null);
       // exploring is for this run only: the next Start does the task unless ticked again
       setExplore(false);
       await fetchRun(runId);
@@ -98,6 +100,11 @@ export function App() {
     } finally {
       setBusy(false);
     }
+  }
+
+  /** Reasons each written as a sentence, joined without doubled punctuation ("a.; b" was shown). */
+  function listOf(reasons: string[]): string {
+    return `${reasons.map((r) => r.trim().replace(/[.;。；\s]+$/, '')).join('; ')}.`;
   }
 
   /** Record a demonstration: the person does the task; each element they use is documented when they stop. */
@@ -114,7 +121,7 @@ export function App() {
         setDemoNote(t('demoWriting'));
         const r = await send('demo/stop', { tabId: demo.tabId });
         setDemo(null);
-        setDemoNote(t('demoDone', t('countActions', r.actions), t('countNotes', r.documented)) + (r.refused.length ? ` ${t('demoRefused', r.refused.join('; '))}` : ''));
+        setDemoNote(t('demoDone', t('countActions', r.actions), t('countNotes', r.documented)) + (r.refused.length ? ` ${t('demoRefused', listOf(r.refused))}` : ''));
       }
     });
   }
