@@ -94,6 +94,7 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
         </p>
       )}
       <p class="action" data-testid="approval-action"><code>{actionInWords(pending.actionText ?? '', approval.target, t)}</code></p>
+      {pending.thought && pending.edited && <p class="hint" data-testid="approval-edited-note">{t('thoughtBeforeEdit')}</p>}
       {pending.thought && <p class="thought" data-testid="approval-thought">{pending.thought}</p>}
       {approval.point && (
         <p class="hint" data-testid="approval-point">

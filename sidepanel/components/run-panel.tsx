@@ -331,6 +331,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
           <TabNote step={step} />
         </div>
       </div>
+      {step.thought && step.approval?.decision === 'edited' && <p class="hint" data-testid="edited-note">{t('thoughtBeforeEdit')}</p>}
       {step.thought && <p class="thought" data-testid="thought">{step.thought}</p>}
       <details class="step-more">
         <summary>{t('stepMore')}</summary>

@@ -235,6 +235,9 @@ test('Edit: an unreadable action or an unknown label shows the error and nothing
   await expect(steps.nth(0).getByTestId('approval-tag')).toHaveText('edited');
   await expect(steps.nth(0).getByTestId('action')).toHaveText(`Click [${bookmark}] <button> "Bookmark"`);
   await expect(steps.nth(1).getByTestId('approval-tag')).toHaveCount(0); // automatic: no tag
+  // the thought shown is the model's, for the action it proposed: the step says the person changed it
+  await expect(steps.nth(0).getByTestId('edited-note')).toHaveText('You changed the action. The model\'s thought below was for the action it proposed.');
+  await expect(steps.nth(1).getByTestId('edited-note')).toHaveCount(0);
   const trace = await send<Trace>('run/trace', { runId: (await currentRun()).id });
   expect(trace.steps[0].approval).toEqual({ decision: 'edited', feedback: null });
   expect(trace.steps[0].action).toEqual({ type: 'click', target: { kind: 'label', label: bookmark }, button: 'left', count: 1 });

@@ -19,6 +19,8 @@ export interface PendingView {
   index: number; url: string; phase: RunState['phase']; thought: string | null; actionText: string | null;
   /** what the proposed action will act on, once known (its label's element, what is under its point) */
   target: ActedElement | null;
+  /** the person edited the proposed action: the thought is the model's, for the action it proposed */
+  edited?: boolean;
   /** phase 'approve': why the run waits, and what the action would touch (its element; its point for actions at a point) */
   approval: (ApprovalRequest & { target: ActedElement | null; point: Point | null; viewport: Viewport }) | null;
 }
@@ -49,7 +51,7 @@ export function toRunView(s: RunState, { rev = 0, stepsFrom = 0 }: { rev?: numbe
     rev,
     pending: pending
       ? {
-        index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null,
+        index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null, ...(pending.decision?.decision === 'edited' ? { edited: true } : {}),
         target: pending.reply ? pending.target ?? null : null,
         approval: s.phase === 'approve' && pending.approval && pending.reply
           ? { ...pending.approval, target: pending.target ?? null, point: pointOf(pending.reply.action), viewport: pending.viewport }
