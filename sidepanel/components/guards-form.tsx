@@ -68,7 +68,7 @@ export function GuardsForm({ guards, onChange, onRemoveAllow }: {
                   <label class="field" key={lang}>
                     <span>{t(GUARD_LANG_KEYS[lang])}</span>
                     <textarea data-testid={`guard-words-${r.id}-${lang}`} aria-label={`${t('guardWords', t(GUARD_NAME_KEYS[r.id]))} (${t(GUARD_LANG_KEYS[lang])})`} disabled={!r.on}
-                      rows={rowsFor(text)} value={text} spellcheck={false} aria-describedby="guard-words-help"
+                      rows={rowsFor(text)} value={text} spellcheck={false} wrap="off" aria-describedby="guard-words-help"
                       onInput={(e) => {
                         const typed = (e.target as HTMLTextAreaElement).value;
                         setDrafts({ ...drafts, [`${r.id} ${lang}`]: typed });
