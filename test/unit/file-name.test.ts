@@ -12,6 +12,11 @@ describe('export file names', () => {
       .toBe('127.0.0.1-2024-12-01-0905-calories.json');
   });
 
+  it('never cut a hyphenated word in two: "e-book" is one word', () => {
+    expect(exportFileName({ startUrl: 'https://shop.example/', startedAt: at(2025, 1, 31, 14, 22), task: 'Find the price of the e-book edition' }, 'json'))
+      .toBe('shop.example-2025-01-31-1422-find-the-price-of-the-e-book.json');
+  });
+
   it('sort by site, then by time', () => {
     const names = [
       exportFileName({ startUrl: 'https://b.example/', startedAt: at(2025, 1, 1, 8, 0), task: 'x' }, 'html'),

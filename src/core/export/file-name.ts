@@ -26,7 +26,8 @@ export function sortableTime(t: number): string {
 /** The file name (with `ext`, no dot) for an export of the run made on `startUrl` at `startedAt` for `task`. */
 export function exportFileName(run: { startUrl: string; startedAt: number; task: string }, ext: string): string {
   const site = slug(hostKey(run.startUrl)) || 'page';
-  const words = slug(run.task).split('-').filter(Boolean).slice(0, TASK_WORDS);
+  // words as the task has them: a hyphenated one ("e-book") is one word, never cut in two
+  const words = run.task.split(/\s+/).map(slug).filter(Boolean).slice(0, TASK_WORDS);
   let task = '';
   for (const w of words) {
     const next = task ? `${task}-${w}` : w;
