@@ -110,7 +110,7 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
       <div class="row">
         <button type="button" class="primary" data-testid="approve" disabled={busy} onClick={() => decide('approve')}>{after ? t('keepIt') : t('approve')} <kbd>a</kbd></button>
         {!after && <button type="button" ref={editButton} data-testid="edit" aria-expanded={editing} onClick={() => (editing ? cancelEdit() : setEditing(true))}>{t('edit')}</button>}
-        <button type="button" class="danger-text" data-testid="approval-stop" onClick={() => command(() => send('run/stop', { runId: run.id }))}>{t('stopRun')}</button>
+        <button type="button" class="danger-text" data-testid="approval-stop" title={t('stopRun')} onClick={() => command(() => send('run/stop', { runId: run.id }))}>{t('stop')}</button>
       </div>
       {editing && !after && (
         <div class="row">

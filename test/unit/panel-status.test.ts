@@ -38,7 +38,7 @@ describe('the run bar', () => {
     expect(stepText(toRunView(observed))).toBe('Step 1 of 15');
     const w = waiting();
     expect(dotState(toRunView(w))).toBe('waiting');
-    expect(phaseText(toRunView(w))).toBe('waiting for your approval');
+    expect(phaseText(toRunView(w))).toBe('an action to approve, below');
     const paused = reduce(observed, { type: 'pause', at: 2100, url: obs.url });
     expect(dotState(toRunView(paused))).toBe('paused');
     const took = reduce(w, { type: 'takeover', at: 3500, url: obs.url });
