@@ -219,7 +219,8 @@ export function App() {
             <button type="button" data-testid="show-labels" disabled={running} onClick={() => showLabels(true)} title={t('showLabelsTitle')}>{t('showLabels')}</button>
             <button type="button" data-testid="clear-labels" disabled={running} onClick={() => showLabels(false)}>{t('clearLabels')}</button>
           </div>
-          <p id="start-help" class={blocked ? 'error' : 'hint'} data-testid="start-help" hidden={!blocked && !form.dirty}>
+          {/* a settings problem is an error; a demonstration being recorded is not (Start simply waits for it) */}
+          <p id="start-help" class={form.problem ? 'error' : blocked ? 'note' : 'hint'} data-testid="start-help" hidden={!blocked && !form.dirty}>
             {blocked ?? t('startSavesFirst')}
           </p>
           {labelInfo && <p class="note" data-testid="label-info">{labelInfo}</p>}
