@@ -46,8 +46,8 @@ describe('an action in words', () => {
   });
 
   it("glosses a dialect's bare null (midscene's end of the task) in the person's language", () => {
-    expect(actionInWords('null', null)).toBe('null (no further action: the model ended the task)');
-    expect(actionInWords('null', null, translatorFor('zh_CN'))).toBe('null（没有后续操作：模型结束了任务）');
+    expect(actionInWords('null', null)).toBe('The model ended the task: no further action (it wrote null)');
+    expect(actionInWords('null', null, translatorFor('zh_CN'))).toBe('模型结束了任务：没有后续操作（它写的是 null）');
     // only the bare word: an action that mentions null is the dialect's own text
     expect(actionInWords('Type [3]; [null]', null)).toBe('Type [3]; [null]');
   });

@@ -108,7 +108,7 @@ describe('resume', () => {
 describe('progress', () => {
   it('counts ends by kind, tokens and cost, and the time left at the pace so far', () => {
     let p = newProgress(10, 2, 0);
-    expect(progressText(p, 0)).toContain('cost 0.00'); // no result yet: the currency is not known
+    expect(progressText(p, 0)).toContain('cost $0.00'); // no result yet: the runs' currency (the settings' default) from the start
     p = withResult(p, result('a', 'finished', { currency: 'EUR' }));
     p = withResult(p, result('b', 'guard'));
     p = { ...p, running: 3 };

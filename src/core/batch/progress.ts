@@ -3,7 +3,7 @@
  * (from the pace so far), tokens and cost. The same state feeds the live terminal bar and the
  * plain lines written when the output is not a terminal. Pure.
  */
-import { asCurrency, formatMoney } from '../costs';
+import { asCurrency, DEFAULT_CURRENCY, formatMoney } from '../costs';
 import type { StopKind, TaskResult } from './types';
 
 export interface Progress {
@@ -19,14 +19,14 @@ export interface Progress {
   completionTokens: number;
   /** null: some model had no price */
   cost: number | null;
-  /** the costs' currency, from the first result that says it (null: not known yet, shown without a unit) */
+  /** the costs' currency: the runs' (the settings' default until a result says another) */
   currency: string | null;
   startedAt: number;
 }
 
-export function newProgress(total: number, before: number, startedAt: number): Progress {
+export function newProgress(total: number, before: number, startedAt: number, currency: string = DEFAULT_CURRENCY): Progress {
   return {
-    total, before, running: 0, retrying: 0, startedAt, promptTokens: 0, completionTokens: 0, cost: 0, currency: null,
+    total, before, running: 0, retrying: 0, startedAt, promptTokens: 0, completionTokens: 0, cost: 0, currency,
     ended: { finished: 0, agent: 0, guard: 0, infrastructure: 0 },
   };
 }
@@ -43,7 +43,7 @@ export function withResult(p: Progress, r: TaskResult): Progress {
     promptTokens: p.promptTokens + r.tokens.prompt,
     completionTokens: p.completionTokens + r.tokens.completion,
     cost: p.cost === null || r.cost === null ? null : p.cost + r.cost,
-    currency: p.currency ?? asCurrency(r.currency),
+    currency: asCurrency(r.currency) ?? p.currency,
   };
 }
 
