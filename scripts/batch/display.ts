@@ -24,7 +24,7 @@ export function endLine(r: TaskResult): string {
     ? `finished in ${count(r.steps, 'step')}, ${duration(r.durations.totalMs)}${r.answer ? `: ${oneLine(r.answer).slice(0, 120)}` : ''}`
     : `${r.kind} after ${count(r.steps, 'step')}, ${duration(r.durations.totalMs)}: ${oneLine(r.kind === 'guard' && r.guard ? `a guard asked: ${r.guard.question}` : r.stopReason ?? 'no reason given').slice(0, 160)}`;
   const verdict = r.verdict ? ` [judge: ${r.verdict.success ? 'SUCCESS' : 'NOT SUCCESS'}]` : '';
-  return `${mark} ${r.folder}  ${what}${verdict}${r.attempts > 1 ? ` (attempt ${r.attempts})` : ''}`;
+  return `${mark} ${r.id}  ${what}${verdict}${r.attempts > 1 ? ` (attempt ${r.attempts})` : ''}`;
 }
 
 export function makeDisplay(stream: NodeJS.WriteStream = process.stderr, now: () => number = Date.now): Display {

@@ -98,17 +98,24 @@ export async function runLocalBatch(o: LocalBatchOptions): Promise<BatchOutcome>
       const give = await slots.take(o.signal);
       if (!give) return;
       tally.set({ running: tally.progress.running + 1 });
+      // "running" counts the runs holding a slot: a task writing its exports after its run ended
+      // has given its slot to the next one, and is not counted twice (3 running at --concurrency 2)
+      let counted = true;
+      const release = () => {
+        give();
+        if (counted) tally.set({ running: tally.progress.running - 1 });
+        counted = false;
+      };
       let end;
       try {
-        end = await runTask(t, attempt, taskOptions, { onRunEnd: give });
+        end = await runTask(t, attempt, taskOptions, { onRunEnd: release });
       } finally {
-        give();
+        release();
       }
-      tally.set({ running: tally.progress.running - 1 });
       if ('interrupted' in end) return;
       if (retryable(end.result.kind) && attempt < o.attempts) {
         const wait = backoffMs(attempt, Math.random());
-        tally.line(`retry ${end.result.folder}: ${end.result.stopReason ?? 'infrastructure failure'} (attempt ${attempt} of ${o.attempts}; again in ${Math.round(wait / 1000)} s)`);
+        tally.line(`retry ${end.result.id}: ${end.result.stopReason ?? 'infrastructure failure'} (attempt ${attempt} of ${o.attempts}; again in ${Math.round(wait / 1000)} s)`);
         tally.set({ retrying: tally.progress.retrying + 1 });
         const waited = await pause(wait, o.signal);
         tally.set({ retrying: tally.progress.retrying - 1 });

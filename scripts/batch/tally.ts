@@ -28,10 +28,12 @@ export class Tally {
   constructor(readonly results: ResultsFile, private o: TallyOptions, total: number, before: number) {
     this.progress = newProgress(total, before, Date.now());
     o.display.update(this.progress);
+    // interrupted: the time left stops being estimated (it would only grow while the runs stop)
+    o.signal.addEventListener('abort', () => this.set({ stopping: true }), { once: true });
   }
 
   /** Running and retrying counts changed. */
-  set(p: Partial<Pick<Progress, 'running' | 'retrying'>>): void {
+  set(p: Partial<Pick<Progress, 'running' | 'retrying' | 'stopping'>>): void {
     this.progress = { ...this.progress, ...p };
     this.o.display.update(this.progress);
   }
@@ -47,7 +49,7 @@ export class Tally {
       const verdict = await this.o.judge(r);
       return verdict ? { ...r, verdict } : r;
     } catch (e) {
-      this.line(`judge: ${r.folder}: ${e instanceof Error ? e.message : String(e)} (the task keeps no verdict; run the batch again with --judge to retry)`);
+      this.line(`judge: ${r.id}: ${e instanceof Error ? e.message : String(e)} (the task keeps no verdict; run the batch again with --judge to retry)`);
       return r;
     }
   }
@@ -72,7 +74,7 @@ export class Tally {
     const j = await this.judged(r);
     if (!j.verdict) return;
     this.results.update(j);
-    this.line(`judged ${j.folder}: ${j.verdict.success ? 'SUCCESS' : 'NOT SUCCESS'}`);
+    this.line(`judged ${j.id}: ${j.verdict.success ? 'SUCCESS' : 'NOT SUCCESS'}`);
     this.o.onEnd?.(this.results);
   }
 

@@ -79,7 +79,7 @@ test('a batch at concurrency 3: every task ends with its kind, its folders are W
   expect(byId.get('Recipes--1')).toMatchObject({ kind: 'finished', answer: '260 kcal' });
   // The endpoint refused the first request: an infrastructure failure, retried, then finished.
   expect(byId.get('Recipes--2')).toMatchObject({ kind: 'finished', answer: '540 kcal', attempts: 2 });
-  expect(r.stderr).toMatch(/retry taskRecipes--2: .*Invalid API key/);
+  expect(r.stderr).toMatch(/retry Recipes--2: .*Invalid API key/);
   // The agent could not do it: max steps, not retried.
   expect(byId.get('Recipes--3')).toMatchObject({ kind: 'agent', status: 'stopped', attempts: 1 });
   // A guard asked; nobody answers in a batch.

@@ -116,6 +116,11 @@ describe('progress', () => {
     expect(progressText(p, 60_000)).toBe('4/10 done (1 finished, 1 failed: 0 agent, 1 guard, 0 infra; 2 from before) · 3 running · ETA 3m00s · 2.2k tokens · cost €0.02');
     expect(progressBar(p, 10)).toBe('[####>>>...]');
     expect(withResult(p, result('c', 'finished', { cost: null })).cost).toBeNull();
+    // interrupted: no time left is estimated any more (it only grew while the runs stopped)
+    const stopping = { ...p, stopping: true };
+    expect(etaMs(stopping, 600_000)).toBeNull();
+    expect(progressText(stopping, 600_000)).toContain(' · 3 running · stopping · ');
+    expect(progressLine(stopping, 600_000, 80)).toContain('stopping');
   });
 
   it('fits the live line to the terminal: shorter words, then the least useful parts dropped, never cut', () => {

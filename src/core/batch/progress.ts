@@ -22,6 +22,8 @@ export interface Progress {
   /** the costs' currency: the runs' (the settings' default until a result says another) */
   currency: string | null;
   startedAt: number;
+  /** interrupted (Ctrl+C): the runs in hand are stopping, so no time is left to estimate */
+  stopping?: boolean;
 }
 
 export function newProgress(total: number, before: number, startedAt: number, currency: string = DEFAULT_CURRENCY): Progress {
@@ -47,8 +49,9 @@ export function withResult(p: Progress, r: TaskResult): Progress {
   };
 }
 
-/** Milliseconds left at the pace of this start, or null before the first end. */
+/** Milliseconds left at the pace of this start, or null before the first end (and once it is stopping). */
 export function etaMs(p: Progress, now: number): number | null {
+  if (p.stopping) return null;
   const n = endedNow(p);
   if (n === 0) return null;
   const left = p.total - p.before - n;
@@ -79,7 +82,7 @@ export function progressText(p: Progress, now: number): string {
   return [
     `${done}/${p.total} done (${p.ended.finished} finished, ${failed} failed: ${p.ended.agent} agent, ${p.ended.guard} guard, ${p.ended.infrastructure} infra${p.before ? `; ${p.before} from before` : ''})`,
     `${p.running} running${p.retrying ? `, ${p.retrying} to retry` : ''}`,
-    eta === null ? 'ETA …' : `ETA ${duration(eta)}`,
+    p.stopping ? 'stopping' : eta === null ? 'ETA …' : `ETA ${duration(eta)}`,
     `${tokens(p.promptTokens + p.completionTokens)} tokens`,
     cost(p.cost, p.currency),
   ].join(' · ');
@@ -110,7 +113,7 @@ export function progressLine(p: Progress, now: number, columns = 80): string {
   const full = `${count} (${p.ended.finished} finished, ${failed} failed: ${p.ended.agent} agent, ${p.ended.guard} guard, ${p.ended.infrastructure} infra${p.before ? `; ${p.before} from before` : ''})`;
   const short = `${count} (${p.ended.finished} ok, ${failed} failed${p.before ? `; ${p.before} before` : ''})`;
   const running = `${p.running} running${p.retrying ? `, ${p.retrying} to retry` : ''}`;
-  const left = eta === null ? 'ETA …' : `${duration(eta)} left`;
+  const left = p.stopping ? 'stopping' : eta === null ? 'ETA …' : `${duration(eta)} left`;
   const tok = `${tokens(p.promptTokens + p.completionTokens)} tok`;
   const money = cost(p.cost, p.currency);
   const variants = [
