@@ -86,6 +86,8 @@ export interface QueueBatchOptions {
   onEnd?: (results: ResultsFile) => void;
   /** how often the jobs' states are read besides the queue's events (ms) */
   pollMs?: number;
+  /** how long no task may be taken before the batch says no worker seems to be there (ms; default 30 s) */
+  noWorkerMs?: number;
 }
 
 export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcome> {
@@ -163,6 +165,11 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
     let wake: () => void = () => undefined;
     for (const e of ['completed', 'failed', 'active', 'stalled', 'waiting'] as const) events.on(e, () => wake());
     o.signal.addEventListener('abort', () => wake(), { once: true });
+    // nobody working on the queue: said once per quiet stretch, with the command that starts a worker
+    const quietMs = o.noWorkerMs ?? 30_000;
+    let busyAt = Date.now();
+    let said = false;
+    let ended = tally.ran;
     while (pending.size && !o.signal.aborted) {
       let running = 0;
       let retrying = 0;
@@ -192,6 +199,11 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
       }
       if (running !== tally.progress.running || retrying !== tally.progress.retrying) tally.set({ running, retrying });
       if (!pending.size) break;
+      if (running || tally.ran !== ended) { busyAt = Date.now(); said = false; ended = tally.ran; }
+      else if (!said && Date.now() - busyAt >= quietMs) {
+        said = true;
+        tally.line(`No worker has taken a task for ${Math.round((Date.now() - busyAt) / 1000)} s. Is one running? Start one with: npm run worker -- --queue ${shownQueue(o.queue)} --base-url ${o.job.run.config.baseUrl} (docs/batch.md)`);
+      }
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, o.pollMs ?? 1000);
         wake = () => { clearTimeout(t); resolve(); };
