@@ -97,16 +97,33 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
     setNotice(t('histDeleted'));
   });
 
+  /** What a file is by its first bytes, as a message key, when it is plainly not JSON. */
+  function fileKind(b: Uint8Array): string | null {
+    const starts = (...sig: number[]) => sig.every((v, i) => b[i] === v);
+    if (starts(0x89, 0x50, 0x4e, 0x47)) return 'fileKindPng';
+    if (starts(0xff, 0xd8, 0xff)) return 'fileKindJpeg';
+    if (starts(0x52, 0x49, 0x46, 0x46)) return 'fileKindWebp';
+    if (starts(0x50, 0x4b, 0x03, 0x04)) return 'fileKindZip';
+    if (starts(0x25, 0x50, 0x44, 0x46)) return 'fileKindPdf';
+    if (starts(0x3c)) return 'fileKindHtml';
+    return null;
+  }
+
   async function importFile(file: File): Promise<void> {
     await act(async () => {
-      const text = await file.text();
+      const bytes = new Uint8Array(await file.slice(0, 8).arrayBuffer());
+      const kind = fileKind(bytes);
+      // a picture, a zip or a page chosen by mistake: said by what it is, not by a JSON parser's error
+      if (kind) throw new Error(t('histNotTraceFile', file.name, t(kind)));
       let trace: unknown;
       try {
-        trace = JSON.parse(text);
-      } catch (err) {
-        throw new Error(t('histNotJson', file.name, messageOf(err)));
+        trace = JSON.parse(await file.text());
+      } catch {
+        throw new Error(t('histNotJson', file.name));
       }
-      const { runId, renamed, unknownDialect } = await send('history/import', { trace });
+      const { runId, renamed, unknownDialect } = await send('history/import', { trace }).catch((err: unknown) => {
+        throw new Error(t('histImportFailed', file.name, messageOf(err)));
+      });
       await refresh();
       setOpenId(runId);
       const said = renamed ? t('histImportedRenamed', file.name, runId) : t('histImported', file.name);

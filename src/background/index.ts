@@ -19,7 +19,7 @@ import { ALARM, control, currentRun, isActive, isRunTab, liveReply, liveRunId, r
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/trace/history';
-import { fromTrace, parseTrace } from '../core/trace/import';
+import { fromTrace, parseTrace, traceProblemWords } from '../core/trace/import';
 import { isDialect } from '../core/dialects/registry';
 import { loadSettings, patchSettings } from './settings-store';
 import { normalizeSettings } from '../core/settings';
@@ -96,7 +96,7 @@ const handlers: Handlers = {
   },
   'history/import': async ({ trace }) => {
     const parsed = parseTrace(trace);
-    if (!parsed.ok) throw new Error(parsed.error);
+    if (!parsed.ok) throw new Error(traceProblemWords(parsed.problem, personT(await loadSettings())));
     const run = fromTrace(parsed.trace);
     const taken = !!(await loadRun(run.id));
     const state = taken ? { ...run, id: crypto.randomUUID() } : run;

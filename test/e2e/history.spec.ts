@@ -382,9 +382,12 @@ test('import into a fresh profile: shown like a local run, and it exports the sa
 
   const input = panel.getByTestId('import-file');
   await input.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "webagent-trace", ') });
-  await expect(panel.getByTestId('history-error')).toContainText('"broken.json" is not valid JSON');
+  // what the file is, in words, never a parser's error or the trace's internals
+  await expect(panel.getByTestId('history-error')).toHaveText('"broken.json" is not a trace: it is not valid JSON (perhaps cut short). In History, import the .json file that Export → JSON made.');
   await input.setInputFiles({ name: 'other.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
-  await expect(panel.getByTestId('history-error')).toContainText('not a webagent trace');
+  await expect(panel.getByTestId('history-error')).toHaveText('Could not import "other.json": it is JSON, but not a trace this extension exported.');
+  await input.setInputFiles({ name: 'step-1.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]) });
+  await expect(panel.getByTestId('history-error')).toHaveText('"step-1.png" is a PNG picture, not a trace. In History, import the .json file that Export → JSON made.');
 
   await input.setInputFiles(exported!.file);
   await expect(panel.getByTestId('history-notice')).toHaveText(`Imported "${path.basename(exported!.file)}".`);

@@ -26,6 +26,7 @@ function placeOf(x: unknown): InjectionPlace {
 }
 import { asCurrency, asPrice } from '../costs';
 import type { PictureText } from '../picture-text';
+import type { Translate } from '../i18n';
 import { siteOf, type AfterAction, type RunState, type StepRecord } from '../run/state';
 import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from '.';
 
@@ -34,18 +35,42 @@ function isObject(x: unknown): x is Record<string, unknown> {
 }
 
 /** The trace in `json`, or what is wrong with it (for the person). */
-export function parseTrace(json: unknown): { ok: true; trace: Trace } | { ok: false; error: string } {
-  if (!isObject(json)) return { ok: false, error: 'This file is not a trace: it is not a JSON object.' };
-  if (json.format !== TRACE_FORMAT) return { ok: false, error: `This file is not a webagent trace (its "format" is ${JSON.stringify(json.format ?? null)}).` };
-  if (!TRACE_VERSIONS_READ.includes(json.version as number)) return { ok: false, error: `This trace has version ${JSON.stringify(json.version)}; this extension reads versions ${TRACE_VERSIONS_READ.join(' and ')}.` };
+/**
+ * Why a file is not a trace this version reads, as data (the panel says it in the person's words,
+ * background/index.ts), beside `error`, in English for logs and the runner.
+ */
+export type TraceProblem =
+  | { kind: 'not-object' } | { kind: 'not-trace' } | { kind: 'version'; version: string; reads: string }
+  | { kind: 'run' } | { kind: 'steps' } | { kind: 'step'; step: number };
+
+/** Why the file is not a trace, in the person's words (public/_locales: importNot…). */
+export function traceProblemWords(p: TraceProblem, t: Translate): string {
+  switch (p.kind) {
+    case 'not-object': return t('importNotObject');
+    case 'not-trace': return t('importNotTrace');
+    case 'version': return t('importVersion', p.version, p.reads);
+    case 'run': return t('importNoRun');
+    case 'steps': return t('importNoSteps');
+    case 'step': return t('importBadStep', p.step);
+  }
+}
+
+export function parseTrace(json: unknown): { ok: true; trace: Trace } | { ok: false; error: string; problem: TraceProblem } {
+  if (!isObject(json)) return { ok: false, error: 'This file is not a trace: it is not a JSON object.', problem: { kind: 'not-object' } };
+  if (json.format !== TRACE_FORMAT) return { ok: false, error: `This file is not a webagent trace (its "format" is ${JSON.stringify(json.format ?? null)}).`, problem: { kind: 'not-trace' } };
+  if (!TRACE_VERSIONS_READ.includes(json.version as number)) {
+    const version = String(JSON.stringify(json.version ?? null)).slice(0, 20);
+    const reads = TRACE_VERSIONS_READ.join(', ');
+    return { ok: false, error: `This trace has version ${version}; this extension reads versions ${reads}.`, problem: { kind: 'version', version, reads } };
+  }
   const run = json.run;
   if (!isObject(run) || typeof run.id !== 'string' || typeof run.task !== 'string' || typeof run.startedAt !== 'string') {
-    return { ok: false, error: 'The trace\'s "run" is missing its id, task or start time.' };
+    return { ok: false, error: 'The trace\'s "run" is missing its id, task or start time.', problem: { kind: 'run' } };
   }
-  if (!Array.isArray(json.steps)) return { ok: false, error: 'The trace has no "steps" list.' };
+  if (!Array.isArray(json.steps)) return { ok: false, error: 'The trace has no "steps" list.', problem: { kind: 'steps' } };
   for (const [i, s] of json.steps.entries()) {
     if (!isObject(s) || typeof s.index !== 'number' || !isObject(s.action) || !isObject(s.result) || !isObject(s.request) || !isObject(s.reply)) {
-      return { ok: false, error: `Step ${i + 1} of the trace is incomplete (index, action, request, reply and result are needed).` };
+      return { ok: false, error: `Step ${i + 1} of the trace is incomplete (index, action, request, reply and result are needed).`, problem: { kind: 'step', step: i + 1 } };
     }
   }
   return { ok: true, trace: upgradeTrace(json as unknown as Trace) };
