@@ -126,7 +126,7 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
       });
       await refresh();
       setOpenId(runId);
-      const said = renamed ? t('histImportedRenamed', file.name, runId) : t('histImported', file.name);
+      const said = renamed ? t('histImportedRenamed', file.name) : t('histImported', file.name);
       setNotice(unknownDialect ? `${said} ${t('histImportedUnknownDialect', unknownDialect)}` : said);
     });
     if (fileInput.current) fileInput.current.value = ''; // the same file can be chosen again

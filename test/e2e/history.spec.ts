@@ -408,7 +408,7 @@ test('import into a fresh profile: shown like a local run, and it exports the sa
 
   // The same file again: its id is taken, so it gets a new one.
   await panel.getByTestId('import-file').setInputFiles(exported!.file);
-  await expect(panel.getByTestId('history-notice')).toContainText('got a new id');
+  await expect(panel.getByTestId('history-notice')).toContainText('the imported copy is listed as a run of its own');
   await expect(panel.getByTestId('run-detail')).not.toHaveAttribute('data-run-id', soupId);
   await expect(panel.getByTestId('detail-dialect')).toHaveText('glm-web');
   await panel.getByTestId('back-to-history').click();
