@@ -210,6 +210,8 @@ th{background:#f5f5f7;position:sticky;top:0}td.n,th.n{text-align:right;white-spa
 .grid{display:flex;flex-wrap:wrap;gap:32px}.grid>section{min-width:260px}
 svg.hist rect{fill:#4a63c8}svg.hist text{font-size:10px;text-anchor:middle;fill:#444}svg.hist text.l{text-anchor:start}svg.hist text.r{text-anchor:end}
 pre{white-space:pre-wrap;max-width:60ch;margin:4px 0}details summary{cursor:pointer}
+.scroll{overflow-x:auto;max-width:100%}svg{max-width:100%;height:auto}
+@media (max-width:480px){body{margin:12px}.bar{width:80px}.grid>section{min-width:0;flex:1 1 100%}}
 .refs{margin:4px 0 0;padding-left:16px;color:#444}
 @media (prefers-color-scheme:dark){body{background:#18181a;color:#e8e8ea}th{background:#26262a}th,td{border-color:#333}.bar{background:#333}.muted{color:#9a9aa0}.refs{color:#bbb}svg.hist text{fill:#ccc}}
 `;
@@ -268,8 +270,8 @@ export function summaryHtml(results: TaskResult[], o: SummaryOptions): string {
 <p class="muted">Generated ${generated(o.generatedAt, o.timeZone)} · ${e(count(results.length, 'task'))} · ${group(s.tokens.prompt)} + ${group(s.tokens.completion)} tokens${e(judgeLine)} · ${e(seconds(s.durationMs.total))} of task time</p>
 <section><h2>Success rate</h2><p><span class="big">${pct(s.overall.rate)}</span> <span class="muted">(${s.overall.succeeded} of ${s.overall.tasks})</span> ${bar(s.overall.rate)}</p><p>${e(rule)}</p></section>
 <div class="grid">
-<section><h2>Per site</h2><table><thead><tr><th>site</th><th class="n">succeeded</th><th class="n">rate</th><th></th></tr></thead><tbody>${siteRows}</tbody></table></section>
-<section><h2>How tasks ended</h2><table><thead><tr><th>stop kind</th><th class="n">tasks</th><th></th></tr></thead><tbody>${kindRows}</tbody></table></section>
+<section><h2>Per site</h2><div class="scroll"><table><thead><tr><th>site</th><th class="n">succeeded</th><th class="n">rate</th><th></th></tr></thead><tbody>${siteRows}</tbody></table></div></section>
+<section><h2>How tasks ended</h2><div class="scroll"><table><thead><tr><th>stop kind</th><th class="n">tasks</th><th></th></tr></thead><tbody>${kindRows}</tbody></table></div></section>
 </div>
 <div class="grid">
 <section><h2>Steps</h2><p class="muted">min ${s.steps.min}, median ${s.steps.median}, mean ${s.steps.mean.toFixed(1)}, max ${s.steps.max}</p>${histogram(results.map((r) => r.steps), (a, b) => (Math.round(a) === Math.round(b) ? count(Math.round(a), 'step') : `${Math.round(a)}–${Math.round(b)} steps`))}</section>
@@ -279,8 +281,8 @@ export function summaryHtml(results: TaskResult[], o: SummaryOptions): string {
 ${ranking('Slowest tasks', slowest, (r) => seconds(r.durations?.totalMs ?? 0))}
 ${ranking('Most expensive tasks', costly, (r) => money(r.cost as number))}
 </div>
-<section><h2>All tasks</h2><table><thead><tr><th>task</th><th>instruction</th><th>status</th><th>stop kind</th><th>verdict</th><th>answer</th><th class="n">steps</th><th class="n">tokens</th><th class="n">cost</th><th class="n">duration</th></tr></thead>
-<tbody>${rows}</tbody></table></section>
+<section><h2>All tasks</h2><div class="scroll"><table><thead><tr><th>task</th><th>instruction</th><th>status</th><th>stop kind</th><th>verdict</th><th>answer</th><th class="n">steps</th><th class="n">tokens</th><th class="n">cost</th><th class="n">duration</th></tr></thead>
+<tbody>${rows}</tbody></table></div></section>
 </body></html>
 `;
 }
