@@ -8,7 +8,7 @@
  */
 import { MAX_RUN_MINUTES, type Settings } from './settings';
 import { DIALECTS, dialectOf, isDialect } from './dialects/registry';
-import { optionProblem, optionValues } from './dialects/options';
+import { oldOptionFields, optionProblem, optionValues } from './dialects/options';
 import { formatBytes, MAX_FILES_BYTES } from './files';
 
 /** A file for the page's file fields (--file), its bytes in base64. */
@@ -135,10 +135,9 @@ export function runOptionsFrom(c: RunChoices): RunOptionsRead {
  */
 function jobOptions(c: Partial<Record<string, unknown>>): unknown {
   const all = typeof c.dialectOptions === 'object' && c.dialectOptions !== null ? (c.dialectOptions as Record<string, unknown>)[String(c.dialect)] : undefined;
-  const own = isDialect(c.dialect) ? (dialectOf(c.dialect).options ?? []).map((o) => o.name) : [];
-  const old = Object.entries({ bbox: c.bbox, device: c.appagentDevice }).filter(([name, v]) => v !== undefined && own.includes(name));
-  if (!old.length) return all;
-  return { ...Object.fromEntries(old), ...(typeof all === 'object' && all !== null ? all : {}) };
+  const old = isDialect(c.dialect) ? oldOptionFields(dialectOf(c.dialect), c) : {};
+  if (!Object.keys(old).length) return all;
+  return { ...old, ...(typeof all === 'object' && all !== null ? all : {}) };
 }
 
 /** The choices options were made from: what a job carries back to runOptionsFrom on a worker (any JSON value). */

@@ -2,7 +2,7 @@ import { DEFAULT_GUARDS, normalizeGuards, type GuardSettings } from './guards';
 import { asCurrency, DEFAULT_CURRENCY, DEFAULT_PRICES, isKnownCurrency, normalizePrices, type PriceTable } from './costs';
 import { DIALECTS, dialectOf, isDialect } from './dialects/registry';
 import type { App } from './dialects/types';
-import { normalizeDialectOptions, optionValues } from './dialects/options';
+import { normalizeDialectOptions, oldOptionFields, optionValues } from './dialects/options';
 import type { DialectOptionValues } from './dialects/types';
 import { isLanguageSetting, type LanguageSetting, type Translate } from './i18n';
 import { english } from './locales';
@@ -89,22 +89,13 @@ export function withProfile(s: Settings, p: EndpointProfile): Settings {
   return { ...s, ...p, dialectOptions: { ...s.dialectOptions, [p.dialect]: p.dialectOptions } };
 }
 
-/**
- * Settings fields that became a dialect's option (issue 44), by the option's name: a stored value
- * moves to every dialect with an option of that name that has no value of its own yet.
- */
-const FIELDS_NOW_OPTIONS = { bbox: 'bbox', appagentDevice: 'device' } as const;
-
-function withOldFields(input: Record<string, unknown>, given: unknown): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
+/** Each dialect's stored option values, with what an older version kept as fields of its own (options.ts oldOptionFields). */
+function withOldFields(input: Record<string, unknown>, given: unknown): Record<string, unknown> {
   const g = typeof given === 'object' && given !== null ? given as Record<string, unknown> : {};
-  for (const [id, v] of Object.entries(g)) if (typeof v === 'object' && v !== null) out[id] = { ...v as Record<string, unknown> };
-  for (const [field, option] of Object.entries(FIELDS_NOW_OPTIONS)) {
-    if (typeof input[field] !== 'string') continue;
-    for (const d of Object.values(DIALECTS)) {
-      if (!d.options?.some((o) => o.name === option) || out[d.id]?.[option] !== undefined) continue;
-      out[d.id] = { ...out[d.id], [option]: input[field] };
-    }
+  const out: Record<string, unknown> = { ...g };
+  for (const d of Object.values(DIALECTS)) {
+    const old = oldOptionFields(d, input);
+    if (Object.keys(old).length) out[d.id] = { ...old, ...(typeof g[d.id] === 'object' && g[d.id] !== null ? g[d.id] as object : {}) };
   }
   return out;
 }

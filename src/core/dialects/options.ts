@@ -38,6 +38,20 @@ export function optionProblem(d: Dialect, given: unknown): string | null {
   return null;
 }
 
+/**
+ * Fields that were stored before they became a dialect's option (issue 44), by the option's name:
+ * Settings' and a job's `bbox` and `appagentDevice`, a run's `bbox` and `device`.
+ */
+const FIELDS_NOW_OPTIONS: Readonly<Record<string, string>> = { bbox: 'bbox', appagentDevice: 'device', device: 'device' };
+
+/** The values `old` (settings, a run, a job's config as an older version stored it) holds for options `d` has. */
+export function oldOptionFields(d: Dialect, old: Record<string, unknown>): Record<string, string> {
+  const own = new Set((d.options ?? []).map((o) => o.name));
+  return Object.fromEntries(Object.entries(FIELDS_NOW_OPTIONS)
+    .filter(([field, option]) => own.has(option) && typeof old[field] === 'string')
+    .map(([field, option]) => [option, old[field] as string]));
+}
+
 /** "name=value" lines (the runner's repeated flag) as values; null with the bad one when one has no "=". */
 export function readOptionPairs(pairs: string[]): { ok: true; values: Record<string, string> } | { ok: false; problem: string } {
   const values: Record<string, string> = {};

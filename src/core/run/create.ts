@@ -1,7 +1,7 @@
 /** A new run's state, and a run saved by an older version brought up to date. Pure. */
 import { normalizeGuards, DEFAULT_GUARDS } from '../guards';
 import { dialectOf } from '../dialects/registry';
-import { optionValues } from '../dialects/options';
+import { oldOptionFields, optionValues } from '../dialects/options';
 import { hideRun } from './secrets';
 import { usableSecrets } from '../secrets';
 import { DEFAULT_SEARCH, siteOf, type NewRun, type RunState } from './state';
@@ -26,22 +26,12 @@ export function createRun(n: NewRun): RunState {
   };
 }
 
-/**
- * Run fields that became a dialect's option (its name there): a run saved before keeps its value
- * in `dialectOptions`, where a dialect with that option reads it.
- */
-const FIELDS_NOW_OPTIONS = { bbox: 'bbox', device: 'device' } as const;
-
 /** A run saved by an older version, with the fields added since filled in. */
 export function upgradeRun(saved: RunState): RunState {
-  const old = saved as RunState & Partial<Record<keyof typeof FIELDS_NOW_OPTIONS, unknown>>;
-  const { bbox: _bbox, device: _device, ...s } = old;
+  // a run saved before bbox and device were its dialect's options (options.ts oldOptionFields)
+  const { bbox: _bbox, device: _device, ...s } = saved as RunState & { bbox?: unknown; device?: unknown };
   const d = dialectOf(s.dialect);
-  if (d.options?.length) {
-    const legacy = Object.fromEntries(Object.entries(FIELDS_NOW_OPTIONS).filter(([field]) => old[field as keyof typeof FIELDS_NOW_OPTIONS] !== undefined)
-      .map(([field, option]) => [option, old[field as keyof typeof FIELDS_NOW_OPTIONS]]));
-    s.dialectOptions = optionValues(d, { ...legacy, ...s.dialectOptions });
-  }
+  if (d.options?.length) s.dialectOptions = optionValues(d, { ...oldOptionFields(d, saved as unknown as Record<string, unknown>), ...s.dialectOptions });
   return {
     ...s,
     approveSteps: s.approveSteps ?? false,
