@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { completion, isConnectionTest, startChatServer, usageOf, type ChatServer, type ModelReply } from './chat-server';
-import { parsePrompt, scriptedPolicy, type Goal } from './scripted-model';
+import { ELEMENTS_START, parsePrompt, scriptedPolicy, type Goal } from './scripted-model';
 import { DEFAULT_SETTINGS } from '../src/core/settings';
 
 export const DEMO_TASK = 'Find the price of the hardcover edition of "The Pragmatic Programmer"';
@@ -60,12 +60,28 @@ export const NOT_A_MODEL = 'I am the scripted demo model, not a real model: I ca
 
 export const DEMO_GOALS: Goal[] = demoGoals(DEMO_TASK)!;
 
+/**
+ * What the demo model answers, as an HTTP 400 (the run stops at once and shows it), to a request
+ * that is not a glm-web step: another dialect's, Explore, Record a demonstration, Check
+ * coordinates, the batch judge. It cannot play those, and a reply in glm-web's grammar would only
+ * be read as unreadable three times over.
+ */
+export const ONLY_GLM_WEB = 'The scripted demo model (not a real model) speaks only the glm-web dialect on the demo bookshop. '
+  + 'In Settings choose the dialect "glm-web" to try it; other dialects, Explore, Record a demonstration, '
+  + 'Check coordinates and the batch judge need a real model.';
+
+/** Is this request a glm-web step (the web prompt's element list and history, one picture)? */
+export function isWebStep(body: Record<string, unknown>): boolean {
+  const p = parsePrompt(body);
+  return !!p && p.imageUrl !== '' && p.text.includes(ELEMENTS_START) && p.text.includes('# Task:\n');
+}
+
 /** The scripted model's reply to one request (glm-web; any other dialect's request is told what this is). */
 export function demoReply(prompt: Parameters<ReturnType<typeof scriptedPolicy>>[0], titles?: string[]): ModelReply {
   if (!prompt) return { content: `${NOT_A_MODEL} It speaks the glm-web dialect only: choose that dialect in Settings.` };
   const goals = demoGoals(prompt.task, titles);
   if (!goals) return scriptedPolicy([{ do: 'answer', text: NOT_A_MODEL, thought: 'This task is not one of the demo bookshop\'s.' }], 'glm')(prompt);
-  return scriptedPolicy(goals, 'glm')(prompt);
+  return scriptedPolicy(goals, 'glm', { readPage: true })(prompt);
 }
 
 /** The demo model on 127.0.0.1 (`port` 0: a free one); the extension's "Test connection" is answered OK. */
@@ -77,6 +93,7 @@ export function startDemoModel(port = 0): Promise<ChatServer> {
     port,
     answer: (body) => {
       if (isConnectionTest(body)) return { json: completion('chatcmpl-demo-test', body, 'OK', usageOf(20, 'OK')) };
+      if (!isWebStep(body)) return { status: 400, message: ONLY_GLM_WEB };
       const reply = demoReply(parsePrompt(body), titles);
       return { reply, id: `chatcmpl-demo-${n}`, usage: usageOf(1000 + n++, reply.content) };
     },

@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { DEFAULT_DEMO_PORT, DEMO_PROFILE, demoArgs, demoCatalog, demoGoals, demoModelPort, demoSettings, NOT_A_MODEL } from '../../scripts/demo-model';
+import { DEFAULT_DEMO_PORT, DEMO_PROFILE, demoArgs, demoCatalog, demoGoals, demoModelPort, demoReply, demoSettings, isWebStep, NOT_A_MODEL, ONLY_GLM_WEB } from '../../scripts/demo-model';
+import { DIALECTS } from '../../src/core/dialects/registry';
+import { toMessages } from '../../src/core/dialects/request';
+import { calibrationPrompt } from '../../src/core/calibrate';
+import type { PromptParts } from '../../scripts/scripted-model';
 import { normalizeSettings } from '../../src/core/settings';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -24,8 +28,45 @@ describe('demo model plans', () => {
     expect(paper.map((g) => g.do)).toEqual(['type', 'click', 'answer']);
     expect(String((demoGoals('the e-book of Code Complete')!.at(-1) as { from: RegExp }).from)).toContain('E-book');
   });
+  it('reads the page as it is now: a choice the person made during a take over counts as made', () => {
+    const task = 'Find the price of the hardcover edition of "Clean Code"';
+    const history = [
+      'Thought: search\tAction:Type [3]; [Clean Code]\tObservation:Success',
+      'Thought: open\tAction:Click [7]\tObservation:Success',
+    ];
+    const page = (format: string): PromptParts => ({
+      text: '', imageUrl: '', task, history, memory: '',
+      elements: [
+        { label: 0, tag: 'a', text: 'Demo Books' },
+        { label: 1, tag: 'select', text: format },
+        { label: 2, tag: 'button', text: `Add ${format} to cart - ${format === 'Hardcover' ? '$44.99' : '$29.99'}` },
+      ],
+    });
+    // the person chose Hardcover themselves: the model answers, instead of looking for the list's option
+    expect(demoReply(page('Hardcover')).content).toMatch(/ANSWER; <content>\$44\.99<\/content>/);
+    // nothing chosen yet: it opens the Format list, as the history says it should
+    expect(demoReply(page('Paperback')).content).toMatch(/Click \[1\]/);
+  });
   it('has no plan for other tasks', () => {
     expect(demoGoals('Book a flight to Paris')).toBeNull();
+  });
+});
+
+describe('what the demo model plays', () => {
+  const shot = { imageWidth: 1280, imageHeight: 800, viewport: { width: 1280, height: 800 } };
+  const step = (id: string) => ({
+    model: 'demo-scripted',
+    messages: toMessages(DIALECTS[id].buildRequest({ task: 'Find the price of "Clean Code"', site: 'http://127.0.0.1/', now: new Date(0), history: [], memory: '', marks: [], shot, apps: [] }), ['data:image/png;base64,AAAA']),
+  });
+  it('a glm-web step, and nothing else: every other dialect\'s step, the coordinate check and a plain chat are refused with one message', () => {
+    const ids = Object.keys(DIALECTS);
+    expect(ids.length).toBeGreaterThan(1);
+    expect(ids.filter((id) => isWebStep(step(id)))).toEqual(['glm-web']);
+    expect(isWebStep({ model: 'demo-scripted', messages: [{ role: 'user', content: [{ type: 'text', text: calibrationPrompt() }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }] })).toBe(false);
+    expect(isWebStep({ model: 'demo-scripted', messages: [{ role: 'user', content: 'Hello, who are you?' }] })).toBe(false);
+    expect(ONLY_GLM_WEB).toMatch(/glm-web/);
+    // not read as "the model takes no pictures" or "too long" (model-errors.ts) by the run
+    expect(ONLY_GLM_WEB).not.toMatch(/image|vision|multimodal|context|too long|maximum.*tokens/i);
   });
 });
 
@@ -66,7 +107,7 @@ function startCommand(port: number): Promise<{ baseUrl: string; out: () => strin
 }
 
 describe('npm run demo-model', () => {
-  it('prints the base URL and answers an OpenAI-compatible request, saying it is not a model for a task it has no plan for', async () => {
+  it('prints the base URL and answers an OpenAI-compatible request: another dialect\'s is refused, a task it has no plan for is told it is not a model', async () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const cmd = await startCommand(port);
     try {
@@ -78,9 +119,18 @@ describe('npm run demo-model', () => {
         method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'demo-scripted', messages: [{ role: 'user', content: 'Hello, who are you?' }] }),
       });
-      expect(res.status).toBe(200);
-      const body = await res.json() as { choices: Array<{ message: { content: string } }> };
-      expect(body.choices[0].message.content).toContain(NOT_A_MODEL);
+      // a request that is not a glm-web step is refused at once, with what the demo model is
+      expect(res.status).toBe(400);
+      const body = await res.json() as { error: { message: string } };
+      expect(body.error.message).toBe(ONLY_GLM_WEB);
+      // a glm-web step with a task that is not the shop's is told so, in the dialect's grammar
+      const web = DIALECTS['glm-web'].buildRequest({ task: 'Book a flight to Paris', site: 'http://127.0.0.1/', now: new Date(0), history: [], memory: '', marks: [], shot: { imageWidth: 1280, imageHeight: 800, viewport: { width: 1280, height: 800 } }, apps: [] });
+      const other = await fetch(`${cmd.baseUrl}/chat/completions`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'demo-scripted', messages: toMessages(web, ['data:image/png;base64,AAAA']) }),
+      });
+      expect(other.status).toBe(200);
+      expect(((await other.json()) as { choices: Array<{ message: { content: string } }> }).choices[0].message.content).toContain(NOT_A_MODEL);
       // the shop beside it, on the next port
       expect((await fetch(`http://127.0.0.1:${port + 1}/`)).status).toBe(200);
     } finally {
