@@ -4,7 +4,7 @@
  */
 import { t } from './i18n';
 import type { RunView } from '../src/core/messages';
-import { actionInWords } from '../src/core/run/person-text';
+import { describedAction } from '../src/core/run/person-text';
 
 export type DotState = 'running' | 'waiting' | 'paused' | 'failed' | 'finished' | 'stopped';
 
@@ -44,8 +44,9 @@ export function phaseText(run: RunView): string {
   const p = run.pending;
   if (!p) return run.paused ? t('phasePaused') : t('phaseStarting');
   // Paused after the reply came: the action has not started and will not until Resume.
-  if (run.paused && p.phase === 'act' && p.actionText) return t('phasePausedBefore', actionInWords(p.actionText, p.target, t));
-  if (p.phase === 'act' && p.actionText) return t('phaseActing', actionInWords(p.actionText, p.target, t));
+  const doing = () => describedAction(run.dialect, p.actionText ?? '', p.action, p.target, t).words;
+  if (run.paused && p.phase === 'act' && p.actionText) return t('phasePausedBefore', doing());
+  if (p.phase === 'act' && p.actionText) return t('phaseActing', doing());
   return p.phase === 'done' ? '' : t(PHASE_KEYS[p.phase]);
 }
 

@@ -8,14 +8,15 @@
  * Shortcuts when no text field has focus: `a` approves, `r` goes to the feedback box, where Enter
  * rejects; Esc in the edit box cancels the edit.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PendingView, RunView } from '../../src/core/messages';
 import type { Viewport } from '../../src/core/marks';
 import type { Point } from '../../src/core/action/action';
 import type { ActedElement } from '../../src/core/run/state';
 import { GUARD_NAME_KEYS, hostKey } from '../../src/core/guards';
 import { PASSWORD_MASK } from '../../src/core/run/state';
-import { actionInWords } from '../../src/core/run/person-text';
+import { ActionText } from './action-text';
+import { cropAround, frameOf } from '../crop';
 import { send } from '../api';
 import { useCommand } from '../use-command';
 import { t } from '../i18n';
@@ -93,7 +94,7 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
           <b>{approval.rule ? t(GUARD_NAME_KEYS[approval.rule]) : t('checkWord')}:</b> {approval.reason}
         </p>
       )}
-      <p class="action" data-testid="approval-action"><code>{actionInWords(pending.actionText ?? '', approval.target, t)}</code></p>
+      <p class="action"><ActionText dialect={run.dialect} actionText={pending.actionText ?? ''} action={pending.action} element={approval.target} testId="approval-action" /></p>
       {pending.thought && pending.edited && <p class="hint" data-testid="approval-edited-note">{t('thoughtBeforeEdit')}</p>}
       {pending.thought && <p class="thought" data-testid="approval-thought">{pending.thought}</p>}
       {approval.point && (
@@ -157,6 +158,9 @@ function Shot({ runId, index, target, point, viewport }: { runId: string; index:
   const [src, setSrc] = useState<string | null>(null);
   const [size, setSize] = useState<{ w: number; h: number } | null>(null);
   const [whole, setWhole] = useState(false);
+  // the crop box's width in panel px (the card's width less its padding), measured once laid out
+  const [boxWidth, setBoxWidth] = useState(320);
+  const measure = useCallback((el: HTMLDivElement | null) => { if (el && el.clientWidth > 0 && el.clientWidth !== boxWidth) setBoxWidth(el.clientWidth); }, [boxWidth]);
   useEffect(() => {
     send('run/screenshot', { runId, index }).then(setSrc, () => setSrc(null));
   }, [runId, index]);
@@ -171,8 +175,8 @@ function Shot({ runId, index, target, point, viewport }: { runId: string; index:
       width: `${(r.width * k * 100) / size.w}%`, height: `${(r.height * k * 100) / size.h}%`,
     };
   }
-  // what to centre the crop on, in the page's CSS px
-  const focus = r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : point;
+  // what the crop frames, in the page's CSS px: the target with its label and some context
+  const focus = frameOf(r, point);
   const picture = (
     <>
       <img src={src} alt={t('labelledShot', index + 1)}
@@ -196,14 +200,12 @@ function Shot({ runId, index, target, point, viewport }: { runId: string; index:
   }
   const w = viewport.width;
   const h = (w * size.h) / size.w;
-  const height = Math.min(CROP_HEIGHT, h);
-  // the picture at the page's size, moved so the focus is in the middle, never past its edges
-  const left = `clamp(calc(100% - ${w}px), calc(50% - ${focus.x}px), 0px)`;
-  const top = `${Math.max(height - h, Math.min(0, height / 2 - focus.y))}px`;
+  // the whole frame in view, at the page's size when it fits, smaller when it does not
+  const c = cropAround(focus, { width: w, height: h }, { width: boxWidth, height: CROP_HEIGHT });
   return (
     <div class="shot-wrap">
-      <div class="shot-crop" style={{ height: `${height}px` }}>
-        <div class="shot" data-testid="approval-shot" style={{ position: 'absolute', width: `${w}px`, left, top, margin: 0 }}>{picture}</div>
+      <div class="shot-crop" ref={measure} style={{ height: `${c.height}px` }}>
+        <div class="shot" data-testid="approval-shot" data-scale={c.scale.toFixed(3)} style={{ position: 'absolute', width: `${w * c.scale}px`, left: `${c.left}px`, top: `${c.top}px`, margin: 0 }}>{picture}</div>
       </div>
       {toggle}
     </div>

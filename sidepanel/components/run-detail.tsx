@@ -13,7 +13,8 @@ import type { Memory } from '../../src/core/action/action';
 import { hostKey } from '../../src/core/guards';
 import { injectionPlace } from '../../src/core/injection';
 import { PicturesField, ScreenField } from './screen-note';
-import { observationInWords, stepActionInWords } from '../../src/core/run/person-text';
+import { actedElement, observationInWords } from '../../src/core/run/person-text';
+import { ActionText } from './action-text';
 import { costText } from '../cost-note';
 import { messageOf, onRunView, send } from '../api';
 import { download, exportRun, fetchTrace, type ExportKind, type ExportProgress } from '../export';
@@ -221,7 +222,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
   return (
     <li class={`step detail-step ${open ? 'open' : ''}`} data-testid="detail-step" data-index={step.index} data-open={open ? 'true' : 'false'}>
       <button type="button" class="step-toggle" data-testid="step-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span class="chev">{open ? '▾' : '▸'}</span> {t('detailStepOf', step.index + 1)} <code data-testid="step-summary-action">{stepActionInWords(step, t)}</code>
+        <span class="chev">{open ? '▾' : '▸'}</span> {t('detailStepOf', step.index + 1)} <ActionText dialect={run.dialect} actionText={step.actionText} action={step.action} element={actedElement(step)} testId="step-summary-action" raw={false} />
         <span class={step.result.ok ? 'obs ok' : 'obs bad'}> · {step.result.ok ? t('detailOk') : t('detailFailed')}</span>
       </button>
       <div class="step-url"><small>{step.title ? `${step.title} — ` : ''}{step.url}</small></div>
@@ -230,7 +231,7 @@ function StepDetail({ run, step, before, expand, promptOf }: {
           <Shots runId={run.id} index={step.index} />
           {step.thought && <p class="thought" data-testid="detail-thought"><b>{t('detailThought')}</b> {step.thought}</p>}
           <div class="field">
-            <b>{t('detailAction')}</b> <code data-testid="detail-action">{stepActionInWords(step, t)}</code>
+            <b>{t('detailAction')}</b> <ActionText dialect={run.dialect} actionText={step.actionText} action={step.action} element={actedElement(step)} testId="detail-action" />
             <pre data-testid="action-json">{step.action ? JSON.stringify(step.action, null, 2) : t('detailNoAction')}</pre>
           </div>
           <p class="field"><b>{t('detailApproval')}</b> <span data-testid="detail-approval" data-decision={step.approval?.decision ?? 'none'}>{approvalText(step)}</span></p>

@@ -21,7 +21,8 @@ import { PicturesNote, ScreenNote } from './screen-note';
 import { t } from '../i18n';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
-import { observationInWords, stepActionInWords } from '../../src/core/run/person-text';
+import { actedElement, observationInWords } from '../../src/core/run/person-text';
+import { ActionText } from './action-text';
 import { StopReason } from './stop-reason';
 
 export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: string) => void }) {
@@ -46,7 +47,7 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
         <VariablesView run={run} />
       </header>
       <ol class="steps">
-        {run.steps.map((s) => (s.kind === 'person' ? <PersonStep key={s.index} step={s} /> : <Step key={s.index} runId={run.id} step={s} />))}
+        {run.steps.map((s) => (s.kind === 'person' ? <PersonStep key={s.index} step={s} /> : <Step key={s.index} runId={run.id} dialect={run.dialect} step={s} />))}
       </ol>
       <div class="current" ref={follow.current} data-testid="current">
         {p?.approval && <ApprovalCard key={`${run.id}:${p.index}`} run={run} pending={p} approval={p.approval} />}
@@ -305,7 +306,7 @@ function PersonStep({ step }: { step: StepView }) {
   );
 }
 
-function Step({ runId, step }: { runId: string; step: StepView }) {
+function Step({ runId, dialect, step }: { runId: string; dialect: string; step: StepView }) {
   const [shot, setShot] = useState<string | null>(null);
   const [big, setBig] = useState(false);
   const closeBig = useCallback(() => setBig(false), []);
@@ -323,7 +324,7 @@ function Step({ runId, step }: { runId: string; step: StepView }) {
           : <span class="thumb-button empty" aria-hidden="true" />}
         <div class="step-main">
           <div class="step-head"><b>{t('stepN', n)}</b> <Decision step={step} /> <small title={step.url}>{step.url}</small></div>
-          <p class="action" data-testid="action"><code>{stepActionInWords(step, t)}</code></p>
+          <p class="action"><ActionText dialect={dialect} actionText={step.actionText} action={step.action} element={actedElement(step)} testId="action" /></p>
           <p class={step.result.ok ? 'obs ok' : 'obs bad'} data-testid="observation">{observationInWords(step.observation, t)}</p>
           {step.warning && <p class="obs bad" role="note" data-testid="model-warning">{t('modelWarning', step.warning)}</p>}
           <ScreenNote step={step} />

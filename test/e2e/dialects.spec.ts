@@ -349,6 +349,20 @@ test.describe('the grid, at device pixel ratio 1 and at 125 % zoom', () => {
     expect(drag?.target?.text).toContain('Drag me');
     // earlier screenshots went along at half size, never more than 4
     expect(m.requests.at(-1)!.pc!.steps.filter((s) => s.image)).toHaveLength(4);
+    // History tells each step in words; the call as the model wrote it is one click away
+    const panel = desk.panel;
+    await panel.getByTestId('view-history').click();
+    await panel.locator(`[data-testid="history-run"][data-run-id="${runId}"]`).getByTestId('open-run').click();
+    const first = panel.getByTestId('detail-step').first();
+    await expect(first.getByTestId('step-summary-action')).toHaveText(/^Click <\w+> "/);
+    await first.getByTestId('step-toggle').click();
+    await expect(first.getByTestId('detail-action')).toHaveText(/^Click <\w+> "/);
+    const raw = first.getByTestId('raw-call');
+    await expect(raw.locator('code')).toBeHidden();
+    await raw.locator('summary').click();
+    await expect(raw.locator('code')).toHaveText(trace.steps[0].actionText);
+    expect(trace.steps[0].actionText).toMatch(/^left_click\(/);
+    await panel.getByTestId('back-to-history').click();
   });
 
   test('glm-mobile: the tab is a phone during the run (412 px, touch) and restored after; taps land; input_text; a swipe to a target below the fold', async () => {

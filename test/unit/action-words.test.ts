@@ -4,7 +4,8 @@
  * the runner's one-line escaping of page text.
  */
 import { describe, expect, it } from 'vitest';
-import { actedElement, actionInWords, elementInWords, oneLine, stepActionInWords } from '../../src/core/run/person-text';
+import { actedElement, actionInWords, actionWords, describedAction, elementInWords, oneLine, stepActionInWords } from '../../src/core/run/person-text';
+import { DIALECTS } from '../../src/core/dialects/registry';
 import type { Action } from '../../src/core/action/action';
 import { translatorFor } from '../../src/core/locales';
 
@@ -61,5 +62,61 @@ describe('oneLine: page text printed by the runner', () => {
     // eslint-disable-next-line no-control-regex
     expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     expect(oneLine('plain text, «ok» 中文')).toBe('plain text, «ok» 中文');
+  });
+});
+
+describe('every dialect\'s step in words (issue 45 item 17)', () => {
+  const zh = translatorFor('zh_CN');
+  const point = { kind: 'point', x: 586.4, y: 446.2 } as const;
+  const all: Action[] = [
+    { type: 'click', target: point, button: 'left', count: 1 },
+    { type: 'click', target: point, button: 'left', count: 2 },
+    { type: 'click', target: point, button: 'right', count: 1 },
+    { type: 'click', target: point, button: 'middle', count: 1 },
+    { type: 'hover', target: point },
+    { type: 'press', target: point },
+    { type: 'drag', target: point, to: { x: 10, y: 20 } },
+    { type: 'type', target: { kind: 'none' }, text: 'kettle', clear: true, enter: false },
+    { type: 'type', target: point, text: 'kettle', clear: true, enter: true },
+    { type: 'scroll', target: { kind: 'window' }, direction: 'down', ticks: 5 },
+    { type: 'scroll', target: point, direction: 'up', until: true },
+    { type: 'key', keys: 'ctrl+a' },
+    { type: 'wait' }, { type: 'goBack' }, { type: 'goHome' }, { type: 'search' },
+    { type: 'navigate', url: 'https://a.example/' }, { type: 'openApp', name: 'Broccoli' },
+    { type: 'quote', target: point, box: { x: 1, y: 2, width: 3, height: 4 }, all: false, output: '__CogName_Price__' },
+    { type: 'llm', prompt: 'Write 42 in words', output: '__CogName_Words__' },
+    { type: 'clipboard', output: '__CogName_Clip__' },
+    { type: 'answer', text: 'EUR 54.50' }, { type: 'reply', text: 'Which size?' },
+    { type: 'finish', outcome: 'done', text: 'added' }, { type: 'finish', outcome: 'done', text: '' },
+    { type: 'finish', outcome: 'failed', text: 'sold out' }, { type: 'finish', outcome: 'failed', text: '' },
+  ];
+
+  it('each action type has its own words in English and in Chinese, with its values and no placeholder or key left', () => {
+    const en = all.map((a) => actionWords(a, null));
+    const cn = all.map((a) => actionWords(a, null, zh));
+    expect(new Set(en).size).toBe(all.length);
+    expect(new Set(cn).size).toBe(all.length);
+    for (const w of [...en, ...cn]) expect(w).not.toMatch(/\$\d|^do[A-Z]|place[A-Z]|dir[A-Z]/);
+    expect(en[0]).toBe('Click the point (586, 446)');
+    expect(en[8]).toBe('Type “kettle” into the point (586, 446), then press Enter');
+    expect(en[9]).toBe('Scroll the page down');
+    expect(cn[9]).toBe('将页面向下滚动');
+    expect(en[21]).toBe('Answer: EUR 54.50');
+    expect(cn[21]).toBe('回答：EUR 54.50');
+  });
+
+  it('names the element when one is known', () => {
+    expect(actionWords(all[0], { tag: 'a', text: 'Clean Code' })).toBe('Click <a> "Clean Code"');
+    expect(actionWords(all[7], { tag: 'input', text: 'Search the shop' }, zh)).toBe('在 <input> "Search the shop" 中输入“kettle”');
+  });
+
+  it('a dialect whose calls are words (glm-web) shows its call; every other dialect shows words, with its call as written kept', () => {
+    const midscene = '{"type": "Tap", "locate": {"bbox": [10, 20, 30, 40], "prompt": ""}}';
+    expect(describedAction('midscene', midscene, all[0], { tag: 'a', text: 'Clean Code' })).toEqual({ words: 'Click <a> "Clean Code"', raw: midscene });
+    expect(describedAction('glm-web', 'Click [5]', click(5), { tag: 'a', text: 'Clean Code' })).toEqual({ words: 'Click [5] <a> "Clean Code"', raw: null });
+    // a step without an action (unreadable, the person's) shows what it has
+    expect(describedAction('ui-tars', 'You took over', null, null)).toEqual({ words: 'You took over', raw: null });
+    const declared = Object.values(DIALECTS).filter((d) => d.callsReadAsWords).map((d) => d.id);
+    expect(declared).toEqual(['glm-web']);
   });
 });

@@ -239,6 +239,12 @@ export interface Dialect {
    * cogagent's LAUNCH): the settings form shows the list, the run carries it. Absent: no apps.
    */
   opensApps?: boolean;
+  /**
+   * Its calls read as words to a person (glm-web's `Click [5]`, `Type [3]; [text]`): the panel
+   * shows the call itself. Absent: the panel shows the action in the person's words
+   * (run/person-text.ts actionWords) and the call as written a click away (JSON, boxes, thousandths).
+   */
+  callsReadAsWords?: boolean;
   /** How it learns a site's elements (dialects with observes.docs). */
   learn?: LearnHooks;
   /** how Check coordinates asks its model which of its conventions it writes */

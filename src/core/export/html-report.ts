@@ -23,7 +23,7 @@
  * Words: REPORT_TEXT (English, report-text.ts); the panel passes reportText() in the person's language as `text`.
  */
 import { asCurrency, asPrice, costOf, formatCost, tokensOf } from '../costs';
-import { stepActionInWords } from '../run/person-text';
+import { describedStep } from '../run/person-text';
 import type { Trace, TraceStep } from '../trace';
 import { imageMimeOf } from './data-url';
 import { EXPORT_MAX_BYTES, largestFirst } from './fit';
@@ -47,9 +47,10 @@ const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; scrip
 const group = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** What a step did, in the person's words: the action with its element, or the take-over. */
-export function stepWords(s: TraceStep, text: ReportText = REPORT_TEXT): string {
+export function stepWords(s: TraceStep, text: ReportText = REPORT_TEXT, dialect = 'glm-web'): string {
   if (s.action.type === 'takeover') return text.takeover;
-  return stepActionInWords({ ...s, action: s.action }, (_key, word) => text.nullEnd.replace('{word}', String(word)));
+  const t = (key: string, ...args: unknown[]) => (text.actionWords[key] ?? key).replace(/\{(\d)\}/g, (_, n: string) => String(args[Number(n) - 1] ?? ''));
+  return describedStep(dialect, { ...s, action: s.action }, t).words;
 }
 
 /** The run's facts as label/value rows (values are plain text; times are ISO, shown local by the page). */
@@ -81,12 +82,12 @@ function approvalText(s: TraceStep, text: ReportText): string {
 }
 
 /** One step of the list: number, action with element, outcome badge, thought, outcome text, page. */
-function stepItem(s: TraceStep, i: number, text: ReportText): string {
+function stepItem(s: TraceStep, i: number, text: ReportText, dialect: string): string {
   const e = escapeHtml;
   const ok = s.result.ok;
   return `<li class="step" id="step-${i + 1}" data-i="${i}">
 <div class="step-top"><button type="button" class="step-n" data-i="${i}" aria-label="${e(fill(text.showStep, { n: i + 1 }))}">${i + 1}</button>
-<span class="act">${e(stepWords(s, text))}</span><span class="badge ${ok ? 'ok' : 'fail'}">${e(ok ? text.ok : text.failed)}</span></div>
+<span class="act">${e(stepWords(s, text, dialect))}</span><span class="badge ${ok ? 'ok' : 'fail'}">${e(ok ? text.ok : text.failed)}</span></div>
 ${s.thought ? `<p class="thought"><span class="k">${e(text.thought)}</span> ${e(s.thought)}</p>` : ''}
 <p class="outcome ${ok ? 'ok' : 'fail'}"><span class="k">${e(text.outcome)}</span> ${e(s.observation || (ok ? text.ok : text.failed))}</p>
 <p class="meta"><span class="url">${e(s.url)}</span> · ${e(durationText(s.timings.totalMs, text))} · ${e(approvalText(s, text))}</p>
@@ -94,12 +95,12 @@ ${s.thought ? `<p class="thought"><span class="k">${e(text.thought)}</span> ${e(
 }
 
 /** What the player needs of a step (images by number in `images`; -1: none). */
-function playerStep(s: TraceStep, shot: number, clean: number, text: ReportText) {
+function playerStep(s: TraceStep, shot: number, clean: number, text: ReportText, dialect: string) {
   const t = s.timings;
   const target = (s.action as { target?: { kind: string; x?: number; y?: number } }).target;
   const point = target?.kind === 'point' && typeof target.x === 'number' && typeof target.y === 'number' ? { x: target.x, y: target.y } : null;
   return {
-    url: s.url, title: s.title, thought: s.thought, words: stepWords(s, text), ok: s.result.ok,
+    url: s.url, title: s.title, thought: s.thought, words: stepWords(s, text, dialect), ok: s.result.ok,
     outcome: s.observation || (s.result.ok ? text.ok : text.failed),
     approval: approvalText(s, text),
     timings: fill(text.timingsValue, { observe: durationText(t.observeMs, text), model: durationText(t.modelMs, text), act: durationText(t.actMs, text), total: durationText(t.totalMs, text) })
@@ -154,7 +155,7 @@ function page(trace: Trace, data: unknown, cleanLeftOut: number, text: ReportTex
   const reason = r.stopReason !== null ? `<section class="reason ${status}" id="stop-reason"><h2>${e(text.stopReason)}</h2><p>${e(r.stopReason)}</p></section>` : '';
   const note = cleanLeftOut ? `<p class="note" id="left-out">${e(fill(text.cleanLeftOutNote, { n: cleanLeftOut, total: trace.steps.length }))}</p>` : '';
   const list = trace.steps.length
-    ? `<ol class="steps" id="steps">${trace.steps.map((s, i) => stepItem(s, i, text)).join('\n')}</ol>`
+    ? `<ol class="steps" id="steps">${trace.steps.map((s, i) => stepItem(s, i, text, trace.run.dialect)).join('\n')}</ol>`
     : `<p class="empty" id="empty">${e(text.noSteps)}</p>`;
   const player = trace.steps.length ? `<aside class="player" id="player" aria-label="${e(text.playerHeading)}">
 <h2 class="visually-hidden">${e(text.playerHeading)}</h2>
@@ -209,7 +210,7 @@ export function htmlReport(trace: Trace, opts: ReportOptions = {}): { html: stri
   const text = opts.text ?? REPORT_TEXT;
   const { images, refs } = imageTable(trace.steps);
   const build = (dropped: Set<number>) => {
-    const steps = trace.steps.map((s, i) => playerStep(s, refs[i].shot, dropped.has(refs[i].clean) ? -1 : refs[i].clean, text));
+    const steps = trace.steps.map((s, i) => playerStep(s, refs[i].shot, dropped.has(refs[i].clean) ? -1 : refs[i].clean, text, trace.run.dialect));
     const cleanLeftOut = trace.steps.filter((_, i) => dropped.has(refs[i].clean)).length;
     const data = { text, steps, images: images.map((u, n) => (dropped.has(n) ? '' : u)), cleanLeftOut };
     return page(trace, data, cleanLeftOut, text);

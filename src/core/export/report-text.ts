@@ -1,5 +1,6 @@
 import type { Translate } from '../i18n';
 import { english } from '../locales';
+import { ACTION_WORD_KEYS } from '../run/person-text';
 
 /**
  * Every string a person reads in the HTML report (html-report.ts), in the person's language: the
@@ -34,6 +35,8 @@ export function reportText(t: Translate) {
     stepsHeading: t('reportStepsHeading'),
     /** a dialect's bare `null` (the end of the task), glossed (person-text.ts actionInWords) */
     nullEnd: t('actionNullEnd', '{word}'),
+    /** an action in words (person-text.ts actionWords): each message with {1}, {2}, {3} where its values go */
+    actionWords: Object.fromEntries(ACTION_WORD_KEYS.map((k) => [k, t(k, '{1}', '{2}', '{3}')])) as Record<string, string>,
     stepsHint: t('reportStepsHint'),
     playerHeading: t('reportPlayerHeading'),
     showStep: t('reportShowStep', '{n}'),

@@ -3,6 +3,8 @@ import { english } from '../locales';
 import type { BudgetStop } from './budget';
 import { MAX_REPLY_CHARS } from '../limits';
 import { modelText } from './model-text';
+import type { Action, Target } from '../action/action';
+import { dialectOf } from '../dialects/registry';
 
 /**
  * What the run tells the PERSON (stop reasons shown in the panel and printed by the runner), in the
@@ -56,6 +58,87 @@ export function elementInWords(e: ElementWords): string {
 export function actionInWords(actionText: string, element: ElementWords | null | undefined, t: Translate = english): string {
   if (/^\s*null\s*$/i.test(actionText)) return t('actionNullEnd', actionText.trim());
   return element ? `${actionText} ${elementInWords(element)}` : actionText;
+}
+
+/** Where an action acts, in words: its element (`<a> "Clean Code"`), else the place its target names. */
+function placeInWords(target: Target, element: ElementWords | null | undefined, t: Translate): string {
+  if (element) return elementInWords(element);
+  switch (target.kind) {
+    case 'label': return t('placeLabel', target.label);
+    case 'point': return t('placePoint', Math.round(target.x), Math.round(target.y));
+    case 'window': return t('placePage');
+    case 'none': return t('placeFocused');
+  }
+}
+
+const DIRECTION_KEYS = { up: 'dirUp', down: 'dirDown', left: 'dirLeft', right: 'dirRight' } as const;
+
+/** Every message key actionWords uses (the HTML report carries their texts: it opens outside the extension). */
+export const ACTION_WORD_KEYS = [
+  'placeLabel', 'placePoint', 'placePage', 'placeFocused', 'dirUp', 'dirDown', 'dirLeft', 'dirRight',
+  'doClick', 'doDoubleClick', 'doRightClick', 'doMiddleClick', 'doHover', 'doLongPress', 'doDrag', 'doType', 'doTypeEnter',
+  'doScrollPage', 'doScrollPageEnd', 'doScrollIn', 'doScrollInEnd', 'doKey', 'doWait', 'doGoBack', 'doGoHome', 'doSearch', 'doNavigate', 'doOpenApp', 'doQuote',
+  'doLlm', 'doClipboard', 'doAnswer', 'doReply', 'doFinish', 'doFinishBare', 'doGiveUp', 'doGiveUpBare', 'actionNullEnd',
+] as const;
+
+/**
+ * An action in the person's words and language, whatever grammar the model wrote it in:
+ * `Click <a> "Clean Code"`, `Type "kettle" into <input> "Search", then press Enter`, `Answer: $54.50`.
+ * The call as the model wrote it stays a click away where this is shown (ActionText).
+ */
+export function actionWords(a: Action, element: ElementWords | null | undefined, t: Translate = english): string {
+  switch (a.type) {
+    case 'click': {
+      const at = placeInWords(a.target, element, t);
+      if (a.count === 2) return t('doDoubleClick', at);
+      return a.button === 'right' ? t('doRightClick', at) : a.button === 'middle' ? t('doMiddleClick', at) : t('doClick', at);
+    }
+    case 'hover': return t('doHover', placeInWords(a.target, element, t));
+    case 'press': return t('doLongPress', placeInWords(a.target, element, t));
+    case 'drag': return t('doDrag', placeInWords(a.target, element, t), t('placePoint', Math.round(a.to.x), Math.round(a.to.y)));
+    case 'type': return t(a.enter ? 'doTypeEnter' : 'doType', a.text, placeInWords(a.target, element, t));
+    case 'scroll': {
+      const dir = t(DIRECTION_KEYS[a.direction]);
+      if (a.target.kind === 'window' && !element) return t(a.until ? 'doScrollPageEnd' : 'doScrollPage', dir);
+      return t(a.until ? 'doScrollInEnd' : 'doScrollIn', dir, placeInWords(a.target, element, t));
+    }
+    case 'key': return t('doKey', a.keys);
+    case 'wait': return t('doWait');
+    case 'goBack': return t('doGoBack');
+    case 'goHome': return t('doGoHome');
+    case 'search': return t('doSearch');
+    case 'navigate': return t('doNavigate', a.url);
+    case 'openApp': return t('doOpenApp', a.name);
+    case 'quote': return t('doQuote', a.output);
+    case 'llm': return t('doLlm', a.prompt, a.output);
+    case 'clipboard': return t('doClipboard', a.output);
+    case 'answer': return t('doAnswer', a.text);
+    case 'reply': return t('doReply', a.text);
+    case 'finish':
+      if (a.outcome === 'failed') return a.text ? t('doGiveUp', a.text) : t('doGiveUpBare');
+      return a.text ? t('doFinish', a.text) : t('doFinishBare');
+  }
+}
+
+/**
+ * How a step's action is shown to a person: `words`, and `raw`, the call as the model wrote it,
+ * when the words are not the call itself (null: the dialect's calls read as words, glm-web's
+ * `Click [5] <a> "Clean Code"`; an action the run could not read; a person's step).
+ */
+export function describedAction(
+  dialect: string,
+  actionText: string,
+  action: Action | null | undefined,
+  element: ElementWords | null | undefined,
+  t: Translate = english,
+): { words: string; raw: string | null } {
+  if (!action || dialectOf(dialect).callsReadAsWords) return { words: actionInWords(actionText, element, t), raw: null };
+  return { words: actionWords(action, element, t), raw: actionText };
+}
+
+/** describedAction of a step (live view, History, the HTML report). */
+export function describedStep(dialect: string, step: StepLike, t: Translate = english): { words: string; raw: string | null } {
+  return describedAction(dialect, step.actionText, step.action as Action | null, actedElement(step), t);
 }
 
 /**

@@ -6,7 +6,7 @@
  * stepsChangedFrom), so a transition costs the same at step 100 as at step 1; a view merges them
  * onto what it has (mergeView). `rev` orders views made by the worker: a later one has a larger rev.
  */
-import { pointOf, type Point } from '../action/action';
+import { pointOf, type Action, type Point } from '../action/action';
 import type { Viewport } from '../marks';
 import { runTotals } from './budget';
 import { hideRun } from './secrets';
@@ -17,6 +17,8 @@ export type StepView = Omit<StepRecord, 'screenshot' | 'cleanScreenshot' | 'prom
 
 export interface PendingView {
   index: number; url: string; phase: RunState['phase']; thought: string | null; actionText: string | null;
+  /** the proposed action (a typed password masked, as in actionText) */
+  action: Action | null;
   /** what the proposed action will act on, once known (its label's element, what is under its point) */
   target: ActedElement | null;
   /** the person edited the proposed action: the thought is the model's, for the action it proposed */
@@ -51,7 +53,8 @@ export function toRunView(s: RunState, { rev = 0, stepsFrom = 0 }: { rev?: numbe
     rev,
     pending: pending
       ? {
-        index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null, ...(pending.decision?.decision === 'edited' ? { edited: true } : {}),
+        index: pending.index, url: pending.url, phase: s.phase, thought: pending.reply?.thought ?? null, actionText: pending.reply?.actionText ?? null,
+        action: pending.reply ? hideRun(s, pending.reply.action) : null, ...(pending.decision?.decision === 'edited' ? { edited: true } : {}),
         target: pending.reply ? pending.target ?? null : null,
         approval: s.phase === 'approve' && pending.approval && pending.reply
           ? { ...pending.approval, target: pending.target ?? null, point: pointOf(pending.reply.action), viewport: pending.viewport }

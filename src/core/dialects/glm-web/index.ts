@@ -112,6 +112,7 @@ export function parseAction(text: string): ActionParse {
 export const glmWeb: Dialect = defineDialect({
   id: 'glm-web',
   model: 'GLM-4.5V',
+  callsReadAsWords: true,
   messages: { note: 'dialectNoteWeb', requestSource: 'tempSourceGlm' },
   // JPEG at 90: captured ~30 % faster than PNG at 1280x800 on heavy documentation pages, about as
   // large, text and label numbers as legible (npm run bench, part observe; docs/dialects.md).
