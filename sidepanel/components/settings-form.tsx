@@ -98,6 +98,9 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
   const [calibration, setCalibration] = useState<CalibrationResult | null>(null);
   const [checking, setChecking] = useState(false);
   const [open, setOpen] = useState(false);
+  /** the settings were never set (the form opened by itself): the first Save brings the task box into view */
+  const firstUse = useRef(false);
+  const actions = useRef<HTMLDivElement>(null);
   const [advancedOpen, setAdvancedOpen] = useState(false);
   // Bumped when the guards come fresh from storage, so the word boxes drop what was typed before.
   const [loaded, setLoaded] = useState(0);
@@ -139,7 +142,10 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
         setOpen(true);
       }
       setReady(true);
-      if (!v.apiKey && v.baseUrl === DEFAULT_SETTINGS.baseUrl) setOpen(true);
+      if (!v.apiKey && v.baseUrl === DEFAULT_SETTINGS.baseUrl) {
+        setOpen(true);
+        firstUse.current = true;
+      }
     }, (err) => {
       setReady(true);
       setOpen(true);
@@ -207,6 +213,13 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
     try {
       await store();
       setStatus({ ok: true, text: () => t('settingsSaved') });
+      // First use: the form filled the panel and pushed the task box far down. After the first
+      // Save the panel scrolls to Save and Test connection, with "Saved." and the task box below
+      // them (the form stays open: Test connection is the next thing a person does).
+      if (firstUse.current) {
+        firstUse.current = false;
+        requestAnimationFrame(() => actions.current?.scrollIntoView({ block: 'start' }));
+      }
     } catch (err) {
       setStatus({ ok: false, text: messageOf(err) });
     }
@@ -494,7 +507,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             <summary>{t('guards')}</summary>
             <GuardsForm key={loaded} guards={s.guards} onChange={(guards) => change({ ...s, guards })} onRemoveAllow={removeAllow} />
           </details>
-          <div class="row actions">
+          <div class="row actions" ref={actions}>
             <button type="submit" class="tonal" data-testid="save-settings" disabled={!!problem} aria-describedby={problem ? 'save-blocked' : undefined}>{t('save')}</button>
             <button type="button" data-testid="test-connection" onClick={test} title={t('testConnectionTitle')}>{t('testConnection')}</button>
             {dirty && <button type="button" data-testid="discard-settings" onClick={discard}>{t('discardChanges')}</button>}

@@ -74,6 +74,31 @@ test('a blocked Save looks blocked and says why beside it; Test connection says 
   await expect(save).toBeDisabled();
 });
 
+test('first use: after the first Save, Save and Test connection are at the top with "Saved.", and the task box is in view below them', async () => {
+  const inView = (testid: string) => panel.getByTestId(testid).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.top < innerHeight - 10;
+  });
+  // a browser as new: nothing saved, the form opened by itself and fills the panel
+  await expect(field('apiKey')).toHaveValue('');
+  expect(await inView('task')).toBe(false);
+  await field('baseUrl').fill(model.baseUrl);
+  await field('apiKey').fill(KEY);
+  await panel.getByTestId('save-settings').click();
+  await expect(panel.getByTestId('settings-status')).toHaveText('Saved.');
+  await expect.poll(() => inView('task')).toBe(true);
+  expect(await inView('test-connection')).toBe(true);
+  expect(await inView('settings-status')).toBe(true);
+  // only the first Save moves the panel: a later one leaves Save where it was (mid-panel), not at the top
+  await field('model').fill('glm-4.5v-2');
+  await panel.getByTestId('save-settings').scrollIntoViewIfNeeded();
+  const topOfSave = () => panel.getByTestId('save-settings').evaluate((b) => new Promise<number>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(b.getBoundingClientRect().top)))));
+  expect(await topOfSave()).toBeGreaterThan(200);
+  await panel.getByTestId('save-settings').click();
+  await expect(panel.getByTestId('settings-status')).toHaveText('Saved.');
+  expect(await topOfSave()).toBeGreaterThan(150);
+});
+
 test('a 401 to a request without a key says none was sent and where to enter one', async () => {
   await field('baseUrl').fill(model.baseUrl);
   await field('apiKey').fill('');
