@@ -1,22 +1,23 @@
 /**
- * npm run demo-model [-- --port N]: the scripted demo model alone (scripts/demo-model.ts) and the
+ * npm run demo-model [-- --port N] [--dialect ID]: the scripted demo model alone (scripts/demo-model.ts) and the
  * demo bookshop beside it, for the extension in a person's own Chrome; prints the base URL to
  * paste into Settings. Runs until Ctrl+C.
  */
 import { serveDir } from './static-server';
-import { DEMO_MODEL, DEMO_SITE, DEMO_TASK, demoModelPort, startDemoModel } from './demo-model';
+import { DEMO_MODEL, DEMO_SITE, DEMO_TASK, demoModelArgs, PLAYED_DIALECTS, startDemoModel } from './demo-model';
 
 async function main() {
-  const port = demoModelPort(process.argv.slice(2));
+  const { port, dialect } = demoModelArgs(process.argv.slice(2));
   const model = await startDemoModel(port);
   const site = await serveDir(DEMO_SITE, port + 1);
   console.log([
-    'The scripted demo model is running. It is NOT a real model: it plays the demo bookshop\'s tasks from a fixed plan.',
+    'The scripted demo model is running. It is NOT a real model: it plays the demo bookshop\'s tasks from a fixed plan',
+    `(in ${PLAYED_DIALECTS.join(', ')}: glm-web by the element list, the others by reading the screenshot on this machine).`,
     '',
     `  Base URL:  ${model.baseUrl}`,
     `  Model:     ${DEMO_MODEL}`,
     '  API key:   (leave empty)',
-    '  Dialect:   glm-web',
+    `  Dialect:   ${dialect}`,
     '',
     `Demo bookshop: ${site.url}`,
     `Try: open the shop, then in the side panel: ${DEMO_TASK}`,

@@ -11,6 +11,9 @@ import { parseArgs } from 'node:util';
 import { completion, isConnectionTest, startChatServer, usageOf, type ChatServer, type ModelReply } from './chat-server';
 import { ELEMENTS_START, parsePrompt, scriptedPolicy, type Goal } from './scripted-model';
 import { DEFAULT_SETTINGS } from '../src/core/settings';
+import type { DialectId } from '../src/core/dialects/registry';
+import { look, nextMove, stopLooking, type DemoMove, type DemoTask } from './demo-look';
+import { dialectOfRequest, lastImage, requestText, speak } from './demo-speakers';
 
 export const DEMO_TASK = 'Find the price of the hardcover edition of "The Pragmatic Programmer"';
 export const DEMO_MODEL = 'demo-scripted';
@@ -25,7 +28,7 @@ export function demoCatalog(): Array<{ title: string }> {
   return w.CATALOG ?? [];
 }
 
-const FORMATS = [
+const FORMATS: Array<{ re: RegExp; option: DemoTask['format'] }> = [
   { re: /hard\s*cover|hardback|精装/i, option: 'Hardcover' },
   { re: /e-?book|kindle|电子/i, option: 'E-book' },
   { re: /paper\s*back|soft\s*cover|平装/i, option: 'Paperback' },
@@ -60,15 +63,18 @@ export const NOT_A_MODEL = 'I am the scripted demo model, not a real model: I ca
 
 export const DEMO_GOALS: Goal[] = demoGoals(DEMO_TASK)!;
 
+/** The dialects the demo model plays: glm-web by the element list, the others by reading the screenshot (demo-look.ts). */
+export const PLAYED_DIALECTS: readonly DialectId[] = ['glm-web', 'glm-pc', 'glm-mobile', 'cogagent', 'midscene', 'ui-tars'];
+
 /**
  * What the demo model answers, as an HTTP 400 (the run stops at once and shows it), to a request
- * that is not a glm-web step: another dialect's, Explore, Record a demonstration, Check
- * coordinates, the batch judge. It cannot play those, and a reply in glm-web's grammar would only
- * be read as unreadable three times over.
+ * it cannot play: AppAgent's step (its model picks the numbered tags drawn on the screenshot),
+ * Explore, Record a demonstration, Check coordinates, the batch judge, a plain chat. A reply in
+ * some grammar would only be read as unreadable three times over.
  */
-export const ONLY_GLM_WEB = 'The scripted demo model (not a real model) speaks only the glm-web dialect on the demo bookshop. '
-  + 'In Settings choose the dialect "glm-web" to try it; other dialects, Explore, Record a demonstration, '
-  + 'Check coordinates and the batch judge need a real model.';
+export const NOT_PLAYED = 'The scripted demo model (not a real model) plays the demo bookshop in the dialects '
+  + `${PLAYED_DIALECTS.join(', ')}. It cannot play appagent (its model reads the numbered tags on the screenshot), `
+  + 'Explore, Record a demonstration, Check coordinates or the batch judge: those need a real model.';
 
 /** Is this request a glm-web step (the web prompt's element list and history, one picture)? */
 export function isWebStep(body: Record<string, unknown>): boolean {
@@ -76,38 +82,81 @@ export function isWebStep(body: Record<string, unknown>): boolean {
   return !!p && p.imageUrl !== '' && p.text.includes(ELEMENTS_START) && p.text.includes('# Task:\n');
 }
 
+/** The book and the format a task asks for (paperback when none is named), read from a request's text; null: not the shop's. */
+export function demoTaskOf(text: string, titles = demoCatalog().map((b) => b.title)): DemoTask | null {
+  const lower = text.toLowerCase();
+  const title = [...titles].sort((a, b) => b.length - a.length).find((x) => lower.includes(x.toLowerCase()));
+  if (!title) return null;
+  // the format is named near the title, in the task's sentence (not in the prompt's own words)
+  const at = lower.indexOf(title.toLowerCase());
+  const near = text.slice(Math.max(0, at - 120), at + title.length + 120);
+  return { title, format: FORMATS.find((f) => f.re.test(near))?.option ?? 'Paperback' };
+}
+
+/** The reply to a step of a dialect that gets only a screenshot: the screenshot read, the page's next move, in the dialect's words. */
+async function lookingReply(id: DialectId, body: Record<string, unknown>, said: string, titles: string[]): Promise<ModelReply | null> {
+  const task = demoTaskOf(said, titles);
+  const image = lastImage(body);
+  if (!image) return null;
+  const screen = await look(image);
+  const move: DemoMove = task ? nextMove(task, screen, said) : { kind: 'answer', text: NOT_A_MODEL };
+  const content = speak(id, move, screen, said);
+  return content === null ? null : { content };
+}
+
 /** The scripted model's reply to one request (glm-web; any other dialect's request is told what this is). */
 export function demoReply(prompt: Parameters<ReturnType<typeof scriptedPolicy>>[0], titles?: string[]): ModelReply {
-  if (!prompt) return { content: `${NOT_A_MODEL} It speaks the glm-web dialect only: choose that dialect in Settings.` };
+  if (!prompt) return { content: `${NOT_A_MODEL} This request is not a glm-web step.` };
   const goals = demoGoals(prompt.task, titles);
   if (!goals) return scriptedPolicy([{ do: 'answer', text: NOT_A_MODEL, thought: 'This task is not one of the demo bookshop\'s.' }], 'glm')(prompt);
   return scriptedPolicy(goals, 'glm', { readPage: true })(prompt);
 }
 
 /** The demo model on 127.0.0.1 (`port` 0: a free one); the extension's "Test connection" is answered OK. */
-export function startDemoModel(port = 0): Promise<ChatServer> {
+export async function startDemoModel(port = 0): Promise<ChatServer> {
   const titles = demoCatalog().map((b) => b.title);
   let n = 0;
-  return startChatServer({
+  const server = await startChatServer({
     models: [DEMO_MODEL],
     port,
-    answer: (body) => {
+    answer: async (body) => {
       if (isConnectionTest(body)) return { json: completion('chatcmpl-demo-test', body, 'OK', usageOf(20, 'OK')) };
-      if (!isWebStep(body)) return { status: 400, message: ONLY_GLM_WEB };
-      const reply = demoReply(parsePrompt(body), titles);
+      let reply: ModelReply | null;
+      if (isWebStep(body)) reply = demoReply(parsePrompt(body), titles);
+      else {
+        const said = requestText(body);
+        const id = dialectOfRequest(said);
+        try {
+          reply = id && PLAYED_DIALECTS.includes(id) ? await lookingReply(id, body, said, titles) : null;
+        } catch (e) {
+          return { status: 400, message: `The scripted demo model could not read the screenshot: ${e instanceof Error ? e.message : String(e)}` };
+        }
+      }
+      if (!reply) return { status: 400, message: NOT_PLAYED };
       return { reply, id: `chatcmpl-demo-${n}`, usage: usageOf(1000 + n++, reply.content) };
     },
   });
+  // the screenshot reader (a worker thread) stops with the server
+  return { baseUrl: server.baseUrl, close: async () => { await server.close(); await stopLooking(); } };
 }
 
 export const DEFAULT_DEMO_PORT = 8765;
 
-/** npm run demo-model's --port (the model's; the shop listens on the next port), default DEFAULT_DEMO_PORT. */
-export function demoModelPort(args: string[]): number {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' } }, strict: true });
+/**
+ * npm run demo-model's flags: --port (the model's; the shop listens on the next port), default
+ * DEFAULT_DEMO_PORT; --dialect, the dialect to set in Settings (the model plays whichever of
+ * PLAYED_DIALECTS a request is in: the flag only says which to choose), default glm-web.
+ */
+export function demoModelArgs(args: string[]): { port: number; dialect: DialectId } {
+  const { values } = parseArgs({ args, options: { port: { type: 'string' }, dialect: { type: 'string' } }, strict: true });
   const port = values.port === undefined ? DEFAULT_DEMO_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 1 || port > 65534) throw new Error(`--port must be a whole number from 1 to 65534 (got ${values.port}).`);
-  return port;
+  const dialect = (values.dialect ?? 'glm-web') as DialectId;
+  if (!PLAYED_DIALECTS.includes(dialect)) {
+    const why = dialect === 'appagent' ? ' (its model reads the numbered tags drawn on the screenshot, which the demo model cannot)' : '';
+    throw new Error(`--dialect ${values.dialect}: the demo model does not play it${why}; it plays ${PLAYED_DIALECTS.join(', ')}.`);
+  }
+  return { port, dialect };
 }
 
 /** npm run demo's flags: --keep leaves the browser, the shop and the scripted model running after the demo run. */

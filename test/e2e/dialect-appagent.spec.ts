@@ -18,14 +18,14 @@ import path from 'node:path';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
 import { learnerPlayer } from '../fixtures/dialects/appagent/learner';
 import { documentedTag } from '../fixtures/dialects/appagent/player';
-import { decodePng } from '../fixtures/model/png';
+import { decodePng } from '../../scripts/png';
 import { COLOURS, locate, parseColour } from '../fixtures/model/locate';
-import type { Rgba } from '../fixtures/model/png';
+import type { Rgba } from '../../scripts/png';
 import { labelColour } from '../../src/core/label-layout';
 import type { RunView } from '../../src/core/messages';
 import type { DocEntry } from '../../src/core/docs/types';
 import { appAgentPlayer, type AppGoal } from '../fixtures/dialects/appagent/player';
-import { imageSize } from '../fixtures/model/png';
+import { imageSize } from '../../scripts/png';
 import { overlayTags, panelSend, shareExtension, waitForRun, type SharedExtension } from './support';
 import type { Trace } from '../../src/core/trace';
 

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { cogPlayer, type CogGoal } from '../fixtures/dialects/cogagent/player';
 import { COLOURS } from '../fixtures/model/locate';
-import { imageSize } from '../fixtures/model/png';
+import { imageSize } from '../../scripts/png';
 import { panelSend, serveFixtures, waitForRun } from './support';
 import { launchWithExtension, openPanel } from '../../scripts/browser';
 import type { StaticServer } from '../../scripts/static-server';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { FakeModel, ModelReply } from '../fixtures/model/server';
 import { midscenePlayer, type Convention, type MidsceneGoal } from '../fixtures/dialects/midscene/player';
 import { COLOURS } from '../fixtures/model/locate';
-import { imageSize } from '../fixtures/model/png';
+import { imageSize } from '../../scripts/png';
 import { panelSend, shareExtensionWithModel, type SharedWithModel } from './support';
 import type { Trace } from '../../src/core/trace';
 

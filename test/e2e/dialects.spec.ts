@@ -25,7 +25,7 @@ import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest }
 import { pcPlayer, type CoordGoal } from '../fixtures/dialects/glm-pc/player';
 import { mobilePlayer } from '../fixtures/dialects/glm-mobile/player';
 import { COLOURS } from '../fixtures/model/locate';
-import { imageSize } from '../fixtures/model/png';
+import { imageSize } from '../../scripts/png';
 import { panelSend, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';

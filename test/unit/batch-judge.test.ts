@@ -14,7 +14,7 @@ import {
 import { judgeFolder } from '../../scripts/batch/judge';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import { judgeAnswer, showsBanner, SUCCESS_BANNER } from '../fixtures/model/judge';
-import { blankImage, encodePng, fillRect, pngDataUrl } from '../fixtures/model/png';
+import { blankImage, encodePng, fillRect, pngDataUrl } from '../../scripts/png';
 import { parseColour } from '../fixtures/model/locate';
 
 const partsOf = (content: unknown) => content as JudgePart[];

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { DEFAULT_DEMO_PORT, DEMO_PROFILE, demoArgs, demoCatalog, demoGoals, demoModelPort, demoReply, demoSettings, isWebStep, NOT_A_MODEL, ONLY_GLM_WEB } from '../../scripts/demo-model';
+import { DEFAULT_DEMO_PORT, DEMO_PROFILE, demoArgs, demoCatalog, demoGoals, demoModelArgs, demoReply, demoSettings, isWebStep, NOT_A_MODEL, NOT_PLAYED } from '../../scripts/demo-model';
 import { DIALECTS } from '../../src/core/dialects/registry';
 import { toMessages } from '../../src/core/dialects/request';
 import { calibrationPrompt } from '../../src/core/calibrate';
@@ -58,26 +58,28 @@ describe('what the demo model plays', () => {
     model: 'demo-scripted',
     messages: toMessages(DIALECTS[id].buildRequest({ task: 'Find the price of "Clean Code"', site: 'http://127.0.0.1/', now: new Date(0), history: [], memory: '', marks: [], shot, apps: [] }), ['data:image/png;base64,AAAA']),
   });
-  it('a glm-web step, and nothing else: every other dialect\'s step, the coordinate check and a plain chat are refused with one message', () => {
+  it('a glm-web step is told apart from every other dialect\'s step, the coordinate check and a plain chat; what is not played is said in one message', () => {
     const ids = Object.keys(DIALECTS);
     expect(ids.length).toBeGreaterThan(1);
     expect(ids.filter((id) => isWebStep(step(id)))).toEqual(['glm-web']);
     expect(isWebStep({ model: 'demo-scripted', messages: [{ role: 'user', content: [{ type: 'text', text: calibrationPrompt() }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }] })).toBe(false);
     expect(isWebStep({ model: 'demo-scripted', messages: [{ role: 'user', content: 'Hello, who are you?' }] })).toBe(false);
-    expect(ONLY_GLM_WEB).toMatch(/glm-web/);
+    expect(NOT_PLAYED).toMatch(/glm-web/);
     // not read as "the model takes no pictures" or "too long" (model-errors.ts) by the run
-    expect(ONLY_GLM_WEB).not.toMatch(/image|vision|multimodal|context|too long|maximum.*tokens/i);
+    expect(NOT_PLAYED).not.toMatch(/image|vision|multimodal|context|too long|maximum.*tokens/i);
   });
 });
 
 describe('demo flags and settings', () => {
-  it('--keep and --port', () => {
+  it('--keep, --port and --dialect', () => {
     expect(demoArgs([])).toEqual({ keep: false });
     expect(demoArgs(['--keep'])).toEqual({ keep: true });
     expect(() => demoArgs(['--kep'])).toThrow();
-    expect(demoModelPort([])).toBe(DEFAULT_DEMO_PORT);
-    expect(demoModelPort(['--port', '9000'])).toBe(9000);
-    expect(() => demoModelPort(['--port', 'x'])).toThrow(/--port/);
+    expect(demoModelArgs([])).toEqual({ port: DEFAULT_DEMO_PORT, dialect: 'glm-web' });
+    expect(demoModelArgs(['--port', '9000', '--dialect', 'ui-tars'])).toEqual({ port: 9000, dialect: 'ui-tars' });
+    expect(() => demoModelArgs(['--port', 'x'])).toThrow(/--port/);
+    expect(() => demoModelArgs(['--dialect', 'appagent'])).toThrow(/does not play it \(its model reads the numbered tags/);
+    expect(() => demoModelArgs(['--dialect', 'nope'])).toThrow(/plays glm-web, glm-pc/);
   });
   it('--keep saves the scripted model as the endpoint and as a profile that says it is not a model', () => {
     const s = normalizeSettings(demoSettings('http://127.0.0.1:1234/v1'));
@@ -122,7 +124,7 @@ describe('npm run demo-model', () => {
       // a request that is not a glm-web step is refused at once, with what the demo model is
       expect(res.status).toBe(400);
       const body = await res.json() as { error: { message: string } };
-      expect(body.error.message).toBe(ONLY_GLM_WEB);
+      expect(body.error.message).toBe(NOT_PLAYED);
       // a glm-web step with a task that is not the shop's is told so, in the dialect's grammar
       const web = DIALECTS['glm-web'].buildRequest({ task: 'Book a flight to Paris', site: 'http://127.0.0.1/', now: new Date(0), history: [], memory: '', marks: [], shot: { imageWidth: 1280, imageHeight: 800, viewport: { width: 1280, height: 800 } }, apps: [] });
       const other = await fetch(`${cmd.baseUrl}/chat/completions`, {

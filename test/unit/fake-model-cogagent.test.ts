@@ -10,7 +10,7 @@ import { toMessages } from '../../src/core/dialects/request';
 import { isParseError, type Action, type ParsedStep } from '../../src/core/action/action';
 import type { ShotGeometry } from '../../src/core/action/coords';
 import type { HistoryEntry } from '../../src/core/dialects/types';
-import { blankImage, fillRect, pngDataUrl, type Rgba } from '../fixtures/model/png';
+import { blankImage, fillRect, pngDataUrl, type Rgba } from '../../scripts/png';
 import { COLOURS, parseColour } from '../fixtures/model/locate';
 import { checkRequestCog, parseLlmCog, parseRequestCog } from '../fixtures/dialects/cogagent/request';
 import { record } from '../fixtures/model/server';

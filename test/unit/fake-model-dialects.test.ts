@@ -16,7 +16,7 @@ import { isParseError, type Action, type ParsedStep } from '../../src/core/actio
 import type { ShotGeometry } from '../../src/core/action/coords';
 import type { Dialect, DialectContext, HistoryEntry, RequestPart } from '../../src/core/dialects/types';
 import type { DialectId } from '../../src/core/dialects/registry';
-import { blankImage, decodePng, encodePng, fillRect, imageSize, pngDataUrl, type Rgba } from '../fixtures/model/png';
+import { blankImage, decodePng, encodePng, fillRect, imageSize, pngDataUrl, type Rgba } from '../../scripts/png';
 import { centreOf, clusters, COLOURS, locate, parseColour, toThousandths } from '../fixtures/model/locate';
 import { checkRequestPC, parseRequestPC } from '../fixtures/dialects/glm-pc/request';
 import { checkRequestMobile, parseRequestMobile } from '../fixtures/dialects/glm-mobile/request';

@@ -12,7 +12,7 @@ import { decide, readCalibrationReply, CALIBRATION_SIZE, CALIBRATION_TARGETS } f
 import { parseColour } from '../fixtures/model/locate';
 import { checkRequestMidscene, parseRequestMidscene } from '../fixtures/dialects/midscene/request';
 import { calibrationAnswer, midscenePlayer } from '../fixtures/dialects/midscene/player';
-import { blankImage, fillRect, pngDataUrl } from '../fixtures/model/png';
+import { blankImage, fillRect, pngDataUrl } from '../../scripts/png';
 
 const shot = { imageWidth: 1288, imageHeight: 812, viewport: { width: 1288, height: 812 } };
 const screen = blankImage(1288, 812);

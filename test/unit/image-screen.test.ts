@@ -20,7 +20,7 @@ import { fromTrace, parseTrace } from '../../src/core/trace/import';
 import { normalizeSettings, DEFAULT_SETTINGS } from '../../src/core/settings';
 import type { Mark } from '../../src/core/marks';
 import { IMAGE_TEXT_MARK, IMAGE_TEXT_WORDS, screenAnswer, screenPicture } from '../fixtures/model/image-screen';
-import { blankImage, fillRect, pngDataUrl } from '../fixtures/model/png';
+import { blankImage, fillRect, pngDataUrl } from '../../scripts/png';
 import { parseColour } from '../fixtures/model/locate';
 import jpeg from 'jpeg-js';
 
