@@ -11,7 +11,10 @@ const VERSION = '1.3';
 const attached = new Set<number>();
 
 chrome.debugger.onDetach.addListener((source) => {
-  if (source.tabId !== undefined) attached.delete(source.tabId);
+  if (source.tabId !== undefined) {
+    attached.delete(source.tabId);
+    viewScales.delete(source.tabId);
+  }
 });
 
 /** The tabs attached now (a run's tabs). */
@@ -69,9 +72,32 @@ export async function detach(tabId: number): Promise<void> {
   await chrome.debugger.detach({ tabId }).catch(() => undefined);
 }
 
+/**
+ * Tabs whose page is drawn scaled in the window (a phone fitted to the window's height,
+ * act/device.ts): Chrome then reads dispatched input in the drawn view's pixels, so a point in CSS
+ * px of the page is sent multiplied by the scale. Cleared with the emulation and on detach.
+ */
+const viewScales = new Map<number, number>();
+
+export function setViewScale(tabId: number, scale: number | null): void {
+  if (scale === null || scale === 1) viewScales.delete(tabId);
+  else viewScales.set(tabId, scale);
+}
+
+/** Input parameters with their points in the drawn view's pixels (viewScales). */
+function inView(tabId: number, method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const k = viewScales.get(tabId);
+  if (!k || !params || !method.startsWith('Input.dispatch')) return params;
+  const out: Record<string, unknown> = { ...params };
+  if (typeof params.x === 'number') out.x = params.x * k;
+  if (typeof params.y === 'number') out.y = params.y * k;
+  if (Array.isArray(params.touchPoints)) out.touchPoints = (params.touchPoints as Array<{ x: number; y: number }>).map((p) => ({ ...p, x: p.x * k, y: p.y * k }));
+  return out;
+}
+
 export async function send<T = unknown>(tabId: number, method: string, params?: Record<string, unknown>): Promise<T> {
   await attach(tabId);
-  return (await chrome.debugger.sendCommand({ tabId }, method, params)) as T;
+  return (await chrome.debugger.sendCommand({ tabId }, method, inView(tabId, method, params))) as T;
 }
 
 /**

@@ -161,6 +161,13 @@ test('--report and --zip: an offline step player with every step, a WebVoyager-r
     await page.setViewportSize({ width: 700, height: 500 });
     const fit = await page.locator('#img').evaluate((i) => { const r = i.getBoundingClientRect(); const s = document.getElementById('shot')!; return [r.left >= 0, r.top >= 0, r.right <= innerWidth, r.bottom <= innerHeight, s.scrollWidth <= s.clientWidth, r.width > 300]; });
     expect(fit).toEqual([true, true, true, true, true, true]);
+    // and nothing of the report shows through around it (a "▶ Memory" line was seen at 360 px)
+    await page.setViewportSize({ width: 360, height: 740 });
+    const around = await page.evaluate(() => {
+      const hit = document.elementFromPoint(180, 730);
+      return { hit: hit?.id ?? hit?.tagName, bg: getComputedStyle(document.getElementById('shot')!).backgroundColor };
+    });
+    expect(around).toEqual({ hit: 'shot', bg: 'rgb(11, 11, 11)' });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.keyboard.press('Escape');
     await expect(page.locator('#shot')).not.toHaveClass('full');

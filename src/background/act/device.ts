@@ -12,6 +12,7 @@
  * again.
  */
 import * as cdp from '../cdp';
+import { phoneScale } from '../../core/phone-view';
 
 export const PHONE = { width: 412, height: 915, deviceScaleFactor: 2.625 };
 
@@ -39,10 +40,19 @@ export function emulatesTouch(tabId: number): boolean {
 
 export async function emulatePhone(tabId: number): Promise<void> {
   const major = chromeMajor();
+  // the tab's size before the phone replaces it (a worker restarted mid-run finds the phone already there: drawn as it was)
+  const before = phones.has(tabId) ? null : await cdp.send<{ cssLayoutViewport?: { clientWidth: number; clientHeight: number } }>(tabId, 'Page.getLayoutMetrics').catch(() => null);
+  const vp = before?.cssLayoutViewport;
+  // the whole phone in the window (core/phone-view.ts); input follows the drawn view (cdp.ts setViewScale).
+  // Chrome draws it at the tab's top-left: a view position past the emulated screen's width (412 px,
+  // the page's screen.width) is refused ("View position should be on the screen"), so it is not centred.
+  const scale = phoneScale(vp && vp.clientWidth !== PHONE.width ? { width: vp.clientWidth, height: vp.clientHeight } : { width: 0, height: 0 }, PHONE);
   await cdp.send(tabId, 'Emulation.setDeviceMetricsOverride', {
     ...PHONE, mobile: true, screenWidth: PHONE.width, screenHeight: PHONE.height,
     screenOrientation: { type: 'portraitPrimary', angle: 0 },
+    scale,
   });
+  cdp.setViewScale(tabId, scale);
   await cdp.send(tabId, 'Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
   await cdp.send(tabId, 'Emulation.setUserAgentOverride', {
     userAgent: phoneUserAgent(major),
@@ -59,6 +69,7 @@ export async function emulatePhone(tabId: number): Promise<void> {
 /** Undo emulatePhone (also harmless on a tab that does not emulate). */
 export async function restoreDevice(tabId: number): Promise<void> {
   phones.delete(tabId);
+  cdp.setViewScale(tabId, null);
   await cdp.send(tabId, 'Emulation.clearDeviceMetricsOverride');
   await cdp.send(tabId, 'Emulation.setTouchEmulationEnabled', { enabled: false });
   // An empty user agent puts the browser's own back.

@@ -67,7 +67,7 @@ pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font:12.5px/1.45 ui-mon
 #noshot{padding:var(--s6);text-align:center;color:var(--muted)}
 #cross{position:absolute;width:24px;height:24px;margin:-12px 0 0 -12px;pointer-events:none;border-radius:50%;box-shadow:0 0 0 2px #fff;background:linear-gradient(#e11d48,#e11d48) center/2px 100% no-repeat,linear-gradient(#e11d48,#e11d48) center/100% 2px no-repeat}
 #box{position:absolute;pointer-events:none;border:2px solid #e11d48;box-shadow:0 0 0 1px #fff;border-radius:2px}
-#shot.full{position:fixed;inset:0;z-index:10;border:0;border-radius:0;background:rgba(0,0,0,.92);overflow:hidden;display:flex}
+#shot.full{position:fixed;inset:0;z-index:10;border:0;border-radius:0;background:#0b0b0b;overflow:hidden;display:flex}
 #shot.full .pic{margin:auto}#shot.full #img{width:auto;height:auto;max-width:100vw;max-height:100vh;cursor:zoom-out}
 .kv{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:var(--s1) var(--s3)}
 .kv dt{color:var(--muted);font-size:.85rem}.kv dd{white-space:pre-wrap;overflow-wrap:anywhere}
