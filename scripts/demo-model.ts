@@ -11,9 +11,9 @@ import { parseArgs } from 'node:util';
 import { completion, isConnectionTest, startChatServer, usageOf, type ChatServer, type ModelReply } from './chat-server';
 import { ELEMENTS_START, parsePrompt, scriptedPolicy, type Goal } from './scripted-model';
 import { DEFAULT_SETTINGS } from '../src/core/settings';
-import type { DialectId } from '../src/core/dialects/registry';
+import { DIALECTS, type DialectId } from '../src/core/dialects/registry';
 import { look, nextMove, stopLooking, type DemoMove, type DemoTask } from './demo-look';
-import { dialectOfRequest, lastImage, requestText, speak } from './demo-speakers';
+import { dialectOfRequest, lastImage, looksIn, requestText, speak } from './demo-speakers';
 
 export const DEMO_TASK = 'Find the price of the hardcover edition of "The Pragmatic Programmer"';
 export const DEMO_MODEL = 'demo-scripted';
@@ -63,8 +63,8 @@ export const NOT_A_MODEL = 'I am the scripted demo model, not a real model: I ca
 
 export const DEMO_GOALS: Goal[] = demoGoals(DEMO_TASK)!;
 
-/** The dialects the demo model plays: glm-web by the element list, the others by reading the screenshot (demo-look.ts). */
-export const PLAYED_DIALECTS: readonly DialectId[] = ['glm-web', 'glm-pc', 'glm-mobile', 'cogagent', 'midscene', 'ui-tars'];
+/** The dialects the demo model plays: glm-web by the element list, the others it speaks by reading the screenshot (demo-speakers.ts). */
+export const PLAYED_DIALECTS: readonly DialectId[] = (Object.keys(DIALECTS) as DialectId[]).filter((id) => id === 'glm-web' || looksIn(id));
 
 /**
  * What the demo model answers, as an HTTP 400 (the run stops at once and shows it), to a request

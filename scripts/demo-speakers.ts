@@ -12,17 +12,6 @@ import type { ShotGeometry } from '../src/core/action/coords';
 import { DIALECTS, type DialectId } from '../src/core/dialects/registry';
 import { CURSOR_IN_BOX, type DemoMove } from './demo-look';
 
-/** What each dialect's request holds that no other one does (glm-web's step is told apart first: demo-model.ts isWebStep). */
-const SIGNATURES: Record<DialectId, string | null> = {
-  'glm-web': null,
-  'glm-pc': "key(keys=",
-  'glm-mobile': '"action_type"',
-  cogagent: 'Action-Operation-Sensitive',
-  midscene: 'Target: User will give you a screenshot',
-  appagent: 'smartphone screenshot',
-  'ui-tars': 'You are a GUI agent. You are given a task and your action history',
-};
-
 /** A request's text: every message's text parts, in order (the history's earlier moves among them). */
 export function requestText(body: Record<string, unknown>): string {
   const msgs = Array.isArray(body.messages) ? body.messages as Array<{ content?: unknown }> : [];
@@ -37,12 +26,6 @@ export function lastImage(body: Record<string, unknown>): string | null {
   return urls.at(-1) || null;
 }
 
-/** The dialect whose request this is (by its text, `said`), or null. */
-export function dialectOfRequest(said: string): DialectId | null {
-  for (const [id, s] of Object.entries(SIGNATURES) as Array<[DialectId, string | null]>) if (s && said.includes(s)) return id;
-  return null;
-}
-
 const point = (at: { x: number; y: number }) => ({ kind: 'point' as const, x: at.x, y: at.y });
 const click = (at: { x: number; y: number }): Action => ({ type: 'click', target: point(at), button: 'left', count: 1 });
 const enter: Action = { type: 'key', keys: 'enter' };
@@ -51,98 +34,143 @@ const scrollPage: Action = { type: 'scroll', target: { kind: 'window' }, directi
 /** A reply in the dialect's form; `said` is the request's text (what earlier moves said). */
 type Writer = (m: DemoMove, shot: ShotGeometry, said: string) => string;
 
-function writerFor(id: DialectId): Writer | null {
-  const f = (a: Action, shot: ShotGeometry) => DIALECTS[id].formatAction(a, shot);
-  const centre = (shot: ShotGeometry) => ({ x: Math.round(shot.imageWidth / 2), y: Math.round(shot.imageHeight / 2) });
-  switch (id) {
-    case 'glm-pc': {
-      const pc = (thought: string, call: string) => `${thought}\n${call}\nMemory:\n[]`;
-      return (m, shot, said) => {
-        switch (m.kind) {
-          case 'click': return pc(m.thought, f(click(m.at), shot));
-          case 'type': return said.includes(CURSOR_IN_BOX)
-            ? pc(m.thought, f({ type: 'type', target: { kind: 'none' }, text: m.text, clear: false, enter: false }, shot))
-            : pc(CURSOR_IN_BOX, f(click(m.at), shot));
-          case 'enter': return pc(m.thought, f(enter, shot));
-          case 'scroll': return pc(m.thought, f({ type: 'scroll', target: point(centre(shot)), direction: 'down', ticks: 5 }, shot));
-          case 'answer': return `${m.text}\nDONE()\nMemory:\n[${JSON.stringify({ answer: m.text })}]`;
-          case 'give-up': return pc(m.thought, 'FAIL()');
+/**
+ * How the demo model speaks a dialect: `signature`, what the dialect's request holds that no other
+ * one does (glm-web's step is told apart first: demo-model.ts isWebStep); `writer`, its replies.
+ */
+interface Speaker { signature: string; writer: (f: (a: Action, shot: ShotGeometry) => string) => Writer }
+
+const centre = (shot: ShotGeometry) => ({ x: Math.round(shot.imageWidth / 2), y: Math.round(shot.imageHeight / 2) });
+
+const glmPc: Speaker = {
+  signature: 'key(keys=',
+  writer: (f) => {
+    const pc = (thought: string, call: string) => `${thought}\n${call}\nMemory:\n[]`;
+    return (m, shot, said) => {
+      switch (m.kind) {
+        case 'click': return pc(m.thought, f(click(m.at), shot));
+        case 'type': return said.includes(CURSOR_IN_BOX)
+          ? pc(m.thought, f({ type: 'type', target: { kind: 'none' }, text: m.text, clear: false, enter: false }, shot))
+          : pc(CURSOR_IN_BOX, f(click(m.at), shot));
+        case 'enter': return pc(m.thought, f(enter, shot));
+        case 'scroll': return pc(m.thought, f({ type: 'scroll', target: point(centre(shot)), direction: 'down', ticks: 5 }, shot));
+        case 'answer': return `${m.text}\nDONE()\nMemory:\n[${JSON.stringify({ answer: m.text })}]`;
+        case 'give-up': return pc(m.thought, 'FAIL()');
+      }
+    };
+  },
+};
+
+const glmMobile: Speaker = {
+  signature: '"action_type"',
+  writer: (f) => {
+    const mobile = (reason: string, action: string, memory = 'None') => `Memory: ${memory}\nReason: ${reason}\nAction: ${action}`;
+    const infeasible = '{"action_type": "status", "goal_status": "infeasible"}';
+    return (m, shot, said) => {
+      switch (m.kind) {
+        case 'click': return mobile(m.thought, f(click(m.at), shot));
+        // input_text clicks the field, types and presses Enter
+        case 'type': return mobile(m.thought, f({ type: 'type', target: point(m.at), text: m.text, clear: true, enter: true }, shot));
+        case 'enter': return mobile('The search did not start.', infeasible);
+        case 'scroll': return mobile(m.thought, f(scrollPage, shot));
+        case 'answer': {
+          const told = `I give the answer: ${m.text}.`;
+          if (said.includes(told)) return mobile('The question is answered.', '{"action_type": "status", "goal_status": "complete"}', `Answer: ${m.text}`);
+          return mobile(told, JSON.stringify({ action_type: 'answer', text: m.text }), `Answer: ${m.text}`);
         }
-      };
-    }
-    case 'glm-mobile': {
-      const mobile = (reason: string, action: string, memory = 'None') => `Memory: ${memory}\nReason: ${reason}\nAction: ${action}`;
-      const infeasible = '{"action_type": "status", "goal_status": "infeasible"}';
-      return (m, shot, said) => {
-        switch (m.kind) {
-          case 'click': return mobile(m.thought, f(click(m.at), shot));
-          // input_text clicks the field, types and presses Enter
-          case 'type': return mobile(m.thought, f({ type: 'type', target: point(m.at), text: m.text, clear: true, enter: true }, shot));
-          case 'enter': return mobile('The search did not start.', infeasible);
-          case 'scroll': return mobile(m.thought, f(scrollPage, shot));
-          case 'answer': {
-            const told = `I give the answer: ${m.text}.`;
-            if (said.includes(told)) return mobile('The question is answered.', '{"action_type": "status", "goal_status": "complete"}', `Answer: ${m.text}`);
-            return mobile(told, JSON.stringify({ action_type: 'answer', text: m.text }), `Answer: ${m.text}`);
-          }
-          case 'give-up': return mobile(m.thought, infeasible);
-        }
-      };
-    }
-    case 'cogagent': {
-      const cog = (sentence: string, op: string) => `Action: ${sentence}\nGrounded Operation: ${op}\n<<一般操作>>`;
-      const quoted = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-      return (m, shot) => {
-        switch (m.kind) {
-          case 'click': return cog(m.thought, f(click(m.at), shot));
-          case 'type': return cog(m.thought, f(click(m.at), shot).replace(/^CLICK\((.*)\)$/, `TYPE($1, text=${quoted(m.text)})`));
-          case 'enter': return cog(m.thought, f(enter, shot));
-          case 'scroll': return cog(m.thought, f({ type: 'scroll', target: point(centre(shot)), direction: 'down', ticks: 5 }, shot));
-          // END's Action sentence is the run's answer
-          case 'answer': return cog(m.text, 'END()');
-          case 'give-up': return cog(m.thought, 'END()');
-        }
-      };
-    }
-    case 'midscene': {
-      const plan = (want: string, log: string, action: unknown, more = true) =>
-        JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: want, log, more_actions_needed_by_instruction: more, action }, null, 2);
-      const json = (a: Action, shot: ShotGeometry) => JSON.parse(f(a, shot)) as Record<string, unknown>;
-      return (m, shot) => {
-        switch (m.kind) {
-          case 'click': return plan('use the page', `${m.thought}`, json(click(m.at), shot));
-          case 'type': return plan(`search for "${m.text}"`, m.thought, { type: 'Input', locate: json(click(m.at), shot).locate, param: { value: m.text } });
-          case 'enter': return plan('start the search', m.thought, json(enter, shot));
-          case 'scroll': return plan('see more of the page', m.thought, json(scrollPage, shot));
-          case 'answer': return plan('nothing more', m.text, null, false);
-          case 'give-up': return plan('stop', m.thought, null, false);
-        }
-      };
-    }
-    case 'ui-tars': {
-      const tars = (thought: string, action: string) => `Thought: ${thought}\nAction: ${action}`;
-      return (m, shot, said) => {
-        switch (m.kind) {
-          case 'click': return tars(m.thought, f(click(m.at), shot));
-          // a "\n" at the end submits
-          case 'type': return said.includes(CURSOR_IN_BOX)
-            ? tars(m.thought, f({ type: 'type', target: { kind: 'none' }, text: m.text, clear: false, enter: true }, shot))
-            : tars(CURSOR_IN_BOX, f(click(m.at), shot));
-          case 'enter': return tars(m.thought, f(enter, shot));
-          case 'scroll': return tars(m.thought, f(scrollPage, shot));
-          case 'answer': return tars('I have found the price.', f({ type: 'finish', outcome: 'done', text: m.text }, shot));
-          case 'give-up': return tars(m.thought, f({ type: 'finish', outcome: 'done', text: m.thought }, shot));
-        }
-      };
-    }
-    case 'glm-web':
-    case 'appagent':
-      return null;
-  }
+        case 'give-up': return mobile(m.thought, infeasible);
+      }
+    };
+  },
+};
+
+const cogagent: Speaker = {
+  signature: 'Action-Operation-Sensitive',
+  writer: (f) => {
+    const cog = (sentence: string, op: string) => `Action: ${sentence}\nGrounded Operation: ${op}\n<<一般操作>>`;
+    const quoted = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+    return (m, shot) => {
+      switch (m.kind) {
+        case 'click': return cog(m.thought, f(click(m.at), shot));
+        case 'type': return cog(m.thought, f(click(m.at), shot).replace(/^CLICK\((.*)\)$/, `TYPE($1, text=${quoted(m.text)})`));
+        case 'enter': return cog(m.thought, f(enter, shot));
+        case 'scroll': return cog(m.thought, f({ type: 'scroll', target: point(centre(shot)), direction: 'down', ticks: 5 }, shot));
+        // END's Action sentence is the run's answer
+        case 'answer': return cog(m.text, 'END()');
+        case 'give-up': return cog(m.thought, 'END()');
+      }
+    };
+  },
+};
+
+const midscene: Speaker = {
+  signature: 'Target: User will give you a screenshot',
+  writer: (f) => {
+    const plan = (want: string, log: string, action: unknown, more = true) =>
+      JSON.stringify({ what_the_user_wants_to_do_next_by_instruction: want, log, more_actions_needed_by_instruction: more, action }, null, 2);
+    const json = (a: Action, shot: ShotGeometry) => JSON.parse(f(a, shot)) as Record<string, unknown>;
+    return (m, shot) => {
+      switch (m.kind) {
+        case 'click': return plan('use the page', `${m.thought}`, json(click(m.at), shot));
+        case 'type': return plan(`search for "${m.text}"`, m.thought, { type: 'Input', locate: json(click(m.at), shot).locate, param: { value: m.text } });
+        case 'enter': return plan('start the search', m.thought, json(enter, shot));
+        case 'scroll': return plan('see more of the page', m.thought, json(scrollPage, shot));
+        case 'answer': return plan('nothing more', m.text, null, false);
+        case 'give-up': return plan('stop', m.thought, null, false);
+      }
+    };
+  },
+};
+
+const uiTars: Speaker = {
+  signature: 'You are a GUI agent. You are given a task and your action history',
+  writer: (f) => {
+    const tars = (thought: string, action: string) => `Thought: ${thought}\nAction: ${action}`;
+    return (m, shot, said) => {
+      switch (m.kind) {
+        case 'click': return tars(m.thought, f(click(m.at), shot));
+        // a "\n" at the end submits
+        case 'type': return said.includes(CURSOR_IN_BOX)
+          ? tars(m.thought, f({ type: 'type', target: { kind: 'none' }, text: m.text, clear: false, enter: true }, shot))
+          : tars(CURSOR_IN_BOX, f(click(m.at), shot));
+        case 'enter': return tars(m.thought, f(enter, shot));
+        case 'scroll': return tars(m.thought, f(scrollPage, shot));
+        case 'answer': return tars('I have found the price.', f({ type: 'finish', outcome: 'done', text: m.text }, shot));
+        case 'give-up': return tars(m.thought, f({ type: 'finish', outcome: 'done', text: m.thought }, shot));
+      }
+    };
+  },
+};
+
+/**
+ * Every dialect, and how the demo model speaks it by reading the screenshot (null: not this way:
+ * glm-web is played by its element list; appagent's model picks numbered tags the demo cannot read).
+ */
+const SPEAKERS = {
+  'glm-web': null,
+  'glm-pc': glmPc,
+  'glm-mobile': glmMobile,
+  cogagent,
+  midscene,
+  appagent: null,
+  'ui-tars': uiTars,
+} satisfies Record<DialectId, Speaker | null>;
+
+/** Whether the demo model plays dialect `id` by reading the screenshot. */
+export function looksIn(id: DialectId): boolean {
+  return SPEAKERS[id] !== null;
+}
+
+/** The dialect whose request this is (by its text, `said`), or null (glm-web's is told apart by demo-model.ts isWebStep). */
+export function dialectOfRequest(said: string): DialectId | null {
+  for (const [id, sp] of Object.entries(SPEAKERS) as Array<[DialectId, Speaker | null]>) if (sp && said.includes(sp.signature)) return id;
+  return null;
 }
 
 /** The reply of the demo model in dialect `id` for a move on a screenshot of `width` × `height` pixels; null: not played this way. */
 export function speak(id: DialectId, m: DemoMove, size: { width: number; height: number }, said: string): string | null {
+  const sp: Speaker | null = SPEAKERS[id];
+  if (!sp) return null;
   const shot: ShotGeometry = { imageWidth: size.width, imageHeight: size.height, viewport: { width: size.width, height: size.height } };
-  return writerFor(id)?.(m, shot, said) ?? null;
+  return sp.writer((a, g) => DIALECTS[id].formatAction(a, g))(m, shot, said);
 }
