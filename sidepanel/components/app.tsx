@@ -25,6 +25,8 @@ export function App() {
   const [busy, setBusy] = useState(false);
   const [labelInfo, setLabelInfo] = useState<string | null>(null);
   const [approveSteps, setApproveSteps] = useState(false);
+  /** the step-approval switch's last change, until stored (Start waits for it) */
+  const modeSaved = useRef<Promise<void>>(Promise.resolve());
   // a dialect that learns a site's controls (AppAgent) may explore instead of doing the task
   const [dialect, setDialect] = useState('');
   const [explore, setExplore] = useState(false);
@@ -89,6 +91,8 @@ export function App() {
       const tab = await targetTab();
       if (!tab?.id) throw new Error(t('noWebPage'));
       await settings.current?.commit();
+      // a click on the step-approval switch just before Start is stored first: the run starts with the switch as shown
+      await modeSaved.current;
       const { runId } = await send('run/start', { task, tabId: tab.id, ...(canExplore && explore ? { explore: true } : {}) });
       // the last demonstration's result is old news once a run starts
       setDemoNote(null);
@@ -144,7 +148,9 @@ export function App() {
   /** The switch is a setting (remembered) and applies to the live run at once. */
   async function switchMode(on: boolean) {
     setApproveSteps(on);
-    const ok = await labels.command(() => send('run/mode', { runId: running ? run.id : undefined, approveSteps: on }));
+    const saving = labels.command(() => send('run/mode', { runId: running ? run.id : undefined, approveSteps: on }));
+    modeSaved.current = saving.then(() => undefined);
+    const ok = await saving;
     if (!ok) setApproveSteps(!on);
   }
 
