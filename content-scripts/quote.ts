@@ -181,8 +181,12 @@ export async function quoteBox(box: Rect, all: boolean): Promise<Quoted> {
     }
     if (chars >= MAX_CHARS || pages >= MAX_PAGES) return { text: lines.join('\n'), pages, capped: true };
     const before = scroller.scrollTop;
+    const height = scroller.scrollHeight;
     scroller.scrollTop = before + Math.max(40, Math.round(scroller.clientHeight * 0.8));
     await pause(SETTLE_MS);
-    if (Math.abs(scroller.scrollTop - before) < 1 && !(await grows(scroller, END_WAIT_MS))) return { text: lines.join('\n'), pages, capped: false };
+    // at the end only when it did not move and nothing arrived: rows a lazy list added during the
+    // pause (loaded by an earlier scroll, late on a busy machine) are below it, to be read next
+    const stuck = Math.abs(scroller.scrollTop - before) < 1 && scroller.scrollHeight <= height;
+    if (stuck && !(await grows(scroller, END_WAIT_MS))) return { text: lines.join('\n'), pages, capped: false };
   }
 }
