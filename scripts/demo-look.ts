@@ -197,9 +197,8 @@ export function nextMove(task: DemoTask, s: Screen, said: string): DemoMove {
   if (typed) return { kind: 'enter', thought: 'The title is in the search box; I press Enter to search.' };
   const box = find(s, 'Search books by title or author') ?? find(s, 'Search books');
   if (box) {
-    const at = centre(box);
-    if (said.includes(CURSOR_IN_BOX)) return { kind: 'type', at, text: task.title, thought: `I type "${task.title}" into the search box.` };
-    return { kind: 'type', at, text: task.title, thought: `The shop has a search box; I search for "${task.title}".` };
+    const thought = said.includes(CURSOR_IN_BOX) ? `I type "${task.title}" into the search box.` : `The shop has a search box; I search for "${task.title}".`;
+    return { kind: 'type', at: centre(box), text: task.title, thought };
   }
   return { kind: 'give-up', thought: 'I cannot find the demo bookshop\'s search box, results or book page on this screen.' };
 }

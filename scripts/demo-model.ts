@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { completion, isConnectionTest, startChatServer, usageOf, type ChatServer, type ModelReply } from './chat-server';
-import { ELEMENTS_START, parsePrompt, scriptedPolicy, type Goal } from './scripted-model';
+import { ELEMENTS_START, parsePrompt, scriptedPolicy, type Goal, type PromptParts } from './scripted-model';
 import { DEFAULT_SETTINGS } from '../src/core/settings';
 import { DIALECTS, type DialectId } from '../src/core/dialects/registry';
 import { look, nextMove, stopLooking, type DemoMove, type DemoTask } from './demo-look';
@@ -78,8 +78,13 @@ export const NOT_PLAYED = 'The scripted demo model (not a real model) plays the 
 
 /** Is this request a glm-web step (the web prompt's element list and history, one picture)? */
 export function isWebStep(body: Record<string, unknown>): boolean {
+  return webStep(body) !== null;
+}
+
+/** The glm-web step's parts, or null when the request is not one. */
+function webStep(body: Record<string, unknown>): PromptParts | null {
   const p = parsePrompt(body);
-  return !!p && p.imageUrl !== '' && p.text.includes(ELEMENTS_START) && p.text.includes('# Task:\n');
+  return p && p.imageUrl !== '' && p.text.includes(ELEMENTS_START) && p.text.includes('# Task:\n') ? p : null;
 }
 
 /** The book and the format a task asks for (paperback when none is named), read from a request's text; null: not the shop's. */
@@ -122,7 +127,8 @@ export async function startDemoModel(port = 0): Promise<ChatServer> {
     answer: async (body) => {
       if (isConnectionTest(body)) return { json: completion('chatcmpl-demo-test', body, 'OK', usageOf(20, 'OK')) };
       let reply: ModelReply | null;
-      if (isWebStep(body)) reply = demoReply(parsePrompt(body), titles);
+      const web = webStep(body);
+      if (web) reply = demoReply(web, titles);
       else {
         const said = requestText(body);
         const id = dialectOfRequest(said);

@@ -40,6 +40,15 @@ type Writer = (m: DemoMove, shot: ShotGeometry, said: string) => string;
  */
 interface Speaker { signature: string; writer: (f: (a: Action, shot: ShotGeometry) => string) => Writer }
 
+/**
+ * Typing in a grammar that types only into the focused field (glm-pc, ui-tars): a click into the
+ * box first, which says so (CURSOR_IN_BOX, read back from the history), then the text.
+ */
+function typeFocused(m: Extract<DemoMove, { kind: 'type' }>, said: string, say: (thought: string, call: string) => string, write: (a: Action) => string, enter: boolean): string {
+  if (!said.includes(CURSOR_IN_BOX)) return say(CURSOR_IN_BOX, write(click(m.at)));
+  return say(m.thought, write({ type: 'type', target: { kind: 'none' }, text: m.text, clear: false, enter }));
+}
+
 const centre = (shot: ShotGeometry) => ({ x: Math.round(shot.imageWidth / 2), y: Math.round(shot.imageHeight / 2) });
 
 const glmPc: Speaker = {
@@ -49,9 +58,7 @@ const glmPc: Speaker = {
     return (m, shot, said) => {
       switch (m.kind) {
         case 'click': return pc(m.thought, f(click(m.at), shot));
-        case 'type': return said.includes(CURSOR_IN_BOX)
-          ? pc(m.thought, f({ type: 'type', target: { kind: 'none' }, text: m.text, clear: false, enter: false }, shot))
-          : pc(CURSOR_IN_BOX, f(click(m.at), shot));
+        case 'type': return typeFocused(m, said, pc, (a) => f(a, shot), false);
         case 'enter': return pc(m.thought, f(enter, shot));
         case 'scroll': return pc(m.thought, f({ type: 'scroll', target: point(centre(shot)), direction: 'down', ticks: 5 }, shot));
         case 'answer': return `${m.text}\nDONE()\nMemory:\n[${JSON.stringify({ answer: m.text })}]`;
@@ -130,9 +137,7 @@ const uiTars: Speaker = {
       switch (m.kind) {
         case 'click': return tars(m.thought, f(click(m.at), shot));
         // a "\n" at the end submits
-        case 'type': return said.includes(CURSOR_IN_BOX)
-          ? tars(m.thought, f({ type: 'type', target: { kind: 'none' }, text: m.text, clear: false, enter: true }, shot))
-          : tars(CURSOR_IN_BOX, f(click(m.at), shot));
+        case 'type': return typeFocused(m, said, tars, (a) => f(a, shot), true);
         case 'enter': return tars(m.thought, f(enter, shot));
         case 'scroll': return tars(m.thought, f(scrollPage, shot));
         case 'answer': return tars('I have found the price.', f({ type: 'finish', outcome: 'done', text: m.text }, shot));
