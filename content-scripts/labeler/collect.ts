@@ -25,7 +25,7 @@
  *    with no viewport (a display:none iframe) has no candidates at all.
  * 5. De-nest (denest.ts).
  */
-import type { Rect } from '../../src/core/marks';
+import type { PassKind, Rect } from '../../src/core/marks';
 import { composedParent } from './dom';
 import { denest, type Seen } from './denest';
 import { splitRows } from './rows';
@@ -34,6 +34,7 @@ import type { LabelIndex } from './text';
 import { Covers, presentAt } from './cover';
 import { bigEnough, clipToViewport, hitTest, renderedOpacity, visibleRect, type ClipMemo, type OnMiss, type Point } from './visibility';
 import { fromIndex, scheduleIndex } from './page-index';
+import { quickWalk } from './quick-walk';
 import { SCROLLING, Walker, type Found, type Walk, type Walked } from './walk';
 export interface Candidate {
   /** the element with the box: what is hit-tested, resolved and clicked */
@@ -162,15 +163,28 @@ function chainHasVisible(el: Element, visible: Set<Element>, pointer: Set<Elemen
   return false;
 }
 
-/** How the last pass read the page (bench and tests): walked in full, or from the page index. */
-export type PassKind = 'walk' | 'index';
+/**
+ * The quick pass on a page without an index (quick-walk.ts). Tests and the bench turn it off to
+ * compare it with the walk: `globalThis[Symbol.for('webagent.labeler.walkOnly')] = true` in the
+ * content scripts' world.
+ */
+const WALK_ONLY = Symbol.for('webagent.labeler.walkOnly');
+const quickOn = () => (globalThis as unknown as Record<symbol, unknown>)[WALK_ONLY] !== true;
+
 
 export function collectCandidates(): Collected & { kind: PassKind } {
   const vw = window.innerWidth, vh = window.innerHeight;
   // a frame with no viewport (a display:none iframe) shows nothing: every rect would clip to null
   if (!vw || !vh) return { candidates: [], labels: new Map(), walked: { frames: [], roots: [] }, kind: 'walk' };
   let w: Walk | null = fromIndex(vw, vh);
-  const kind: PassKind = w ? 'index' : 'walk';
+  let kind: PassKind = w ? 'index' : 'walk';
+  if (!w && quickOn()) {
+    w = quickWalk(vw, vh);
+    if (w) {
+      kind = 'quick';
+      scheduleIndex();
+    }
+  }
   if (!w) {
     const walker = new Walker({ left: 0, top: 0, right: vw, bottom: vh });
     walker.run();

@@ -8,7 +8,7 @@
  * screenshot (src/background/draw-labels.ts), Show labels calls drawOverlay(merged) in the top.
  * Actions then use this frame's local labels: resolveMark, focusMark, scrollMark, chooseInSelect.
  */
-import type { FrameMarks, LabelStyle, Mark, MarksSnapshot, Rect, TextFinding } from '../../src/core/marks';
+import type { FrameMarks, LabelStyle, Mark, MarksSnapshot, PassKind, Rect, TextFinding } from '../../src/core/marks';
 import type { ResolvedMark } from '../../src/core/messages';
 import type { PictureBox } from '../../src/core/picture-text';
 import { adoptWalkedRoots, installSelectRewrite, lastSelectPick, removeSelectRewrite } from '../select-rewrite';
@@ -44,11 +44,11 @@ function viewport() {
  * fingerprints; 3. number them 0..n-1 in document order; 4. remember label → element.
  * Synchronous, so closed shadow roots found once are remembered for the pass (dom.rememberingRoots).
  */
-function labelPass(): { marks: Mark[]; walked: Walked; indexed: boolean } {
+function labelPass(): { marks: Mark[]; walked: Walked; indexed: boolean; pass: PassKind } {
   return rememberingRoots(readMarks);
 }
 
-function readMarks(): { marks: Mark[]; walked: Walked; indexed: boolean } {
+function readMarks(): { marks: Mark[]; walked: Walked; indexed: boolean; pass: PassKind } {
   beginTextPass();
   const { candidates, labels, walked, kind } = collectCandidates();
   const paths = new PathCache();
@@ -65,7 +65,7 @@ function readMarks(): { marks: Mark[]; walked: Walked; indexed: boolean } {
     return mark;
   });
   state().entries = entries;
-  return { marks, walked, indexed: kind === 'index' };
+  return { marks, walked, indexed: kind === 'index', pass: kind };
 }
 
 /** The shadow roots the last pass's walk met (the page text screen reads them too). */
@@ -89,13 +89,13 @@ export function drawMarks(): MarksSnapshot {
   installSelectRewrite(false);
   removeOverlay();
   const t0 = performance.now();
-  const { marks, walked, indexed } = labelPass();
+  const { marks, walked, indexed, pass } = labelPass();
   adoptWalkedRoots(walked.roots);
   lastRoots = walked.roots;
   const labelMs = performance.now() - t0;
   const view = viewport();
   renderOverlay(marks, view.width, view.height);
-  return { url: location.href, title: document.title, viewport: view, marks, labelMs, indexed };
+  return { url: location.href, title: document.title, viewport: view, marks, labelMs, indexed, pass };
 }
 
 /**
@@ -117,7 +117,7 @@ export async function collectFrame(opts: { everyChildAnswers?: boolean } | null 
   const finishLinks = beginLinking(opts?.everyChildAnswers ? LINK_WAIT_ALL_MS : undefined);
   removeOverlay();
   const t0 = performance.now();
-  const { marks, walked, indexed } = labelPass();
+  const { marks, walked, indexed, pass } = labelPass();
   adoptWalkedRoots(walked.roots);
   const view = viewport();
   let ms = performance.now() - t0;
@@ -136,7 +136,7 @@ export async function collectFrame(opts: { everyChildAnswers?: boolean } | null 
   }));
   const screenMs = performance.now() - t2;
   return {
-    token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, screenMs, values: controlValues(state().entries),
+    token: selfId(), url: location.href, title: document.title, viewport: view, marks, frames, ms, indexed, pass, screenMs, values: controlValues(state().entries),
     ...(findings.length ? { findings } : {}), ...(pictures.length ? { pictures } : {}),
   };
 }

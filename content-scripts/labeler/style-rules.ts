@@ -9,10 +9,31 @@
 const PSEUDO = /::?(before|after)\b/i;
 const PSEUDOS = /::?(before|after)\b/gi;
 
+/** A selector list's parts: split at its top-level commas (not those in `:is(a, b)`, `[x="a,b"]`). */
+export function splitSelectors(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0, quote = '', from = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(list.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(list.slice(from));
+  return out;
+}
+
 /** The rule's selector parts, each without its ::before / ::after (the element that draws it). */
 export function hostSelectors(selectorText: string, pseudoOnly: boolean): string[] {
   const out: string[] = [];
-  for (const part of selectorText.split(',')) {
+  for (const part of splitSelectors(selectorText)) {
     if (pseudoOnly && !PSEUDO.test(part)) continue;
     out.push(part.replace(PSEUDOS, '').trim() || '*');
   }
@@ -28,7 +49,7 @@ export const namesPseudo = (selectorText: string) => PSEUDO.test(selectorText);
  * selector it stands for); null when a sheet cannot be read (another origin's) or a selector
  * cannot be queried: then the caller asks every element it cares about instead.
  */
-export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, selectors: (style: CSSStyleDeclaration, selectorText: string) => string[] | null): Set<Element> | null {
+export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, selectors: (style: CSSStyleDeclaration, selectorText: string, root: Document | ShadowRoot) => string[] | null): Set<Element> | null {
   const out = new Set<Element>();
   const query = (root: Document | ShadowRoot, sel: string): boolean => {
     try {
@@ -43,14 +64,14 @@ export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, sel
     for (const rule of Array.from(rules)) {
       if (rule instanceof CSSStyleRule) {
         const own = !parent ? rule.selectorText
-          : rule.selectorText.split(',').map((p) => (p.includes('&') ? p.replaceAll('&', `:is(${parent})`) : `:is(${parent}) ${p.trim()}`)).join(', ');
-        for (const sel of selectors(rule.style, own) ?? []) if (!query(root, sel)) return false;
+          : splitSelectors(rule.selectorText).map((p) => (p.includes('&') ? p.replaceAll('&', `:is(${parent})`) : `:is(${parent}) ${p.trim()}`)).join(', ');
+        for (const sel of selectors(rule.style, own, root) ?? []) if (!query(root, sel)) return false;
         if (rule.cssRules?.length && !visit(rule.cssRules, root, own)) return false;
       } else if (rule instanceof CSSImportRule) {
         if (!rule.styleSheet || !readSheet(rule.styleSheet, root)) return false;
       } else if (parent && 'style' in rule && (rule as CSSRule & { style?: CSSStyleDeclaration }).style) {
         // declarations nested after rules (CSSNestedDeclarations): the parent's own
-        for (const sel of selectors((rule as CSSRule & { style: CSSStyleDeclaration }).style, parent) ?? []) if (!query(root, sel)) return false;
+        for (const sel of selectors((rule as CSSRule & { style: CSSStyleDeclaration }).style, parent, root) ?? []) if (!query(root, sel)) return false;
       } else if ('cssRules' in rule && (rule as CSSGroupingRule).cssRules && !visit((rule as CSSGroupingRule).cssRules, root, parent)) {
         return false;
       }

@@ -71,7 +71,7 @@ export interface Box { left: number; top: number; right: number; bottom: number 
  */
 export interface Walked { frames: Element[]; roots: ShadowRoot[] }
 
-const SKIP_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 'link', 'meta', 'title', 'base']);
+export const SKIP_TAGS = new Set(['head', 'script', 'style', 'template', 'noscript', 'link', 'meta', 'title', 'base']);
 export const SCROLLING = new Set(['auto', 'scroll', 'overlay']);
 /** overflow values that clip to the padding box (step 3a) */
 const CLIPPING = new Set(['hidden', 'auto', 'scroll', 'overlay']);
@@ -165,6 +165,12 @@ export class Walker implements Walk {
         ctxs.push(inner);
       }
     }
+  }
+
+  /** Step 2 for one element whose place in document order is known (the quick pass, quick-walk.ts). */
+  visitOne(el: Element, ctx: Ctx, order: number): Ctx | null {
+    this.order = order;
+    return this.visit(el, el.localName, el.firstElementChild, ctx);
   }
 
   /** Step 2 for one element: the context for its children, or null to skip them. */

@@ -152,7 +152,7 @@ export function mergeFrames(frames: FrameResult[]): MarksSnapshot | null {
   }
   for (const f of cut) leftOut.push(`frame ${f.frameId} (${f.result.url.slice(0, 120)}): its labels fell outside the part of its iframe that shows`);
   return {
-    url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true),
+    url: top.result.url, title: top.result.title, viewport: top.result.viewport, marks: out, labelMs, frameOffsets: offsets, indexed: frames.every((f) => f.result.indexed === true), ...(top.result.pass ? { pass: top.result.pass } : {}),
     ...(findings.length ? { findings } : {}), ...(pictures.length ? { pictures } : {}), screenMs, ...(values.length ? { values: values.join(' ') } : {}),
     ...(leftOut.length ? { framesLeftOut: leftOut } : {}),
   };

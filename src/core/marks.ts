@@ -82,6 +82,8 @@ export interface MarksSnapshot {
   frameOffsets?: Record<number, { x: number; y: number }>;
   /** every frame read its candidates from its page index (docs/labeling.md, "Between passes") instead of walking its page */
   indexed?: boolean;
+  /** how the top frame found its candidates (FrameMarks.pass) */
+  pass?: PassKind;
   /**
    * Frames that answered the pass but got no labels, and why (a diagnosis for the trace: a link
    * answer that came too late, an id two iframes claimed, a size that did not match yet)
@@ -104,6 +106,9 @@ export interface ChildFrame {
 }
 
 /** One frame's labeling pass (content script), before merging. */
+/** How a labeling pass found its candidates (docs/labeling.md): a walk, the quick pass, the page index. */
+export type PassKind = 'walk' | 'quick' | 'index';
+
 export interface FrameMarks {
   /** this frame's own random id for the pass, known only to our content scripts; null in the top frame */
   token: string | null;
@@ -123,6 +128,8 @@ export interface FrameMarks {
   screenMs?: number;
   /** the candidates came from the frame's page index, not a walk */
   indexed?: boolean;
+  /** how the frame found its candidates: a walk of the page, the quick pass of a page it had not seen, or its page index */
+  pass?: PassKind;
   /** a short hash of the labelled controls' values and states (not passwords'): the loop guard's "the page changed" sees a value change that no text shows */
   values?: string;
 }
