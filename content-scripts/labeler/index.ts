@@ -24,6 +24,7 @@ import { beginTextPass } from './unseen-text';
 import { screenAfresh, screenPageText } from './screen-text';
 import { screenSeenText } from './seen-text';
 import { picturesOnScreen } from './pictures';
+import { fetchUnreadSheets } from './sheets';
 import { sharingBoxes } from './boxes';
 import { state, type Entry } from './state';
 import { controlValues } from './values';
@@ -117,6 +118,8 @@ export async function collectFrame(opts: { everyChildAnswers?: boolean } | null 
   const finishLinks = beginLinking(opts?.everyChildAnswers ? LINK_WAIT_ALL_MS : undefined);
   removeOverlay();
   const t0 = performance.now();
+  // another origin's style sheets, for the quick pass (sheets.ts): a wait on the critical path, counted as labeling
+  if (!indexBuilt()) await fetchUnreadSheets();
   const { marks, walked, indexed, pass } = labelPass();
   adoptWalkedRoots(walked.roots);
   const view = viewport();

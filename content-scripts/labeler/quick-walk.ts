@@ -126,23 +126,24 @@ function scan(): Scan {
     if (el !== root0) nodes.push(el.nextElementSibling);
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) continue;
-    const names = el.hasAttributes() ? el.getAttributeNames() : null;
-    if (names) {
-      if (names.includes('inert')) continue;
-      if (names.includes(UI_ATTR) && isOurOverlay(el)) continue;
-    }
-    s.order.set(el, n++);
-    if (tag === 'iframe' || tag === 'frame') s.frames.push(el);
-    let found = TAGS.has(tag) || (tag === 'body' && editableDocument(el));
-    if (names) {
-      for (let i = 0; i < names.length && !found; i++) found = ATTR_NAMES.has(names[i]);
-      if (names.includes('popover')) found = true;
-      if (names.includes('style')) {
-        const css = el.getAttribute('style') ?? '';
-        if (STYLED.test(css)) found = true;
-        if (CURSOR.test(css)) s.cursor.push(el);
+    let found = TAGS.has(tag);
+    let skip = false;
+    if (el.hasAttributes()) {
+      const names = el.getAttributeNames();
+      for (let i = 0; i < names.length; i++) {
+        const a = names[i];
+        if (a === 'inert' || (a === UI_ATTR && isOurOverlay(el))) { skip = true; break; }
+        if (a === 'style') {
+          const css = el.getAttribute('style') ?? '';
+          if (STYLED.test(css)) found = true;
+          if (CURSOR.test(css)) s.cursor.push(el);
+        } else if (a === 'popover' || ATTR_NAMES.has(a)) found = true;
       }
     }
+    if (skip) continue;
+    s.order.set(el, n++);
+    if (tag === 'iframe' || tag === 'frame') s.frames.push(el);
+    if (tag === 'body' && editableDocument(el)) found = true;
     if (tag === 'dialog') {
       found = true;
       if (el.matches(':modal')) s.modals.push(el);
@@ -164,10 +165,10 @@ export function quickWalk(vw: number, vh: number): Walk | null {
   const s = scan();
   const roots: Array<Document | ShadowRoot> = [document, ...s.roots];
   const cursorOutside = new Set<Element>();
-  const cursorRules = elementsOfRules(roots, (style, sel, root) => (CURSOR.test(style.cssText) ? elementSelectors(sel, root, cursorOutside) : null));
+  const cursorRules = elementsOfRules(roots, (style, sel, root) => (CURSOR.test(style.cssText) ? elementSelectors(sel, root, cursorOutside) : null), true);
   if (!cursorRules) return null;
   const styledOutside = new Set<Element>();
-  const styled = elementsOfRules(roots, (style, sel, root) => (STYLED.test(style.cssText) ? elementSelectors(sel, root, styledOutside) : null));
+  const styled = elementsOfRules(roots, (style, sel, root) => (STYLED.test(style.cssText) ? elementSelectors(sel, root, styledOutside) : null), true);
   if (!styled) return null;
   for (const el of cursorOutside) cursorRules.add(el);
   for (const el of styledOutside) styled.add(el);
@@ -175,17 +176,24 @@ export function quickWalk(vw: number, vh: number): Walk | null {
   for (const el of styled) wanted.add(el);
   // step 3: what may have a pointer cursor, and everything inside it
   const pointerRoots = new Set<Element>([...cursorRules, ...s.cursor]);
-  for (const a of document.links) pointerRoots.add(a);
-  for (const r of s.roots) for (const a of r.querySelectorAll('a[href], area[href]')) pointerRoots.add(a);
-  // `maybe`: what may have a pointer cursor (its own or inherited)
-  const maybe = new Set<Element>();
-  const limit = Math.max(MAX_ALWAYS, s.order.size * MAX_SHARE);
+
+  // `maybe`: what may have a pointer cursor (its own or inherited); only what is inside the
+  // pointer elements counts against the limit (links are boxed as candidates anyway)
+  const maybe = new Set<Element>(pointerRoots);
+  let limit = Math.max(MAX_ALWAYS, s.order.size * MAX_SHARE) + pointerRoots.size;
   const add = (el: Element): boolean => {
     maybe.add(el);
     for (const d of el.getElementsByTagName('*')) maybe.add(d);
     return maybe.size <= limit;
   };
   for (const el of pointerRoots) if (!add(el)) return null;
+  // links (the browser's own sheet gives them a pointer; they are boxed as candidates anyway) and
+  // what is inside them: one query a root
+  for (const r of roots) {
+    limit += r.querySelectorAll(':any-link').length;
+    for (const el of r.querySelectorAll(':any-link, :any-link *')) maybe.add(el);
+    if (maybe.size > limit) return null;
+  }
   // shadow trees inside it inherit the cursor too (roots are listed outer first), and so do the
   // elements a slot in it shows
   for (const r of s.roots) {

@@ -1,10 +1,12 @@
 /**
  * The elements a style sheet rule may give something a person sees that the DOM does not hold:
  * generated text (`::before` / `::after` `content`, seen-text.ts) or a picture (a background image,
- * pictures.ts). Reading each element's computed style costs a style read per element on the page
+ * pictures.ts); and the elements a rule may give a cursor or a scroller (quick-walk.ts). Reading each element's computed style costs a style read per element on the page
  * (docs/labeling.md); reading the rules costs one pass over the sheets and a query per rule that
  * matters, whatever the page's size.
  */
+
+import { fetchedRules } from './sheets';
 
 const PSEUDO = /::?(before|after)\b/i;
 const PSEUDOS = /::?(before|after)\b/gi;
@@ -47,9 +49,12 @@ export const namesPseudo = (selectorText: string) => PSEUDO.test(selectorText);
  * The elements of `roots` matched by every rule for which `selectors` gives selectors (the roots'
  * style sheets, adopted ones, their imports and groups, and nested rules, each under the full
  * selector it stands for); null when a sheet cannot be read (another origin's) or a selector
- * cannot be queried: then the caller asks every element it cares about instead.
+ * cannot be queried: then the caller asks every element it cares about instead. `fetched`: another
+ * origin's sheet is read from the text the background fetched (sheets.ts), when there is one. Only
+ * the quick pass, whose misses the walk makes up for at the next step, takes that text on trust:
+ * a server can give the page one text and us another, and the screens look for what a page hides.
  */
-export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, selectors: (style: CSSStyleDeclaration, selectorText: string, root: Document | ShadowRoot) => string[] | null): Set<Element> | null {
+export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, selectors: (style: CSSStyleDeclaration, selectorText: string, root: Document | ShadowRoot) => string[] | null, fetched = false): Set<Element> | null {
   const out = new Set<Element>();
   const query = (root: Document | ShadowRoot, sel: string): boolean => {
     try {
@@ -79,13 +84,13 @@ export function elementsOfRules(roots: ReadonlyArray<Document | ShadowRoot>, sel
     return true;
   };
   const readSheet = (sheet: CSSStyleSheet, root: Document | ShadowRoot): boolean => {
-    let rules: CSSRuleList;
+    let rules: CSSRuleList | null;
     try {
       rules = sheet.cssRules;
     } catch {
-      return false;
+      rules = fetched ? fetchedRules(sheet) : null;
     }
-    return visit(rules, root, '');
+    return rules !== null && visit(rules, root, '');
   };
   for (const root of roots) {
     for (const sheet of [...Array.from(root.styleSheets), ...(root.adoptedStyleSheets ?? [])]) if (!readSheet(sheet, root)) return null;

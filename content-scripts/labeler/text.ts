@@ -23,7 +23,7 @@
  * typing into a field or choosing an option does not count as the element changing; for a
  * scroll container it is the name only too (its content is what scrolling changes).
  */
-import { OPTION_ATTR } from './dom';
+import { OPTION_ATTR, shadowRootOf } from './dom';
 import { hiddenParts, hidesOwnText } from './hidden-text';
 import { leafTextUnseen, unseenTextNodes } from './unseen-text';
 
@@ -62,10 +62,13 @@ function contentText(el: Element, style?: CSSStyleDeclaration, visibleOnly = tru
   // or hides it; textContent is far cheaper than innerText's walk over the layout
   if (el.firstElementChild === null) {
     if (visibleOnly && leafTextUnseen(el, s)) return '';
-    if (s.textTransform === 'none' && s.visibility === 'visible') return collapse(el.textContent);
+    if (s.textTransform === 'none' && s.visibility === 'visible') {
+      const own = collapse(el.textContent);
+      if (own || !el.localName.includes('-')) return own;
+    }
   }
   let t = collapse(el.innerText);
-  if (!t) return slottedText(el, visibleOnly);
+  if (!t) return slottedText(el, visibleOnly) || shadowText(el, visibleOnly);
   const styleHidden = visibleOnly ? hiddenParts(el) : [];
   const unseen = visibleOnly && el.firstElementChild !== null ? unseenTextNodes(el, s, styleHidden) : [];
   const hidden: Node[] = [...styleHidden, ...Array.from(el.querySelectorAll('[aria-hidden="true"]')), ...unseen];
@@ -77,6 +80,20 @@ function contentText(el: Element, style?: CSSStyleDeclaration, visibleOnly = tru
     if (at >= 0) t = `${t.slice(0, at)} ${t.slice(at + cut.length)}`;
   }
   return collapse(t);
+}
+
+/**
+ * A component host with no text of its own shows the text its shadow tree holds (`<x-chip
+ * label="Billing">` drawing its label in its shadow root), which innerText does not enter.
+ */
+function shadowText(el: HTMLElement, visibleOnly: boolean): string {
+  const root = shadowRootOf(el);
+  if (!root) return '';
+  const parts: string[] = [];
+  for (let c = root.firstElementChild; c; c = c.nextElementSibling) {
+    if (c.localName !== 'style' && c.localName !== 'script') parts.push(contentText(c, undefined, visibleOnly));
+  }
+  return collapse(parts.join(' '));
 }
 
 /**

@@ -3,6 +3,7 @@
  * a worker that Chrome restarts gets its events.
  */
 import { lingering, stopRefusing } from './refuse';
+import { listenForSheets } from './sheets';
 import { listenForCopies } from './clipboard';
 import { demoState, listenForDemos, startDemo, stopDemo } from './demo';
 import { personT } from './person';
@@ -204,6 +205,8 @@ browser.runtime.onMessage.addListener((msg: unknown, sender: browser.Runtime.Mes
 listenForCopies();
 // What the person does while a demonstration is recorded (demo.ts).
 listenForDemos();
+// The texts of other origins' style sheets, for the labeler (sheets.ts).
+listenForSheets();
 
 // A run follows a tab its tab opens, and goes back to the opener when that tab closes (tabs.ts).
 chrome.tabs.onCreated.addListener((tab) => tabCreated(tab));

@@ -23,7 +23,9 @@
  * next of the five places, PAUSE ms, then a forced garbage collection (CDP
  * HeapProfiler.collectGarbage) right before the pass, for ours and for the baseline alike. Ours
  * reports "in page" as the labeling pass plus the page text screen (labelMs + screenMs, both also
- * kept apart: "label", "screen"), "end to end" as above; the baseline as above.
+ * kept apart: "label", "screen"), "end to end" as above, how each pass found its candidates
+ * ("quick", or "walk" where the quick pass could not be used: docs/labeling.md), and the label
+ * time of the walk on the same page reloaded once more with the quick pass off; the baseline as above.
  * BENCH_REAL_PAGES=a,b picks pages by name (substring).
  */
 import path from 'node:path';
@@ -52,7 +54,11 @@ const FRESH = MODE === 'fresh' || MODE === 'both';
 const PAUSE = 500;
 
 /** Fresh passes (see the header): median / p95 of each; for ours the in-page time split into label and screen. */
-export interface Fresh { marks: number; endToEnd: Timing | null; inPage: Timing | null; label?: Timing | null; screen?: Timing | null }
+export interface Fresh {
+  marks: number; endToEnd: Timing | null; inPage: Timing | null; label?: Timing | null; screen?: Timing | null;
+  /** ours: how the passes found their candidates ("quick 10/10"), and the label time of the walk on the same pages */
+  passes?: string; walkLabel?: Timing | null;
+}
 
 interface Measured { marks: number; first: { endToEnd: number; inPage: number }; endToEnd: Timing | null; inPage: Timing | null; indexed?: number }
 
@@ -113,7 +119,7 @@ async function ours(urls: string[]): Promise<Array<{ nodes: number; row: RealPag
         const pass = () => s.panel.evaluate(async (id) => {
           const t0 = performance.now();
           const snap = await (window as unknown as Api).webagent.send('marks/label', { tabId: id }) as MarksSnapshot;
-          return { e2e: performance.now() - t0, inPage: snap.labelMs ?? NaN, screen: snap.screenMs ?? 0, marks: snap.marks.length, indexed: snap.indexed === true };
+          return { e2e: performance.now() - t0, inPage: snap.labelMs ?? NaN, screen: snap.screenMs ?? 0, marks: snap.marks.length, indexed: snap.indexed === true, pass: snap.pass };
         }, tabId);
         if (WARM) {
           try {
@@ -133,15 +139,28 @@ async function ours(urls: string[]): Promise<Array<{ nodes: number; row: RealPag
               }
               throw new Error('the content script did not load');
             }, tabId));
+            // the walk beside the quick pass: the content scripts' walkOnly switch, set in each new document
+            // (a string: tsx names the functions it compiles, and the page has no `__name`)
+            const walkOnly = () => s.panel.evaluate(`chrome.scripting.executeScript({ target: { tabId: ${tabId}, allFrames: true }, func: () => { globalThis[Symbol.for('webagent.labeler.walkOnly')] = true; } })`);
             const passes = [];
+            const walks = [];
             for (let i = 0; i < FRESH_RUNS; i++) {
               await reloadAt(page, i, ready);
               await collectGarbage(cdp);
               passes.push(await pass());
+              await reloadAt(page, i, ready);
+              await walkOnly();
+              await collectGarbage(cdp);
+              walks.push(await pass());
             }
             await s.panel.evaluate((id) => (window as unknown as Api).webagent.send('marks/clear', { tabId: id }), tabId);
             await cdp.detach();
-            fresh = { marks: passes[0].marks, endToEnd: timing(passes.map((p) => p.e2e)), inPage: timing(passes.map((p) => p.inPage + p.screen)), label: timing(passes.map((p) => p.inPage)), screen: timing(passes.map((p) => p.screen)) };
+            const kinds = new Map<string, number>();
+            for (const p of passes) kinds.set(p.pass ?? '?', (kinds.get(p.pass ?? '?') ?? 0) + 1);
+            fresh = {
+              marks: passes[0].marks, endToEnd: timing(passes.map((p) => p.e2e)), inPage: timing(passes.map((p) => p.inPage + p.screen)), label: timing(passes.map((p) => p.inPage)), screen: timing(passes.map((p) => p.screen)),
+              passes: [...kinds].map(([k, n]) => `${k} ${n}/${passes.length}`).join(', '), walkLabel: timing(walks.map((p) => p.inPage)),
+            };
           } catch (e) { fresh = error(e); }
         }
       } catch (e) {
@@ -157,7 +176,7 @@ async function ours(urls: string[]): Promise<Array<{ nodes: number; row: RealPag
   return out;
 }
 
-type Pass = () => Promise<{ e2e: number; inPage: number; marks: number; indexed?: boolean }>;
+type Pass = () => Promise<{ e2e: number; inPage: number; marks: number; indexed?: boolean; pass?: string }>;
 
 /** The warm passes (see the header): a first pass, then RUNS passes after scrolling. */
 async function warm(page: Page, pass: Pass): Promise<Measured> {
@@ -255,6 +274,8 @@ export async function realPagesBench(log: (s: string) => void = console.log) {
       log(`                         | ours: marks  end-to-end     in page       (label          screen)        | baseline: marks  end-to-end     in page`);
       log('page              nodes  |');
       for (const r of rows) if (r.fresh) log(`${r.page.padEnd(16)} ${String(r.nodes).padStart(6)}   |  ${cell(r.fresh.ours, true)}  |  ${cell(r.fresh.baseline, false)}`);
+      log('ours: how the fresh passes found their candidates, and the label time of the walk on the same pages (the quick pass off):');
+      for (const r of rows) if (r.fresh && !('error' in r.fresh.ours)) log(`  ${r.page.padEnd(16)} ${r.fresh.ours.passes ?? '-'}; walk label ${fmt(r.fresh.ours.walkLabel ?? null)}`);
     }
     return { date: new Date().toISOString(), runs: RUNS, freshRuns: FRESH_RUNS, mode: MODE, viewport: { width: 1280, height: 800 }, pages: rows };
   } finally {
