@@ -115,46 +115,56 @@ interface Scan {
   modals: Element[];
 }
 
+/**
+ * Step 1. Each tree's elements come from one native query in document order; a shadow tree's are
+ * numbered inside its host's gap (between the host and its first light child), as the walk meets
+ * them. What lies inside a skipped element is passed over as one run of the list.
+ */
 function scan(): Scan {
   const s: Scan = { order: new Map(), found: [], cursor: [], frames: [], roots: [], modals: [] };
-  let n = 0;
-  const nodes: Array<Element | null> = [document.documentElement];
-  const root0 = document.documentElement;
-  while (nodes.length) {
-    const el = nodes.pop();
-    if (!el) continue;
-    if (el !== root0) nodes.push(el.nextElementSibling);
-    const tag = el.localName;
-    if (SKIP_TAGS.has(tag)) continue;
-    let found = TAGS.has(tag);
-    let skip = false;
-    if (el.hasAttributes()) {
-      const names = el.getAttributeNames();
-      for (let i = 0; i < names.length; i++) {
-        const a = names[i];
-        if (a === 'inert' || (a === UI_ATTR && isOurOverlay(el))) { skip = true; break; }
-        if (a === 'style') {
-          const css = el.getAttribute('style') ?? '';
-          if (STYLED.test(css)) found = true;
-          if (CURSOR.test(css)) s.cursor.push(el);
-        } else if (a === 'popover' || ATTR_NAMES.has(a)) found = true;
+  const trees: Array<{ list: ArrayLike<Element>; base: number; span: number }> = [{ list: document.getElementsByTagName('*'), base: 0, span: 1 }];
+  for (let t = 0; t < trees.length; t++) {
+    const { list, base, span } = trees[t];
+    const count = list.length;
+    // document elements are numbered 1, 2, …; a shadow tree's fit between its host and the next
+    const step = t === 0 ? 1 : span / (count + 1);
+    let skipped: Element | null = null;
+    for (let i = 0; i < count; i++) {
+      const el = list[i];
+      if (skipped) {
+        if (skipped.contains(el)) continue;
+        skipped = null;
       }
-    }
-    if (skip) continue;
-    s.order.set(el, n++);
-    if (tag === 'iframe' || tag === 'frame') s.frames.push(el);
-    if (tag === 'body' && editableDocument(el)) found = true;
-    if (tag === 'dialog') {
-      found = true;
-      if (el.matches(':modal')) s.modals.push(el);
-    }
-    if (found) s.found.push(el);
-    const first = el.firstElementChild;
-    if (first) nodes.push(first);
-    const shadow = shadowRootOf(el, tag);
-    if (shadow) {
-      s.roots.push(shadow);
-      nodes.push(shadow.firstElementChild);
+      const tag = el.localName;
+      if (SKIP_TAGS.has(tag)) { skipped = el; continue; }
+      let found = TAGS.has(tag);
+      if (el.hasAttributes()) {
+        const names = el.getAttributeNames();
+        for (let k = 0; k < names.length; k++) {
+          const a = names[k];
+          if (a === 'inert' || (a === UI_ATTR && isOurOverlay(el))) { skipped = el; break; }
+          if (a === 'style') {
+            const css = el.getAttribute('style') ?? '';
+            if (STYLED.test(css)) found = true;
+            if (CURSOR.test(css)) s.cursor.push(el);
+          } else if (a === 'popover' || ATTR_NAMES.has(a)) found = true;
+        }
+        if (skipped) continue;
+      }
+      const order = base + (i + 1) * step;
+      s.order.set(el, order);
+      if (tag === 'iframe' || tag === 'frame') s.frames.push(el);
+      else if (tag === 'body' && editableDocument(el)) found = true;
+      else if (tag === 'dialog') {
+        found = true;
+        if (el.matches(':modal')) s.modals.push(el);
+      }
+      if (found) s.found.push(el);
+      const shadow = shadowRootOf(el, tag);
+      if (shadow) {
+        s.roots.push(shadow);
+        trees.push({ list: shadow.querySelectorAll('*'), base: order, span: step });
+      }
     }
   }
   return s;
@@ -164,14 +174,22 @@ function scan(): Scan {
 export function quickWalk(vw: number, vh: number): Walk | null {
   const s = scan();
   const roots: Array<Document | ShadowRoot> = [document, ...s.roots];
+  // one read of the rules: every styled one queried, the cursor ones' selectors kept apart
   const cursorOutside = new Set<Element>();
-  const cursorRules = elementsOfRules(roots, (style, sel, root) => (CURSOR.test(style.cssText) ? elementSelectors(sel, root, cursorOutside) : null), true);
-  if (!cursorRules) return null;
   const styledOutside = new Set<Element>();
-  const styled = elementsOfRules(roots, (style, sel, root) => (STYLED.test(style.cssText) ? elementSelectors(sel, root, styledOutside) : null), true);
+  const cursorSelectors: Array<{ root: Document | ShadowRoot; sel: string }> = [];
+  const styled = elementsOfRules(roots, (style, sel, root) => {
+    const css = style.cssText;
+    if (!STYLED.test(css)) return null;
+    if (!CURSOR.test(css)) return elementSelectors(sel, root, styledOutside);
+    const list = elementSelectors(sel, root, cursorOutside);
+    for (const one of list) cursorSelectors.push({ root, sel: one });
+    return list;
+  }, true);
   if (!styled) return null;
-  for (const el of cursorOutside) cursorRules.add(el);
-  for (const el of styledOutside) styled.add(el);
+  for (const el of [...cursorOutside, ...styledOutside]) styled.add(el);
+  const cursorRules = new Set<Element>(cursorOutside);
+  for (const { root, sel } of cursorSelectors) for (const el of root.querySelectorAll(sel)) cursorRules.add(el);
   const wanted = new Set<Element>(s.found);
   for (const el of styled) wanted.add(el);
   // step 3: what may have a pointer cursor, and everything inside it
@@ -228,9 +246,12 @@ export function quickWalk(vw: number, vh: number): Walk | null {
   while (todo.length) {
     const more: Element[] = [];
     for (const el of todo) {
+      // off screen ends it, unless a display:contents parent hands it its kind (boxes first: a
+      // parent's style is read only for what is on screen)
+      const inContents = (given.get(walkParent(el) as Element) ?? null)?.contents;
+      if (!inContents && !onScreen(el)) continue;
       const ctx = ctxOf(el);
       if (ctx === null || ctx === undefined) { given.set(el, null); continue; }
-      if (!ctx.contents && !onScreen(el)) continue;
       const inner = w.visitOne(el, ctx, s.order.get(el)!);
       given.set(el, inner);
       // a display:contents candidate: its children are candidates in its name (walk step 2d)
