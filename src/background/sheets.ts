@@ -4,16 +4,35 @@
  * the page itself loaded, only when a labeling pass asks (during a run, or Show labels), without
  * cookies or credentials; kept for the next pages that use the same sheet.
  *
+ * A public page's sheet on this machine or the local network is not fetched (src/core/private-
+ * address.ts): the browser keeps a public page from reaching those addresses, and the extension,
+ * which it does not stop, must not reach them for the page.
+ *
  * Each address gives: its text; null when it cannot be reached (a network error: the page, which
  * loaded it moments before, could not reach it either, so it has no rules); nothing when unknown
  * (an HTTP error, not CSS, too big, too slow): the labeler then reads the page as if it had no text.
  */
+import { isPrivateHost } from '../core/private-address';
+
 const FETCH_MS = 3000;
 const MAX_BYTES = 2_000_000;
 const MAX_KEPT = 200;
 const MAX_URLS = 30;
 
 const kept = new Map<string, string | null>();
+
+/** A sheet the page at `pageUrl` may have fetched for it: not a local address for a public page. */
+function mayFetch(url: string, pageUrl: string | undefined): boolean {
+  let sheet: URL, page: URL;
+  try {
+    sheet = new URL(url);
+    page = new URL(pageUrl ?? '');
+  } catch {
+    return false;
+  }
+  if (sheet.protocol !== 'http:' && sheet.protocol !== 'https:') return false;
+  return !isPrivateHost(sheet.hostname) || isPrivateHost(page.hostname);
+}
 
 async function fetchSheet(url: string): Promise<string | null | undefined> {
   if (kept.has(url)) return kept.get(url);
@@ -44,7 +63,7 @@ export function listenForSheets(): void {
   chrome.runtime.onMessage.addListener((msg: unknown, sender, reply) => {
     const m = msg as { event?: unknown; urls?: unknown } | null;
     if (sender.id !== chrome.runtime.id || m?.event !== 'sheets/fetch' || !Array.isArray(m.urls) || sender.tab?.id === undefined) return undefined;
-    const urls = m.urls.filter((u): u is string => typeof u === 'string' && /^https?:\/\//i.test(u)).slice(0, MAX_URLS);
+    const urls = m.urls.filter((u): u is string => typeof u === 'string' && mayFetch(u, sender.url)).slice(0, MAX_URLS);
     void Promise.all(urls.map(async (u) => [u, await fetchSheet(u)] as const)).then((pairs) => {
       const out: Record<string, string | null> = {};
       for (const [u, t] of pairs) if (t !== undefined) out[u] = t;
