@@ -25,10 +25,10 @@ function sheets(): Sheets {
 /** The rules of an unreadable sheet's fetched text (none for an address that gave no sheet); null when not known. */
 export function fetchedRules(sheet: CSSStyleSheet): CSSRuleList | null {
   const known = sheet.href ? sheets().parsed.get(sheet.href) : undefined;
-  return known === undefined ? null : known ?? EMPTY;
+  return known === undefined ? null : known ?? (empty ??= new CSSStyleSheet().cssRules);
 }
 
-const EMPTY = new CSSStyleSheet().cssRules;
+let empty: CSSRuleList | undefined;
 
 /** The addresses of this document's sheets whose rules cannot be read and are not fetched yet. */
 function unread(): string[] {
