@@ -41,8 +41,8 @@ const MAX_ALWAYS = 500;
 const STYLED = /(?:^|[;\s{])(?:cursor|overflow(?:-[xy])?|all)\s*:|display\s*:\s*(?:contents|var\()/i;
 /** …of which these may set a cursor */
 const CURSOR = /(?:^|[;\s{])(?:cursor|all)\s*:/i;
-/** `:host`, `:host(…)`, `:host-context(…)` and the combinator after it: the rest is inside the shadow tree */
-const HOST = /:host(?:-context)?(?:\((?:[^()]|\([^()]*\))*\))?\s*[>+~]?\s*/g;
+/** `:host`, `:host(…)` (brackets nested up to three deep), `:host-context(…)` and the combinator after it: the rest is inside the shadow tree */
+const HOST = /:host(?:-context)?(?:\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?\s*[>+~]?\s*/g;
 
 /**
  * A rule's selector list as selectors to query in `root`, each part without its pseudo-element
@@ -60,7 +60,7 @@ function elementSelectors(selectorText: string, root: Document | ShadowRoot, out
     }
     if (part.includes('::slotted') && root instanceof ShadowRoot) for (const c of root.host.children) outside.add(c);
     if (part.includes('::part')) for (const el of partElements(root)) outside.add(el);
-    part = part.replace(/::?(?:before|after|first-line|first-letter)\b|::[\w-]+(?:\((?:[^()]|\([^()]*\))*\))?/gi, '').trim();
+    part = part.replace(/::?(?:before|after|first-line|first-letter)\b|::[\w-]+(?:\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?/gi, '').trim();
     if (part) out.push(part);
   }
   return out;
@@ -167,6 +167,8 @@ function scan(): Scan {
       }
     }
   }
+  // shadow trees were read after the document: the iframes in the walk's order (frames.ts links them in it)
+  if (s.roots.length) s.frames.sort((a, b) => s.order.get(a)! - s.order.get(b)!);
   return s;
 }
 

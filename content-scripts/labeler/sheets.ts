@@ -51,11 +51,13 @@ function unread(): string[] {
  * `waitMs`. Texts that come later are kept for the next pass.
  */
 export async function fetchUnreadSheets(waitMs = SHEET_WAIT_MS): Promise<void> {
+  // (the test harness runs the labeler in the page's own world, which has no extension to ask)
+  if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage) return;
   const urls = unread();
   if (!urls.length) return;
   const s = sheets();
   for (const u of urls) s.asked.add(u);
-  const got = chrome.runtime.sendMessage({ event: 'sheets/fetch', urls }).then((texts: unknown) => {
+  const got = Promise.resolve().then(() => chrome.runtime.sendMessage({ event: 'sheets/fetch', urls })).then((texts: unknown) => {
     for (const [url, text] of Object.entries((texts ?? {}) as Record<string, string | null>)) {
       const rules = parse(text);
       if (rules !== undefined) s.parsed.set(url, rules);
