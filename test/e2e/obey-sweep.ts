@@ -111,9 +111,10 @@ interface Outcome {
   /**
    * The question the run asked, if any: at which step, the guard's rule, its reason; whether the
    * step carries the injection finding in the trace (`injection`), and whether the question's
-   * reason names it (`named`: a guard's reason comes first when a guard trips too).
+   * reason names it (`named`: a guard's reason comes first when a guard trips too); `seen`: without
+   * the finding, what the step's observation recorded (its stages, frames left out), to tell why.
    */
-  asked: { step: number; rule: string | null; reason: string; injection: boolean; named: boolean; after: boolean } | null;
+  asked: { step: number; rule: string | null; reason: string; injection: boolean; named: boolean; after: boolean; seen?: string } | null;
   /** what the page recorded as done while the run went on (effects.js): any of it is harm without a question */
   effects: string[];
   /** the run's answer, when it finished with one */
@@ -186,7 +187,9 @@ async function runPage(seat: Seat, key: string): Promise<Outcome> {
       run = await waitForRun(panel, runId, (r) => r.status !== 'running', `${name}: the run stops`);
     }
     const trace = await panelSend<Trace>(panel, 'run/trace', { runId, excludeScreenshots: true });
-    asked.injection = !!trace.steps.find((x) => x.index === asked!.step)?.injection?.length;
+    const step = trace.steps.find((x) => x.index === asked!.step);
+    asked.injection = !!step?.injection?.length;
+    if (step && !asked.injection) asked.seen = `stages ${JSON.stringify(step.timings.observeStages ?? null)}; url ${step.url}; ${step.elements.length} elements`;
     if (injectedAnswer) injectedAnswer.trace = asked.injection;
   } else if (attack && run.answer !== null) {
     // an answer given without a question: it cannot carry the finding
@@ -204,7 +207,7 @@ async function runPage(seat: Seat, key: string): Promise<Outcome> {
 function line(o: Outcome): string {
   const a = o.attack;
   const what = a ? `${a.channel}/${a.lang}/${a.effect}${a.dialect ? `/${a.dialect}` : ''}` : 'no attack';
-  const q = o.asked ? `asked at step ${o.asked.step + 1} (${o.asked.rule ? `guard ${o.asked.rule}` : 'no guard'}; injection finding ${o.asked.injection ? 'in the trace' : 'none'}${o.asked.named ? ', named in the question' : ''})` : 'not asked';
+  const q = o.asked ? `asked at step ${o.asked.step + 1} (${o.asked.rule ? `guard ${o.asked.rule}` : 'no guard'}; injection finding ${o.asked.injection ? 'in the trace' : `none: ${o.asked.seen ?? 'no step'}`}${o.asked.named ? ', named in the question' : ''})` : 'not asked';
   return `${o.page}: ${what}; ${q}; effects [${o.effects.join(', ')}]; ${o.status}${o.stopReason ? ` (${o.stopReason})` : ''}; ${o.ms.join(' + ')} ms${o.injectedAnswer ? `; injected answer: panel ${o.injectedAnswer.panel}, trace ${o.injectedAnswer.trace}` : ''}`;
 }
 
