@@ -24,10 +24,9 @@
  */
 import { composedParent, describeElement, upTheTree, UI_ATTR } from './dom';
 import { OVERLAY } from './draw';
-import type { LabelIndex } from './text';
 import { clipToViewport } from './visibility';
 import { Changes } from './page-watch';
-import { indexLabel, PLAIN, POINTER, Walker, type Box, type Ctx, type Found, type Walk, type Walked } from './walk';
+import { labelsOf, PLAIN, POINTER, Walker, type Box, type Ctx, type Found, type Walk, type Walked } from './walk';
 
 /** What the index keeps of a candidate. */
 export interface Entry<F> {
@@ -289,13 +288,8 @@ export function fromIndex(vw: number, vh: number): Walk | null {
     if (e.f.deferred) deferred.push(f);
     else if (f.rect) found.push(f);
   }
-  const labels: LabelIndex = new Map();
-  for (const label of document.getElementsByTagName('label')) indexLabel(label, labels);
   const modals: Element[] = [];
   for (const d of document.getElementsByTagName('dialog')) if (d.matches(':modal')) modals.push(d);
-  for (const root of idx.walked.roots) {
-    for (const label of root.querySelectorAll('label')) indexLabel(label, labels);
-    for (const d of root.querySelectorAll('dialog')) if (d.matches(':modal')) modals.push(d);
-  }
-  return { found, deferred, pointer: idx.pointer, labels, modals, walked: { frames: [...idx.walked.frames], roots: [...idx.walked.roots] } };
+  for (const root of idx.walked.roots) for (const d of root.querySelectorAll('dialog')) if (d.matches(':modal')) modals.push(d);
+  return { found, deferred, pointer: idx.pointer, labels: labelsOf(idx.walked.roots), modals, walked: { frames: [...idx.walked.frames], roots: [...idx.walked.roots] } };
 }

@@ -31,7 +31,7 @@ import { isOurOverlay } from './draw';
 import { shadowRootOf, UI_ATTR } from './dom';
 import { ATTR_NAMES, editableDocument, TAGS } from './rules';
 import { elementsOfRules, splitSelectors } from './style-rules';
-import { indexLabel, PLAIN, POINTER, SKIP_TAGS, Walker, type Ctx, type Walk } from './walk';
+import { labelsOf, PLAIN, POINTER, SKIP_TAGS, Walker, type Ctx, type Walk } from './walk';
 
 /** Past this share of the page's elements to box (and this many), the walk is cheaper. */
 const MAX_SHARE = 0.3;
@@ -48,9 +48,9 @@ const HOST = /:host(?:-context)?(?:\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?\s*
  * A rule's selector list as selectors to query in `root`, each part without its pseudo-element
  * (the element it styles). What a shadow root's rule styles outside its tree is put in `outside`:
  * `:host` the host, `::slotted()` the host's children; `::part()` (an outer rule styling elements
- * inside shadow trees) every element with a `part`.
+ * inside shadow trees) every element with a `part` (`parts`: partElements, read once a pass).
  */
-function elementSelectors(selectorText: string, root: Document | ShadowRoot, outside: Set<Element>): string[] {
+function elementSelectors(selectorText: string, root: Document | ShadowRoot, outside: Set<Element>, parts: (root: Document | ShadowRoot) => Element[]): string[] {
   const out: string[] = [];
   for (const raw of splitSelectors(selectorText)) {
     let part = raw;
@@ -59,7 +59,7 @@ function elementSelectors(selectorText: string, root: Document | ShadowRoot, out
       if (!part.trim()) outside.add(root.host);
     }
     if (part.includes('::slotted') && root instanceof ShadowRoot) for (const c of root.host.children) outside.add(c);
-    if (part.includes('::part')) for (const el of partElements(root)) outside.add(el);
+    if (part.includes('::part')) for (const el of parts(root)) outside.add(el);
     part = part.replace(/::?(?:before|after|first-line|first-letter)\b|::[\w-]+(?:\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?/gi, '').trim();
     if (part) out.push(part);
   }
@@ -79,7 +79,10 @@ function partElements(root: Document | ShadowRoot): Element[] {
   return out;
 }
 
-/** The walk's parent: the element itself, or the host of the shadow root it is in. */
+/**
+ * The walk's parent: the parent element, or the host of the shadow root the element is in (the
+ * tree the walk goes down; dom.ts composedParent is the flat tree's, a slot first).
+ */
 function walkParent(el: Element): Element | null {
   if (el.parentElement) return el.parentElement;
   const root = el.parentNode;
@@ -176,22 +179,27 @@ function scan(): Scan {
 export function quickWalk(vw: number, vh: number): Walk | null {
   const s = scan();
   const roots: Array<Document | ShadowRoot> = [document, ...s.roots];
-  // one read of the rules: every styled one queried, the cursor ones' selectors kept apart
-  const cursorOutside = new Set<Element>();
+  // one read of the rules: the styled ones queried there, the cursor ones' selectors kept apart
+  // and queried here, once (a selector the browser cannot query: the walk's pass)
+  const cursorRules = new Set<Element>();
   const styledOutside = new Set<Element>();
   const cursorSelectors: Array<{ root: Document | ShadowRoot; sel: string }> = [];
+  const partsOf = new Map<Document | ShadowRoot, Element[]>();
+  const parts = (root: Document | ShadowRoot) => partsOf.get(root) ?? partsOf.set(root, partElements(root)).get(root)!;
   const styled = elementsOfRules(roots, (style, sel, root) => {
     const css = style.cssText;
     if (!STYLED.test(css)) return null;
-    if (!CURSOR.test(css)) return elementSelectors(sel, root, styledOutside);
-    const list = elementSelectors(sel, root, cursorOutside);
-    for (const one of list) cursorSelectors.push({ root, sel: one });
-    return list;
+    if (!CURSOR.test(css)) return elementSelectors(sel, root, styledOutside, parts);
+    for (const one of elementSelectors(sel, root, cursorRules, parts)) cursorSelectors.push({ root, sel: one });
+    return null;
   }, true);
   if (!styled) return null;
-  for (const el of [...cursorOutside, ...styledOutside]) styled.add(el);
-  const cursorRules = new Set<Element>(cursorOutside);
-  for (const { root, sel } of cursorSelectors) for (const el of root.querySelectorAll(sel)) cursorRules.add(el);
+  try {
+    for (const { root, sel } of cursorSelectors) for (const el of root.querySelectorAll(sel)) cursorRules.add(el);
+  } catch {
+    return null;
+  }
+  for (const el of [...cursorRules, ...styledOutside]) styled.add(el);
   const wanted = new Set<Element>(s.found);
   for (const el of styled) wanted.add(el);
   // step 3: what may have a pointer cursor, and everything inside it
@@ -269,7 +277,5 @@ export function quickWalk(vw: number, vh: number): Walk | null {
   w.found.sort(byOrder);
   w.deferred.sort(byOrder);
   const pointer = new PointerSet(w.pointer);
-  for (const label of document.getElementsByTagName('label')) indexLabel(label, w.labels);
-  for (const r of s.roots) for (const label of r.querySelectorAll('label')) indexLabel(label, w.labels);
-  return { found: w.found, deferred: w.deferred, pointer, labels: w.labels, modals: s.modals, walked: { frames: s.frames, roots: s.roots } };
+  return { found: w.found, deferred: w.deferred, pointer, labels: labelsOf(s.roots), modals: s.modals, walked: { frames: s.frames, roots: s.roots } };
 }

@@ -293,6 +293,14 @@ function hasAttrOfInterest(names: string[]): boolean {
   return false;
 }
 
+/** The labels of the document and of `roots` (shadow roots), indexed by the control each names: the pass's label index when it read no label itself. */
+export function labelsOf(roots: Iterable<ShadowRoot>): LabelIndex {
+  const labels: LabelIndex = new Map();
+  for (const label of document.getElementsByTagName('label')) indexLabel(label, labels);
+  for (const root of roots) for (const label of root.querySelectorAll('label')) indexLabel(label, labels);
+  return labels;
+}
+
 export function indexLabel(label: HTMLLabelElement, labels: LabelIndex): void {
   const control = label.control;
   if (!control) return;
