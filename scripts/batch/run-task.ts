@@ -112,7 +112,7 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions, hoo
       guard: kind === 'guard' ? guard : null,
       steps: r.run.steps.length,
       tokens: { prompt: r.run.totals.promptTokens, completion: r.run.totals.completionTokens },
-      cost: r.run.totals.cost, currency: r.run.totals.currency,
+      cost: r.run.totals.cost, currency: r.run.totals.currency, model: r.run.model,
       durations: { totalMs: Math.round(performance.now() - t0), ...r.timings, startMs: acquireMs + r.timings.startMs },
       endedAt: new Date().toISOString(),
     }, o.secrets);

@@ -1,7 +1,7 @@
 /**
  * The History view: past runs newest first (task, site, date, status, steps, duration, tokens, and
- * the answer, or why the run ended without one),
- * search, the storage used, Open / Re-run / Delete (with a confirm step), and Import of a trace
+ * cost, and the answer, or why the run ended without one),
+ * search, the storage used, what the listed runs cost per day and per model (cost-totals.tsx), Open / Re-run / Delete (with a confirm step), and Import of a trace
  * file. Opening a run shows its detail (run-detail.tsx) in place of the list.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -10,6 +10,8 @@ import { messageOf, onRunUpdate, send } from '../api';
 import { formatCount, formatDate, formatDuration, preview, storageText } from '../format';
 import { t } from '../i18n';
 import { RunDetail, statusName } from './run-detail';
+import { CostTotals } from './cost-totals';
+import { costText } from '../cost-note';
 
 type Listed = ViewMessages['history/list']['res'];
 type Row = Listed['runs'][number];
@@ -160,6 +162,7 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
           onChange={(e) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void importFile(f); }} />
       </div>
       <p class="hint" data-testid="storage">{list ? storageText(list.usedBytes, list.quotaBytes) : t('histLoading')}</p>
+      {list && <CostTotals runs={list.runs.map((r) => r.summary)} />}
       {lines}
       {list && !list.runs.length && (
         <p class="hint" data-testid="history-empty">{query.trim() ? t('histNoMatch', query.trim()) : t('histEmpty')}</p>
@@ -199,6 +202,7 @@ function RunRow({ row, busy, confirming, onOpen, onRerun, onDelete, onConfirm, o
         <span data-testid="run-tokens" title={t('histTokensTitle', s.promptTokens, s.completionTokens)}>
           {t('histTokens', formatCount(s.promptTokens + s.completionTokens))}
         </span>
+        {typeof s.cost === 'number' && <span data-testid="run-cost">{costText(s.cost, s.currency)}</span>}
       </div>
       {s.answer !== null && (
         <p class="run-answer" data-testid="run-answer" title={s.answer}><b>{t('histAnswer')}</b> {preview(s.answer) || t('histEmptyText')}</p>

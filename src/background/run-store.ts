@@ -307,7 +307,7 @@ export async function markEnded(state: RunState): Promise<void> {
 export async function listRuns(): Promise<Array<{ id: string; summary: RunSummary }>> {
   await chain;
   const all = await (await db()).getAllFromIndex('runs', 'startedAt');
-  return all.reverse().map((r) => ({ id: r.id, summary: r.summary ?? runSummary({ ...r, steps: [] }) }));
+  return all.reverse().map((r) => ({ id: r.id, summary: r.summary ?? { ...runSummary({ ...r, steps: [] }), cost: undefined } }));
 }
 
 /** Deletes a run with its steps and screenshots, in one transaction. */

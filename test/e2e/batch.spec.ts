@@ -16,6 +16,7 @@ import type { StaticServer } from '../../scripts/static-server';
 import type { TaskResult } from '../../src/core/batch/types';
 import { readInteractMessages } from '../../src/core/batch/webvoyager-folder';
 import { unzipSync } from 'fflate';
+import { formatMoney } from '../../src/core/costs';
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -105,6 +106,14 @@ test('a batch at concurrency 3: every task ends with its kind, its folders are W
   expect(byId.get('Recipes--3')!.verdict).toBeNull();
   const summary = readFileSync(path.join(out, 'summary.html'), 'utf8');
   expect(summary).toContain('taskRecipes--0/report.html');
+  // the batch's total per model: every task's model, its tokens and cost summed; the judge's tokens apart
+  for (const x of byId.values()) expect(x.model).toBe('glm-4.5v');
+  const perModel = summary.slice(summary.indexOf('<table data-per-model>'), summary.indexOf('</table>', summary.indexOf('<table data-per-model>')));
+  const sum = (f: (x: TaskResult) => number) => [...byId.values()].reduce((a, x) => a + f(x), 0);
+  const group = (n: number) => n.toLocaleString('en-US');
+  expect(perModel).toContain(`<tr><td>glm-4.5v</td><td class="n">5</td><td class="n">${group(sum((x) => x.tokens.prompt + x.tokens.completion))}</td><td class="n">${formatMoney(sum((x) => x.cost ?? 0), 'USD')}</td></tr>`);
+  const judged = [...byId.values()].filter((x) => x.verdict);
+  expect(perModel).toContain(`<tr><td>glm-4.5v <span class="muted">(judge)</span></td><td class="n">${judged.length}</td><td class="n">${group(judged.reduce((a, x) => a + x.verdict!.usage!.promptTokens + x.verdict!.usage!.completionTokens, 0))}</td>`);
   expect(r.stdout).toMatch(/5\/5 tasks ended: 3 finished, 1 agent, 1 guard, 0 infrastructure/);
 });
 

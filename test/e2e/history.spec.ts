@@ -20,6 +20,8 @@ import { serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { Trace } from '../../src/core/trace';
 import type { ViewMessages } from '../../src/core/messages';
+import { costOf, DEFAULT_PRICES, formatMoney, tokensOf } from '../../src/core/costs';
+import { dayKey } from '../../src/core/cost-totals';
 
 const KEY = 'sk-history-7d8e9f0a1b';
 const SOUP = 'Find the tomato soup recipe and tell me its name';
@@ -260,6 +262,42 @@ test('search filters the list', async () => {
   await expect(panel.getByTestId('history-empty')).toHaveText('No runs match "no-such-run-xyz".');
   await search.fill('');
   await expect(panel.getByTestId('history-run')).toHaveCount(2);
+});
+
+test('each run\'s cost, and what the listed runs cost per day and per model, following the search', async () => {
+  await openHistory();
+  const price = DEFAULT_PRICES['glm-4.5v'];
+  const money = (x: number) => formatMoney(x, 'USD', 'en');
+  const runs = (await send('history/list', {})).runs;
+  expect(runs).toHaveLength(2);
+  for (const r of runs) {
+    // the run's own tokens at the default price of its model, in the price table's currency
+    expect(r.summary.model).toBe('glm-4.5v');
+    expect(r.summary.currency).toBe('USD');
+    expect(r.summary.cost).toBeCloseTo(costOf(r.summary, price)!, 12);
+    await expect(row(r.summary.task).getByTestId('run-cost')).toHaveText(money(r.summary.cost!));
+  }
+  // the soup run's tokens are what the model server reported for its replies (it ran first, alone;
+  // the other run's reply cut off by the take-over was never received, so it is not counted)
+  const soup = runs.find((r) => r.summary.task === SOUP)!;
+  expect(tokensOf([soup.summary])).toEqual(tokensOf(model.usages.slice(0, soup.summary.steps)));
+  const total = runs.reduce((sum, r) => sum + r.summary.cost!, 0);
+  expect(total).toBeGreaterThan(0);
+  await expect(panel.getByTestId('cost-total')).toHaveText(`Cost: ${money(total)} on 2 runs`);
+  await panel.getByTestId('cost-total').click();
+  const today = dayKey(runs[0].summary.startedAt, -new Date(runs[0].summary.startedAt).getTimezoneOffset());
+  await expect(panel.getByTestId('cost-by-day').getByTestId('cost-row')).toHaveCount(1);
+  await expect(panel.getByTestId('cost-by-day').getByTestId('cost-row')).toHaveAttribute('data-key', today);
+  await expect(panel.getByTestId('cost-by-day').getByTestId('cost-amount')).toHaveText(money(total));
+  const byModel = panel.getByTestId('cost-by-model').getByTestId('cost-row');
+  await expect(byModel).toHaveCount(1);
+  await expect(byModel).toHaveAttribute('data-key', 'glm-4.5v');
+  await expect(byModel).toContainText(`${money(total)}2 runs`);
+  // the totals are over the runs the search lists
+  await panel.getByTestId('history-search').fill('tomato soup');
+  await expect(panel.getByTestId('cost-total')).toHaveText(`Cost: ${money(soup.summary.cost!)} on 1 run`);
+  await panel.getByTestId('history-search').fill('');
+  await expect(panel.getByTestId('cost-total')).toHaveText(`Cost: ${money(total)} on 2 runs`);
 });
 
 test('export to JSON, HTML report and zip from the panel; JSON without screenshots', async () => {

@@ -85,6 +85,20 @@ test('Chinese from the Settings select: at once, saved; History and a run\'s det
   await expect(row.getByTestId('run-steps')).toHaveText(`${steps} 步`);
   await expect(row.getByTestId('run-answer')).toHaveText('答案： Roasted Tomato Soup');
   await expect(row.getByTestId('open-run')).toHaveText('打开');
+  // its cost, and the totals per day and per model, in Chinese and the panel's number format
+  const listed = (await panelSend<{ runs: Array<{ id: string; summary: { cost?: number | null } }> }>(panel, 'history/list', {})).runs;
+  const cost = listed.find((r) => r.id === runId)!.summary.cost!;
+  const money = new Intl.NumberFormat('zh-CN', { style: 'currency', currency: 'USD', minimumFractionDigits: 4, maximumFractionDigits: 4 }).format(cost);
+  await expect(row.getByTestId('run-cost')).toHaveText(money);
+  const totals = panel.getByTestId('cost-totals');
+  await expect(totals.getByTestId('cost-total')).toContainText(`费用：`);
+  await expect(totals.getByTestId('cost-total')).toContainText(`次运行）`);
+  await totals.getByTestId('cost-total').click();
+  await expect(totals).toContainText('按日');
+  await expect(totals).toContainText('按模型');
+  await expect(totals.getByTestId('cost-by-model').getByTestId('cost-row').first()).toHaveAttribute('data-key', 'glm-4.5v');
+  // nothing of it wider than the 360 px panel
+  expect(await totals.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   await expect(panel.getByTestId('history-search')).toHaveAttribute('placeholder', '任务、网站、答案…');
   mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
   await panel.screenshot({ path: path.join(ROOT, 'test-results', 'i18n-history-zh-360.png') });

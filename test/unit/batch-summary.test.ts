@@ -161,3 +161,21 @@ describe('readReferences', () => {
     expect(readReferences([1, 2])).toEqual({});
   });
 });
+
+describe('summary.html per model', () => {
+  it('sums each model\'s tasks, tokens and cost (in the results\' currency); a judge\'s tokens are listed apart, unpriced', () => {
+    const html = summaryHtml([
+      result('A--0', { model: 'glm-4.5v', cost: 0.01, currency: 'USD' }),
+      result('A--1', { model: 'glm-4.5v', cost: 0.02, currency: 'USD', verdict: verdict(true) }),
+      result('A--2', { model: 'gpt-4o', cost: null, currency: 'USD' }),
+      result('A--3', { status: 'error', kind: 'infrastructure', cost: null, tokens: { prompt: 0, completion: 0 } }),
+    ], { title: 'Batch', generatedAt: '2025-01-01T00:00:00Z' });
+    const table = html.slice(html.indexOf('<table data-per-model>'), html.indexOf('</table>', html.indexOf('<table data-per-model>')));
+    const rows = [...table.matchAll(/<tr><td>(.*?)<\/td><td class="n">(\d+)<\/td><td class="n">([\d,]+)<\/td><td class="n">(.*?)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    expect(rows).toEqual([
+      ['glm-4.5v', '2', '2,200', '$0.03'],
+      ['gpt-4o', '1', '1,100', '—<div class="muted">1 task without a price</div>'],
+      ['gpt-4o <span class="muted">(judge)</span>', '1', '2,050', '<span class="muted">not priced</span>'],
+    ]);
+  });
+});

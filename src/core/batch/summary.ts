@@ -1,7 +1,8 @@
 /**
  * The batch's summary page (summary.html): one self-contained HTML page (inline CSS, no script)
  * from the result lines: success rates overall and per site, counts by stop kind, the spread of
- * steps and costs, the slowest and the most expensive tasks, and a table of every task linking
+ * steps and costs, the cost and tokens per model (the judges' tokens apart), the slowest and the
+ * most expensive tasks, and a table of every task linking
  * to its `task{id}/report.html`. Every string from the results is escaped: tasks, answers and
  * verdicts come from web pages and models.
  *
@@ -13,6 +14,7 @@
 import type { StopKind, TaskResult } from './types';
 import { escapeHtml } from '../export/html-report';
 import { asCurrency, formatMoney } from '../costs';
+import { costTotals } from '../cost-totals';
 import { count } from '../i18n';
 
 /** Whether a task counts as a success: the judge's verdict when judged, else whether it finished. */
@@ -258,6 +260,20 @@ export function summaryHtml(results: TaskResult[], o: SummaryOptions): string {
   const costLine = s.cost
     ? `total ${money(s.cost.total)} over ${count(s.cost.priced, 'priced task')}; median ${money(s.cost.median)}, mean ${money(s.cost.mean)}, max ${money(s.cost.max)}`
     : 'no task has a cost (no price for its model)';
+  // per model: the runs' (their cost, in their currency) and the judges' (tokens: a judge's calls are not priced)
+  const byModel = costTotals(results.filter((r) => r.status !== 'error').map((r) => ({
+    model: r.model ?? 'unknown (results written before the model was kept)', startedAt: Date.parse(r.startedAt) || 0,
+    cost: r.cost, currency: r.currency, promptTokens: r.tokens?.prompt ?? 0, completionTokens: r.tokens?.completion ?? 0,
+  }))).byModel;
+  const judges = new Map<string, { tasks: number; tokens: number }>();
+  for (const r of results) {
+    if (!r.verdict) continue;
+    const j = judges.get(r.verdict.model) ?? { tasks: 0, tokens: 0 };
+    judges.set(r.verdict.model, { tasks: j.tasks + 1, tokens: j.tokens + (r.verdict.usage?.promptTokens ?? 0) + (r.verdict.usage?.completionTokens ?? 0) });
+  }
+  const modelRows = byModel.map((m) => `<tr><td>${e(m.key)}</td><td class="n">${m.runs}</td><td class="n">${group(m.tokens)}</td>`
+    + `<td class="n">${m.amounts.length ? e(m.amounts.map((a) => formatMoney(a.amount, a.currency)).join(' + ')) : '—'}${m.unpriced ? `<div class="muted">${e(count(m.unpriced, 'task'))} without a price</div>` : ''}</td></tr>`).join('')
+    + [...judges].map(([model, j]) => `<tr><td>${e(model)} <span class="muted">(judge)</span></td><td class="n">${j.tasks}</td><td class="n">${group(j.tokens)}</td><td class="n"><span class="muted">not priced</span></td></tr>`).join('');
   const judgeLine = s.judgeTokens.prompt || s.judgeTokens.completion
     ? `; the judge used ${group(s.judgeTokens.prompt)} + ${group(s.judgeTokens.completion)} tokens` : '';
 
@@ -277,6 +293,7 @@ export function summaryHtml(results: TaskResult[], o: SummaryOptions): string {
 <section><h2>Steps</h2><p class="muted">min ${s.steps.min}, median ${s.steps.median}, mean ${s.steps.mean.toFixed(1)}, max ${s.steps.max}</p>${histogram(results.map((r) => r.steps), (a, b) => (Math.round(a) === Math.round(b) ? count(Math.round(a), 'step') : `${Math.round(a)}–${Math.round(b)} steps`))}</section>
 <section><h2>Cost</h2><p class="muted">${e(costLine)}</p>${s.cost ? histogram(results.map((r) => r.cost).filter((c): c is number => typeof c === 'number'), (a, b) => (a === b ? money(a) : `${money(a)}–${money(b)}`)) : ''}</section>
 </div>
+<section><h2>Per model</h2><div class="scroll"><table data-per-model><thead><tr><th>model</th><th class="n">tasks</th><th class="n">tokens</th><th class="n">cost</th></tr></thead><tbody>${modelRows || '<tr><td colspan="4" class="muted">no run was made</td></tr>'}</tbody></table></div></section>
 <div class="grid">
 ${ranking('Slowest tasks', slowest, (r) => seconds(r.durations?.totalMs ?? 0))}
 ${ranking('Most expensive tasks', costly, (r) => money(r.cost as number))}

@@ -61,6 +61,8 @@ export interface TaskResult {
   cost: number | null;
   /** the cost's currency (ISO 4217, the price table's); absent in results written before it was kept */
   currency?: string | null;
+  /** the model the run asked (absent when no run was made, and in results written before it was kept) */
+  model?: string;
   durations: {
     /** the whole task: browser start to artefacts written */
     totalMs: number;

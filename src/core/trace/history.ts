@@ -1,7 +1,7 @@
 /** What the history list shows of a run, computed when the run is saved. */
 import type { RunState } from '../run/state';
 import { hostKey } from '../guards';
-import { tokensOf } from '../costs';
+import { runTotals } from '../run/budget';
 
 /**
  * How the history keeps its screenshots (the labelled view and the clean one): WebP at quality
@@ -28,6 +28,12 @@ export interface RunSummary {
   promptTokens: number;
   completionTokens: number;
   model: string;
+  /**
+   * what the run's tokens cost at its price table, in `currency`; null: no price for its model.
+   * Absent in runs saved before costs were kept (unknown).
+   */
+  cost?: number | null;
+  currency?: string | null;
   answer: string | null;
   stopReason: string | null;
   /** brought in from a trace file, not run here */
@@ -35,11 +41,11 @@ export interface RunSummary {
 }
 
 export function runSummary(s: RunState): RunSummary {
-  const { promptTokens, completionTokens } = tokensOf(s.steps.map((st) => st.usage));
+  const { tokens: { promptTokens, completionTokens }, cost } = runTotals(s);
   return {
     task: s.task, site: hostKey(s.site), startedAt: s.startedAt, endedAt: s.endedAt, status: s.status,
     steps: s.steps.length, durationMs: s.endedAt === null ? null : Math.max(0, s.endedAt - s.startedAt),
-    promptTokens, completionTokens, model: s.model, answer: s.answer, stopReason: s.stopReason,
+    promptTokens, completionTokens, model: s.model, cost, currency: s.limits?.currency ?? null, answer: s.answer, stopReason: s.stopReason,
     imported: !!s.imported,
   };
 }
