@@ -6,14 +6,22 @@
  */
 import { parseArgs } from 'node:util';
 import { EXIT_INTERRUPTED, helpLine, readRunOptions, RUN_OPTIONS, RUN_USAGE } from './runner-options';
+import { readInputText } from './read-input';
+import { base64Bytes, pickTemplate, readTemplateFile, type TaskTemplate } from '../src/core/templates';
+import { formatBytes, MAX_FILES_BYTES } from '../src/core/files';
 import type { AgentIO } from './run-agent';
 import type { Launched } from './browser';
 import type { BrowserSpec } from './batch/pool';
 
 export const AGENT_USAGE = `Usage: npm run agent -- --task TEXT --url URL [options]
+       npm run agent -- --task-file FILE [--task-name NAME] [options]
 
-  --task TEXT          the task, as you would type it in the side panel (required)
-  --url URL            start page (required)
+  --task TEXT          the task, as you would type it in the side panel
+  --task-file FILE     a saved task (the side panel's Saved tasks → Export, docs/templates.md):
+                       its task, start page, dialect and files; --url, --dialect and --file
+                       given here win over its own
+  --task-name NAME     which saved task of the file, when it has several
+  --url URL            start page (required, unless the saved task has one)
 ${RUN_USAGE.endpoint}
 ${RUN_USAGE.steps}
   --approve auto|step  default auto. step: every proposed action is printed (on stderr) and waits
@@ -29,6 +37,24 @@ ${RUN_USAGE.steps}
                        webvoyager/ folder (interact_messages.json, screenshot1.png, ...) that
                        WebVoyager's evaluation tooling reads
 ${RUN_USAGE.window}`;
+
+/** A saved-task file holds base64 files of up to MAX_FILES_BYTES: read up to this many bytes. */
+const TASK_FILE_MAX_BYTES = Math.ceil((MAX_FILES_BYTES * 4) / 3) + 1024 * 1024;
+
+/** The saved task --task-file (and --task-name) names, read as untrusted input (core/templates.ts). */
+function readSavedTask(file: string, name: string | undefined, usage: (problem: string) => never): TaskTemplate {
+  let json: unknown;
+  try {
+    json = JSON.parse(readInputText(file, TASK_FILE_MAX_BYTES));
+  } catch (e) {
+    return usage(`--task-file ${file}: ${e instanceof SyntaxError ? `not JSON (${e.message})` : e instanceof Error ? e.message : String(e)}`);
+  }
+  const read = readTemplateFile(json);
+  if (!read.ok) return usage(`--task-file ${file}: ${read.problem}.`);
+  if (read.refused.length) return usage(`--task-file ${file}: ${read.refused.map((r) => `task ${r.index + 1}: ${r.problem}`).join('; ')}.`);
+  const picked = pickTemplate(read.templates, name);
+  return typeof picked === 'string' ? usage(`--task-file ${file}: ${picked}.`) : picked;
+}
 
 /** A bad flag: the command prints it with the usage and returns 2. */
 class UsageError extends Error {}
@@ -55,7 +81,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
       ({ values } = parseArgs({
         args: argv,
         options: {
-          ...RUN_OPTIONS, task: { type: 'string' }, url: { type: 'string' }, approve: { type: 'string' },
+          ...RUN_OPTIONS, task: { type: 'string' }, 'task-file': { type: 'string' }, 'task-name': { type: 'string' }, url: { type: 'string' }, approve: { type: 'string' },
           trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, help: { type: 'boolean', short: 'h' },
         },
         strict: true,
@@ -64,8 +90,12 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
       usage(e instanceof Error ? e.message : String(e));
     }
     if (values!.help) { io.out(AGENT_USAGE); return 0; }
-    if (!values!.task?.trim()) usage('--task is required.');
-    if (!values!.url) usage('--url is required.');
+    const saved = values!['task-file'] !== undefined ? readSavedTask(values!['task-file'], values!['task-name'], usage) : null;
+    if (saved && values!.task !== undefined) usage('Give --task or --task-file, not both.');
+    if (!saved && values!['task-name'] !== undefined) usage('--task-name goes with --task-file.');
+    if (saved) values = { ...values!, task: saved.task, url: values!.url ?? saved.startUrl, dialect: values!.dialect ?? saved.dialect };
+    if (!values!.task?.trim()) usage('--task is required (or --task-file).');
+    if (!values!.url) usage(saved ? `--url is required: the saved task "${saved.name}" has no start page.` : '--url is required.');
     try {
       const u = new URL(values!.url!);
       if (!/^https?:$/.test(u.protocol)) throw new Error();
@@ -73,6 +103,11 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
       usage(`--url must be an http(s) URL, got "${values!.url}".`);
     }
     const run = readRunOptions(values!, usage, { env: io.env, warn: io.err });
+    if (saved?.files?.length) {
+      const bytes = run.files.reduce((n, f) => n + base64Bytes(f.base64), 0) + saved.files.reduce((n, f) => n + base64Bytes(f.base64), 0);
+      if (bytes > MAX_FILES_BYTES) usage(`The saved task's files and the --file files pass ${formatBytes(MAX_FILES_BYTES)} in all.`);
+      run.files = [...saved.files.map((f) => ({ ...f, lastModified: Date.now() })), ...run.files];
+    }
     const approve = values!.approve ?? 'auto';
     if (approve !== 'auto' && approve !== 'step') usage('--approve must be auto or step.');
     // loaded after the flags and files are checked: a bad one is refused at once

@@ -9,6 +9,7 @@ import { Dot, RunPanel } from './run-panel';
 import { HistoryView } from './history-view';
 import { DocsView } from './docs-view';
 import { Attachments } from './attachments';
+import { SavedTasks } from './saved-tasks';
 import { t } from '../i18n';
 import { dialectOf, isDialect } from '../../src/core/dialects/registry';
 import { useLanguage } from '../use-language';
@@ -233,6 +234,8 @@ export function App() {
           {labels.error && <p class="error" role="alert" data-testid="labels-error">{labels.error}</p>}
           {startError && <p class="error" role="alert" data-testid="start-error">{startError}</p>}
         </form>
+        <SavedTasks task={task} dialect={dialect} running={running} onStarted={started}
+          onUse={(text) => { setTask(text); setStartError(null); document.getElementById('task')?.focus(); }} />
         {run && <RunPanel run={run} onPrices={showPrices} />}
       </main>
       {view === 'history' && (

@@ -14,6 +14,7 @@ import { DOC_ACTIONS, DOC_USE_KEYS, type DocAction, type DocEntry } from '../../
 import { entryProblem, screenEntry } from '../../src/core/docs/matching';
 import { sortableTime } from '../../src/core/export/file-name';
 import { messageOf, send, targetTab } from '../api';
+import { useAction } from '../use-action';
 import { download } from '../export';
 import { formatDate } from '../format';
 import { currentLocale, t } from '../i18n';
@@ -44,12 +45,10 @@ export function DocsView({ home }: { home?: number }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [drafts, setDrafts] = useState<Drafts>({});
   const [confirmId, setConfirmId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const [refused, setRefused] = useState<Array<{ entry: number; reason: string }>>([]);
+  const { act, busy, setBusy, error, notice, setError, setNotice } = useAction(() => setRefused([]));
   // Why the edit being made is refused: next to its field (a use), or under the editor (the rest).
   const [editError, setEditError] = useState<{ where: DocAction | null; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   /** Why each stored note is not given to the model (it fails today's checks), by id; screened once per list and language. */
   const locale = currentLocale();
@@ -71,19 +70,6 @@ export function DocsView({ home }: { home?: number }) {
 
   useEffect(() => { refresh().catch((err) => setError(messageOf(err))); }, [home]);
 
-  async function act(fn: () => Promise<void>): Promise<void> {
-    setError(null);
-    setNotice(null);
-    setRefused([]);
-    setBusy(true);
-    try {
-      await fn();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const choose = (origin: string) => act(async () => { setEditing(null); setConfirmId(null); await refresh(origin); });
 

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ViewMessages } from '../../src/core/messages';
 import { messageOf, onRunUpdate, send } from '../api';
+import { useAction } from '../use-action';
 import { formatCount, formatDate, formatDuration, preview, storageText } from '../format';
 import { t } from '../i18n';
 import { RunDetail, statusName } from './run-detail';
@@ -28,10 +29,8 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
   const [list, setList] = useState<Listed | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirmId, setConfirmId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const { act, busy, error, notice, setError, setNotice } = useAction();
   // Only the answer to the latest request is shown (typing sends one per key).
   const asked = useRef(0);
   const queryRef = useRef(query);
@@ -60,18 +59,6 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
     return () => { off(); clearTimeout(timer); };
   }, []);
 
-  async function act(fn: () => Promise<void>): Promise<void> {
-    setError(null);
-    setNotice(null);
-    setBusy(true);
-    try {
-      await fn();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   /** The same task on the run's start page, in a new tab (the summary has no start URL: run/get has). */
   const rerun = (id: string) => act(async () => {

@@ -27,6 +27,7 @@ import { normalizeSettings } from '../core/settings';
 import { base64Decode } from '../core/export/data-url';
 import { addFile, listFiles, removeFile, STAGED } from './file-store';
 import { onCommand } from './commands';
+import { templateHandlers } from './template-handlers';
 import { deleteEntry, docsForPage, editEntry, exportOrigin, importEntries, listEntries, listOrigins } from './doc-store';
 import { docOrigin } from '../core/docs/matching';
 import { readDocsFile } from '../core/docs/file';
@@ -45,6 +46,7 @@ async function scrubbed(s: RunState): Promise<string[]> {
 }
 
 const handlers: Handlers = {
+  ...templateHandlers,
   'worker/info': async () => ({ startedAt: STARTED_AT }),
   'settings/get': () => loadSettings(),
   'settings/patch': (patch) => patchSettings(patch),

@@ -17,6 +17,7 @@ import type { Settings } from './settings';
 import type { SettingsPatch } from './settings-patch';
 import type { Trace } from './trace';
 import type { RunSummary } from './trace/history';
+import type { TaskTemplate, TemplateSummary } from './templates';
 import type { FileMeta } from './files';
 import type { FieldInfo, FormInfo } from './guards/fields';
 import type { CalibrationResult } from './calibrate';
@@ -81,6 +82,17 @@ export interface ViewMessages {
   /** a trace file's JSON, shown in the history like a local run (a new id when its id is taken) */
   /** unknownDialect: the trace's dialect when this version does not have it (shown as recorded, not replayable) */
   'history/import': { req: { trace: unknown }; res: { runId: string; renamed: boolean; unknownDialect: string | null } };
+  /** saved tasks (core/templates.ts): the list, without the files' bytes */
+  'templates/list': { req: Record<string, never>; res: TemplateSummary[] };
+  /** `withFiles`: the files attached for the next run are saved with it */
+  'templates/save': { req: { template: TaskTemplate; withFiles?: boolean }; res: TemplateSummary[] };
+  'templates/delete': { req: { id: string }; res: TemplateSummary[] };
+  /** a saved-task file's text: every template, or those of `ids` */
+  'templates/export': { req: { ids?: string[] }; res: { text: string; count: number } };
+  /** a saved-task file read (untrusted): the good templates added, each bad one refused with its reason */
+  'templates/import': { req: { file: unknown }; res: { added: number; refused: Array<{ index: number; problem: string }>; list: TemplateSummary[] } };
+  /** starts a saved task in this tab (its start page opened there first, its files attached, its dialect for this run) */
+  'templates/start': { req: { id: string; tabId: number }; res: { runId: string } };
   /** the run's trace (docs/trace-format.md); `excludeScreenshots`: '' in both screenshot fields */
   'run/trace': { req: { runId: string; excludeScreenshots?: boolean }; res: Trace };
   /**
