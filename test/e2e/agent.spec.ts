@@ -148,7 +148,7 @@ test('without an API key no Authorization header is sent', async () => {
 test('bad usage exits 2 with the problem and one line on where the options are (not the whole usage)', async () => {
   const r = await runAgentCli(['--url', 'http://127.0.0.1:9/']);
   expect(r.code).toBe(2);
-  expect(r.stderr.trim().split('\n')).toEqual(['--task is required.', 'Run "npm run agent -- --help" for the options, or read docs/runner.md.']);
+  expect(r.stderr.trim().split('\n')).toEqual(['--task is required (or --task-file).', 'Run "npm run agent -- --help" for the options, or read docs/runner.md.']);
 });
 
 test('an unreachable endpoint stops the run with exit 1 and says why', async () => {
