@@ -9,6 +9,7 @@ import { EXIT_INTERRUPTED, helpLine, readRunOptions, RUN_OPTIONS, RUN_USAGE } fr
 import { readInputText } from './read-input';
 import { base64Bytes, pickTemplate, readTemplateFile, type TaskTemplate } from '../src/core/templates';
 import { formatBytes, MAX_FILES_BYTES } from '../src/core/files';
+import { MAX_SCHEMA_CHARS, readSchemaText } from '../src/core/answer-schema';
 import type { AgentIO } from './run-agent';
 import type { Launched } from './browser';
 import type { BrowserSpec } from './batch/pool';
@@ -22,6 +23,10 @@ export const AGENT_USAGE = `Usage: npm run agent -- --task TEXT --url URL [optio
                        given here win over its own
   --task-name NAME     which saved task of the file, when it has several
   --url URL            start page (required, unless the saved task has one)
+  --answer-schema FILE a JSON Schema the answer must match (docs/answer-schema.md): the model is
+                       told it, an answer that does not match goes back to the model (3 answers at
+                       most), and the matched JSON is printed as ANSWER_JSON: and kept in the trace.
+                       Wins over a saved task's own schema
 ${RUN_USAGE.endpoint}
 ${RUN_USAGE.steps}
   --approve auto|step  default auto. step: every proposed action is printed (on stderr) and waits
@@ -56,6 +61,18 @@ function readSavedTask(file: string, name: string | undefined, usage: (problem: 
   return typeof picked === 'string' ? usage(`--task-file ${file}: ${picked}.`) : picked;
 }
 
+/** The schema --answer-schema names, checked as the extension will (core/answer-schema.ts). */
+function readAnswerSchema(file: string, usage: (problem: string) => never): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readInputText(file, MAX_SCHEMA_CHARS * 4);
+  } catch (e) {
+    return usage(`--answer-schema ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const read = readSchemaText(text);
+  return read.ok ? read.schema : usage(`--answer-schema ${file}: ${read.problem}.`);
+}
+
 /** A bad flag: the command prints it with the usage and returns 2. */
 class UsageError extends Error {}
 
@@ -81,7 +98,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
       ({ values } = parseArgs({
         args: argv,
         options: {
-          ...RUN_OPTIONS, task: { type: 'string' }, 'task-file': { type: 'string' }, 'task-name': { type: 'string' }, url: { type: 'string' }, approve: { type: 'string' },
+          ...RUN_OPTIONS, task: { type: 'string' }, 'task-file': { type: 'string' }, 'task-name': { type: 'string' }, url: { type: 'string' }, 'answer-schema': { type: 'string' }, approve: { type: 'string' },
           trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, help: { type: 'boolean', short: 'h' },
         },
         strict: true,
@@ -102,6 +119,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
     } catch {
       usage(`--url must be an http(s) URL, got "${values!.url}".`);
     }
+    const answerSchema = values!['answer-schema'] !== undefined ? readAnswerSchema(values!['answer-schema'], usage) : saved?.answerSchema;
     const run = readRunOptions(values!, usage, { env: io.env, warn: io.err });
     if (saved?.files?.length) {
       const bytes = run.files.reduce((n, f) => n + base64Bytes(f.base64), 0) + saved.files.reduce((n, f) => n + base64Bytes(f.base64), 0);
@@ -118,6 +136,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
       const result = await runAgent(lent, {
         task: values!.task!, url: values!.url!, files: run.files, traceFile: values!.trace, reportFile: values!.report, zipFile: values!.zip,
         config: { ...run.config, approveSteps: approve === 'step' }, width: run.width, height: run.height, headed: run.headed,
+        ...(answerSchema ? { answerSchema } : {}),
       }, io);
       healthy = true;
       return result.interrupted ? EXIT_INTERRUPTED : result.status === 'finished' ? 0 : 1;

@@ -170,7 +170,7 @@ async function main() {
   process.on('SIGTERM', () => { signalled ??= 'SIGTERM'; controller.abort('the batch was stopped (SIGTERM)'); });
   const judge = values.judge
     ? async (r: TaskResult) => {
-      const v = await judgeFolder(path.join(out, r.folder), { ...judgeConfig, apiKey: judgeKey, signal: controller.signal });
+      const v = await judgeFolder(path.join(out, r.folder), { ...judgeConfig, apiKey: judgeKey, signal: controller.signal, ...(r.answerJson !== undefined ? { answerJson: r.answerJson } : {}) });
       if ('error' in v) throw new Error(v.error);
       return v;
     }

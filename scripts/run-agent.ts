@@ -31,6 +31,8 @@ export interface AgentOptions {
   width: number;
   height: number;
   headed: boolean;
+  /** a JSON Schema the answer must match (docs/answer-schema.md), checked by the extension at start */
+  answerSchema?: Record<string, unknown>;
   /** more keys to scrub from the exports besides config.apiKey (a worker's real key when the browser has a proxy's token) */
   secrets?: string[];
 }
@@ -284,7 +286,7 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
           return { ok: false as const, error: e instanceof Error ? e.message : String(e) };
         }
       },
-      { task: o.task, url: o.url, config: o.config },
+      { task: o.task, url: o.url, config: o.config, ...(o.answerSchema ? { answerSchema: o.answerSchema } : {}) },
     );
     if (!start.ok) throw new Error(start.error);
     runId = start.value.runId;
@@ -376,6 +378,7 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
     const kinds: ExportKind[] = ['json', ...(reportFile ? ['html' as const] : []), ...(zipFile ? ['zip' as const] : [])];
     const [traced, ...others] = await exportsFrom(panel, runId, kinds, secrets);
     writeExport(traceFile, traced);
+    if (final.status === 'finished' && final.answerJson !== undefined) out(`ANSWER_JSON: ${JSON.stringify(final.answerJson)}`);
     if (final.status === 'finished') out(answerLine(final.answer));
     else err(`${interrupted ? 'Interrupted' : final.status === 'failed' ? 'Failed' : 'Stopped'}: ${oneLine((final.status === 'stopped' && stopNote) || final.stopReason || 'no reason given')}`);
     err(`Trace written to ${traceFile}${leftOut(traced)}`);

@@ -36,6 +36,8 @@ export interface JudgeOptions {
   screenshots?: number;
   /** WebJudge's action history (the steps' action sentences); default: read from trace.json */
   actions?: string[];
+  /** the answer as JSON, when it matched the task's answer schema (results.jsonl answerJson): the judge reads it as the answer */
+  answerJson?: unknown;
   signal?: AbortSignal;
 }
 
@@ -71,9 +73,10 @@ export async function judgeFolder(dir: string, o: JudgeOptions): Promise<Verdict
   const k = o.screenshots ?? (o.judge === 'webvoyager' ? DEFAULT_JUDGE_SCREENSHOTS : MIND2WEB_SCREENSHOTS);
   const shotNames = lastScreenshots(names, k);
   const fail = (text: string): Verdict => ({ judge: o.judge, success: false, text, model: o.model, screenshots: 0, usage: null });
-  if (!read.ok && (o.judge === 'webvoyager' || read.task === null)) return fail(`${read.reason} Scored as a failure without asking the judge, as WebVoyager's auto_eval.py does.`);
+  if (!read.ok && o.answerJson === undefined && (o.judge === 'webvoyager' || read.task === null)) return fail(`${read.reason} Scored as a failure without asking the judge, as WebVoyager's auto_eval.py does.`);
   const task = read.task as string;
-  const answer = read.ok ? read.answer : null;
+  // a schema-checked answer is judged as the JSON it was read as (its text may hold prose around it)
+  const answer = o.answerJson !== undefined ? JSON.stringify(o.answerJson) : read.ok ? read.answer : null;
 
   let shots: string[];
   try {

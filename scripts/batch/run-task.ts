@@ -81,7 +81,7 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions, hoo
     if (o.pool) browser = await o.pool.acquire({ width: o.run.width, height: o.run.height, headed: o.run.headed });
     const acquireMs = Math.round(performance.now() - t0);
     const r = await runAgent(browser ?? null, {
-      task: t.task, url: t.url, files: o.run.files, config: { ...o.run.config, approveSteps: false },
+      task: t.task, url: t.url, files: o.run.files, config: { ...o.run.config, approveSteps: false }, ...(t.answerSchema ? { answerSchema: t.answerSchema } : {}),
       width: o.run.width, height: o.run.height, headed: o.run.headed,
       traceFile: path.join(work, 'trace.json'), reportFile: path.join(work, 'report.html'), zipFile: path.join(work, 'run.zip'), secrets: o.secrets,
     }, {
@@ -107,7 +107,7 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions, hoo
     const status = r.status === 'running' ? 'stopped' : r.status; // an ended run is never running
     const kind = stopKindOf({ status, failCause: r.run.failCause, guard: !!guard && r.status === 'stopped', timedOut });
     const result: TaskResult = scrub({
-      ...base, status, kind, answer: r.answer,
+      ...base, status, kind, answer: r.answer, ...(r.run.answerJson !== undefined ? { answerJson: r.run.answerJson } : {}),
       stopReason: timedOut ? `ran past the task's time limit (${Math.round(o.timeoutMs / 1000)} s)` : r.status === 'finished' ? null : r.stopReason,
       guard: kind === 'guard' ? guard : null,
       steps: r.run.steps.length,

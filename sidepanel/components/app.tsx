@@ -13,6 +13,7 @@ import { SavedTasks } from './saved-tasks';
 import { t } from '../i18n';
 import { dialectOf, isDialect } from '../../src/core/dialects/registry';
 import { useLanguage } from '../use-language';
+import { schemaOf } from '../answer-schema';
 
 /** ⌘ on a Mac, Ctrl elsewhere: how the panel writes the Start shortcut. */
 const MOD = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';
@@ -22,6 +23,8 @@ export function App() {
   useLanguage();
   const [run, setRun] = useState<RunView | null>(null);
   const [task, setTask] = useState('');
+  // an optional JSON Schema the answer must match (docs/answer-schema.md), as typed
+  const [schemaText, setSchemaText] = useState('');
   const [startError, setStartError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [labelInfo, setLabelInfo] = useState<string | null>(null);
@@ -89,12 +92,13 @@ export function App() {
     setStartError(null);
     setBusy(true);
     try {
+      const answerSchema = schemaOf(schemaText);
       const tab = await targetTab();
       if (!tab?.id) throw new Error(t('noWebPage'));
       await settings.current?.commit();
       // a click on the step-approval switch just before Start is stored first: the run starts with the switch as shown
       await modeSaved.current;
-      const { runId } = await send('run/start', { task, tabId: tab.id, ...(canExplore && explore ? { explore: true } : {}) });
+      const { runId } = await send('run/start', { task, tabId: tab.id, ...(canExplore && explore ? { explore: true } : {}), ...(answerSchema ? { answerSchema } : {}) });
       // the last demonstration's result is old news once a run starts
       setDemoNote(null);
       // exploring is for this run only: the next Start does the task unless ticked again
@@ -198,6 +202,12 @@ export function App() {
               if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void start(); }
             }} />
           <small id="task-help" class="hint">{t('startShortcut', MOD)}</small>
+          <details class="answer-schema" data-testid="answer-schema-box" open={!!schemaText.trim()}>
+            <summary title={t('answerSchemaTitle')}>{t('answerSchemaLabel')}</summary>
+            <textarea data-testid="answer-schema" rows={3} spellcheck={false} value={schemaText} placeholder={t('answerSchemaPlaceholder')}
+              aria-label={t('answerSchemaLabel')} title={t('answerSchemaTitle')}
+              onInput={(e) => { setSchemaText((e.target as HTMLTextAreaElement).value); setStartError(null); }} />
+          </details>
           <label class="check" title={t('approveEachTitle')}>
             <input type="checkbox" data-testid="approve-steps" checked={approveSteps} onChange={(e) => switchMode((e.target as HTMLInputElement).checked)} />
             {t('approveEach')}
@@ -234,8 +244,8 @@ export function App() {
           {labels.error && <p class="error" role="alert" data-testid="labels-error">{labels.error}</p>}
           {startError && <p class="error" role="alert" data-testid="start-error">{startError}</p>}
         </form>
-        <SavedTasks task={task} dialect={dialect} running={running} onStarted={started}
-          onUse={(text) => { setTask(text); setStartError(null); document.getElementById('task')?.focus(); }} />
+        <SavedTasks task={task} answerSchema={schemaText} dialect={dialect} running={running} onStarted={started}
+          onUse={(text, schema) => { setTask(text); setSchemaText(schema ? JSON.stringify(schema, null, 2) : ''); setStartError(null); document.getElementById('task')?.focus(); }} />
         {run && <RunPanel run={run} onPrices={showPrices} />}
       </main>
       {view === 'history' && (

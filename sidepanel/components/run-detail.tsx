@@ -22,6 +22,7 @@ import { mergeView, tookOver } from '../../src/core/run/view';
 import { isDialect } from '../../src/core/dialects/registry';
 import { Lightbox } from './lightbox';
 import { formatDate, formatDuration, formatStages, formatTimings, formatTokens, progressText, savedText } from '../format';
+import { AnswerJson } from './answer-json';
 import { t } from '../i18n';
 import { StopReason } from './stop-reason';
 
@@ -118,7 +119,7 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
           <dt>{t('detailTokens')}</dt><dd data-testid="detail-tokens">{formatTokens(prompt, completion)}</dd>
           {run.totals && <><dt>{t('detailCost')}</dt><dd data-testid="detail-cost">{costText(run.totals.cost, run.totals.currency)}</dd></>}
         </dl>
-        {run.status === 'finished' && <div class="answer" data-testid="detail-answer"><b>{t('detailAnswer')}</b><p>{run.answer}</p></div>}
+        {run.status === 'finished' && <div class="answer" data-testid="detail-answer"><b>{t('detailAnswer')}</b><p>{run.answer}</p><AnswerJson run={run} /></div>}
         {(run.status === 'stopped' || run.status === 'failed') && (
           <StopReason run={run} testid="detail-stop-reason" words={{ failed: 'detailRunFailed', stopped: 'detailRunStopped' }} />
         )}

@@ -18,6 +18,7 @@ import { useCommand } from '../use-command';
 import { ApprovalCard } from './approval-card';
 import { TabNote } from './tab-note';
 import { PicturesNote, ScreenNote } from './screen-note';
+import { AnswerJson } from './answer-json';
 import { t } from '../i18n';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
@@ -59,7 +60,7 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
         {showLive && <LiveReplyView live={showLive} dialect={run.dialect} />}
         {run.status === 'running' && !run.pending && <p class="pending">{run.paused ? t('paused') : t('starting')}</p>}
         {run.status === 'finished' && (
-          <div class="answer" data-testid="answer"><h2>{t('answer')}</h2><p>{run.answer}</p></div>
+          <div class="answer" data-testid="answer"><h2>{t('answer')}</h2><p>{run.answer}</p><AnswerJson run={run} /></div>
         )}
       </div>
     </section>

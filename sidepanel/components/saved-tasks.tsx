@@ -11,14 +11,17 @@ import { useAction } from '../use-action';
 import { download } from '../export';
 import { t } from '../i18n';
 import { preview } from '../format';
+import { schemaOf } from '../answer-schema';
 
 export interface SavedTasksProps {
   /** the task box's text: what Save keeps */
   task: string;
   /** the dialect chosen in Settings: saved with the task */
   dialect: string;
-  /** Use: the saved text goes into the task box */
-  onUse: (task: string) => void;
+  /** the answer schema field's text: what Save keeps with the task (empty: none) */
+  answerSchema: string;
+  /** Use: the saved text goes into the task box, and its schema into the schema field */
+  onUse: (task: string, answerSchema?: Record<string, unknown>) => void;
   /** a saved task was started: the panel shows the run */
   onStarted: (runId: string) => void;
   /** nothing is started while a run goes on */
@@ -27,7 +30,7 @@ export interface SavedTasksProps {
 
 const fileNameOf = (name: string) => `${name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'task'}.webagent-task.json`;
 
-export function SavedTasks({ task, dialect, onUse, onStarted, running }: SavedTasksProps) {
+export function SavedTasks({ task, answerSchema, dialect, onUse, onStarted, running }: SavedTasksProps) {
   const [list, setList] = useState<TemplateSummary[] | null>(null);
   const [name, setName] = useState('');
   const [withPage, setWithPage] = useState(true);
@@ -40,10 +43,11 @@ export function SavedTasks({ task, dialect, onUse, onStarted, running }: SavedTa
 
 
   const save = () => act(async () => {
+    const schema = schemaOf(answerSchema);
     const tab = withPage ? await targetTab() : null;
     const startUrl = tab?.url && /^https?:/.test(tab.url) ? tab.url : undefined;
     const title = name.trim() || preview(task.trim(), 60);
-    setList(await send('templates/save', { template: { name: title, task: task.trim(), ...(startUrl ? { startUrl } : {}), ...(dialect ? { dialect } : {}) }, withFiles }));
+    setList(await send('templates/save', { template: { name: title, task: task.trim(), ...(startUrl ? { startUrl } : {}), ...(dialect ? { dialect } : {}), ...(schema ? { answerSchema: schema } : {}) }, withFiles }));
     setName('');
     setNotice(t('tplSaved', title));
   });
@@ -105,11 +109,12 @@ export function SavedTasks({ task, dialect, onUse, onStarted, running }: SavedTa
             <div class="run-meta">
               <span data-testid="tpl-page">{x.startUrl ? new URL(x.startUrl).host : t('tplThisPage')}</span>
               {x.dialect && <span data-testid="tpl-dialect">{x.dialect}</span>}
+              {x.answerSchema && <span data-testid="tpl-schema" title={JSON.stringify(x.answerSchema)}>{t('tplWithSchema')}</span>}
               {x.files.length > 0 && <span data-testid="tpl-files" title={x.files.map((f) => f.name).join(', ')}>{t('tplFileCount', x.files.length)}</span>}
             </div>
             <div class="row">
               <button type="button" class="primary" data-testid="tpl-start" disabled={busy || running} onClick={() => start(x)} title={t('tplStartTitle')}>{t('start')}</button>
-              <button type="button" data-testid="tpl-use" disabled={busy} onClick={() => onUse(x.task)} title={t('tplUseTitle')}>{t('tplUse')}</button>
+              <button type="button" data-testid="tpl-use" disabled={busy} onClick={() => onUse(x.task, x.answerSchema)} title={t('tplUseTitle')}>{t('tplUse')}</button>
               <button type="button" data-testid="tpl-export" disabled={busy} onClick={() => exportSome(x)}>{t('tplExport')}</button>
               <button type="button" data-testid="tpl-delete" disabled={busy} onClick={() => remove(x)}>{t('histDelete')}</button>
             </div>

@@ -39,6 +39,8 @@ export interface StartRun {
   config?: Partial<Settings>;
   /** explore the site to learn what its controls do (a dialect with observes.docs: AppAgent's self-exploration) */
   explore?: boolean;
+  /** a JSON Schema the answer must match (docs/answer-schema.md); refused before the run when the validator cannot use it */
+  answerSchema?: unknown;
 }
 
 export interface AttachedFiles { files: FileMeta[]; runId: string | null }

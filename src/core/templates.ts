@@ -5,13 +5,15 @@
  *
  *   { "format": "webagent-task", "version": 1,
  *     "tasks": [{ "name": "…", "task": "…", "startUrl": "https://…", "dialect": "glm-web",
- *                 "files": [{ "name": "cv.pdf", "type": "application/pdf", "base64": "…" }] }] }
+ *                 "files": [{ "name": "cv.pdf", "type": "application/pdf", "base64": "…" }],
+ *                 "answerSchema": { "type": "object", … } }] }
  *
- * `startUrl`, `dialect` and `files` are optional. A file is read as untrusted input: a field this
+ * `startUrl`, `dialect`, `files` and `answerSchema` are optional. A file is read as untrusted input: a field this
  * version does not know is refused rather than ignored (a later version's field may limit what a
  * run may do, and dropping it silently would run the task with fewer limits than it was saved with).
  * Its reasons are the person's words (`t`; English, what the runner prints, by default). Pure.
  */
+import { checkSchema } from './answer-schema';
 import { isDialect } from './dialects/registry';
 import { formatBytes, MAX_FILES_BYTES } from './files';
 import type { Translate } from './i18n';
@@ -31,6 +33,8 @@ export interface TaskTemplate {
   /** the dialect it runs in (absent: the one in Settings, or the runner's --dialect) */
   dialect?: string;
   files?: TemplateFile[];
+  /** a JSON Schema its answer must match (core/answer-schema.ts; absent: a free answer) */
+  answerSchema?: Record<string, unknown>;
 }
 
 /** A template as the panel lists it: without the files' bytes. */
@@ -44,7 +48,7 @@ export interface TemplateSummary extends Omit<TaskTemplate, 'files'> {
 const MAX_NAME = 120;
 const MAX_TASK = 20_000;
 
-const KEYS = new Set(['name', 'task', 'startUrl', 'dialect', 'files']);
+const KEYS = new Set(['name', 'task', 'startUrl', 'dialect', 'files', 'answerSchema']);
 const FILE_KEYS = new Set(['name', 'type', 'base64']);
 
 /** Bytes a base64 text holds (its padding counted out). */
@@ -77,6 +81,11 @@ export function checkTemplate(x: unknown, t: Translate = english): TemplateCheck
   if (o.dialect !== undefined) {
     if (typeof o.dialect !== 'string' || !isDialect(o.dialect)) return { ok: false, problem: t('tplDialect', name, JSON.stringify(o.dialect)) };
     out.dialect = o.dialect;
+  }
+  if (o.answerSchema !== undefined) {
+    const schema = checkSchema(o.answerSchema);
+    if (!schema.ok) return { ok: false, problem: t('tplAnswerSchema', name, schema.problem) };
+    out.answerSchema = schema.schema;
   }
   if (o.files !== undefined) {
     if (!Array.isArray(o.files)) return { ok: false, problem: t('tplFiles', name) };

@@ -13,6 +13,7 @@ import { GUARD_IDS } from '../guards';
 import { asCurrency } from '../costs';
 import { choicesOf, runOptionsFrom, whole, type RunOptions } from '../run-options';
 import { taskFolder, taskOf } from './tasks';
+import { checkAnswer } from '../answer-schema';
 import type { BatchTask, StopKind, TaskResult } from './types';
 import { oneLine } from '../run/person-text';
 
@@ -124,14 +125,25 @@ export function checkWorkerResult(x: unknown, t: BatchTask): ResultRead {
   if (!whole(r.attempts, 1, 1_000)) return no('its attempts are not a count');
   if (!time(r.startedAt) || !time(r.endedAt)) return no('its times are not dates');
   if (!text(r.worker, JOB_LIMITS.workerChars)) return no('it does not say which worker ran it');
+  // a JSON answer is kept only as the task's schema accepts it, checked here again (the worker is a stranger)
+  let answerJson: { answerJson: unknown } | null = null;
+  if (r.answerJson !== undefined) {
+    if (!t.answerSchema) return no('it has a JSON answer, and the task has no answer schema');
+    const json = JSON.stringify(r.answerJson) ?? '';
+    if (json.length > JOB_LIMITS.answerChars) return no(`its JSON answer is longer than ${JOB_LIMITS.answerChars} characters`);
+    const checked = checkAnswer(t.answerSchema, json);
+    if (!checked.ok) return no(`its JSON answer does not match the task's answer schema: ${checked.error}`);
+    answerJson = { answerJson: checked.value };
+  }
   return {
     ok: true,
     result: {
       id: t.id, site: t.site, task: t.task, url: t.url, folder: taskFolder(t.id),
-      status: r.status as TaskResult['status'], kind: r.kind as StopKind, answer: r.answer, stopReason: r.stopReason, guard,
+      status: r.status as TaskResult['status'], kind: r.kind as StopKind, answer: r.answer, ...answerJson, stopReason: r.stopReason, guard,
       steps: r.steps, tokens: { prompt: tk.prompt, completion: tk.completion }, cost: r.cost, currency: asCurrency(r.currency),
       durations: { totalMs: d.totalMs, startMs: d.startMs, runMs: d.runMs, exportMs: d.exportMs },
       attempts: r.attempts, verdict: null, startedAt: r.startedAt, endedAt: r.endedAt, worker: oneLine(r.worker),
+      ...(text(r.model, JOB_LIMITS.workerChars) ? { model: oneLine(r.model) } : {}),
     },
   };
 }

@@ -9,6 +9,7 @@
 import type { BatchTask } from './types';
 import { oneLine } from '../run/person-text';
 import { detectInjection } from '../injection';
+import { checkSchema } from '../answer-schema';
 
 export type TasksRead = { ok: true; tasks: BatchTask[] } | { ok: false; errors: string[] };
 
@@ -83,7 +84,10 @@ export function taskOf(x: unknown, fallbackId: string): BatchTask | string {
   if (bad) return bad;
   const site = str(o, 'web_name', 'site')?.trim() || hostOf(url);
   if (site.length > TASK_LIMITS.siteChars) return `its site name is longer than ${TASK_LIMITS.siteChars} characters`;
-  return { id, site, task, url };
+  if (o.answerSchema === undefined) return { id, site, task, url };
+  const schema = checkSchema(o.answerSchema);
+  if (!schema.ok) return `its answer schema cannot be used: ${schema.problem}`;
+  return { id, site, task, url, answerSchema: schema.schema };
 }
 
 /** Reads a task file's text (jsonl or a JSON list, told apart by the first non-blank character). */

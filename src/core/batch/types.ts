@@ -13,6 +13,8 @@ export interface BatchTask {
   task: string;
   /** the start page (WebVoyager's `web`) */
   url: string;
+  /** a JSON Schema its answer must match (docs/answer-schema.md; the task entry's `answerSchema`) */
+  answerSchema?: Record<string, unknown>;
 }
 
 /**
@@ -50,6 +52,8 @@ export interface TaskResult {
   status: 'finished' | 'stopped' | 'failed' | 'error';
   kind: StopKind;
   answer: string | null;
+  /** the answer as JSON, when the task had an answer schema and the answer matched it */
+  answerJson?: unknown;
   /** why it ended, when it did not finish (in English) */
   stopReason: string | null;
   /** kind 'guard': what the guard would have asked, and its rule */

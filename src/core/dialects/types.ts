@@ -62,6 +62,8 @@ export interface DialectContext {
   avoid?: number[];
   /** the values of the dialect's own settings (Dialect.options) */
   dialectOptions?: DialectOptionValues;
+  /** the task's JSON Schema for its answer, as compact JSON (core/answer-schema.ts): told in answerFormat's words */
+  answerSchema?: string;
 }
 
 /**
@@ -253,4 +255,9 @@ export interface Dialect {
   options?: readonly DialectOption[];
   /** its words for the person (message keys) */
   messages: DialectMessages;
+  /**
+   * What the model is told when the task gives a JSON Schema for its answer (core/answer-schema.ts),
+   * in the grammar's own words: where its answer goes, and that it must be JSON matching `schema`.
+   */
+  answerFormat: (schema: string) => string;
 }

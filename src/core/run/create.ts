@@ -23,6 +23,7 @@ export function createRun(n: NewRun): RunState {
     ...(vault ? { vault } : {}),
     ...(dialectOf(n.dialect).options?.length ? { dialectOptions: optionValues(dialectOf(n.dialect), n.dialectOptions) } : {}),
     ...(n.explore && dialectOf(n.dialect).observes.docs ? { explore: true } : {}),
+    ...(n.answerSchema ? { answerSchema: n.answerSchema } : {}),
   };
 }
 

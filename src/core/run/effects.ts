@@ -9,6 +9,7 @@ import type { Mark } from '../marks';
 import { nextReplayed, type ReplayNext } from '../trace/replay';
 import { historyOf, markOf, modelSteps, shotOf } from './reduce';
 import { hideRun, taskForModel } from './secrets';
+import { schemaText } from '../answer-schema';
 import type { ActedElement, AfterAction, FrameOffsets, RunState } from './state';
 import { fillVariables } from './variables';
 
@@ -48,6 +49,7 @@ export function effectOf(state: RunState): Effect {
       task: taskForModel(state), site: state.site, now: new Date(p.startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
       marks: dialectOf(state.dialect).observes.labels ? p.elements : [], shot: shotOf(p), apps: state.apps ?? [],
       ...(state.dialectOptions ? { dialectOptions: state.dialectOptions } : {}),
+      ...(state.answerSchema ? { answerSchema: schemaText(state.answerSchema) } : {}),
     });
     return { kind: 'ask', request };
   }

@@ -19,6 +19,8 @@ const PRESS_WOULD: Record<GuardId, string> = {
 };
 
 export const modelText = {
+  /** an answer the task's JSON Schema refused (core/answer-schema.ts): the validator's message, and how many answers are left */
+  answerRefused: (error: string, left: number) => `The answer does not match the JSON Schema the task gave: ${error.replace(/[.\s]+$/, '')}. ${left > 0 ? `Give the answer again as JSON that matches the schema (${left} more ${left === 1 ? 'try' : 'tries'}).` : 'No more answers are taken.'}`,
   /**
    * The element under the pointer was judged again just before a press (a page can swap it as the
    * pointer arrives) and it is not what was approved: nothing more was pressed.

@@ -7,6 +7,7 @@ import type { Mark } from '../marks';
 import { pageKeyOf, textKey } from './budget';
 import { markUnchanged } from './unchanged';
 import { hideRun, taskForModel } from './secrets';
+import { schemaText } from '../answer-schema';
 import { type RunEvent, type RunState } from './state';
 import { historyOf, shotOf } from './step';
 
@@ -34,6 +35,7 @@ export function onObserved(state: RunState, ev: Extract<RunEvent, { type: 'obser
     task: taskForModel(state), site: state.site, now: new Date(startedAt), history: historyOf(state), memory: hideRun(state, state.memory),
     marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
     ...(state.dialectOptions ? { dialectOptions: state.dialectOptions } : {}),
+      ...(state.answerSchema ? { answerSchema: schemaText(state.answerSchema) } : {}),
     ...(o.docs?.length ? { docs: o.docs } : {}),
     ...(state.explore ? { explore: true, avoid: avoidedLabels(state, o.marks) } : {}),
   });

@@ -31,6 +31,8 @@ export function personTextIn(t: Translate) {
       (c.change === 'opened' ? t('tabFollowed', c.url) : t('tabBack', c.url)),
     /** the model said the task cannot be done (glm-pc FAIL, glm-mobile infeasible) */
     modelGaveUp: (why: string) => (why ? t('stopGaveUpWhy', why) : t('stopGaveUp')),
+    /** the task's JSON Schema refused the model's answers (core/answer-schema.ts) */
+    answerRefused: (n: number, error: string) => t('stopAnswerSchema', n, error),
   };
 }
 

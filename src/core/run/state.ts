@@ -330,6 +330,12 @@ export interface RunState {
   status: RunStatus;
   phase: Phase;
   answer: string | null;
+  /** the task's JSON Schema for its answer (core/answer-schema.ts; absent: a free answer) */
+  answerSchema?: Record<string, unknown>;
+  /** the answer as JSON, once it matched answerSchema */
+  answerJson?: unknown;
+  /** answers the schema refused so far (each went back to the model with the validator's message) */
+  answersRefused?: number;
   /** why the run ended, for the person (panel, runner), in `locale` */
   stopReason: string | null;
   /** a failed run: what outside the agent failed (absent: the agent's own failure, or not failed) */
@@ -476,6 +482,8 @@ export interface NewRun {
   dialectOptions?: unknown;
   /** explore the site to learn its controls (AppAgent's self-exploration) instead of doing a task */
   explore?: boolean;
+  /** a JSON Schema the answer must match (core/answer-schema.ts; checked before the run is made) */
+  answerSchema?: Record<string, unknown>;
 }
 
 /** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */

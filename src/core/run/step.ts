@@ -12,6 +12,7 @@ import type { ShotGeometry } from '../action/coords';
 import type { Mark } from '../marks';
 import type { Usage } from '../costs';
 import { pageKeyOf } from './budget';
+import { checkAnswer, MAX_ANSWER_TRIES } from '../answer-schema';
 import { modelText } from './model-text';
 import { translatorFor } from '../locales';
 import { personTextIn } from './person-text';
@@ -228,12 +229,27 @@ export function withOutcome(r: ActResult, after: AfterAction): ActResult {
   return { ok: true, note: r.note ? `${r.note} ${said}` : said };
 }
 
-/** An action that ends the run, once it is let through: finished with the answer, or failed with the reason. */
+/**
+ * An action that ends the run, once it is let through: finished with the answer, or failed with the
+ * reason. With an answer schema (core/answer-schema.ts) the answer must match it: one that does not
+ * is this step's failure, told to the model with the validator's message, and the run goes on,
+ * until MAX_ANSWER_TRIES answers were refused; then it stops with the reason.
+ */
 export function endWith(state: RunState, at: number, a: Action): RunState {
+  const answers = a.type === 'answer' || (a.type === 'finish' && a.outcome === 'done');
+  const answer = a.type === 'answer' ? a.text : answers ? state.answer ?? (a.text || null) : null;
+  const checked = state.answerSchema && answers ? checkAnswer(state.answerSchema, answer) : null;
+  if (checked && !checked.ok) {
+    const refused = (state.answersRefused ?? 0) + 1;
+    // the step is recorded as failed with the validator's message (a step past max steps ends the run as usual)
+    const told: RunState = { ...finishStep(state, at, { ok: false, error: modelText.answerRefused(checked.error, MAX_ANSWER_TRIES - refused) }, [], 0), answersRefused: refused };
+    if (refused < MAX_ANSWER_TRIES || told.status !== 'running') return told;
+    return end(told, at, 'failed', personText(state).answerRefused(refused, checked.error), answer);
+  }
   const done = finishStep(state, at, { ok: true }, [], 0);
-  const running: RunState = { ...done, status: 'running' };
+  const running: RunState = { ...done, status: 'running', ...(checked?.ok ? { answerJson: checked.value } : {}) };
   if (a.type === 'answer') return end(running, at, 'finished', null, a.text);
-  if (a.type === 'finish' && a.outcome === 'done') return end(running, at, 'finished', null, state.answer ?? (a.text || null));
+  if (a.type === 'finish' && a.outcome === 'done') return end(running, at, 'finished', null, answer);
   if (a.type === 'finish') return end(running, at, 'failed', personText(state).modelGaveUp(a.text), state.answer);
   return done;
 }

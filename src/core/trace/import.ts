@@ -25,6 +25,7 @@ function placeOf(x: unknown): InjectionPlace {
   return 'title';
 }
 import { asCurrency, asPrice } from '../costs';
+import { checkSchema } from '../answer-schema';
 import type { PictureText } from '../picture-text';
 import type { Translate } from '../i18n';
 import { siteOf, type AfterAction, type RunState, type StepRecord } from '../run/state';
@@ -183,5 +184,18 @@ export function fromTrace(t: Trace): RunState {
     ...(asPrice(r.price) ? { limits: { maxTokens: 0, maxCost: 0, price: asPrice(r.price), currency: asCurrency(r.currency) } } : {}),
     // how its points were read (checked against the dialect's choices; unknown values read as its defaults)
     ...(dialectOf(r.dialect).options?.length ? { dialectOptions: optionValues(dialectOf(r.dialect), r.dialectOptions) } : {}),
+    ...answerFieldsOf(r),
+  };
+}
+
+/** The answer schema and the JSON answer a trace keeps: a schema the validator cannot use is dropped with its answer. */
+function answerFieldsOf(r: Trace['run']): Pick<RunState, 'answerSchema' | 'answerJson' | 'answersRefused'> {
+  const checked = r.answerSchema === undefined ? null : checkSchema(r.answerSchema);
+  if (!checked?.ok) return {};
+  const refused = Number(r.answersRefused);
+  return {
+    answerSchema: checked.schema,
+    ...(r.answerJson !== undefined ? { answerJson: r.answerJson } : {}),
+    ...(Number.isSafeInteger(refused) && refused > 0 ? { answersRefused: refused } : {}),
   };
 }

@@ -51,6 +51,12 @@ export interface Trace {
     dialectOptions?: Record<string, string>;
     /** run variables actions stored (CogAgent's quotes, LLM answers, clipboard), by name; password values masked; absent when none */
     variables?: Variables;
+    /** the task's JSON Schema for its answer (docs/answer-schema.md); absent: a free answer */
+    answerSchema?: Record<string, unknown>;
+    /** the answer as JSON, once it matched answerSchema; absent otherwise */
+    answerJson?: unknown;
+    /** answers the schema refused (each went back to the model); absent when none */
+    answersRefused?: number;
   };
   steps: TraceStep[];
 }
@@ -87,6 +93,9 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       currency: state.limits?.currency ?? null,
       ...(state.dialectOptions ? { dialectOptions: { ...state.dialectOptions } } : {}),
       ...(state.variables && Object.keys(state.variables).length ? { variables: hideRun(state, shownVariables(state.variables, PASSWORD_MASK)) } : {}),
+      ...(state.answerSchema ? { answerSchema: state.answerSchema } : {}),
+      ...(state.answerJson !== undefined ? { answerJson: state.answerJson } : {}),
+      ...(state.answersRefused ? { answersRefused: state.answersRefused } : {}),
     },
     steps: state.steps.map((s) => ({
       index: s.index, url: s.url, title: s.title, viewport: s.viewport, elements: s.elements.map(markOut),

@@ -22,7 +22,7 @@ import { parseAppAgentReply } from './parse';
 import { TASK_TEMPLATE } from './template';
 import { learnHooks } from './learn';
 import { SELF_EXPLORE_TASK_TEMPLATE } from './learn-templates';
-import { trimChars, oneLine } from '../shared/text';
+import { taskWithSchema, trimChars, oneLine } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /**
@@ -49,10 +49,13 @@ function avoidNote(avoid: number[] | undefined): string {
   return ` (Tapping the UI elements labeled ${avoid.map((l) => l + 1).join(', ')} changed nothing before: do not use them.)`;
 }
 
+/** A task with an answer schema: the Thought of FINISH carries the answer as JSON. */
+export const answerFormat = (schema: string) => `When you reply FINISH, your Thought must be the answer, as one JSON value and nothing else, that matches this JSON Schema: ${schema}`;
+
 export function buildPrompt(ctx: DialectContext): string {
   const values: Record<string, string> = {
     ui_document: formatUiDocument(ctx.docs),
-    task_description: String(ctx.task ?? ''),
+    task_description: taskWithSchema(String(ctx.task ?? ''), ctx.answerSchema, answerFormat),
     last_act: formatLastAct(ctx.memory, ctx.history ?? []) + (ctx.explore ? avoidNote(ctx.avoid) : ''),
   };
   // One pass (AppAgent substitutes one after another), so a task or summary holding
@@ -83,6 +86,7 @@ export const appagent: Dialect = defineDialect({
   id: 'appagent',
   model: 'AppAgent (GPT-4V, Qwen-VL)',
   messages: { note: 'dialectNoteAppagent', requestSource: 'tempSourceAppagent' },
+  answerFormat,
   // PNG: the phone-emulated capture's size is read from the image itself (docs/dialects.md, Coordinates).
   observes: { labels: true, labelStyle: 'centre-from-1', docs: true, device: 'phone', pastScreenshots: 0 },
   // The grammar acts on tags only; no coordinates are read or written.

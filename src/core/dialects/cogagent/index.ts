@@ -16,7 +16,7 @@ import { formatCogAction } from './format';
 import { lineOperation, operationAt, OPERATION_LABEL } from './operation';
 import { parseCogReply, REPLY_HELP } from './parse';
 import { FORMAT_LINE, HISTORY_HEAD, MARK_GENERAL, MARK_SENSITIVE, OBSERVATION_LABEL, PLATFORM_LINE, TASK_PREFIX } from './template';
-import { trimChars, oneLine } from '../shared/text';
+import { taskWithSchema, trimChars, oneLine } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /**
@@ -30,10 +30,13 @@ export function historyLine(h: HistoryEntry, i: number): string {
   return `${i}. ${oneLine(h.action)}\t${oneLine(h.thought)}${seen}`;
 }
 
+/** A task with an answer schema: the Action sentence of END() carries the answer as JSON. */
+export const answerFormat = (schema: string) => `When the task is done, the Action sentence before END() must be the answer, as one JSON value on one line and nothing else, that matches this JSON Schema: ${schema}`;
+
 /** The query text: task, history (its header even when empty), platform and answer format. */
-export function queryText(ctx: Pick<DialectContext, 'task' | 'history'>): string {
+export function queryText(ctx: Pick<DialectContext, 'task' | 'history' | 'answerSchema'>): string {
   const lines = (ctx.history ?? []).map((h, i) => `\n${historyLine(h, i)}`).join('');
-  return `${TASK_PREFIX}${ctx.task}\n${HISTORY_HEAD}${lines}\n${PLATFORM_LINE}\n${FORMAT_LINE}\n`;
+  return `${TASK_PREFIX}${taskWithSchema(ctx.task, ctx.answerSchema, answerFormat)}\n${HISTORY_HEAD}${lines}\n${PLATFORM_LINE}\n${FORMAT_LINE}\n`;
 }
 
 /** The single user message: the query, then the current screenshot (the client's order). */
@@ -77,6 +80,7 @@ export const cogagent: Dialect = defineDialect({
   id: 'cogagent',
   model: 'CogAgent-9B-20241220',
   messages: { note: 'dialectNoteCogagent', requestSource: 'tempSourceCogagent' },
+  answerFormat,
   // clipboard: QUOTE_CLIPBOARD reads what the page copied
   observes: { labels: false, pastScreenshots: 0, device: 'desktop', clipboard: true },
   opensApps: true,

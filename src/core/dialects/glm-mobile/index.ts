@@ -14,7 +14,7 @@ import { EXAMPLE, readAction, readObject } from './action';
 import { formatMobileAction, pythonDictOf } from './format';
 import { parseGlmMobileReply } from './parse';
 import { GLM_MOBILE_NOTES, GLM_MOBILE_TEMPLATE } from './template';
-import { trimChars, oneLine } from '../shared/text';
+import { taskWithSchema, trimChars, oneLine } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /** `<supported_apps>` when the person lists no apps (the example ends its list with "."). */
@@ -72,9 +72,12 @@ export function formatHistory(history: HistoryEntry[], memory: Memory | null | u
     .join('\n');
 }
 
+/** A task with an answer schema: the answer action's text carries the answer as JSON. */
+export const answerFormat = (schema: string) => `Before you set the status to complete, give the answer with the answer action; its "text" must be one JSON value, written as a string, that matches this JSON Schema: ${schema}`;
+
 export function buildPrompt(ctx: DialectContext): string {
   const values: Record<string, string> = {
-    task_description: String(ctx.task ?? ''),
+    task_description: taskWithSchema(String(ctx.task ?? ''), ctx.answerSchema, answerFormat),
     supported_apps: formatApps(ctx.apps),
     history_and_memory: formatHistory(ctx.history ?? [], ctx.memory),
     additional_notes: GLM_MOBILE_NOTES,
@@ -128,6 +131,7 @@ export const glmMobile: Dialect = defineDialect({
   id: 'glm-mobile',
   model: 'GLM-4.5V',
   messages: { note: 'dialectNoteMobile', requestSource: 'tempSourceGlm' },
+  answerFormat,
   observes: { labels: false, pastScreenshots: 0, device: 'phone' },
   opensApps: true,
   coords: THOUSANDTHS,

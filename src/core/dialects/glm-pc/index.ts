@@ -15,7 +15,7 @@ import { formatPcAction } from './format';
 import { formatMemory } from './memory';
 import { parseGlmPcReply, REPLY_HELP } from './parse';
 import { unwrap } from '../shared/reply-text';
-import { trimChars } from '../shared/text';
+import { taskWithSchema, trimChars } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /** Past screenshots a request carries: those of the last 4 steps (seed: "最多4张历史图片"). */
@@ -29,6 +29,9 @@ export const OMITTED = '(Omitted in context.)';
 export function stripBoxTokens(s: string): string {
   return String(s ?? '').replace(/<\|(?:begin|start|end)_of_box\|>/g, '');
 }
+
+/** A task with an answer schema: DONE's explanation carries the answer as JSON. */
+export const answerFormat = (schema: string) => `When the task is done, write the answer as your explanation, as one JSON value and nothing else, then call DONE(). The JSON must match this JSON Schema: ${schema}`;
 
 /** USER_PROMPT_HEAD with the task and the action space, in one pass (a task holding "{action_space}" stays as it is). */
 export function promptHead(task: string): string {
@@ -61,7 +64,7 @@ function stepText(h: HistoryEntry): string {
 export function buildRequest(ctx: DialectContext): RequestPart[] {
   const history = ctx.history ?? [];
   const parts: RequestPart[] = [];
-  let text = promptHead(ctx.task);
+  let text = promptHead(taskWithSchema(ctx.task, ctx.answerSchema, answerFormat));
   const firstImage = history.length - PAST_SCREENSHOTS;
   history.forEach((h, i) => {
     text += `\nstep ${i + 1}: Screenshot:`;
@@ -129,6 +132,7 @@ export const glmPc: Dialect = defineDialect({
   id: 'glm-pc',
   model: 'GLM-4.5V',
   messages: { note: 'dialectNotePc', requestSource: 'tempSourceGlm' },
+  answerFormat,
   observes: { labels: false, pastScreenshots: PAST_SCREENSHOTS, device: 'desktop' },
   coords: THOUSANDTHS,
   request: { temperature: 0.001, maxTokens: 8192, extraBody: '{"skip_special_tokens": false}' },

@@ -13,7 +13,7 @@ import { parseGlmWebReply } from './parse';
 
 import { formatWebAction } from './format';
 import { neutralizePageText } from '../../page-text';
-import { trimChars } from '../shared/text';
+import { taskWithSchema, trimChars } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /** How many past steps the prompt shows (seed 003 uses the last 15). */
@@ -77,9 +77,12 @@ export function formatElements(marks: Mark[]): string {
     .join('\t');
 }
 
+/** A task with an answer schema: the content of ANSWER must be JSON that matches it. */
+export const answerFormat = (schema: string) => `When you give the answer (ANSWER; <content>...</content>), the content must be one JSON value, and nothing else, that matches this JSON Schema: ${schema}`;
+
 export function buildPrompt(ctx: DialectContext): string {
   const values: Record<string, string> = {
-    TASK: ctx.task,
+    TASK: taskWithSchema(ctx.task, ctx.answerSchema, answerFormat),
     Web: ctx.site,
     Time: formatPromptTime(ctx.now),
     PREVIOUS_ACTIONS: formatHistory(ctx.history),
@@ -128,4 +131,5 @@ export const glmWeb: Dialect = defineDialect({
   formatAction: (action) => formatWebAction(action),
   preview: (partial) => sectionPreview(partial, 'Thought:', 'Action:'),
   formatErrorObservation,
+  answerFormat,
 });

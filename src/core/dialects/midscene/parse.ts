@@ -89,7 +89,9 @@ function parseUnsafe(content: string, reasoningContent: string | null | undefine
   const reply = read.ok ? (read.value as Record<string, unknown>) : salvage(unwrap(body));
   if (!reply) return { error: `Reply with one JSON object (${read.ok ? '' : read.error}), e.g. ${REPLY_EXAMPLE}`, reasoning };
   const want = oneLine(field(reply, 'what_the_user_wants_to_do_next_by_instruction', 'what_the_user_wants_to_do_next', 'thought'));
-  const log = capText(oneLine(field(reply, 'log')));
+  const rawLog = field(reply, 'log');
+  // a log given as a JSON value (an answer the task's schema asked for) is kept as its JSON text
+  const log = capText(oneLine(rawLog !== null && typeof rawLog === 'object' ? JSON.stringify(rawLog) : rawLog));
   const thought = thoughtOf(want, log);
   // A bare action object (the reply is only the action) is read as that action.
   const bare = field(reply, 'action') === undefined && typeOf(field(reply, 'type', 'action_type')) !== null;

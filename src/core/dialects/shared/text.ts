@@ -38,3 +38,8 @@ export function oneLine(s: unknown): string {
   return parts.map((p) => p.trim()).filter(Boolean).join(' ');
 }
 
+
+/** The task as a dialect puts it in its prompt: with the answer schema's line in the dialect's words when the task has one. */
+export function taskWithSchema(task: string, schema: string | undefined, format: ((schema: string) => string) | undefined): string {
+  return schema && format ? `${task}\n${format(schema)}` : task;
+}

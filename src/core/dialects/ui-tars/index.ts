@@ -10,7 +10,7 @@ import type { ShotGeometry } from '../../action/coords';
 import { defineDialect } from '../shared/define';
 import { sectionPreview } from '../shared/preview';
 import { unwrap } from '../shared/reply-text';
-import { trimChars } from '../shared/text';
+import { taskWithSchema, trimChars } from '../shared/text';
 import type { ActionParse, Dialect, DialectContext, HistoryEntry, ParseOptions, RequestPart } from '../types';
 import { CALL_HELP, callToAction, findCall } from './action';
 import { COORDINATES, coordinateCheck, RESIZED_PIXELS, spaceOf } from './coords';
@@ -44,9 +44,12 @@ function observed(h: HistoryEntry): string | null {
   return obs && obs !== 'Success' ? `Observation: ${obs}` : null;
 }
 
+/** A task with an answer schema: finished(content=...) carries the answer as JSON. */
+export const answerFormat = (schema: string) => `When the task is done, call finished(content='...') with the answer as its content: one JSON value and nothing else, that matches this JSON Schema: ${schema}`;
+
 export function buildRequest(ctx: DialectContext): RequestPart[] {
   const history = ctx.history ?? [];
-  const parts: RequestPart[] = [{ type: 'text', text: SYSTEM_PROMPT + ctx.task }];
+  const parts: RequestPart[] = [{ type: 'text', text: SYSTEM_PROMPT + taskWithSchema(ctx.task, ctx.answerSchema, answerFormat) }];
   const firstImage = history.length - (MAX_IMAGES - 1);
   history.forEach((h, i) => {
     const before = i > 0 ? observed(history[i - 1]) : null;
@@ -82,6 +85,7 @@ export const uiTars: Dialect = defineDialect({
   id: 'ui-tars',
   model: 'UI-TARS',
   messages: { note: 'dialectNoteUitars', requestSource: 'tempSourceUitars' },
+  answerFormat,
   // PNG (exact pixels: it points at them), no labels; the last MAX_IMAGES - 1 earlier screenshots.
   observes: { labels: false, pastScreenshots: MAX_IMAGES - 1, device: 'desktop' },
   coords: RESIZED_PIXELS,
