@@ -10,6 +10,8 @@ import { readInputText } from './read-input';
 import { base64Bytes, pickTemplate, readTemplateFile, type TaskTemplate } from '../src/core/templates';
 import { formatBytes, MAX_FILES_BYTES } from '../src/core/files';
 import { MAX_SCHEMA_CHARS, readSchemaText } from '../src/core/answer-schema';
+import { parseTrace } from '../src/core/trace/import';
+import type { Trace } from '../src/core/trace';
 import type { AgentIO } from './run-agent';
 import type { Launched } from './browser';
 import type { BrowserSpec } from './batch/pool';
@@ -23,6 +25,9 @@ export const AGENT_USAGE = `Usage: npm run agent -- --task TEXT --url URL [optio
                        given here win over its own
   --task-name NAME     which saved task of the file, when it has several
   --url URL            start page (required, unless the saved task has one)
+  --continue TRACE     go on from a run's trace (an export, or this runner's --trace) with --task as
+                       its follow-up: the same history and memory, a new turn (docs/follow-ups.md).
+                       The run goes on at --url, or the page the trace ended on
   --answer-schema FILE a JSON Schema the answer must match (docs/answer-schema.md): the model is
                        told it, an answer that does not match goes back to the model (3 answers at
                        most), and the matched JSON is printed as ANSWER_JSON: and kept in the trace.
@@ -73,6 +78,24 @@ function readAnswerSchema(file: string, usage: (problem: string) => never): Reco
   return read.ok ? read.schema : usage(`--answer-schema ${file}: ${read.problem}.`);
 }
 
+/** Traces are exported under 25 MB (screenshots in them); read up to a little more. */
+const TRACE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The trace --continue names, checked as the extension's import will, and the page it ended on. */
+function readContinued(file: string, usage: (problem: string) => never): { trace: Trace; url: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(readInputText(file, TRACE_MAX_BYTES));
+  } catch (e) {
+    return usage(`--continue ${file}: ${e instanceof SyntaxError ? `not JSON (${e.message})` : e instanceof Error ? e.message : String(e)}`);
+  }
+  const read = parseTrace(json);
+  if (!read.ok) return usage(`--continue ${file}: ${read.error}`);
+  if (read.trace.run.status === 'running') return usage(`--continue ${file}: the trace was exported while its run was still going; a follow-up is for a run that has ended.`);
+  const url = read.trace.steps.at(-1)?.url || read.trace.run.startUrl;
+  return { trace: read.trace, url };
+}
+
 /** A bad flag: the command prints it with the usage and returns 2. */
 class UsageError extends Error {}
 
@@ -98,7 +121,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
       ({ values } = parseArgs({
         args: argv,
         options: {
-          ...RUN_OPTIONS, task: { type: 'string' }, 'task-file': { type: 'string' }, 'task-name': { type: 'string' }, url: { type: 'string' }, 'answer-schema': { type: 'string' }, approve: { type: 'string' },
+          ...RUN_OPTIONS, task: { type: 'string' }, 'task-file': { type: 'string' }, 'task-name': { type: 'string' }, url: { type: 'string' }, 'answer-schema': { type: 'string' }, continue: { type: 'string' }, approve: { type: 'string' },
           trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, help: { type: 'boolean', short: 'h' },
         },
         strict: true,
@@ -111,7 +134,12 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
     if (saved && values!.task !== undefined) usage('Give --task or --task-file, not both.');
     if (!saved && values!['task-name'] !== undefined) usage('--task-name goes with --task-file.');
     if (saved) values = { ...values!, task: saved.task, url: values!.url ?? saved.startUrl, dialect: values!.dialect ?? saved.dialect };
-    if (!values!.task?.trim()) usage('--task is required (or --task-file).');
+    const from = values!.continue !== undefined ? readContinued(values!.continue, usage) : null;
+    if (from && saved) usage('Give --continue or --task-file, not both.');
+    if (from && values!.file?.length) usage('--file does not go with --continue: a follow-up goes on with the files of the run it continues.');
+    if (from && values!['answer-schema'] !== undefined) usage('--answer-schema does not go with --continue.');
+    if (from) values = { ...values!, url: values!.url ?? from.url };
+    if (!values!.task?.trim()) usage(from ? '--task is required: the follow-up to do.' : '--task is required (or --task-file).');
     if (!values!.url) usage(saved ? `--url is required: the saved task "${saved.name}" has no start page.` : '--url is required.');
     try {
       const u = new URL(values!.url!);
@@ -137,6 +165,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
         task: values!.task!, url: values!.url!, files: run.files, traceFile: values!.trace, reportFile: values!.report, zipFile: values!.zip,
         config: { ...run.config, approveSteps: approve === 'step' }, width: run.width, height: run.height, headed: run.headed,
         ...(answerSchema ? { answerSchema } : {}),
+        ...(from ? { continueFrom: from.trace } : {}),
       }, io);
       healthy = true;
       return result.interrupted ? EXIT_INTERRUPTED : result.status === 'finished' ? 0 : 1;

@@ -31,6 +31,11 @@ export interface AgentOptions {
   width: number;
   height: number;
   headed: boolean;
+  /**
+   * a trace (parsed JSON) to go on from (--continue, docs/follow-ups.md): it is imported, and the
+   * run goes on with `task` as its follow-up, in a new tab at `url`; the trace's steps are not printed again
+   */
+  continueFrom?: { steps?: unknown[] };
   /** a JSON Schema the answer must match (docs/answer-schema.md), checked by the extension at start */
   answerSchema?: Record<string, unknown>;
   /** more keys to scrub from the exports besides config.apiKey (a worker's real key when the browser has a proxy's token) */
@@ -217,7 +222,7 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
     io.onLaunched?.(browser);
     const panel = await openPanel(browser);
     const startMs = Math.round(performance.now() - t0);
-    let printed = 0;
+    let printed = Array.isArray(o.continueFrom?.steps) ? o.continueFrom.steps.length : 0;
     let runId = '';
     let finish: (r: RunView) => void = () => undefined;
     let broke: (e: Error) => void = () => undefined;
@@ -279,14 +284,18 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
       if (problem) throw new Error(problem);
     }
     const start = await panel.evaluate(
-      async (req) => {
+      async ([req, from]) => {
+        const w = (window as unknown as { webagent: { send(t: string, p: unknown): Promise<{ runId: string }> } }).webagent;
         try {
-          return { ok: true as const, value: await (window as unknown as { webagent: { send(t: string, p: unknown): Promise<{ runId: string }> } }).webagent.send('run/start', req) };
+          if (!from) return { ok: true as const, value: await w.send('run/start', req) };
+          // a follow-up of a trace: imported (a new id if its own is taken here), then continued
+          const { runId } = await w.send('history/import', { trace: from });
+          return { ok: true as const, value: await w.send('run/continue', { runId, task: req.task, url: req.url, config: req.config }) };
         } catch (e) {
           return { ok: false as const, error: e instanceof Error ? e.message : String(e) };
         }
       },
-      { task: o.task, url: o.url, config: o.config, ...(o.answerSchema ? { answerSchema: o.answerSchema } : {}) },
+      [{ task: o.task, url: o.url, config: o.config, ...(o.answerSchema ? { answerSchema: o.answerSchema } : {}) }, o.continueFrom ?? null] as const,
     );
     if (!start.ok) throw new Error(start.error);
     runId = start.value.runId;

@@ -185,6 +185,7 @@ function RunRow({ row, busy, confirming, onOpen, onRerun, onDelete, onConfirm, o
         <span data-testid="run-date">{formatDate(s.startedAt)}</span>
         <span class={`status ${s.status}`} data-testid="run-status">{statusName(s.status)}</span>
         <span data-testid="run-steps">{s.steps === 1 ? t('histStepOne', 1) : t('histSteps', s.steps)}</span>
+        {s.followUps?.length ? <span data-testid="run-turns" title={s.followUps.join('\n')}>{t('histTurns', s.followUps.length + 1)}</span> : null}
         <span data-testid="run-duration">{s.durationMs === null ? t('histStatusRunning') : formatDuration(s.durationMs)}</span>
         <span data-testid="run-tokens" title={t('histTokensTitle', s.promptTokens, s.completionTokens)}>
           {t('histTokens', formatCount(s.promptTokens + s.completionTokens))}

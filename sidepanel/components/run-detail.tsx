@@ -23,6 +23,7 @@ import { isDialect } from '../../src/core/dialects/registry';
 import { Lightbox } from './lightbox';
 import { formatDate, formatDuration, formatStages, formatTimings, formatTokens, progressText, savedText } from '../format';
 import { AnswerJson } from './answer-json';
+import { TurnStart, TurnsAhead } from './turns';
 import { t } from '../i18n';
 import { StopReason } from './stop-reason';
 
@@ -131,9 +132,13 @@ export function RunDetail({ runId, onBack, onRerun, onReplay }: { runId: string;
       </div>
       {!run.steps.length && <p class="hint" data-testid="no-steps">{t('detailNoSteps')}</p>}
       <ol class="steps">
-        {run.steps.map((s, i) => (s.kind === 'person'
-          ? <PersonStepDetail key={s.index} step={s} />
-          : <StepDetail key={s.index} run={run} step={s} before={i > 0 ? run.steps[i - 1].memory : null} expand={expand} promptOf={promptOf} />))}
+        {run.steps.map((s, i) => [
+          <TurnStart key={`turn-${s.index}`} run={run} index={s.index} />,
+          s.kind === 'person'
+            ? <PersonStepDetail key={s.index} step={s} />
+            : <StepDetail key={s.index} run={run} step={s} before={i > 0 ? run.steps[i - 1].memory : null} expand={expand} promptOf={promptOf} />,
+        ])}
+        <TurnsAhead run={run} />
       </ol>
     </div>
   );

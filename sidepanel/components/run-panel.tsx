@@ -19,6 +19,7 @@ import { ApprovalCard } from './approval-card';
 import { TabNote } from './tab-note';
 import { PicturesNote, ScreenNote } from './screen-note';
 import { AnswerJson } from './answer-json';
+import { FollowUpForm, TurnStart, TurnsAhead } from './turns';
 import { t } from '../i18n';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
@@ -48,7 +49,11 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
         <VariablesView run={run} />
       </header>
       <ol class="steps">
-        {run.steps.map((s) => (s.kind === 'person' ? <PersonStep key={s.index} step={s} /> : <Step key={s.index} runId={run.id} dialect={run.dialect} step={s} />))}
+        {run.steps.map((s) => [
+          <TurnStart key={`turn-${s.index}`} run={run} index={s.index} />,
+          s.kind === 'person' ? <PersonStep key={s.index} step={s} /> : <Step key={s.index} runId={run.id} dialect={run.dialect} step={s} />,
+        ])}
+        <TurnsAhead run={run} />
       </ol>
       <div class="current" ref={follow.current} data-testid="current">
         {p?.approval && <ApprovalCard key={`${run.id}:${p.index}`} run={run} pending={p} approval={p.approval} />}
@@ -62,6 +67,7 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
         {run.status === 'finished' && (
           <div class="answer" data-testid="answer"><h2>{t('answer')}</h2><p>{run.answer}</p><AnswerJson run={run} /></div>
         )}
+        <FollowUpForm key={run.id} run={run} />
       </div>
     </section>
   );

@@ -16,7 +16,7 @@ import { ensureContent } from './content';
 import { labelTab, resetTab } from './label';
 import { testConnection } from './model';
 import { calibrate } from './calibrate';
-import { ALARM, control, currentRun, isActive, isRunTab, liveReply, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved, viewOf } from './run';
+import { ALARM, continueRun, control, currentRun, isActive, isRunTab, liveReply, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved, viewOf } from './run';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
 import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/trace/history';
@@ -58,6 +58,7 @@ const handlers: Handlers = {
   },
   'model/calibrate': async ({ config }) => calibrate(normalizeSettings({ ...(await loadSettings()), ...(config ?? {}) })),
   'run/start': async (req) => ({ runId: await startRun(req) }),
+  'run/continue': async (req) => ({ runId: await continueRun(req) }),
   'watch/list': async () => (await lingering()).map(({ homes: _homes, ...w }) => w),
   'watch/release': async ({ tabId }) => {
     await stopRefusing(tabId);

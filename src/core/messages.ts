@@ -43,6 +43,19 @@ export interface StartRun {
   answerSchema?: unknown;
 }
 
+/**
+ * A follow-up (core/run/follow-up.ts). The run goes on in its own tab while that tab is open; else
+ * in `tabId` (the side panel's tab), else in a new tab at `url` (the runner's --continue).
+ */
+export interface ContinueRun {
+  runId: string;
+  task: string;
+  tabId?: number;
+  url?: string;
+  /** per-run overrides of the stored settings (runner flags); not saved. The run keeps its dialect */
+  config?: Partial<Settings>;
+}
+
 export interface AttachedFiles { files: FileMeta[]; runId: string | null }
 
 /** A tab watched after its run (background/refuse.ts Lingering). */
@@ -81,6 +94,8 @@ export interface ViewMessages {
   'history/delete': { req: { runId: string }; res: null };
   /** do a recorded run's actions again on the live site, targets found by fingerprint (default: approve each step) */
   'run/replay': { req: { runId: string; approveSteps?: boolean }; res: { runId: string } };
+  /** a follow-up: the ended run `runId` goes on with `task` as its next turn (docs/follow-ups.md) */
+  'run/continue': { req: ContinueRun; res: { runId: string } };
   /** a trace file's JSON, shown in the history like a local run (a new id when its id is taken) */
   /** unknownDialect: the trace's dialect when this version does not have it (shown as recorded, not replayable) */
   'history/import': { req: { trace: unknown }; res: { runId: string; renamed: boolean; unknownDialect: string | null } };

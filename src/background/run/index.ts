@@ -6,7 +6,7 @@
  */
 export { secretsOf } from './active';
 export { viewOf, type PersonReason } from './commit';
-export { startRun, startReplay } from './start';
+export { continueRun, startRun, startReplay } from './start';
 export { control, currentRun, isActive, liveReply, liveRunId, runFilesChanged, stopRun, type Control } from './controls';
 export { isRunTab, stopRunsInTab, tabCreated, tabRemoved } from './tab-events';
 export { resumeAfterRestart } from './resume';

@@ -1,6 +1,7 @@
 /** Start and replay: a new run from the person's task (or a recorded run), in a tab, driven from here on. */
-import { createRun, type RunState } from '../../core/run';
-import type { StartRun } from '../../core/messages';
+import { continueRun as continueWith, createRun, turnsOf, MAX_FOLLOW_UP_CHARS, MAX_TURNS, whyNoFollowUp, type RunState } from '../../core/run';
+import { usableSecrets } from '../../core/secrets';
+import type { ContinueRun, StartRun } from '../../core/messages';
 import { checkSettings, normalizeSettings, parseApps, type Settings } from '../../core/settings';
 import { isDialect } from '../../core/dialects/registry';
 import type { FileMeta } from '../../core/files';
@@ -10,7 +11,7 @@ import { checkSchema } from '../../core/answer-schema';
 import { demoState } from '../demo';
 import { claimStaged } from '../file-store';
 import { personLocale, personT } from '../person';
-import { loadRun, saveRun, saveRunConfig } from '../run-store';
+import { loadRun, loadRunConfig, saveRun, saveRunConfig } from '../run-store';
 import { loadSettings } from '../settings-store';
 import { active, holdKeys, newActive, whenReady } from './active';
 import { broadcast } from './commit';
@@ -51,9 +52,55 @@ export async function startReplay(runId: string, approveSteps = true): Promise<s
   if (!plan.steps.length) throw new Error(personT(await loadSettings())('noReplayActions'));
   // The recorded run's dialect and options: the same observation (labels or not, phone or desktop) and grammar.
   return startRun({
-    task: `Replay: ${rec.task}`, url: rec.startUrl,
+    // a run with follow-ups is replayed whole: its tasks in turn
+    task: `Replay: ${turnsOf(rec).map((x) => x.task).join(' → ')}`, url: rec.startUrl,
     config: { approveSteps, dialect, model: 'replay', maxSteps: Math.min(200, plan.steps.length + 5), ...(rec.dialectOptions ? { dialectOptions: { [dialect]: rec.dialectOptions } } : {}) },
   }, plan);
+}
+
+/**
+ * A follow-up (core/run/follow-up.ts): the ended run goes on with the person's next task, in its own
+ * tab while that is open (else the panel's tab, else a new one at `url`), with the endpoint it was
+ * started with (the runner's flags win) and the person's secrets as they are now.
+ */
+export async function continueRun(req: ContinueRun): Promise<string> {
+  await whenReady();
+  const stored = await loadSettings();
+  const saved = await loadRun(String(req.runId));
+  if (!saved) throw new Error(personT(stored)('noRunWithId', String(req.runId)));
+  const config = { ...((await loadRunConfig(saved.id)) ?? {}), ...(req.config ?? {}) };
+  const settings = normalizeSettings({ ...stored, baseUrl: saved.baseUrl, model: saved.model, ...config, dialect: saved.dialect });
+  const t = personT(settings);
+  const task = String(req.task ?? '');
+  const why = active.has(saved.id) ? 'followUpRunning' : whyNoFollowUp(saved, task);
+  if (why === 'followUpLong') throw new Error(t(why, MAX_FOLLOW_UP_CHARS));
+  if (why === 'followUpTurns') throw new Error(t(why, MAX_TURNS));
+  if (why) throw new Error(t(why));
+  if (!isDialect(saved.dialect)) throw new Error(t('setDialect', saved.dialect));
+  const problems = Object.values(checkSettings(settings, t));
+  if (problems.length) throw new Error(problems.join(' '));
+  const own = saved.tabId >= 0 ? await chrome.tabs.get(saved.tabId).catch(() => null) : null;
+  let tab: chrome.tabs.Tab | null = own;
+  if (!tab && req.tabId !== undefined) tab = await chrome.tabs.get(req.tabId).catch(() => null);
+  if (!tab && req.url) tab = await chrome.tabs.create({ url: req.url, active: true });
+  if (tab?.id === undefined) throw new Error(t('followUpNoTab'));
+  for (const a of active.values()) {
+    if (a.state.tabId === tab.id) throw new Error(t('runInTab'));
+  }
+  const here = tab.pendingUrl ?? tab.url ?? req.url ?? '';
+  const refused = whyNotAllowed(here);
+  if (refused) throw new Error(t('webPagesOnly', refused));
+  const kept = usableSecrets(settings.secrets);
+  const vault = kept.length || saved.vault?.typed.length ? { typed: saved.vault?.typed ?? [], kept } : undefined;
+  const state = continueWith({ ...saved, vault, model: settings.model, baseUrl: settings.baseUrl, approveSteps: settings.approveSteps }, {
+    task, at: Date.now(), tabId: tab.id, maxSteps: settings.maxSteps,
+  });
+  await saveRunConfig(state.id, config);
+  await saveRun(state);
+  broadcast(state);
+  holdKeys(state.id, settings);
+  void drive(newActive(state, settings));
+  return state.id;
 }
 
 export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<string> {

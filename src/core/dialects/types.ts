@@ -64,6 +64,15 @@ export interface DialectContext {
   dialectOptions?: DialectOptionValues;
   /** the task's JSON Schema for its answer, as compact JSON (core/answer-schema.ts): told in answerFormat's words */
   answerSchema?: string;
+  /** the person's follow-ups after `task`, oldest first (core/run/follow-up.ts): the last is the task to do now */
+  followUps?: FollowUp[];
+}
+
+/** A follow-up the person typed after the run had ended, and how the turn before it ended. */
+export interface FollowUp {
+  task: string;
+  /** the turn before it: whether it was done (else it was stopped or failed), and its answer */
+  before: { done: boolean; answer: string | null };
 }
 
 /**
@@ -260,4 +269,6 @@ export interface Dialect {
    * in the grammar's own words: where its answer goes, and that it must be JSON matching `schema`.
    */
   answerFormat: (schema: string) => string;
+  /** the grammar's action that ends a task, as a follow-up's line names it ("ANSWER", "DONE()", "finished()") */
+  endAction: string;
 }

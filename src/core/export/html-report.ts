@@ -144,6 +144,20 @@ function imageTable(steps: TraceStep[]) {
   return { images, refs };
 }
 
+/** A run with follow-ups: each turn's task and how it ended (the last one's is the run's, above). */
+function turnsSection(trace: Trace, text: ReportText): string {
+  const e = escapeHtml;
+  const turns = trace.run.turns ?? [];
+  if (turns.length < 2) return '';
+  const items = turns.map((x, n) => {
+    const name = n === 0 ? text.firstTurn : fill(text.followUp, { n, task: '' }).replace(/[:：]\s*$/, '');
+    const status = x.status ?? (n === turns.length - 1 ? trace.run.status : null);
+    const end = n === turns.length - 1 ? '' : x.answer ? ` <span class="muted">${e(text.answerLabel)} ${e(x.answer)}</span>` : x.stopReason ? ` <span class="muted">${e(x.stopReason)}</span>` : '';
+    return `<li data-turn="${n}"><b>${e(name)}</b> ${e(x.task)}${status ? ` <span class="status ${e(status)}">${e(text.statusNames[status] ?? status)}</span>` : ''}${end}</li>`;
+  }).join('');
+  return `<section class="turns" id="turns"><h2>${e(text.turns)}</h2><ol>${items}</ol></section>`;
+}
+
 function page(trace: Trace, data: unknown, cleanLeftOut: number, text: ReportText): string {
   const e = escapeHtml;
   const r = trace.run;
@@ -154,8 +168,12 @@ function page(trace: Trace, data: unknown, cleanLeftOut: number, text: ReportTex
     : r.stopReason ? '' : `<section class="answer none" id="answer"><h2>${e(text.answer)}</h2><p>${e(text.noAnswer)}</p></section>`;
   const reason = r.stopReason !== null ? `<section class="reason ${status}" id="stop-reason"><h2>${e(text.stopReason)}</h2><p>${e(r.stopReason)}</p></section>` : '';
   const note = cleanLeftOut ? `<p class="note" id="left-out">${e(fill(text.cleanLeftOutNote, { n: cleanLeftOut, total: trace.steps.length }))}</p>` : '';
+  const turns = r.turns ?? [];
+  /** the line where follow-up n's steps begin */
+  const turnLine = (n: number) => `<li class="turn-start" data-turn="${n}">${e(fill(text.followUp, { n, task: turns[n].task }))}</li>`;
+  const startsAt = (i: number) => turns.flatMap((x, n) => (n > 0 && x.fromStep === i ? [turnLine(n)] : [])).join('');
   const list = trace.steps.length
-    ? `<ol class="steps" id="steps">${trace.steps.map((s, i) => stepItem(s, i, text, trace.run.dialect)).join('\n')}</ol>`
+    ? `<ol class="steps" id="steps">${trace.steps.map((s, i) => startsAt(i) + stepItem(s, i, text, trace.run.dialect)).join('\n')}${turns.flatMap((x, n) => (n > 0 && x.fromStep >= trace.steps.length ? [turnLine(n)] : [])).join('')}</ol>`
     : `<p class="empty" id="empty">${e(text.noSteps)}</p>`;
   const player = trace.steps.length ? `<aside class="player" id="player" aria-label="${e(text.playerHeading)}">
 <h2 class="visually-hidden">${e(text.playerHeading)}</h2>
@@ -189,6 +207,7 @@ function page(trace: Trace, data: unknown, cleanLeftOut: number, text: ReportTex
 <h1 id="task">${e(r.task)}</h1>
 <p class="status ${e(status)}" id="status"><span class="visually-hidden">${e(text.status)}: </span>${e(text.statusNames[status] ?? status)}</p>
 ${answer}${reason}
+${turnsSection(trace, text)}
 <dl class="facts">${rows}</dl>
 ${note}
 </header>

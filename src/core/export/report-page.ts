@@ -28,6 +28,8 @@ pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font:12.5px/1.45 ui-mon
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .muted,.hint{color:var(--muted)}.hint{font-size:.85rem}
 .url{color:var(--accent);overflow-wrap:anywhere}
+.turn-start{list-style:none;margin:var(--s3) 0 var(--s2);padding:var(--s1) var(--s3);border-left:3px solid var(--accent);font-weight:600;overflow-wrap:anywhere}
+.turns{margin:var(--s3) 0}.turns li{overflow-wrap:anywhere}
 .summary{background:var(--surface);border-bottom:1px solid var(--line);padding:var(--s5) var(--s5) var(--s4);display:grid;gap:var(--s3)}
 .eyebrow{font-size:.8rem;color:var(--muted);font-weight:600;letter-spacing:.05em;text-transform:uppercase}
 .status{justify-self:start;font-size:.85rem;font-weight:650;padding:2px var(--s3);border-radius:999px;background:var(--code)}

@@ -33,6 +33,12 @@ export function reportText(t: Translate) {
     started: t('detailStarted'),
     ended: t('detailEnded'),
     stepsHeading: t('reportStepsHeading'),
+    turns: t('reportTurns'),
+    /** "Answer:" before a turn's answer */
+    answerLabel: t('histAnswer'),
+    firstTurn: t('reportTurnFirst'),
+    /** where a follow-up's steps begin: {n} its number, {task} its text */
+    followUp: t('turnFollowUp', '{n}', '{task}'),
     /** a dialect's bare `null` (the end of the task), glossed (person-text.ts actionInWords) */
     nullEnd: t('actionNullEnd', '{word}'),
     /** an action in words (person-text.ts actionWords): each message with {1}, {2}, {3} where its values go */

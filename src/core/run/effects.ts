@@ -10,6 +10,7 @@ import { nextReplayed, type ReplayNext } from '../trace/replay';
 import { historyOf, markOf, modelSteps, shotOf } from './reduce';
 import { hideRun, taskForModel } from './secrets';
 import { schemaText } from '../answer-schema';
+import { followUpsOf } from './follow-up';
 import type { ActedElement, AfterAction, FrameOffsets, RunState } from './state';
 import { fillVariables } from './variables';
 
@@ -50,6 +51,7 @@ export function effectOf(state: RunState): Effect {
       marks: dialectOf(state.dialect).observes.labels ? p.elements : [], shot: shotOf(p), apps: state.apps ?? [],
       ...(state.dialectOptions ? { dialectOptions: state.dialectOptions } : {}),
       ...(state.answerSchema ? { answerSchema: schemaText(state.answerSchema) } : {}),
+      ...(state.turns ? { followUps: followUpsOf(state) } : {}),
     });
     return { kind: 'ask', request };
   }

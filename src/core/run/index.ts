@@ -13,3 +13,4 @@ export { hideRun, joinSecret, splitSecret } from './secrets';
 export { MAX_WAITS_IN_A_ROW, REPEAT_NUDGE, REPEAT_STOP, pageKeyOf, runTotals, type BudgetStop } from './budget';
 export { modelText } from './model-text';
 export { personText } from './person-text';
+export * from './follow-up';

@@ -8,6 +8,7 @@ import { pageKeyOf, textKey } from './budget';
 import { markUnchanged } from './unchanged';
 import { hideRun, taskForModel } from './secrets';
 import { schemaText } from '../answer-schema';
+import { followUpsOf } from './follow-up';
 import { type RunEvent, type RunState } from './state';
 import { historyOf, shotOf } from './step';
 
@@ -36,6 +37,7 @@ export function onObserved(state: RunState, ev: Extract<RunEvent, { type: 'obser
     marks: dialect.observes.labels ? o.marks : [], shot: shotOf(base), apps: state.apps ?? [],
     ...(state.dialectOptions ? { dialectOptions: state.dialectOptions } : {}),
       ...(state.answerSchema ? { answerSchema: schemaText(state.answerSchema) } : {}),
+      ...(state.turns ? { followUps: followUpsOf(state) } : {}),
     ...(o.docs?.length ? { docs: o.docs } : {}),
     ...(state.explore ? { explore: true, avoid: avoidedLabels(state, o.marks) } : {}),
   });

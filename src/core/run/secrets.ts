@@ -142,6 +142,7 @@ export function rememberTyped(state: RunState, password: string): RunState {
   const next: RunState = { ...state, vault: { ...v, typed: [...v.typed, password] } };
   return {
     ...next, task: hideRun(next, state.task), answer: hideRun(next, state.answer), memory: hideRun(next, state.memory),
+    ...(state.turns ? { turns: state.turns.map((t) => ({ ...t, task: hideRun(next, t.task), ...(t.answer !== undefined ? { answer: hideRun(next, t.answer) } : {}) })) } : {}),
     steps: state.steps.map((s) => hideStep(next, s)), pending: state.pending && hidePending(next, state.pending),
   };
 }

@@ -307,9 +307,30 @@ export interface RunLimits {
   currency?: string | null;
 }
 
+/**
+ * One turn of a run (core/run/follow-up.ts): the first task, or a follow-up typed after the run had
+ * ended. Where its steps begin, and how it ended once a later turn began (the last turn's ending is
+ * the run's own status, answer and stop reason).
+ */
+export interface Turn {
+  task: string;
+  /** when it began (ms) */
+  at: number;
+  /** the index of its first step */
+  fromStep: number;
+  /** how it ended, once a later turn began */
+  status?: Exclude<RunStatus, 'running'>;
+  answer?: string | null;
+  stopReason?: string | null;
+  answerJson?: unknown;
+}
+
 export interface RunState {
   id: string;
+  /** the first task (a follow-up's is in `turns`) */
   task: string;
+  /** every turn, the first included, once the run has had a follow-up (absent: one turn, `task`) */
+  turns?: Turn[];
   startUrl: string;
   /** the site the task is about */
   site: string;

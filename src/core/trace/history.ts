@@ -38,6 +38,8 @@ export interface RunSummary {
   stopReason: string | null;
   /** brought in from a trace file, not run here */
   imported: boolean;
+  /** the follow-ups' tasks, oldest first (absent: none; docs/follow-ups.md) */
+  followUps?: string[];
 }
 
 export function runSummary(s: RunState): RunSummary {
@@ -47,15 +49,16 @@ export function runSummary(s: RunState): RunSummary {
     steps: s.steps.length, durationMs: s.endedAt === null ? null : Math.max(0, s.endedAt - s.startedAt),
     promptTokens, completionTokens, model: s.model, cost, currency: s.limits?.currency ?? null, answer: s.answer, stopReason: s.stopReason,
     imported: !!s.imported,
+    ...(s.turns && s.turns.length > 1 ? { followUps: s.turns.slice(1).map((x) => x.task) } : {}),
   };
 }
 
-/** Runs whose task, site, answer or model contains every word of the query (case-insensitive). */
+/** Runs whose task (a follow-up's too), site, answer or model contains every word of the query (case-insensitive). */
 export function searchRuns<T extends { summary: RunSummary }>(runs: T[], query: string): T[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return runs;
   return runs.filter(({ summary: r }) => {
-    const hay = `${r.task}\n${r.site}\n${r.answer ?? ''}\n${r.model}\n${r.status}`.toLowerCase();
+    const hay = `${r.task}\n${(r.followUps ?? []).join('\n')}\n${r.site}\n${r.answer ?? ''}\n${r.model}\n${r.status}`.toLowerCase();
     return words.every((w) => hay.includes(w));
   });
 }

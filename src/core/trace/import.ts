@@ -28,7 +28,7 @@ import { asCurrency, asPrice } from '../costs';
 import { checkSchema } from '../answer-schema';
 import type { PictureText } from '../picture-text';
 import type { Translate } from '../i18n';
-import { siteOf, type AfterAction, type RunState, type StepRecord } from '../run/state';
+import { siteOf, type AfterAction, type RunState, type StepRecord, type Turn } from '../run/state';
 import { TRACE_FORMAT, TRACE_VERSION, TRACE_VERSIONS_READ, type Trace, type TraceStep } from '.';
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -185,7 +185,32 @@ export function fromTrace(t: Trace): RunState {
     // how its points were read (checked against the dialect's choices; unknown values read as its defaults)
     ...(dialectOf(r.dialect).options?.length ? { dialectOptions: optionValues(dialectOf(r.dialect), r.dialectOptions) } : {}),
     ...answerFieldsOf(r),
+    ...turnsField(r.turns, t.steps.length),
   };
+}
+
+const ENDED: ReadonlyArray<Turn['status']> = ['finished', 'stopped', 'failed'];
+
+/** A trace's turns, checked one by one (in order, steps in range); unreadable ones make the run one turn again. */
+function turnsField(v: unknown, steps: number): Pick<RunState, 'turns'> {
+  if (!Array.isArray(v) || v.length < 2) return {};
+  const turns: Turn[] = [];
+  for (const x of v) {
+    if (!x || typeof x !== 'object') return {};
+    const o = x as Record<string, unknown>;
+    const at = typeof o.startedAt === 'string' ? Date.parse(o.startedAt) : NaN;
+    const from = o.fromStep;
+    if (typeof o.task !== 'string' || Number.isNaN(at) || typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0 || from > steps) return {};
+    if (turns.length && from < turns[turns.length - 1].fromStep) return {};
+    turns.push({
+      task: o.task, at, fromStep: from,
+      ...(ENDED.includes(o.status as Turn['status']) ? { status: o.status as Turn['status'] } : {}),
+      ...(typeof o.answer === 'string' || o.answer === null ? { answer: o.answer as string | null } : {}),
+      ...(typeof o.stopReason === 'string' || o.stopReason === null ? { stopReason: o.stopReason as string | null } : {}),
+      ...(o.answerJson !== undefined ? { answerJson: o.answerJson } : {}),
+    });
+  }
+  return { turns };
 }
 
 /** The answer schema and the JSON answer a trace keeps: a schema the validator cannot use is dropped with its answer. */

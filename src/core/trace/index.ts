@@ -32,6 +32,17 @@ export interface TraceStep extends StepFacts {
   approval: null | { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null };
 }
 
+/** One turn of a run in a trace: its task, when and at which step it began, and how it ended (all but the last). */
+export interface TraceTurn {
+  task: string;
+  startedAt: string;
+  fromStep: number;
+  status?: Exclude<RunStatus, 'running'>;
+  answer?: string | null;
+  stopReason?: string | null;
+  answerJson?: unknown;
+}
+
 export interface Trace {
   format: typeof TRACE_FORMAT;
   version: typeof TRACE_VERSION;
@@ -57,6 +68,8 @@ export interface Trace {
     answerJson?: unknown;
     /** answers the schema refused (each went back to the model); absent when none */
     answersRefused?: number;
+    /** the run's turns once it had a follow-up (docs/follow-ups.md): the first task, then each follow-up; absent: one turn */
+    turns?: TraceTurn[];
   };
   steps: TraceStep[];
 }
@@ -96,6 +109,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       ...(state.answerSchema ? { answerSchema: state.answerSchema } : {}),
       ...(state.answerJson !== undefined ? { answerJson: state.answerJson } : {}),
       ...(state.answersRefused ? { answersRefused: state.answersRefused } : {}),
+      ...(state.turns?.length ? { turns: state.turns.map(({ at, ...t }) => ({ ...t, startedAt: new Date(at).toISOString() })) } : {}),
     },
     steps: state.steps.map((s) => ({
       index: s.index, url: s.url, title: s.title, viewport: s.viewport, elements: s.elements.map(markOut),

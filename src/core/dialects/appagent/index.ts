@@ -22,7 +22,7 @@ import { parseAppAgentReply } from './parse';
 import { TASK_TEMPLATE } from './template';
 import { learnHooks } from './learn';
 import { SELF_EXPLORE_TASK_TEMPLATE } from './learn-templates';
-import { taskWithSchema, trimChars, oneLine } from '../shared/text';
+import { taskText, trimChars, oneLine } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /**
@@ -50,12 +50,15 @@ function avoidNote(avoid: number[] | undefined): string {
 }
 
 /** A task with an answer schema: the Thought of FINISH carries the answer as JSON. */
+/** the action that ends a task, as a follow-up's line names it */
+export const END_ACTION = 'FINISH';
+
 export const answerFormat = (schema: string) => `When you reply FINISH, your Thought must be the answer, as one JSON value and nothing else, that matches this JSON Schema: ${schema}`;
 
 export function buildPrompt(ctx: DialectContext): string {
   const values: Record<string, string> = {
     ui_document: formatUiDocument(ctx.docs),
-    task_description: taskWithSchema(String(ctx.task ?? ''), ctx.answerSchema, answerFormat),
+    task_description: taskText(ctx, { answerFormat, endAction: END_ACTION }),
     last_act: formatLastAct(ctx.memory, ctx.history ?? []) + (ctx.explore ? avoidNote(ctx.avoid) : ''),
   };
   // One pass (AppAgent substitutes one after another), so a task or summary holding
@@ -87,6 +90,7 @@ export const appagent: Dialect = defineDialect({
   model: 'AppAgent (GPT-4V, Qwen-VL)',
   messages: { note: 'dialectNoteAppagent', requestSource: 'tempSourceAppagent' },
   answerFormat,
+  endAction: END_ACTION,
   // PNG: the phone-emulated capture's size is read from the image itself (docs/dialects.md, Coordinates).
   observes: { labels: true, labelStyle: 'centre-from-1', docs: true, device: 'phone', pastScreenshots: 0 },
   // The grammar acts on tags only; no coordinates are read or written.

@@ -16,7 +16,7 @@ import { formatCogAction } from './format';
 import { lineOperation, operationAt, OPERATION_LABEL } from './operation';
 import { parseCogReply, REPLY_HELP } from './parse';
 import { FORMAT_LINE, HISTORY_HEAD, MARK_GENERAL, MARK_SENSITIVE, OBSERVATION_LABEL, PLATFORM_LINE, TASK_PREFIX } from './template';
-import { taskWithSchema, trimChars, oneLine } from '../shared/text';
+import { taskText, trimChars, oneLine } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /**
@@ -31,12 +31,15 @@ export function historyLine(h: HistoryEntry, i: number): string {
 }
 
 /** A task with an answer schema: the Action sentence of END() carries the answer as JSON. */
+/** the action that ends a task, as a follow-up's line names it */
+export const END_ACTION = 'END()';
+
 export const answerFormat = (schema: string) => `When the task is done, the Action sentence before END() must be the answer, as one JSON value on one line and nothing else, that matches this JSON Schema: ${schema}`;
 
 /** The query text: task, history (its header even when empty), platform and answer format. */
-export function queryText(ctx: Pick<DialectContext, 'task' | 'history' | 'answerSchema'>): string {
+export function queryText(ctx: Pick<DialectContext, 'task' | 'history' | 'answerSchema' | 'followUps'>): string {
   const lines = (ctx.history ?? []).map((h, i) => `\n${historyLine(h, i)}`).join('');
-  return `${TASK_PREFIX}${taskWithSchema(ctx.task, ctx.answerSchema, answerFormat)}\n${HISTORY_HEAD}${lines}\n${PLATFORM_LINE}\n${FORMAT_LINE}\n`;
+  return `${TASK_PREFIX}${taskText(ctx, { answerFormat, endAction: END_ACTION })}\n${HISTORY_HEAD}${lines}\n${PLATFORM_LINE}\n${FORMAT_LINE}\n`;
 }
 
 /** The single user message: the query, then the current screenshot (the client's order). */
@@ -81,6 +84,7 @@ export const cogagent: Dialect = defineDialect({
   model: 'CogAgent-9B-20241220',
   messages: { note: 'dialectNoteCogagent', requestSource: 'tempSourceCogagent' },
   answerFormat,
+  endAction: END_ACTION,
   // clipboard: QUOTE_CLIPBOARD reads what the page copied
   observes: { labels: false, pastScreenshots: 0, device: 'desktop', clipboard: true },
   opensApps: true,

@@ -14,7 +14,7 @@ import { EXAMPLE, readAction, readObject } from './action';
 import { formatMobileAction, pythonDictOf } from './format';
 import { parseGlmMobileReply } from './parse';
 import { GLM_MOBILE_NOTES, GLM_MOBILE_TEMPLATE } from './template';
-import { taskWithSchema, trimChars, oneLine } from '../shared/text';
+import { taskText, trimChars, oneLine } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /** `<supported_apps>` when the person lists no apps (the example ends its list with "."). */
@@ -73,11 +73,14 @@ export function formatHistory(history: HistoryEntry[], memory: Memory | null | u
 }
 
 /** A task with an answer schema: the answer action's text carries the answer as JSON. */
+/** the action that ends a task, as a follow-up's line names it */
+export const END_ACTION = 'status complete';
+
 export const answerFormat = (schema: string) => `Before you set the status to complete, give the answer with the answer action; its "text" must be one JSON value, written as a string, that matches this JSON Schema: ${schema}`;
 
 export function buildPrompt(ctx: DialectContext): string {
   const values: Record<string, string> = {
-    task_description: taskWithSchema(String(ctx.task ?? ''), ctx.answerSchema, answerFormat),
+    task_description: taskText(ctx, { answerFormat, endAction: END_ACTION }),
     supported_apps: formatApps(ctx.apps),
     history_and_memory: formatHistory(ctx.history ?? [], ctx.memory),
     additional_notes: GLM_MOBILE_NOTES,
@@ -132,6 +135,7 @@ export const glmMobile: Dialect = defineDialect({
   model: 'GLM-4.5V',
   messages: { note: 'dialectNoteMobile', requestSource: 'tempSourceGlm' },
   answerFormat,
+  endAction: END_ACTION,
   observes: { labels: false, pastScreenshots: 0, device: 'phone' },
   opensApps: true,
   coords: THOUSANDTHS,

@@ -15,7 +15,7 @@ import { formatPcAction } from './format';
 import { formatMemory } from './memory';
 import { parseGlmPcReply, REPLY_HELP } from './parse';
 import { unwrap } from '../shared/reply-text';
-import { taskWithSchema, trimChars } from '../shared/text';
+import { taskText, trimChars } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /** Past screenshots a request carries: those of the last 4 steps (seed: "最多4张历史图片"). */
@@ -31,6 +31,9 @@ export function stripBoxTokens(s: string): string {
 }
 
 /** A task with an answer schema: DONE's explanation carries the answer as JSON. */
+/** the action that ends a task, as a follow-up's line names it */
+export const END_ACTION = 'DONE()';
+
 export const answerFormat = (schema: string) => `When the task is done, write the answer as your explanation, as one JSON value and nothing else, then call DONE(). The JSON must match this JSON Schema: ${schema}`;
 
 /** USER_PROMPT_HEAD with the task and the action space, in one pass (a task holding "{action_space}" stays as it is). */
@@ -64,7 +67,7 @@ function stepText(h: HistoryEntry): string {
 export function buildRequest(ctx: DialectContext): RequestPart[] {
   const history = ctx.history ?? [];
   const parts: RequestPart[] = [];
-  let text = promptHead(taskWithSchema(ctx.task, ctx.answerSchema, answerFormat));
+  let text = promptHead(taskText(ctx, { answerFormat, endAction: END_ACTION }));
   const firstImage = history.length - PAST_SCREENSHOTS;
   history.forEach((h, i) => {
     text += `\nstep ${i + 1}: Screenshot:`;
@@ -133,6 +136,7 @@ export const glmPc: Dialect = defineDialect({
   model: 'GLM-4.5V',
   messages: { note: 'dialectNotePc', requestSource: 'tempSourceGlm' },
   answerFormat,
+  endAction: END_ACTION,
   observes: { labels: false, pastScreenshots: PAST_SCREENSHOTS, device: 'desktop' },
   coords: THOUSANDTHS,
   request: { temperature: 0.001, maxTokens: 8192, extraBody: '{"skip_special_tokens": false}' },

@@ -13,7 +13,7 @@ import { parseGlmWebReply } from './parse';
 
 import { formatWebAction } from './format';
 import { neutralizePageText } from '../../page-text';
-import { taskWithSchema, trimChars } from '../shared/text';
+import { taskText, trimChars } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /** How many past steps the prompt shows (seed 003 uses the last 15). */
@@ -78,11 +78,14 @@ export function formatElements(marks: Mark[]): string {
 }
 
 /** A task with an answer schema: the content of ANSWER must be JSON that matches it. */
+/** the action that ends a task, as a follow-up's line names it */
+export const END_ACTION = 'ANSWER';
+
 export const answerFormat = (schema: string) => `When you give the answer (ANSWER; <content>...</content>), the content must be one JSON value, and nothing else, that matches this JSON Schema: ${schema}`;
 
 export function buildPrompt(ctx: DialectContext): string {
   const values: Record<string, string> = {
-    TASK: taskWithSchema(ctx.task, ctx.answerSchema, answerFormat),
+    TASK: taskText(ctx, { answerFormat, endAction: END_ACTION }),
     Web: ctx.site,
     Time: formatPromptTime(ctx.now),
     PREVIOUS_ACTIONS: formatHistory(ctx.history),
@@ -132,4 +135,5 @@ export const glmWeb: Dialect = defineDialect({
   preview: (partial) => sectionPreview(partial, 'Thought:', 'Action:'),
   formatErrorObservation,
   answerFormat,
+  endAction: END_ACTION,
 });

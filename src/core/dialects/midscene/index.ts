@@ -16,7 +16,7 @@ import { BBOX, bboxOf, coordinateCheck, padsScreenshot } from './bbox-option';
 import { oneLine, parseMidsceneReply, REPLY_EXAMPLE, stringField } from './parse';
 import { MIDSCENE_SYSTEM_PROMPT } from './template';
 import { isObject, firstObject, readLoose } from '../shared/json';
-import { taskWithSchema, trimChars } from '../shared/text';
+import { taskText, trimChars } from '../shared/text';
 import { defineDialect } from '../shared/define';
 
 /** A past step's log: the last line of its thought (parse.ts thoughtOf), with what went wrong if it did not succeed. */
@@ -32,11 +32,14 @@ export function logOf(h: HistoryEntry): string {
  * of the actions already done (so the model does not repeat them).
  */
 /** A task with an answer schema: the log of the last reply (action null) carries the answer as JSON. */
+/** the action that ends a task, as a follow-up's line names it */
+export const END_ACTION = '"action": null';
+
 export const answerFormat = (schema: string) => `When the instruction is done, reply with "action": null and put the answer in "log": one JSON value that matches this JSON Schema: ${schema}`;
 
 export function userText(ctx: DialectContext): string {
   const logs = (ctx.history ?? []).map(logOf).filter(Boolean);
-  const text = `Here is the user's instruction:\n<instruction>\n${taskWithSchema(String(ctx.task ?? ''), ctx.answerSchema, answerFormat)}\n</instruction>`;
+  const text = `Here is the user's instruction:\n<instruction>\n${taskText(ctx, { answerFormat, endAction: END_ACTION })}\n</instruction>`;
   if (!logs.length) return text;
   return `${text}\n\nThese are the logs from previous executions, which indicate what was done in the previous actions.\nDo NOT repeat these actions.\n<previous_logs>\n${logs.map((l) => `- ${l}`).join('\n')}\n</previous_logs>`;
 }
@@ -94,6 +97,7 @@ export const midscene: Dialect = defineDialect({
   model: 'Midscene planner (Qwen-VL, UI-TARS, Doubao, Gemini, GLM)',
   messages: { note: 'dialectNoteMidscene', requestSource: 'tempSourceMidscene' },
   answerFormat,
+  endAction: END_ACTION,
   observes: { labels: false, pastScreenshots: 0, device: 'desktop' },
   // the default convention; a run reads boxes in its endpoint's (the "bbox" option)
   coords: THOUSANDTHS,

@@ -2,6 +2,7 @@
  * Text helpers the dialects share: full-width punctuation to ASCII, trimming given characters,
  * one field on one line. Only for syntax; typed and answer text is never changed.
  */
+import type { DialectContext } from '../types';
 
 const FULL_WIDTH: Record<string, string> = {
   '：': ':', '；': ';', '【': '[', '】': ']', '［': '[', '］': ']', '，': ',', '（': '(', '）': ')', '。': '.',
@@ -39,7 +40,21 @@ export function oneLine(s: unknown): string {
 }
 
 
-/** The task as a dialect puts it in its prompt: with the answer schema's line in the dialect's words when the task has one. */
-export function taskWithSchema(task: string, schema: string | undefined, format: ((schema: string) => string) | undefined): string {
-  return schema && format ? `${task}\n${format(schema)}` : task;
+/** A dialect's words for what a task line may carry besides the task (Dialect.answerFormat, Dialect.endAction). */
+export interface TaskWords { answerFormat: (schema: string) => string; endAction: string }
+
+/**
+ * The task as a dialect puts it in its prompt: the first task; each follow-up after it, saying how
+ * the turn before ended (by the grammar's end action, with its answer) and that the follow-up is
+ * the task to do now; then the answer schema's line when the task has one.
+ */
+export function taskText(ctx: Pick<DialectContext, 'task' | 'answerSchema' | 'followUps'>, words: TaskWords): string {
+  let text = String(ctx.task ?? '');
+  for (const [i, f] of (ctx.followUps ?? []).entries()) {
+    const before = f.before.done
+      ? `The task above is done (it ended with ${words.endAction}${f.before.answer ? `, answer: ${f.before.answer}` : ''}).`
+      : 'The task above was stopped before it was done.';
+    text += `\n\n${before}\nFollow-up ${i + 1} from the user, the task to do now, going on in the same browser from the current screen: ${f.task}`;
+  }
+  return ctx.answerSchema ? `${text}\n${words.answerFormat(ctx.answerSchema)}` : text;
 }

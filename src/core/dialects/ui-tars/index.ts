@@ -10,7 +10,7 @@ import type { ShotGeometry } from '../../action/coords';
 import { defineDialect } from '../shared/define';
 import { sectionPreview } from '../shared/preview';
 import { unwrap } from '../shared/reply-text';
-import { taskWithSchema, trimChars } from '../shared/text';
+import { taskText, trimChars } from '../shared/text';
 import type { ActionParse, Dialect, DialectContext, HistoryEntry, ParseOptions, RequestPart } from '../types';
 import { CALL_HELP, callToAction, findCall } from './action';
 import { COORDINATES, coordinateCheck, RESIZED_PIXELS, spaceOf } from './coords';
@@ -45,11 +45,14 @@ function observed(h: HistoryEntry): string | null {
 }
 
 /** A task with an answer schema: finished(content=...) carries the answer as JSON. */
+/** the action that ends a task, as a follow-up's line names it */
+export const END_ACTION = 'finished()';
+
 export const answerFormat = (schema: string) => `When the task is done, call finished(content='...') with the answer as its content: one JSON value and nothing else, that matches this JSON Schema: ${schema}`;
 
 export function buildRequest(ctx: DialectContext): RequestPart[] {
   const history = ctx.history ?? [];
-  const parts: RequestPart[] = [{ type: 'text', text: SYSTEM_PROMPT + taskWithSchema(ctx.task, ctx.answerSchema, answerFormat) }];
+  const parts: RequestPart[] = [{ type: 'text', text: SYSTEM_PROMPT + taskText(ctx, { answerFormat, endAction: END_ACTION }) }];
   const firstImage = history.length - (MAX_IMAGES - 1);
   history.forEach((h, i) => {
     const before = i > 0 ? observed(history[i - 1]) : null;
@@ -86,6 +89,7 @@ export const uiTars: Dialect = defineDialect({
   model: 'UI-TARS',
   messages: { note: 'dialectNoteUitars', requestSource: 'tempSourceUitars' },
   answerFormat,
+  endAction: END_ACTION,
   // PNG (exact pixels: it points at them), no labels; the last MAX_IMAGES - 1 earlier screenshots.
   observes: { labels: false, pastScreenshots: MAX_IMAGES - 1, device: 'desktop' },
   coords: RESIZED_PIXELS,
