@@ -11,6 +11,7 @@ import { base64Bytes, pickTemplate, readTemplateFile, type TaskTemplate } from '
 import { formatBytes, MAX_FILES_BYTES } from '../src/core/files';
 import { MAX_SCHEMA_CHARS, readSchemaText } from '../src/core/answer-schema';
 import { parseTrace } from '../src/core/trace/import';
+import { readAllowedSites } from '../src/core/allowed-sites';
 import type { Trace } from '../src/core/trace';
 import type { AgentIO } from './run-agent';
 import type { Launched } from './browser';
@@ -28,6 +29,9 @@ export const AGENT_USAGE = `Usage: npm run agent -- --task TEXT --url URL [optio
   --continue TRACE     go on from a run's trace (an export, or this runner's --trace) with --task as
                        its follow-up: the same history and memory, a new turn (docs/follow-ups.md).
                        The run goes on at --url, or the page the trace ended on
+  --sites start|any|LIST where the run may act: only the start site (default), anywhere, or the
+                       start site and a comma-separated LIST of sites (shop.example,pay.example).
+                       A step that would act on another site asks once (docs/allowed-sites.md)
   --answer-schema FILE a JSON Schema the answer must match (docs/answer-schema.md): the model is
                        told it, an answer that does not match goes back to the model (3 answers at
                        most), and the matched JSON is printed as ANSWER_JSON: and kept in the trace.
@@ -121,7 +125,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
       ({ values } = parseArgs({
         args: argv,
         options: {
-          ...RUN_OPTIONS, task: { type: 'string' }, 'task-file': { type: 'string' }, 'task-name': { type: 'string' }, url: { type: 'string' }, 'answer-schema': { type: 'string' }, continue: { type: 'string' }, approve: { type: 'string' },
+          ...RUN_OPTIONS, task: { type: 'string' }, 'task-file': { type: 'string' }, 'task-name': { type: 'string' }, url: { type: 'string' }, 'answer-schema': { type: 'string' }, continue: { type: 'string' }, sites: { type: 'string' }, approve: { type: 'string' },
           trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, help: { type: 'boolean', short: 'h' },
         },
         strict: true,
@@ -147,6 +151,9 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
     } catch {
       usage(`--url must be an http(s) URL, got "${values!.url}".`);
     }
+    const sites = values!.sites !== undefined ? readAllowedSites(values!.sites) : { ok: true as const, value: saved?.allowedSites };
+    if (!sites.ok) usage(`--sites ${values!.sites}: ${sites.problem}.`);
+    if (from && values!.sites !== undefined) usage('--sites does not go with --continue: a follow-up keeps the sites of the run it continues.');
     const answerSchema = values!['answer-schema'] !== undefined ? readAnswerSchema(values!['answer-schema'], usage) : saved?.answerSchema;
     const run = readRunOptions(values!, usage, { env: io.env, warn: io.err });
     if (saved?.files?.length) {
@@ -165,6 +172,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
         task: values!.task!, url: values!.url!, files: run.files, traceFile: values!.trace, reportFile: values!.report, zipFile: values!.zip,
         config: { ...run.config, approveSteps: approve === 'step' }, width: run.width, height: run.height, headed: run.headed,
         ...(answerSchema ? { answerSchema } : {}),
+        ...(sites.ok && sites.value ? { allowedSites: sites.value } : {}),
         ...(from ? { continueFrom: from.trace } : {}),
       }, io);
       healthy = true;

@@ -12,6 +12,7 @@ import type { RunView, StepView } from '../src/core/messages';
 import type { Settings } from '../src/core/settings';
 import { actionInWords, oneLine, personText, stepActionInWords } from '../src/core/run/person-text';
 import { mergeView } from '../src/core/run/view';
+import type { AllowedSites } from '../src/core/allowed-sites';
 import type { Page } from 'playwright-core';
 import type { ExportKind, ExportResult, exportRuns } from '../sidepanel/export';
 import { launchWithExtension, openPanel, type Launched } from './browser';
@@ -36,6 +37,8 @@ export interface AgentOptions {
    * run goes on with `task` as its follow-up, in a new tab at `url`; the trace's steps are not printed again
    */
   continueFrom?: { steps?: unknown[] };
+  /** where the run may act besides its start site (docs/allowed-sites.md) */
+  allowedSites?: AllowedSites;
   /** a JSON Schema the answer must match (docs/answer-schema.md), checked by the extension at start */
   answerSchema?: Record<string, unknown>;
   /** more keys to scrub from the exports besides config.apiKey (a worker's real key when the browser has a proxy's token) */
@@ -147,6 +150,7 @@ function approvalBlock(run: RunView): string {
     `  Proposed action: ${oneLine(p.actionText === null ? '(none)' : actionInWords(p.actionText, a?.target ?? p.target))}${at}`,
   ];
   if (a?.reason) lines.push(`  Guard: ${oneLine(a.reason)}${a.rule ? ` (rule "${a.rule}")` : ''}`);
+  if (a?.rule === 'leave-site' && a.site) lines.push(`  y also allows ${oneLine(a.site)} for the rest of this run (asked once)`);
   if (a?.after) lines.push('  y keeps it (a held request is sent, the page\'s question answered OK, a file chooser given the files); n undoes it (the browser goes back, a download is cancelled, a held request blocked, the page\'s question answered Cancel, a file chooser given nothing)');
   lines.push(APPROVE_PROMPT);
   return lines.join('\n');
@@ -295,7 +299,7 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
           return { ok: false as const, error: e instanceof Error ? e.message : String(e) };
         }
       },
-      [{ task: o.task, url: o.url, config: o.config, ...(o.answerSchema ? { answerSchema: o.answerSchema } : {}) }, o.continueFrom ?? null] as const,
+      [{ task: o.task, url: o.url, config: o.config, ...(o.answerSchema ? { answerSchema: o.answerSchema } : {}), ...(o.allowedSites ? { allowedSites: o.allowedSites } : {}) }, o.continueFrom ?? null] as const,
     );
     if (!start.ok) throw new Error(start.error);
     runId = start.value.runId;

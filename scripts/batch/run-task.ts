@@ -81,7 +81,7 @@ export async function runTask(t: BatchTask, attempt: number, o: TaskOptions, hoo
     if (o.pool) browser = await o.pool.acquire({ width: o.run.width, height: o.run.height, headed: o.run.headed });
     const acquireMs = Math.round(performance.now() - t0);
     const r = await runAgent(browser ?? null, {
-      task: t.task, url: t.url, files: o.run.files, config: { ...o.run.config, approveSteps: false }, ...(t.answerSchema ? { answerSchema: t.answerSchema } : {}),
+      task: t.task, url: t.url, files: o.run.files, config: { ...o.run.config, approveSteps: false }, ...(t.answerSchema ? { answerSchema: t.answerSchema } : {}), ...(t.allowedSites ? { allowedSites: t.allowedSites } : {}),
       width: o.run.width, height: o.run.height, headed: o.run.headed,
       traceFile: path.join(work, 'trace.json'), reportFile: path.join(work, 'report.html'), zipFile: path.join(work, 'run.zip'), secrets: o.secrets,
     }, {

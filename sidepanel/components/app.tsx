@@ -10,6 +10,7 @@ import { HistoryView } from './history-view';
 import { DocsView } from './docs-view';
 import { Attachments } from './attachments';
 import { SavedTasks } from './saved-tasks';
+import { allowedOf, choiceOf, SitesField, type SitesChoice } from './sites';
 import { t } from '../i18n';
 import { dialectOf, isDialect } from '../../src/core/dialects/registry';
 import { useLanguage } from '../use-language';
@@ -25,6 +26,8 @@ export function App() {
   const [task, setTask] = useState('');
   // an optional JSON Schema the answer must match (docs/answer-schema.md), as typed
   const [schemaText, setSchemaText] = useState('');
+  // where the run may act besides its start site (docs/allowed-sites.md)
+  const [sites, setSites] = useState<SitesChoice>({ mode: 'start', list: '' });
   const [startError, setStartError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [labelInfo, setLabelInfo] = useState<string | null>(null);
@@ -98,7 +101,7 @@ export function App() {
       await settings.current?.commit();
       // a click on the step-approval switch just before Start is stored first: the run starts with the switch as shown
       await modeSaved.current;
-      const { runId } = await send('run/start', { task, tabId: tab.id, ...(canExplore && explore ? { explore: true } : {}), ...(answerSchema ? { answerSchema } : {}) });
+      const { runId } = await send('run/start', { task, tabId: tab.id, ...(canExplore && explore ? { explore: true } : {}), ...(answerSchema ? { answerSchema } : {}), ...(allowedOf(sites) ? { allowedSites: allowedOf(sites) } : {}) });
       // the last demonstration's result is old news once a run starts
       setDemoNote(null);
       // exploring is for this run only: the next Start does the task unless ticked again
@@ -202,6 +205,7 @@ export function App() {
               if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void start(); }
             }} />
           <small id="task-help" class="hint">{t('startShortcut', MOD)}</small>
+          <SitesField value={sites} onChange={(c) => { setSites(c); setStartError(null); }} />
           <details class="answer-schema" data-testid="answer-schema-box" open={!!schemaText.trim()}>
             <summary title={t('answerSchemaTitle')}>{t('answerSchemaLabel')}</summary>
             <textarea data-testid="answer-schema" rows={3} spellcheck={false} value={schemaText} placeholder={t('answerSchemaPlaceholder')}
@@ -244,8 +248,11 @@ export function App() {
           {labels.error && <p class="error" role="alert" data-testid="labels-error">{labels.error}</p>}
           {startError && <p class="error" role="alert" data-testid="start-error">{startError}</p>}
         </form>
-        <SavedTasks task={task} answerSchema={schemaText} dialect={dialect} running={running} onStarted={started}
-          onUse={(text, schema) => { setTask(text); setSchemaText(schema ? JSON.stringify(schema, null, 2) : ''); setStartError(null); document.getElementById('task')?.focus(); }} />
+        <SavedTasks task={task} answerSchema={schemaText} sites={sites} dialect={dialect} running={running} onStarted={started}
+          onUse={(x) => {
+            setTask(x.task); setSchemaText(x.answerSchema ? JSON.stringify(x.answerSchema, null, 2) : ''); setSites(choiceOf(x.allowedSites));
+            setStartError(null); document.getElementById('task')?.focus();
+          }} />
         {run && <RunPanel run={run} onPrices={showPrices} />}
       </main>
       {view === 'history' && (

@@ -94,6 +94,7 @@ export function ApprovalCard({ run, pending, approval }: { run: RunView; pending
           <b>{approval.rule ? t(GUARD_NAME_KEYS[approval.rule]) : t('checkWord')}:</b> {approval.reason}
         </p>
       )}
+      {approval.rule === 'leave-site' && approval.site && <p class="hint" data-testid="approval-site-note">{t('leaveAllowsSite', approval.site)}</p>}
       <p class="action"><ActionText dialect={run.dialect} actionText={pending.actionText ?? ''} action={pending.action} element={approval.target} testId="approval-action" /></p>
       {pending.thought && pending.edited && <p class="hint" data-testid="approval-edited-note">{t('thoughtBeforeEdit')}</p>}
       {pending.thought && <p class="thought" data-testid="approval-thought">{pending.thought}</p>}

@@ -20,6 +20,7 @@ import { TabNote } from './tab-note';
 import { PicturesNote, ScreenNote } from './screen-note';
 import { AnswerJson } from './answer-json';
 import { FollowUpForm, TurnStart, TurnsAhead } from './turns';
+import { RunSites } from './sites';
 import { t } from '../i18n';
 import { RunControls } from './run-controls';
 import { Lightbox } from './lightbox';
@@ -47,6 +48,7 @@ export function RunPanel({ run, onPrices }: { run: RunView; onPrices: (model: st
           ? <p class="hint" data-testid="replay-note">{t('replayNote', run.replay.steps.length, run.startUrl)}</p>
           : <Totals key={run.id} run={run} onPrices={onPrices} />}
         <VariablesView run={run} />
+        {!run.replay && <RunSites run={run} />}
       </header>
       <ol class="steps">
         {run.steps.map((s) => [

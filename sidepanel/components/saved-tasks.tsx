@@ -12,6 +12,8 @@ import { download } from '../export';
 import { t } from '../i18n';
 import { preview } from '../format';
 import { schemaOf } from '../answer-schema';
+import { allowedOf, type SitesChoice } from './sites';
+import { readAllowedSites } from '../../src/core/allowed-sites';
 
 export interface SavedTasksProps {
   /** the task box's text: what Save keeps */
@@ -20,8 +22,10 @@ export interface SavedTasksProps {
   dialect: string;
   /** the answer schema field's text: what Save keeps with the task (empty: none) */
   answerSchema: string;
-  /** Use: the saved text goes into the task box, and its schema into the schema field */
-  onUse: (task: string, answerSchema?: Record<string, unknown>) => void;
+  /** the task form's "Where it may act": what Save keeps with the task */
+  sites: SitesChoice;
+  /** Use: the saved task goes back into the task form (its text, schema and sites) */
+  onUse: (x: TemplateSummary) => void;
   /** a saved task was started: the panel shows the run */
   onStarted: (runId: string) => void;
   /** nothing is started while a run goes on */
@@ -30,7 +34,7 @@ export interface SavedTasksProps {
 
 const fileNameOf = (name: string) => `${name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'task'}.webagent-task.json`;
 
-export function SavedTasks({ task, answerSchema, dialect, onUse, onStarted, running }: SavedTasksProps) {
+export function SavedTasks({ task, answerSchema, sites, dialect, onUse, onStarted, running }: SavedTasksProps) {
   const [list, setList] = useState<TemplateSummary[] | null>(null);
   const [name, setName] = useState('');
   const [withPage, setWithPage] = useState(true);
@@ -44,10 +48,13 @@ export function SavedTasks({ task, answerSchema, dialect, onUse, onStarted, runn
 
   const save = () => act(async () => {
     const schema = schemaOf(answerSchema);
+    const read = readAllowedSites(allowedOf(sites));
+    if (!read.ok) throw new Error(t('allowedSitesBad', read.problem));
+    const allowed = read.value;
     const tab = withPage ? await targetTab() : null;
     const startUrl = tab?.url && /^https?:/.test(tab.url) ? tab.url : undefined;
     const title = name.trim() || preview(task.trim(), 60);
-    setList(await send('templates/save', { template: { name: title, task: task.trim(), ...(startUrl ? { startUrl } : {}), ...(dialect ? { dialect } : {}), ...(schema ? { answerSchema: schema } : {}) }, withFiles }));
+    setList(await send('templates/save', { template: { name: title, task: task.trim(), ...(startUrl ? { startUrl } : {}), ...(dialect ? { dialect } : {}), ...(schema ? { answerSchema: schema } : {}), ...(allowed ? { allowedSites: allowed } : {}) }, withFiles }));
     setName('');
     setNotice(t('tplSaved', title));
   });
@@ -110,11 +117,12 @@ export function SavedTasks({ task, answerSchema, dialect, onUse, onStarted, runn
               <span data-testid="tpl-page">{x.startUrl ? new URL(x.startUrl).host : t('tplThisPage')}</span>
               {x.dialect && <span data-testid="tpl-dialect">{x.dialect}</span>}
               {x.answerSchema && <span data-testid="tpl-schema" title={JSON.stringify(x.answerSchema)}>{t('tplWithSchema')}</span>}
+              {x.allowedSites && <span data-testid="tpl-sites" title={x.allowedSites === 'any' ? t('sitesAny') : x.allowedSites.join(', ')}>{t('tplWithSites')}</span>}
               {x.files.length > 0 && <span data-testid="tpl-files" title={x.files.map((f) => f.name).join(', ')}>{t('tplFileCount', x.files.length)}</span>}
             </div>
             <div class="row">
               <button type="button" class="primary" data-testid="tpl-start" disabled={busy || running} onClick={() => start(x)} title={t('tplStartTitle')}>{t('start')}</button>
-              <button type="button" data-testid="tpl-use" disabled={busy} onClick={() => onUse(x.task, x.answerSchema)} title={t('tplUseTitle')}>{t('tplUse')}</button>
+              <button type="button" data-testid="tpl-use" disabled={busy} onClick={() => onUse(x)} title={t('tplUseTitle')}>{t('tplUse')}</button>
               <button type="button" data-testid="tpl-export" disabled={busy} onClick={() => exportSome(x)}>{t('tplExport')}</button>
               <button type="button" data-testid="tpl-delete" disabled={busy} onClick={() => remove(x)}>{t('histDelete')}</button>
             </div>

@@ -9,7 +9,7 @@ import { demoState, listenForDemos, startDemo, stopDemo } from './demo';
 import { personT } from './person';
 import browser from 'webextension-polyfill';
 import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
-import { toTrace } from '../core/trace';
+import { runSites, toTrace } from '../core/trace';
 import { vaultValues } from '../core/secrets';
 import type { RunState } from '../core/run/state';
 import { ensureContent } from './content';
@@ -143,7 +143,8 @@ const handlers: Handlers = {
     if (!s) throw new Error(personT(await loadSettings())('noRunWithId', runId));
     const part = { ...s, steps: s.steps.slice(Math.max(0, from), Math.max(0, from) + Math.max(1, count)) };
     const trace = toTrace(excludeScreenshots ? part : await withScreenshots(part), await scrubbed(s), { excludeScreenshots });
-    return { trace, stepCount: s.steps.length };
+    // where the whole run acted, not this part
+    return { trace: { ...trace, run: { ...trace.run, sites: runSites(s) } }, stepCount: s.steps.length };
   },
   'demo/start': ({ tabId, task }) => startDemo(tabId, task),
   'demo/state': async ({ tabId }) => demoState(tabId),

@@ -38,7 +38,7 @@ export const templateHandlers: Handlers = {
     const t = personT(await loadSettings());
     const tpl = await stageTemplate(String(id));
     if (!tpl) throw new Error(t('tplGone'));
-    const runId = await startRun({ task: tpl.task, tabId, ...(tpl.startUrl ? { url: tpl.startUrl } : {}), ...(tpl.dialect ? { config: { dialect: tpl.dialect } } : {}), ...(tpl.answerSchema ? { answerSchema: tpl.answerSchema } : {}) });
+    const runId = await startRun({ task: tpl.task, tabId, ...(tpl.startUrl ? { url: tpl.startUrl } : {}), ...(tpl.dialect ? { config: { dialect: tpl.dialect } } : {}), ...(tpl.answerSchema ? { answerSchema: tpl.answerSchema } : {}), ...(tpl.allowedSites ? { allowedSites: tpl.allowedSites } : {}) });
     return { runId };
   },
 };

@@ -41,6 +41,8 @@ export interface StartRun {
   explore?: boolean;
   /** a JSON Schema the answer must match (docs/answer-schema.md); refused before the run when the validator cannot use it */
   answerSchema?: unknown;
+  /** where the run may act besides its start site: "any", or a list of sites (docs/allowed-sites.md; absent or "start": only the start site) */
+  allowedSites?: unknown;
 }
 
 /**

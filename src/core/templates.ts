@@ -6,14 +6,15 @@
  *   { "format": "webagent-task", "version": 1,
  *     "tasks": [{ "name": "…", "task": "…", "startUrl": "https://…", "dialect": "glm-web",
  *                 "files": [{ "name": "cv.pdf", "type": "application/pdf", "base64": "…" }],
- *                 "answerSchema": { "type": "object", … } }] }
+ *                 "answerSchema": { "type": "object", … }, "allowedSites": ["pay.example"] }] }
  *
- * `startUrl`, `dialect`, `files` and `answerSchema` are optional. A file is read as untrusted input: a field this
+ * `startUrl`, `dialect`, `files`, `answerSchema` and `allowedSites` are optional. A file is read as untrusted input: a field this
  * version does not know is refused rather than ignored (a later version's field may limit what a
  * run may do, and dropping it silently would run the task with fewer limits than it was saved with).
  * Its reasons are the person's words (`t`; English, what the runner prints, by default). Pure.
  */
 import { checkSchema } from './answer-schema';
+import { readAllowedSites, type AllowedSites } from './allowed-sites';
 import { isDialect } from './dialects/registry';
 import { formatBytes, MAX_FILES_BYTES } from './files';
 import type { Translate } from './i18n';
@@ -35,6 +36,8 @@ export interface TaskTemplate {
   files?: TemplateFile[];
   /** a JSON Schema its answer must match (core/answer-schema.ts; absent: a free answer) */
   answerSchema?: Record<string, unknown>;
+  /** where it may act besides its start site: "any", or sites (core/allowed-sites.ts; absent: only the start site) */
+  allowedSites?: AllowedSites;
 }
 
 /** A template as the panel lists it: without the files' bytes. */
@@ -48,7 +51,7 @@ export interface TemplateSummary extends Omit<TaskTemplate, 'files'> {
 const MAX_NAME = 120;
 const MAX_TASK = 20_000;
 
-const KEYS = new Set(['name', 'task', 'startUrl', 'dialect', 'files', 'answerSchema']);
+const KEYS = new Set(['name', 'task', 'startUrl', 'dialect', 'files', 'answerSchema', 'allowedSites']);
 const FILE_KEYS = new Set(['name', 'type', 'base64']);
 
 /** Bytes a base64 text holds (its padding counted out). */
@@ -86,6 +89,11 @@ export function checkTemplate(x: unknown, t: Translate = english): TemplateCheck
     const schema = checkSchema(o.answerSchema);
     if (!schema.ok) return { ok: false, problem: t('tplAnswerSchema', name, schema.problem) };
     out.answerSchema = schema.schema;
+  }
+  if (o.allowedSites !== undefined) {
+    const sites = readAllowedSites(o.allowedSites);
+    if (!sites.ok) return { ok: false, problem: t('tplAllowedSites', name, sites.problem) };
+    if (sites.value) out.allowedSites = sites.value;
   }
   if (o.files !== undefined) {
     if (!Array.isArray(o.files)) return { ok: false, problem: t('tplFiles', name) };

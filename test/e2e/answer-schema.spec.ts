@@ -13,8 +13,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Launched } from '../../scripts/browser';
-import { startFakeModel, type FakeModel, type RecordedRequest } from '../fixtures/model/server';
-import { panelSend, shareExtension, spawnScript, waitForRun } from './support';
+import type { FakeModel, RecordedRequest } from '../fixtures/model/server';
+import { panelSend, sharePanelWithModel, spawnScript, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -42,20 +42,13 @@ let site: StaticServer;
 let browser: Launched;
 let panel: Page;
 let model: FakeModel;
-const models: FakeModel[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), 'webagent-answer-schema-'));
 const schemaFile = path.join(dir, 'price.schema.json');
 writeFileSync(schemaFile, JSON.stringify(SCHEMA));
 
 test.describe.configure({ mode: 'serial' });
 
-shareExtension(async (e) => {
-  ({ site, browser, panel } = e);
-  model = await startFakeModel({ apiKey: KEY, judge: true, policy: (req) => answers(req) });
-  models.push(model);
-  await panel.setViewportSize({ width: 360, height: 800 });
-  await panelSend(panel, 'settings/patch', { set: { baseUrl: model.baseUrl, apiKey: KEY, model: 'glm-4.5v', dialect: 'glm-web' } });
-}, models);
+sharePanelWithModel({ apiKey: KEY, judge: true, policy: (req) => answers(req) }, (e) => ({ site, browser, panel, model } = e));
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('the panel: a refused answer goes back to the model, the matching JSON shows; a schema that is not JSON is refused before the run', async () => {

@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Launched } from '../../scripts/browser';
-import { startFakeModel, type FakeModel, type RecordedRequest } from '../fixtures/model/server';
-import { panelSend, shareExtension, waitForRun } from './support';
+import type { FakeModel, RecordedRequest } from '../fixtures/model/server';
+import { panelSend, sharePanelWithModel, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Trace } from '../../src/core/trace';
@@ -41,18 +41,11 @@ let site: StaticServer;
 let browser: Launched;
 let panel: Page;
 let model: FakeModel;
-const models: FakeModel[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), 'webagent-follow-up-'));
 
 test.describe.configure({ mode: 'serial' });
 
-shareExtension(async (e) => {
-  ({ site, browser, panel } = e);
-  model = await startFakeModel({ apiKey: KEY, policy: (req) => policy(req) });
-  models.push(model);
-  await panel.setViewportSize({ width: 360, height: 800 });
-  await panelSend(panel, 'settings/patch', { set: { baseUrl: model.baseUrl, apiKey: KEY, model: 'glm-4.5v', dialect: 'glm-web', approveSteps: false } });
-}, models);
+sharePanelWithModel({ apiKey: KEY, policy: (req) => policy(req) }, (e) => ({ site, browser, panel, model } = e));
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const current = () => panelSend<RunView>(panel, 'run/get', {});

@@ -59,6 +59,21 @@ export function shareExtensionWithModel(options: FakeModelOptions, ready: (e: Sh
   }, models);
 }
 
+/**
+ * shareExtensionWithModel for the side panel's own specs: the panel at its size (360 px) and set up
+ * for the fake model (glm-web, `options.apiKey`, no step approval) before the tests.
+ */
+export function sharePanelWithModel(options: FakeModelOptions & { apiKey: string }, ready: (e: SharedWithModel) => void): void {
+  const models: FakeModel[] = [];
+  shareExtension(async (shared) => {
+    const model = await startFakeModel(options);
+    models.push(model);
+    await shared.panel.setViewportSize({ width: 360, height: 800 });
+    await panelSend(shared.panel, 'settings/patch', { set: { baseUrl: model.baseUrl, apiKey: options.apiKey, model: 'glm-4.5v', dialect: 'glm-web', approveSteps: false } });
+    ready({ ...shared, model });
+  }, models);
+}
+
 export type { CliResult } from './fixtures';
 
 /** A script of scripts/ running as a user would run it (as its npm script does, without npm's banner). */

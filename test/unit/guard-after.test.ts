@@ -68,7 +68,7 @@ const button = (t: Partial<GuardTarget>): GuardTarget => ({ tag: 'button', text:
 describe('leave-site before the action: forms and script links, not only href', () => {
   it('a submit button whose form (or formaction) goes to another site', () => {
     expect(guardCheck(click, button({ formAction: 'https://attacker.github.io/collect' }), CTX, DEFAULT_GUARDS))
-      .toEqual({ id: 'leave-site', reason: 'this leaves x.github.io for attacker.github.io' });
+      .toEqual({ id: 'leave-site', reason: 'this leaves x.github.io for attacker.github.io', site: 'attacker.github.io' });
     expect(guardCheck(click, button({ formAction: 'https://x.github.io/search' }), CTX, DEFAULT_GUARDS)).toBeNull();
   });
 
@@ -113,7 +113,7 @@ describe('guards after an action', () => {
 
   it('the tab moved to another site asks; staying, coming back or moving within the other site does not', () => {
     expect(afterActionHit({ url: 'https://evil.example/', downloads: [] }, at, DEFAULT_GUARDS))
-      .toEqual({ id: 'leave-site', reason: 'after this action the page left shop.example for evil.example' });
+      .toEqual({ id: 'leave-site', reason: 'after this action the page left shop.example for evil.example', site: 'evil.example' });
     expect(afterActionHit({ url: 'https://www.shop.example/paid', downloads: [] }, at, DEFAULT_GUARDS)).toBeNull();
     expect(afterActionHit({ url: 'https://shop.example/', downloads: [] }, { ...at, before: 'https://evil.example/' }, DEFAULT_GUARDS)).toBeNull();
     expect(afterActionHit({ url: 'https://b.evil.example/', downloads: [] }, { ...at, before: 'https://a.evil.example/' }, DEFAULT_GUARDS)).toBeNull();

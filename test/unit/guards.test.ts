@@ -115,8 +115,8 @@ describe('guardCheck: each rule fires, and its look-alikes do not', () => {
   });
 
   it('leave-site: a link to another site, or the search action; not a link on the same site', () => {
-    expect(hit(click, link('Partner shop', 'https://partner.example/'))).toEqual({ id: 'leave-site', reason: 'this leaves shop.example for partner.example' });
-    expect(hit({ type: 'search' }, null)).toEqual({ id: 'leave-site', reason: 'this leaves shop.example for bing.com' });
+    expect(hit(click, link('Partner shop', 'https://partner.example/'))).toEqual({ id: 'leave-site', reason: 'this leaves shop.example for partner.example', site: 'partner.example' });
+    expect(hit({ type: 'search' }, null)).toEqual({ id: 'leave-site', reason: 'this leaves shop.example for bing.com', site: 'bing.com' });
     expect(idOf(click, link('Our partners', 'https://shop.example/partners'))).toBeNull();
     expect(idOf(click, link('Help centre', 'https://help.shop.example/'))).toBeNull(); // same registrable site
     expect(idOf(click, link('Account', 'https://www.shop.example/account'))).toBeNull();

@@ -3,7 +3,7 @@
  * dialog answered OK, a file chooser given the attached files) or undoes it (downloads cancelled and erased, requests blocked, the tab back
  * when it is still on the other site), as the person decided -> 'resolved'.
  */
-import { modelText, type AfterAction, type Effect, type RunEvent } from '../../core/run';
+import { guardApps, modelText, type AfterAction, type Effect, type RunEvent } from '../../core/run';
 import { dialogNote } from '../../core/guards/page-dialog';
 import { awayHost } from '../../core/site';
 import { answerOffer } from '../act/files';
@@ -76,17 +76,17 @@ async function resolveAfter(a: Active, after: AfterAction, before: string): Prom
 async function leaveSiteUndone(a: Active, url: string, before: string): Promise<string> {
   const tabId = a.state.tabId;
   // Not again after a restart that already went back.
-  if (awayHost(before, await tabUrl(tabId), a.state.apps)) {
+  if (awayHost(before, await tabUrl(tabId), guardApps(a.state))) {
     await chrome.tabs.goBack(tabId).catch(() => undefined);
     await settle(tabId, BACK_SETTLE_MS);
   }
   const now = await tabUrl(tabId);
   // A tab this action opened has nowhere to go back to: it is closed, and the run goes back to its opener (syncTabs).
   const opened = !!a.state.tabStack?.length && (a.state.tabChanges ?? []).some((c) => c.change === 'opened');
-  if (awayHost(before, now, a.state.apps) && opened && (await chrome.tabs.remove(tabId).then(() => true, () => false))) {
+  if (awayHost(before, now, guardApps(a.state)) && opened && (await chrome.tabs.remove(tabId).then(() => true, () => false))) {
     // This step records the way back too.
     await syncTabs(a, (ev) => commit(a, ev));
     return modelText.leftSiteClosed(url);
   }
-  return awayHost(before, now, a.state.apps) ? modelText.leftSiteStuck(url) : modelText.leftSiteUndone(url, now);
+  return awayHost(before, now, guardApps(a.state)) ? modelText.leftSiteStuck(url) : modelText.leftSiteUndone(url, now);
 }

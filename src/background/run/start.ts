@@ -8,6 +8,7 @@ import type { FileMeta } from '../../core/files';
 import { replayPlan, type ReplayPlan } from '../../core/trace/replay';
 import { whyNotAllowed } from '../../core/pages';
 import { checkSchema } from '../../core/answer-schema';
+import { readAllowedSites, type AllowedSites } from '../../core/allowed-sites';
 import { demoState } from '../demo';
 import { claimStaged } from '../file-store';
 import { personLocale, personT } from '../person';
@@ -18,7 +19,7 @@ import { broadcast } from './commit';
 import { drive } from './driver';
 
 /** Where the run is and what it was given, besides the settings. */
-interface Origin { id: string; task: string; files: FileMeta[]; startUrl: string; tabId: number; replay?: ReplayPlan; explore?: boolean; answerSchema?: Record<string, unknown> }
+interface Origin { id: string; task: string; files: FileMeta[]; startUrl: string; tabId: number; replay?: ReplayPlan; explore?: boolean; answerSchema?: Record<string, unknown>; allowedSites?: AllowedSites }
 
 /**
  * A new run's state from the settings it starts with: the one place where settings (the dialect's
@@ -35,6 +36,7 @@ export function runStateOf(o: Origin, settings: Settings): RunState {
     dialectOptions: settings.dialectOptions[settings.dialect],
     ...(o.explore && !o.replay ? { explore: true } : {}),
     ...(o.answerSchema && !o.replay ? { answerSchema: o.answerSchema } : {}),
+    ...(o.allowedSites ? { allowedSites: o.allowedSites } : {}),
   });
 }
 
@@ -114,6 +116,8 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
   if (!isDialect(settings.dialect)) throw new Error(t('setDialect', settings.dialect));
   const schema = req.answerSchema === undefined || req.answerSchema === null ? null : checkSchema(req.answerSchema);
   if (schema && !schema.ok) throw new Error(t('answerSchemaBad', schema.problem));
+  const sites = readAllowedSites(req.allowedSites);
+  if (!sites.ok) throw new Error(t('allowedSitesBad', sites.problem));
   for (const a of active.values()) {
     if (a.state.tabId === req.tabId) throw new Error(t('runInTab'));
   }
@@ -135,7 +139,7 @@ export async function startRun(req: StartRun, replay?: ReplayPlan): Promise<stri
   const id = crypto.randomUUID();
   // The files attached in the panel (or by the runner) are this run's from now on.
   const files = await claimStaged(id);
-  const state = runStateOf({ id, task, files, startUrl, tabId: tab.id, replay, explore: req.explore, ...(schema?.ok ? { answerSchema: schema.schema } : {}) }, settings);
+  const state = runStateOf({ id, task, files, startUrl, tabId: tab.id, replay, explore: req.explore, ...(schema?.ok ? { answerSchema: schema.schema } : {}), ...(sites.value ? { allowedSites: sites.value } : {}) }, settings);
   await saveRunConfig(state.id, req.config ?? {});
   await saveRun(state);
   broadcast(state);

@@ -10,6 +10,7 @@ import type { BatchTask } from './types';
 import { oneLine } from '../run/person-text';
 import { detectInjection } from '../injection';
 import { checkSchema } from '../answer-schema';
+import { readAllowedSites } from '../allowed-sites';
 
 export type TasksRead = { ok: true; tasks: BatchTask[] } | { ok: false; errors: string[] };
 
@@ -84,10 +85,11 @@ export function taskOf(x: unknown, fallbackId: string): BatchTask | string {
   if (bad) return bad;
   const site = str(o, 'web_name', 'site')?.trim() || hostOf(url);
   if (site.length > TASK_LIMITS.siteChars) return `its site name is longer than ${TASK_LIMITS.siteChars} characters`;
-  if (o.answerSchema === undefined) return { id, site, task, url };
-  const schema = checkSchema(o.answerSchema);
-  if (!schema.ok) return `its answer schema cannot be used: ${schema.problem}`;
-  return { id, site, task, url, answerSchema: schema.schema };
+  const sites = readAllowedSites(o.allowedSites);
+  if (!sites.ok) return `its allowed sites cannot be used: ${sites.problem}`;
+  const schema = o.answerSchema === undefined ? null : checkSchema(o.answerSchema);
+  if (schema && !schema.ok) return `its answer schema cannot be used: ${schema.problem}`;
+  return { id, site, task, url, ...(schema?.ok ? { answerSchema: schema.schema } : {}), ...(sites.value ? { allowedSites: sites.value } : {}) };
 }
 
 /** Reads a task file's text (jsonl or a JSON list, told apart by the first non-blank character). */

@@ -3,6 +3,8 @@
  * task ends with in results.jsonl. Pure types.
  */
 
+import type { AllowedSites } from '../allowed-sites';
+
 /** One task of a batch: WebVoyager's fields, or a simple list's, read into one shape (tasks.ts). */
 export interface BatchTask {
   /** unique in the file; WebVoyager's `id` (e.g. "Allrecipes--0") */
@@ -15,6 +17,8 @@ export interface BatchTask {
   url: string;
   /** a JSON Schema its answer must match (docs/answer-schema.md; the task entry's `answerSchema`) */
   answerSchema?: Record<string, unknown>;
+  /** where it may act besides its start site (docs/allowed-sites.md; the task entry's `allowedSites`) */
+  allowedSites?: AllowedSites;
 }
 
 /**

@@ -8,7 +8,7 @@
 import { hostKey, type GuardHit, type GuardId, type GuardSettings } from '.';
 import type { Translate } from '../i18n';
 import { english } from '../locales';
-import { awayHost, destinationOf, httpHost, sameSite } from '../site';
+import { awayHost, destinationOf, httpHost, sameSite, siteKey } from '../site';
 import type { PageDialog } from './page-dialog';
 import type { Held } from './request-hold';
 
@@ -81,5 +81,5 @@ export function afterActionHit(landed: Landed, ctx: AfterContext, guards: GuardS
   const away = awayHost(ctx.site, landed.url, ctx.apps);
   const from = httpHost(ctx.before);
   if (!away || (from && sameSite(from, away)) || ctx.approved === 'leave-site' || !ruleOn(guards, ctx.site, 'leave-site')) return null;
-  return { id: 'leave-site', reason: t('whyLeftSite', hostKey(ctx.site), hostKey(away)) };
+  return { id: 'leave-site', reason: t('whyLeftSite', hostKey(ctx.site), hostKey(away)), site: siteKey(away) };
 }

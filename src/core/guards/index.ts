@@ -44,7 +44,7 @@ import { DEFAULT_PHRASES, GUARD_LANGS, matchPhrase, OLD_DEFAULT_WORDS, type Phra
 
 export type { FieldInfo, FormInfo } from './fields';
 export { GUARD_LANGS, GUARD_LANG_KEYS, type GuardLang } from './words';
-import { awayHost } from '../site';
+import { awayHost, siteKey } from '../site';
 import { activations, type Reach } from './gate';
 import { foldGuardText } from '../fold-text';
 
@@ -136,7 +136,12 @@ export interface GuardContext {
   t?: Translate;
 }
 
-export interface GuardHit { id: GuardId; reason: string }
+export interface GuardHit {
+  id: GuardId;
+  reason: string;
+  /** leave-site: the site the action would act on (a yes allows it for the rest of the run: core/allowed-sites.ts) */
+  site?: string;
+}
 
 /** Settings from storage, made whole: every rule present once, in order; unknown ones dropped. */
 export function normalizeGuards(input: unknown): GuardSettings {
@@ -353,7 +358,10 @@ function checkText(rule: GuardRule & { id: TextRuleId }, effect: Effect, target:
 
 function check(rule: GuardRule, action: Action, reached: Reached[], ctx: GuardContext): string | null {
   const t = ctx.t ?? english;
-  if (rule.id === 'leave-site') return checkLeave(action, reached, ctx, t);
+  if (rule.id === 'leave-site') {
+    const away = awayOf(action, reached, ctx);
+    return away ? t('whyLeave', hostKey(hostOf(ctx.site) ?? ctx.site), hostKey(away)) : null;
+  }
   for (const r of reached) {
     const effect = effectOf(r);
     const target = r.target;
@@ -389,10 +397,9 @@ function checkOne(rule: GuardRule, effect: Effect, target: GuardTarget, action: 
   }
 }
 
-/** Every way the action may go: the address it opens, or what the elements it reaches open or submit to. */
-function checkLeave(action: Action, reached: Reached[], ctx: GuardContext, t: Translate): string | null {
-  const siteHost = hostOf(ctx.site);
-  if (!siteHost) return null;
+/** Another site the action may go to (every way: the address it opens, or what the elements it reaches open or submit to), or null. */
+function awayOf(action: Action, reached: Reached[], ctx: GuardContext): string | null {
+  if (!hostOf(ctx.site)) return null;
   const app = action.type === 'openApp' ? ctx.apps?.find((a) => a.name.toLowerCase() === action.name.toLowerCase()) : undefined;
   const to: (string | null | undefined)[] = action.type === 'search' ? [ctx.searchStartPage]
     : action.type === 'navigate' ? [action.url]
@@ -402,8 +409,7 @@ function checkLeave(action: Action, reached: Reached[], ctx: GuardContext, t: Tr
     if (effect === 'press') to.push(r.target?.href, r.target?.formAction, r.target?.navigatesTo);
     else if (effect === 'submit') to.push(r.target?.formAction);
   }
-  const away = to.map((u) => (u ? awayHost(ctx.site, u, ctx.apps) : null)).find((h) => h !== null);
-  return away ? t('whyLeave', hostKey(siteHost), hostKey(away)) : null;
+  return to.map((u) => (u ? awayHost(ctx.site, u, ctx.apps) : null)).find((h) => h !== null) ?? null;
 }
 
 /**
@@ -416,7 +422,9 @@ export function guardCheckReached(action: Action, reached: Reached[], ctx: Guard
   for (const rule of guards.rules) {
     if (!rule.on || allowed.includes(rule.id)) continue;
     const reason = check(rule, action, reached, ctx);
-    if (reason) return { id: rule.id, reason };
+    if (!reason) continue;
+    const away = rule.id === 'leave-site' ? awayOf(action, reached, ctx) : null;
+    return { id: rule.id, reason, ...(away ? { site: siteKey(away) } : {}) };
   }
   return null;
 }

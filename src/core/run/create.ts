@@ -24,6 +24,7 @@ export function createRun(n: NewRun): RunState {
     ...(dialectOf(n.dialect).options?.length ? { dialectOptions: optionValues(dialectOf(n.dialect), n.dialectOptions) } : {}),
     ...(n.explore && dialectOf(n.dialect).observes.docs ? { explore: true } : {}),
     ...(n.answerSchema ? { answerSchema: n.answerSchema } : {}),
+    ...(n.allowedSites === 'any' ? { anySite: true } : n.allowedSites?.length ? { sitesAllowed: n.allowedSites } : {}),
   };
 }
 

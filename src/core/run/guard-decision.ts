@@ -10,6 +10,7 @@
 import { guardCheckReached, type GuardHit, type GuardId, type GuardSettings, type Reached } from '../guards';
 import { injectionPlace, type InjectionHit } from '../injection';
 import { linkEffect } from '../guards/link-effect';
+import { allowedAsApps } from '../allowed-sites';
 import { translatorFor } from '../locales';
 import { placeholdersIn, secretGuard } from '../secrets';
 import type { Action } from '../action/action';
@@ -19,15 +20,25 @@ import type { PendingStep, RunState } from './state';
 export const NEVER_WHILE_EXPLORING: GuardId[] = ['payment', 'delete', 'send'];
 
 /** The guard settings in force for the run: its own, or while exploring with the rules above on and nothing allowed. */
-export function guardsInForce(state: Pick<RunState, 'explore' | 'guards'>): GuardSettings {
-  if (!state.explore) return state.guards;
-  return { ...state.guards, rules: state.guards.rules.map((r) => (NEVER_WHILE_EXPLORING.includes(r.id) ? { ...r, on: true } : r)), allow: {} };
+export function guardsInForce(state: Pick<RunState, 'explore' | 'guards' | 'anySite'>): GuardSettings {
+  if (!state.explore) return withRunSites(state, state.guards);
+  return withRunSites(state, { ...state.guards, rules: state.guards.rules.map((r) => (NEVER_WHILE_EXPLORING.includes(r.id) ? { ...r, on: true } : r)), allow: {} });
+}
+
+/** `guards` for a run that may act anywhere (core/allowed-sites.ts): the leave-site rule does not ask in it. */
+export function withRunSites(state: Pick<RunState, 'anySite'>, guards: GuardSettings): GuardSettings {
+  return state.anySite ? { ...guards, rules: guards.rules.map((r) => (r.id === 'leave-site' ? { ...r, on: false } : r)) } : guards;
+}
+
+/** The sites the leave-site guard counts as the task's own besides its start site: the person's apps and the allowed sites. */
+export function guardApps(state: Pick<RunState, 'apps' | 'sitesAllowed' | 'sitesGranted'>): Array<{ name: string; url: string }> {
+  return [...(state.apps ?? []), ...allowedAsApps(state)];
 }
 
 /** The guard an action trips, given every element its input would reach (null: none). */
 export function guardHit(state: RunState, action: Action, reached: Reached[]): GuardHit | null {
   const t = translatorFor(state.locale);
-  const byRules = () => guardCheckReached(action, reached, { site: state.site, searchStartPage: state.searchStartPage, apps: state.apps, t }, guardsInForce(state));
+  const byRules = () => guardCheckReached(action, reached, { site: state.site, searchStartPage: state.searchStartPage, apps: guardApps(state), t }, guardsInForce(state));
   const bySecrets = () => secretGuard(action, state.site, state.guards, t, state.vault?.typed);
   // where a pressed link goes, judged as the request following it would be (guards/link-effect.ts)
   const byLink = () => linkEffect(reached, { site: state.site, guards: guardsInForce(state), t });

@@ -6,7 +6,7 @@
 export * from './state';
 export * from './reduce';
 export * from './effects';
-export { NEVER_WHILE_EXPLORING, checkDecision, guardHit, guardsInForce, type CheckDecision } from './guard-decision';
+export { NEVER_WHILE_EXPLORING, checkDecision, guardApps, guardHit, guardsInForce, type CheckDecision } from './guard-decision';
 export * from './view';
 export { withoutStepPictures } from './pictures';
 export { hideRun, joinSecret, splitSecret } from './secrets';

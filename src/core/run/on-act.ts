@@ -1,6 +1,8 @@
 /** The events of an action under way: 'acting', 'input', 'acted', 'resolved' (reduce.ts). Pure. */
 import { afterActionHit, type Landed } from '../guards/after';
 import { translatorFor } from '../locales';
+import { siteOfTyped } from '../allowed-sites';
+import { guardApps, withRunSites } from './guard-decision';
 import { type AfterAction, type PendingStep, type RunEvent, type RunState } from './state';
 import { finishStep, withOutcome } from './step';
 
@@ -27,7 +29,8 @@ export function onActed(state: RunState, ev: Extract<RunEvent, { type: 'acted' }
     if (after) {
       const pending: PendingStep = { ...p, acted: { result: ev.result, ms: ev.ms }, after };
       if (after.decision) return { ...state, pending };
-      return { ...state, phase: 'approve', pending: { ...pending, approval: { rule: after.rule, reason: after.reason, after: true } } };
+      const site = after.rule === 'leave-site' ? siteOfTyped(after.url) : null;
+      return { ...state, phase: 'approve', pending: { ...pending, approval: { rule: after.rule, reason: after.reason, after: true, ...(site ? { site } : {}) } } };
     }
   }
   return finishStep({ ...state, formatErrorsInARow: 0 }, ev.at, ev.result, p.reply.notes, ev.ms);
@@ -47,7 +50,7 @@ export function onResolved(state: RunState, ev: Extract<RunEvent, { type: 'resol
  */
 function afterAction(state: RunState, p: PendingStep, landed: Landed<AfterAction['downloads'][number]>): AfterAction | null {
   const approved = p.decision?.decision === 'approved' ? p.guardRule ?? null : null;
-  const hit = afterActionHit(landed, { site: state.site, before: p.url, apps: state.apps, approved, t: translatorFor(state.locale) }, state.guards);
+  const hit = afterActionHit(landed, { site: state.site, before: p.url, apps: guardApps(state), approved, t: translatorFor(state.locale) }, withRunSites(state, state.guards));
   const chooser = landed.chooser ? { chooser: landed.chooser } : {};
   const held = { ...(landed.dialog ? { dialog: landed.dialog.dialog } : {}), ...(landed.requests?.length ? { requests: landed.requests } : {}), ...chooser };
   const { url, downloads } = landed;

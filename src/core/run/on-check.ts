@@ -21,5 +21,9 @@ export function onChecked(state: RunState, ev: Extract<RunEvent, { type: 'checke
     return finishStep(refused, ev.at, { ok: false, error: modelText.exploreNever }, [], 0);
   }
   if (d.kind === 'auto') return { ...state, pending: { ...q, checked: true, decision: { decision: 'auto', feedback: null } } };
-  return { ...state, phase: 'approve', pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), approval: { rule: d.rule, reason: d.reason } } };
+  const site = d.rule === 'leave-site' && ev.hit?.site ? { site: ev.hit.site } : {};
+  return {
+    ...state, phase: 'approve',
+    pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), ...(site.site ? { guardSite: site.site } : {}), approval: { rule: d.rule, reason: d.reason, ...site } },
+  };
 }

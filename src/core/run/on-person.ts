@@ -61,11 +61,14 @@ export function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approv
     const now = guards.allow[key] ?? [];
     if (!now.includes(p.approval.rule)) guards = { ...guards, allow: { ...guards.allow, [key]: [...now, p.approval.rule] } };
   }
+  // a yes to acting on another site allows that site for the rest of the run (asked once)
+  const granted = p.approval?.rule === 'leave-site' && p.approval.site && !ev.edit ? grantSite(state, p.approval.site) : state;
   // What the action did is kept (an edit has nothing to change: the action ran).
   if (p.after && !p.after.decision) {
     if (ev.edit) return state;
-    return { ...state, guards, phase: 'act', pending: { ...p, approval: undefined, after: { ...p.after, decision: 'approved' } } };
+    return { ...granted, guards, phase: 'act', pending: { ...p, approval: undefined, after: { ...p.after, decision: 'approved' } } };
   }
+  state = granted;
   if (ev.edit) {
     const label = labelOf(ev.edit);
     if (label !== null && !p.elements.some((m) => m.label === label)) return state; // validated by the caller
@@ -77,6 +80,12 @@ export function onApprove(state: RunState, ev: Extract<RunEvent, { type: 'approv
   const decision: Approval = { decision: ev.edit ? 'edited' : 'approved', feedback: null };
   const next: RunState = { ...state, guards, pending: { ...state.pending!, reply, target, approval: undefined, decision, checked: true }, phase: 'act' };
   return endsRun(reply.action) ? endWith(next, ev.at, reply.action) : next;
+}
+
+/** The run with `site` allowed from now on (core/allowed-sites.ts), once. */
+function grantSite(state: RunState, site: string): RunState {
+  const now = state.sitesGranted ?? [];
+  return now.includes(site) ? state : { ...state, sitesGranted: [...now, site] };
 }
 
 /** The person said no to the proposed action (or to what it did). */

@@ -1,3 +1,4 @@
+import type { AllowedSites } from '../allowed-sites';
 import type { Locale } from '../i18n';
 /**
  * The run's state and the events and effects of its state machine (reduce.ts, effects.ts).
@@ -71,6 +72,8 @@ export interface ApprovalRequest {
   after?: boolean;
   /** e.g. "this types into a password field"; null in step-approval mode without a guard */
   reason: string | null;
+  /** leave-site: the site the action would act on (or acted on); a yes allows it for the rest of the run */
+  site?: string;
 }
 
 /** A download the browser started from the run's tab (background/downloads.ts): the browser's id. */
@@ -271,6 +274,8 @@ export type PendingStep = Omit<StepRecord, 'raw' | 'reasoning' | 'thought' | 'ac
   injection?: InjectionHit[];
   /** the guard that looked at the action before it ran asked about this (kept after approval) */
   guardRule?: GuardId;
+  /** the leave-site guard's hit: the site the action would act on (a yes allows it for the rest of the run) */
+  guardSite?: string;
   /** the action ran, with this outcome, and what it did waits for the person or to be kept or undone */
   acted?: { result: ActResult; ms: number };
   /** what the action did that a guard looks at after it (see AfterAction) */
@@ -374,6 +379,12 @@ export interface RunState {
   searchStartPage: string;
   /** sites the person listed as apps (glm-mobile's open_app) */
   apps?: App[];
+  /** sites besides the start site the person allowed before the run (core/allowed-sites.ts; absent: only the start site) */
+  sitesAllowed?: string[];
+  /** the run may act anywhere: the leave-site guard does not ask in it */
+  anySite?: boolean;
+  /** sites the person allowed during the run, each when a step first would act there (asked once) */
+  sitesGranted?: string[];
   paused: Paused | null;
   /** brought in from a trace file (history import), not run here */
   imported?: boolean;
@@ -505,6 +516,8 @@ export interface NewRun {
   explore?: boolean;
   /** a JSON Schema the answer must match (core/answer-schema.ts; checked before the run is made) */
   answerSchema?: Record<string, unknown>;
+  /** where the run may act besides its start site (core/allowed-sites.ts; absent: only the start site) */
+  allowedSites?: AllowedSites;
 }
 
 /** "https://github.com/" for any URL on github.com; the URL itself when it cannot be parsed. */

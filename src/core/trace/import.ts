@@ -26,6 +26,7 @@ function placeOf(x: unknown): InjectionPlace {
 }
 import { asCurrency, asPrice } from '../costs';
 import { checkSchema } from '../answer-schema';
+import { readAllowedSites } from '../allowed-sites';
 import type { PictureText } from '../picture-text';
 import type { Translate } from '../i18n';
 import { siteOf, type AfterAction, type RunState, type StepRecord, type Turn } from '../run/state';
@@ -186,6 +187,19 @@ export function fromTrace(t: Trace): RunState {
     ...(dialectOf(r.dialect).options?.length ? { dialectOptions: optionValues(dialectOf(r.dialect), r.dialectOptions) } : {}),
     ...answerFieldsOf(r),
     ...turnsField(r.turns, t.steps.length),
+    ...sitesField(r.sites),
+  };
+}
+
+/** The allowed and granted sites a trace keeps (each checked as typed sites are; unreadable: none). */
+function sitesField(v: unknown): Pick<RunState, 'anySite' | 'sitesAllowed' | 'sitesGranted'> {
+  if (!v || typeof v !== 'object') return {};
+  const o = v as Record<string, unknown>;
+  const allowed = readAllowedSites(o.allowed);
+  const granted = Array.isArray(o.granted) ? readAllowedSites(o.granted) : null;
+  return {
+    ...(allowed.ok && allowed.value === 'any' ? { anySite: true } : allowed.ok && Array.isArray(allowed.value) ? { sitesAllowed: allowed.value } : {}),
+    ...(granted?.ok && Array.isArray(granted.value) ? { sitesGranted: granted.value } : {}),
   };
 }
 

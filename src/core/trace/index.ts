@@ -3,6 +3,7 @@
  * without the extension. Secrets (the API key) are scrubbed from every string
  * as a last line of defence; password text is masked earlier, in run.ts.
  */
+import { sitesActedOn } from '../allowed-sites';
 import type { Action } from '../action/action';
 import type { FileMeta } from '../files';
 import type { Fingerprint, Mark, Rect } from '../marks';
@@ -70,6 +71,13 @@ export interface Trace {
     answersRefused?: number;
     /** the run's turns once it had a follow-up (docs/follow-ups.md): the first task, then each follow-up; absent: one turn */
     turns?: TraceTurn[];
+    /**
+     * where the run could act and did (docs/allowed-sites.md): `allowed` set before the run ("start":
+     * only the start site; "any"; or the sites besides it), `granted` the sites the person allowed
+     * when asked during the run, `actedOn` the sites its actions were taken on, in order. Absent in
+     * traces made before it was kept
+     */
+    sites?: { allowed: 'start' | 'any' | string[]; granted: string[]; actedOn: string[] };
   };
   steps: TraceStep[];
 }
@@ -91,6 +99,15 @@ export interface TraceOptions {
   excludeScreenshots?: boolean;
 }
 
+/** Where the run could act and did (Trace run.sites), from the whole run (a trace made in parts takes it from the run, not a part). */
+export function runSites(state: Pick<RunState, 'anySite' | 'sitesAllowed' | 'sitesGranted' | 'steps'>): NonNullable<Trace['run']['sites']> {
+  return {
+    allowed: state.anySite ? 'any' : state.sitesAllowed?.length ? [...state.sitesAllowed] : 'start',
+    granted: [...(state.sitesGranted ?? [])],
+    actedOn: sitesActedOn(state.steps),
+  };
+}
+
 export function toTrace(state: RunState, secrets: string[], opts: TraceOptions = {}): Trace {
   const trace: Trace = {
     format: TRACE_FORMAT,
@@ -109,6 +126,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       ...(state.answerSchema ? { answerSchema: state.answerSchema } : {}),
       ...(state.answerJson !== undefined ? { answerJson: state.answerJson } : {}),
       ...(state.answersRefused ? { answersRefused: state.answersRefused } : {}),
+      sites: runSites(state),
       ...(state.turns?.length ? { turns: state.turns.map(({ at, ...t }) => ({ ...t, startedAt: new Date(at).toISOString() })) } : {}),
     },
     steps: state.steps.map((s) => ({
