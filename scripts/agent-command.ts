@@ -47,6 +47,9 @@ ${RUN_USAGE.steps}
                        action waits, the run stops.
   --trace FILE         trace JSON (default traces/<run-id>.json)
   --report FILE        also write the run's self-contained HTML report (opens offline in any browser)
+  --export-playwright FILE
+                       also write the run as a standalone Playwright script that does its actions
+                       again without a model (docs/playwright-export.md)
   --zip FILE           also write the zip export: trace.json, the screenshots as files, and a
                        webvoyager/ folder (interact_messages.json, screenshot1.png, ...) that
                        WebVoyager's evaluation tooling reads
@@ -126,7 +129,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
         args: argv,
         options: {
           ...RUN_OPTIONS, task: { type: 'string' }, 'task-file': { type: 'string' }, 'task-name': { type: 'string' }, url: { type: 'string' }, 'answer-schema': { type: 'string' }, continue: { type: 'string' }, sites: { type: 'string' }, approve: { type: 'string' },
-          trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+          trace: { type: 'string' }, report: { type: 'string' }, zip: { type: 'string' }, 'export-playwright': { type: 'string' }, help: { type: 'boolean', short: 'h' },
         },
         strict: true,
       }));
@@ -169,7 +172,7 @@ export async function agentCommand(argv: string[], io: CommandIO): Promise<numbe
     let healthy = false;
     try {
       const result = await runAgent(lent, {
-        task: values!.task!, url: values!.url!, files: run.files, traceFile: values!.trace, reportFile: values!.report, zipFile: values!.zip,
+        task: values!.task!, url: values!.url!, files: run.files, traceFile: values!.trace, reportFile: values!.report, zipFile: values!.zip, scriptFile: values!['export-playwright'],
         config: { ...run.config, approveSteps: approve === 'step' }, width: run.width, height: run.height, headed: run.headed,
         ...(answerSchema ? { answerSchema } : {}),
         ...(sites.ok && sites.value ? { allowedSites: sites.value } : {}),

@@ -29,6 +29,8 @@ export interface AgentOptions {
   reportFile?: string;
   /** also write the zip export (trace, screenshots, webvoyager/ folder) here */
   zipFile?: string;
+  /** also write the run as a standalone Playwright script here (docs/playwright-export.md) */
+  scriptFile?: string;
   width: number;
   height: number;
   headed: boolean;
@@ -388,7 +390,8 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
     const traceFile = path.resolve(o.traceFile ?? path.join('traces', `${runId}.json`));
     const reportFile = o.reportFile ? path.resolve(o.reportFile) : undefined;
     const zipFile = o.zipFile ? path.resolve(o.zipFile) : undefined;
-    const kinds: ExportKind[] = ['json', ...(reportFile ? ['html' as const] : []), ...(zipFile ? ['zip' as const] : [])];
+    const scriptFile = o.scriptFile ? path.resolve(o.scriptFile) : undefined;
+    const kinds: ExportKind[] = ['json', ...(reportFile ? ['html' as const] : []), ...(zipFile ? ['zip' as const] : []), ...(scriptFile ? ['playwright' as const] : [])];
     const [traced, ...others] = await exportsFrom(panel, runId, kinds, secrets);
     writeExport(traceFile, traced);
     if (final.status === 'finished' && final.answerJson !== undefined) out(`ANSWER_JSON: ${JSON.stringify(final.answerJson)}`);
@@ -404,6 +407,10 @@ export async function runAgent(given: Launched | null, o: AgentOptions, io: Agen
       const r = others.shift()!;
       writeExport(zipFile, r);
       err(`Zip written to ${zipFile}${leftOut(r)}`);
+    }
+    if (scriptFile) {
+      writeExport(scriptFile, others.shift()!);
+      err(`Playwright script written to ${scriptFile}`);
     }
     return {
       status: final.status, answer: final.answer, stopReason: final.stopReason, traceFile, runId, reportFile, zipFile,

@@ -18,6 +18,7 @@ import { scrub } from '../src/core/trace';
 import { base64Decode, base64Encode, dataUrlToBytes, isPng } from '../src/core/export/data-url';
 import { exportFileName } from '../src/core/export/file-name';
 import { fitTrace } from '../src/core/export/fit';
+import { playwrightScript, scriptFileName } from '../src/core/export/playwright';
 import { htmlReport } from '../src/core/export/html-report';
 import { encodePalettePng } from '../src/core/export/png';
 import { reportText } from '../src/core/export/report-text';
@@ -27,7 +28,7 @@ import { translatorFor } from '../src/core/locales';
 import { send } from './api';
 import { currentLocale, t } from './i18n';
 
-export type ExportKind = 'json' | 'html' | 'zip';
+export type ExportKind = 'json' | 'html' | 'zip' | 'playwright';
 export interface ExportOptions {
   /** leave every screenshot out */
   excludeScreenshots?: boolean;
@@ -127,6 +128,10 @@ async function build(trace: Trace, kind: ExportKind, opts: ExportOptions, progre
   if (kind === 'json') {
     const fit = fitTrace(trace);
     return { fileName, mime: 'application/json', cleanLeftOut: fit.cleanLeftOut, text: traceJson(fit.trace) };
+  }
+  if (kind === 'playwright') {
+    // docs/playwright-export.md: the actions and their targets' fingerprints, no screenshots
+    return { fileName: scriptFileName(trace), mime: 'text/javascript', cleanLeftOut: 0, text: playwrightScript(trace) };
   }
   if (kind === 'html') {
     const text = reportText(translatorFor(opts.locale ?? currentLocale()));

@@ -58,7 +58,7 @@ export function formatStages(o: { settleMs: number; labelMs: number; captureMs: 
   return t('observeStagesLine', formatDuration(o.settleMs), formatDuration(o.labelMs), formatDuration(o.captureMs), o.requestMs === undefined ? '—' : formatDuration(o.requestMs));
 }
 
-const EXPORT_NAMES = { json: 'exportJson', html: 'exportHtml', zip: 'exportZipWord' } as const;
+const EXPORT_NAMES = { json: 'exportJson', html: 'exportHtml', zip: 'exportZipWord', playwright: 'exportPlaywright' } as const;
 
 /** "Preparing the zip… converting screenshot 12 of 100": what an export is doing. */
 export function progressText(kind: keyof typeof EXPORT_NAMES, p: { stage: 'fetch' | 'images' | 'pack'; done: number; total: number } | null): string {

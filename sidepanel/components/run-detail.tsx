@@ -173,6 +173,7 @@ function Exports({ runId }: { runId: string }) {
         <button type="button" data-testid="export-json" disabled={!!busy} onClick={() => run('json')} title={t('exportJsonTitle')}>{t('exportJson')}</button>
         <button type="button" data-testid="export-html" disabled={!!busy} onClick={() => run('html')} title={t('exportHtmlTitle')}>{t('exportHtml')}</button>
         <button type="button" data-testid="export-zip" disabled={!!busy} onClick={() => run('zip')} title={t('exportZipTitle')}>{t('exportZip')}</button>
+        <button type="button" data-testid="export-playwright" disabled={!!busy} onClick={() => run('playwright')} title={t('exportPlaywrightTitle')}>{t('exportPlaywright')}</button>
       </div>
       <label class="check" title={t('exportExcludeTitle')}>
         <input type="checkbox" data-testid="exclude-screenshots" checked={exclude} onChange={(e) => setExclude((e.target as HTMLInputElement).checked)} />

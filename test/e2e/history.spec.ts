@@ -101,7 +101,7 @@ function row(task: string | RegExp): Locator {
 }
 
 /** Clicks an export button and reads the file the browser saved. */
-async function exportFile(testid: 'export-json' | 'export-html' | 'export-zip'): Promise<{ name: string; bytes: Buffer }> {
+async function exportFile(testid: 'export-json' | 'export-html' | 'export-zip' | 'export-playwright'): Promise<{ name: string; bytes: Buffer }> {
   const [dl] = await Promise.all([panel.waitForEvent('download'), panel.getByTestId(testid).click()]);
   const file = await dl.path();
   expect(file, 'the download was saved').toBeTruthy();
@@ -361,6 +361,13 @@ test('export to JSON, HTML report and zip from the panel; JSON without screensho
   expect(inZip.steps.map((s) => s.actionText)).toEqual(trace.steps.map((s) => s.actionText));
   for (const s of inZip.steps) expect(files[s.screenshot], `${s.screenshot} is in the zip`).toBeTruthy();
   expect(Array.isArray(JSON.parse(strFromU8(files['webvoyager/interact_messages.json'])))).toBe(true);
+
+  // the run as a Playwright script (run against a site in playwright-export.spec): its actions, from this run
+  const script = await exportFile('export-playwright');
+  expect(script.name).toBe(`webagent-run-${trace.run.id.slice(0, 8)}.playwright.mjs`);
+  const text = script.bytes.toString('utf8');
+  expect(text).toContain(`// webagent: run ${trace.run.id}, exported as a Playwright script`);
+  expect(text).toContain(`"startUrl": ${JSON.stringify(trace.run.startUrl)}`);
 
   // Safe to share: no screenshots at all.
   await panel.getByTestId('exclude-screenshots').check();

@@ -269,8 +269,9 @@ describe('HTML report', () => {
     const shown = h.html.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, '\n').replace(/&\w+;/g, ' ')
       .replace(/https?:\/\/\S+|[\d.:TZ-]{20,}/g, '');
     const fromTrace = new Set([t.run.task, t.run.stopReason!, t.run.model, ...t.steps.flatMap((s) => [s.thought, s.observation, s.actionText])].join(' ').split(/\W+/));
-    // key names, the same on every keyboard; "Token", the term Chinese model consoles use too
-    const kept = ['Ctrl', 'Home', 'End', 'Esc', 'Token'];
+    // key names, the same on every keyboard; "Token", the term Chinese model consoles use too; a
+    // product, a command and its option ("Playwright", "node 文件.mjs --yes")
+    const kept = ['Ctrl', 'Home', 'End', 'Esc', 'Token', 'Playwright', 'node', 'mjs', 'yes'];
     const english = (shown.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !fromTrace.has(w) && !kept.includes(w) && !['glm', 'web', 'Miso', 'Ramen', 'kcal', 'content'].includes(w));
     expect(english).toEqual([]);
     expect(shown).toContain('运行报告'); // the report's own title, in Chinese

@@ -22,10 +22,11 @@
  *
  * Words: REPORT_TEXT (English, report-text.ts); the panel passes reportText() in the person's language as `text`.
  */
+import { playwrightScript, scriptFileName } from './playwright';
 import { asCurrency, asPrice, costOf, formatCost, tokensOf } from '../costs';
 import { describedStep } from '../run/person-text';
 import type { Trace, TraceStep } from '../trace';
-import { imageMimeOf } from './data-url';
+import { base64Encode, imageMimeOf } from './data-url';
 import { EXPORT_MAX_BYTES, largestFirst } from './fit';
 import { durationText, fill, REPORT_TEXT, type ReportText } from './report-text';
 import { REPORT_SCRIPT, REPORT_STYLE } from './report-page';
@@ -144,6 +145,14 @@ function imageTable(steps: TraceStep[]) {
   return { images, refs };
 }
 
+/** The run as a Playwright script (core/export/playwright.ts), as a link that saves it. */
+function scriptLink(trace: Trace, text: ReportText): string {
+  if (!trace.steps.length) return '';
+  const e = escapeHtml;
+  const href = `data:text/javascript;base64,${base64Encode(new TextEncoder().encode(playwrightScript(trace)))}`;
+  return `<p class="script"><a id="playwright" download="${e(scriptFileName(trace))}" href="${href}">${e(text.playwright)}</a> <span class="muted">${e(text.playwrightHint)}</span></p>`;
+}
+
 /** A run with follow-ups: each turn's task and how it ended (the last one's is the run's, above). */
 function turnsSection(trace: Trace, text: ReportText): string {
   const e = escapeHtml;
@@ -209,6 +218,7 @@ function page(trace: Trace, data: unknown, cleanLeftOut: number, text: ReportTex
 ${answer}${reason}
 ${turnsSection(trace, text)}
 <dl class="facts">${rows}</dl>
+${scriptLink(trace, text)}
 ${note}
 </header>
 <div class="layout${trace.steps.length ? '' : ' no-steps'}">

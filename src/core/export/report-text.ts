@@ -34,6 +34,8 @@ export function reportText(t: Translate) {
     ended: t('detailEnded'),
     stepsHeading: t('reportStepsHeading'),
     turns: t('reportTurns'),
+    playwright: t('reportPlaywright'),
+    playwrightHint: t('reportPlaywrightHint'),
     /** "Answer:" before a turn's answer */
     answerLabel: t('histAnswer'),
     firstTurn: t('reportTurnFirst'),

@@ -30,7 +30,8 @@ export function onActed(state: RunState, ev: Extract<RunEvent, { type: 'acted' }
       const pending: PendingStep = { ...p, acted: { result: ev.result, ms: ev.ms }, after };
       if (after.decision) return { ...state, pending };
       const site = after.rule === 'leave-site' ? siteOfTyped(after.url) : null;
-      return { ...state, phase: 'approve', pending: { ...pending, approval: { rule: after.rule, reason: after.reason, after: true, ...(site ? { site } : {}) } } };
+      const guard = after.reason ? { guard: { rule: after.rule, reason: after.reason } } : {};
+      return { ...state, phase: 'approve', pending: { ...pending, ...guard, approval: { rule: after.rule, reason: after.reason, after: true, ...(site ? { site } : {}) } } };
     }
   }
   return finishStep({ ...state, formatErrorsInARow: 0 }, ev.at, ev.result, p.reply.notes, ev.ms);

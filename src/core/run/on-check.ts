@@ -24,6 +24,9 @@ export function onChecked(state: RunState, ev: Extract<RunEvent, { type: 'checke
   const site = d.rule === 'leave-site' && ev.hit?.site ? { site: ev.hit.site } : {};
   return {
     ...state, phase: 'approve',
-    pending: { ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), ...(site.site ? { guardSite: site.site } : {}), approval: { rule: d.rule, reason: d.reason, ...site } },
+    pending: {
+      ...q, checked: true, ...(ev.hit ? { guardRule: ev.hit.id } : {}), ...(site.site ? { guardSite: site.site } : {}), approval: { rule: d.rule, reason: d.reason, ...site },
+      ...(d.reason ? { guard: { rule: d.rule, reason: d.reason } } : {}),
+    },
   };
 }

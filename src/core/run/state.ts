@@ -200,6 +200,8 @@ export interface StepRecord extends StepFacts {
   shotKey?: string;
   /** null: no action was proposed (unreadable reply, take-over step) */
   approval: Approval | null;
+  /** what the person was asked about this step, when a guard (or the page's words, or the model) made it ask: the rule and the question */
+  guard?: { rule: GuardId | null; reason: string };
   /** 'person': the person took over and acted; everything else is a model step */
   kind?: 'person';
 }

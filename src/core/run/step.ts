@@ -166,6 +166,7 @@ export function finishStep(state: RunState, at: number, result: ActResult, extra
     pageKey: pageKeyOf(p.url, p.elements, p.values),
     ...(p.shotKey ? { shotKey: p.shotKey } : {}),
     approval: p.decision ?? null,
+    ...(p.guard ? { guard: p.guard } : {}),
     ...(tabs.length ? { tabs } : {}),
     ...(p.injection?.length ? { injection: p.injection } : {}),
     ...(p.imageScreen ? { imageScreen: p.imageScreen } : {}),

@@ -6,7 +6,7 @@
 import { upgradeAction } from '../action/legacy';
 import { dialectOf } from '../dialects/registry';
 import { optionValues } from '../dialects/options';
-import { DEFAULT_GUARDS } from '../guards';
+import { DEFAULT_GUARDS, GUARD_IDS, type GuardId } from '../guards';
 import { INJECTION_KINDS, type InjectionPlace } from '../injection';
 import type { ImageScreen } from '../image-screen';
 
@@ -152,6 +152,8 @@ function stepOf(t: TraceStep, sameClean: boolean): StepRecord {
     timings: t.timings, usage: t.usage, approval: t.approval,
   };
   if (a.type === 'takeover') step.kind = 'person';
+  const g = t.guard as { rule?: unknown; reason?: unknown } | undefined;
+  if (g && typeof g.reason === 'string' && (g.rule === null || GUARD_IDS.includes(g.rule as GuardId))) step.guard = { rule: g.rule as GuardId | null, reason: g.reason };
   const injection = Array.isArray(t.injection) ? t.injection.filter((h) => h && typeof h.phrase === 'string').map((h) => ({
     phrase: h.phrase.slice(0, 80), kind: INJECTION_KINDS.includes(h.kind) ? h.kind : 'command' as const, where: typeof h.where === 'number' || typeof h.where === 'string' ? h.where : placeOf(h.where),
   })) : [];

@@ -3,6 +3,7 @@
  * without the extension. Secrets (the API key) are scrubbed from every string
  * as a last line of defence; password text is masked earlier, in run.ts.
  */
+import type { GuardId } from '../guards';
 import { sitesActedOn } from '../allowed-sites';
 import type { Action } from '../action/action';
 import type { FileMeta } from '../files';
@@ -31,6 +32,8 @@ export interface TraceStep extends StepFacts {
   /** what the action acted on: its label's element or the element under its point (null: none or unknown) */
   target: ActedElement | null;
   approval: null | { decision: 'approved' | 'edited' | 'rejected' | 'auto'; feedback: string | null };
+  /** what the person was asked about this step (a guard's rule, null for the page's words or the model's own question, and the question); absent: not asked for a reason */
+  guard?: { rule: GuardId | null; reason: string };
 }
 
 /** One turn of a run in a trace: its task, when and at which step it began, and how it ended (all but the last). */
@@ -139,6 +142,7 @@ export function toTrace(state: RunState, secrets: string[], opts: TraceOptions =
       target: s.target ?? null,
       memory: s.memory,
       approval: s.approval ?? null,
+      ...(s.guard ? { guard: s.guard } : {}),
       result: s.result,
       observation: s.observation,
       timings: s.timings,
