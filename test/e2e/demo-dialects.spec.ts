@@ -49,9 +49,12 @@ async function startIn(dialect: string): Promise<{ page: Page; runId: string }> 
 
 for (const dialect of PLAYED_DIALECTS) {
   test(`${dialect}: the demo model plays the shop's task from the panel; the run answers the hardcover's price`, async () => {
+    // the dialects other than glm-web read each screenshot with OCR on this machine: 11–14 s alone,
+    // over 60 s on a loaded two-core machine (a fresh-clone CI run, 2026-12-01)
+    test.setTimeout(240_000);
     const { page, runId } = await startIn(dialect);
     try {
-      const run = await waitForRun(e.panel, runId, (r) => r.status !== 'running', `the ${dialect} run ends`);
+      const run = await waitForRun(e.panel, runId, (r) => r.status !== 'running', `the ${dialect} run ends`, 180_000);
       expect(run.stopReason ?? null).toBeNull();
       expect([run.dialect, run.status, run.answer]).toEqual([dialect, 'finished', '$49.99']);
       await expect(e.panel.getByTestId('answer')).toContainText('$49.99');

@@ -187,13 +187,16 @@ export function panelSend<T>(panel: Page, type: string, payload: unknown): Promi
   return panel.evaluate(([t, p]) => (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent.send(t as string, p), [type, payload] as const) as Promise<T>;
 }
 
-/** Polls run/get through the panel (which also wakes a stopped worker) until `ok` holds; the run then. */
-export async function waitForRun(panel: Page, runId: string, ok: (r: RunView) => boolean, what: string): Promise<RunView> {
+/**
+ * Polls run/get through the panel (which also wakes a stopped worker) until `ok` holds; the run
+ * then. `timeoutMs`: 60 s unless the run is known to take long (reading screenshots on this machine).
+ */
+export async function waitForRun(panel: Page, runId: string, ok: (r: RunView) => boolean, what: string, timeoutMs = 60_000): Promise<RunView> {
   let last: RunView | null = null;
   await expect.poll(async () => {
     last = await panelSend<RunView | null>(panel, 'run/get', { runId }).catch(() => null);
     return !!last && ok(last);
-  }, { message: what, timeout: 60_000, intervals: [50, 100, 200] }).toBe(true);
+  }, { message: what, timeout: timeoutMs, intervals: [50, 100, 200] }).toBe(true);
   return last!;
 }
 
