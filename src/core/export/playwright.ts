@@ -6,8 +6,7 @@
  * the page's words, or the model itself) asked the person about in the run asks again before it is
  * done, unless the script is run with --yes. Pure: the script is text.
  */
-import { dialectOf } from '../dialects/registry';
-import { isDialect } from '../dialects/registry';
+import { dialectOf, isDialect } from '../dialects/registry';
 import { fillVariables } from '../run/variables';
 import { PASSWORD_MASK } from '../run/state';
 import { fromTrace } from '../trace/import';
