@@ -206,7 +206,8 @@ export async function leftovers(b: Launched): Promise<string | null> {
   // a worker that Chrome stopped may be gone from the list: any message starts it again, which is what a new task does
   if (sw) {
     const state = await sw.evaluate(async (mark) => {
-      const local = Object.keys(await chrome.storage.local.get(null));
+      // `installed` is the version of the extension that last started (background/stores.ts), no task's data
+      const local = Object.keys(await chrome.storage.local.get(null)).filter((k) => k !== 'installed');
       const session = Object.keys(await chrome.storage.session.get(null));
       let runs = 0;
       for (const d of await indexedDB.databases()) {

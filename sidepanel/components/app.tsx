@@ -1,4 +1,5 @@
 import { WatchedTabs } from './watched-tabs';
+import { StoreNotice } from './store-notice';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RunView } from '../../src/core/messages';
 import { fetchRunView, keepConnected, messageOf, onSettingsChange, onRunView, send, targetTab } from '../api';
@@ -191,6 +192,7 @@ export function App() {
             onClick={() => { setView('docs'); setDocsHome((n) => n + 1); }}>{t('viewDocs')}</button>
         </nav>
       </header>
+      <StoreNotice />
       {/* The Run view stays mounted while History is shown, so unsaved settings and a typed task are kept. */}
       <main class="view-run" hidden={view !== 'run'}>
         <WatchedTabs />

@@ -14,7 +14,9 @@
  * Writes go through one chain so a refinement read and written back never loses another written
  * meanwhile.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { DB_NAMES, openStore } from './stores';
+import { STORE_VERSIONS } from '../core/stores/versions';
 import { docOrigin, findEntry, MAX_DOC_CHARS, maskEntry, matchDocs, screenEntry, upsertEntry } from '../core/docs/matching';
 import { toDocsFile, type DocsFile, type Refused } from '../core/docs/file';
 import { DOC_ACTIONS, DOC_USE_KEYS, type DocAction, type DocEntry, type ScreenDoc } from '../core/docs/types';
@@ -27,15 +29,13 @@ interface DocsDB extends DBSchema {
   entries: { key: string; value: DocEntry; indexes: { origin: string } };
 }
 
-export const DOCS_DB_NAME = 'webagent-docs';
-export const DOCS_DB_VERSION = 1;
+export const DOCS_DB_NAME = DB_NAMES.docs;
+export const DOCS_DB_VERSION = STORE_VERSIONS.docs;
 
 let dbp: Promise<IDBPDatabase<DocsDB>> | null = null;
 function db(): Promise<IDBPDatabase<DocsDB>> {
-  dbp ??= openDB<DocsDB>(DOCS_DB_NAME, DOCS_DB_VERSION, {
-    upgrade(d, oldVersion) {
-      if (oldVersion < 1) d.createObjectStore('entries', { keyPath: 'id' }).createIndex('origin', 'origin');
-    },
+  dbp ??= openStore<DocsDB>('docs', (d, oldVersion) => {
+    if (oldVersion < 1) d.createObjectStore('entries', { keyPath: 'id' }).createIndex('origin', 'origin');
   });
   return dbp;
 }

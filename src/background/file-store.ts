@@ -8,7 +8,8 @@
  *
  * Runs and traces keep only names, sizes and types (core/files.ts FileMeta), never the bytes.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { openStore } from './stores';
 import { MAX_FILES_BYTES, whyNotAttach, type FileMeta } from '../core/files';
 
 export interface StoredFile extends FileMeta { lastModified: number; bytes: Blob }
@@ -22,9 +23,7 @@ export const STAGED = 'staged';
 
 let dbp: Promise<IDBPDatabase<FilesDB>> | null = null;
 function db(): Promise<IDBPDatabase<FilesDB>> {
-  dbp ??= openDB<FilesDB>('webagent-files', 1, {
-    upgrade(d) { d.createObjectStore('files'); },
-  });
+  dbp ??= openStore<FilesDB>('files', (d) => { d.createObjectStore('files'); });
   return dbp;
 }
 

@@ -2,6 +2,7 @@
  * The service worker. Listeners are registered synchronously at top level so
  * a worker that Chrome restarts gets its events.
  */
+import { storeProblems } from './stores';
 import { lingering, stopRefusing } from './refuse';
 import { listenForSheets } from './sheets';
 import { listenForCopies } from './clipboard';
@@ -48,6 +49,7 @@ async function scrubbed(s: RunState): Promise<string[]> {
 const handlers: Handlers = {
   ...templateHandlers,
   'worker/info': async () => ({ startedAt: STARTED_AT }),
+  'stores/status': async () => ({ problems: await storeProblems(), version: chrome.runtime.getManifest().version }),
   'settings/get': () => loadSettings(),
   'settings/patch': (patch) => patchSettings(patch),
   'model/test': async ({ config }) => {

@@ -1,5 +1,5 @@
 /**
- * Runs in IndexedDB (idb), schema version 2, written after every transition so that a worker
+ * Runs in IndexedDB (idb), schema version 3 (core/stores/versions.ts), written after every transition so that a worker
  * Chrome stops picks the run up where it was:
  *
  * - runs:  the run (RunState without its finished steps) plus a summary for the history list;
@@ -16,29 +16,27 @@
  * browser's quota is full nothing is half-written (StorageFullError says so). Writes go through
  * one serialized chain so a later state never lands before an earlier one.
  *
- * Version 1 kept whole runs (steps and PNG data URLs inside) in `runs`; the upgrade moves their
- * steps and screenshots into the new stores in the same versionchange transaction.
- * Version 2 kept GLM-web-only actions (`{type:'click', label}`); version 3 rewrites every stored
- * action (steps, a pending reply, a replay plan) into the shared Action model (core/action/legacy.ts).
+ * The versions and their migrations: core/stores/runs.ts (pure); the upgrade below walks the
+ * stores and writes what they return, in the one versionchange transaction (all or nothing).
  *
  * Text for a password field never reaches the database: while its action is pending it is kept
  * in chrome.storage.session (memory only, survives worker restarts). So is the run's vault (the
  * person's secrets and the passwords it typed, core/secrets/index.ts); when a password joins it, the
  * finished steps (masked by the run core) are written again.
  */
-import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import { joinSecret, splitSecret, upgradeRun, type RunState, type StepRecord } from '../core/run';
 import { runSummary, type RunSummary } from '../core/trace/history';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
-import { upgradeAction } from '../core/action/legacy';
+import { recordV2ToV3, splitRunV1, stepV2ToV3, toRecord, type RunRecord } from '../core/stores/runs';
+import { STORE_VERSIONS } from '../core/stores/versions';
+import { DB_NAMES, openStore } from './stores';
 import type { Vault } from '../core/secrets';
 
 export type ShotKind = 'labelled' | 'clean';
 /** the model's screenshot of the step in progress (its kept pictures are the step's 'labelled' and 'clean') */
 type StoredKind = ShotKind | 'model';
 
-/** What the runs store keeps: the run without its finished steps, and its summary. */
-export type RunRecord = Omit<RunState, 'steps'> & { steps: []; summary: RunSummary };
 
 interface AgentDB extends DBSchema {
   runs: { key: string; value: RunRecord; indexes: { startedAt: number } };
@@ -46,8 +44,8 @@ interface AgentDB extends DBSchema {
   shots: { key: [string, number, StoredKind]; value: Blob };
 }
 
-export const DB_NAME = 'webagent';
-export const DB_VERSION = 3;
+export const DB_NAME = DB_NAMES.runs;
+export const DB_VERSION = STORE_VERSIONS.runs;
 
 export class StorageFullError extends Error {
   constructor() {
@@ -62,57 +60,44 @@ async function upgradeFrom1(tx: UpgradeTx): Promise<void> {
   const runs = tx.objectStore('runs');
   let cursor = await runs.openCursor();
   while (cursor) {
-    const old = cursor.value as unknown as RunState;
-    const steps = Array.isArray(old.steps) ? old.steps : [];
-    for (const s of steps) {
-      await putStep(tx.objectStore('steps'), tx.objectStore('shots'), old.id, s);
-    }
-    await cursor.update(toRecord(old));
+    const { record, steps } = splitRunV1(cursor.value as unknown as RunState);
+    for (const s of steps) await putStep(tx.objectStore('steps'), tx.objectStore('shots'), record.id, s);
+    await cursor.update(record);
     cursor = await cursor.continue();
   }
 }
 
-/** Version 2 -> 3: every stored action into the shared Action model. */
+/** Version 2 -> 3: every stored action into the shared Action model (core/stores/runs.ts). */
 async function upgradeFrom2(tx: UpgradeTx): Promise<void> {
   let steps = await tx.objectStore('steps').openCursor();
   while (steps) {
-    const s = steps.value;
-    if (s.action) await steps.update({ ...s, action: upgradeAction(s.action) });
+    if (steps.value.action) await steps.update(stepV2ToV3(steps.value));
     steps = await steps.continue();
   }
   let runs = await tx.objectStore('runs').openCursor();
   while (runs) {
-    const r = runs.value;
-    const reply = r.pending?.reply;
-    const action = reply ? upgradeAction(reply.action) : null;
-    const plan = r.replay ? { ...r.replay, steps: r.replay.steps.map((st) => ({ ...st, action: upgradeAction(st.action) ?? st.action })) } : undefined;
-    await runs.update({
-      ...r,
-      ...(r.pending && reply && action ? { pending: { ...r.pending, reply: { ...reply, action } } } : {}),
-      ...(plan ? { replay: plan } : {}),
-    });
+    await runs.update(recordV2ToV3(runs.value));
     runs = await runs.continue();
   }
 }
 
 let dbp: Promise<IDBPDatabase<AgentDB>> | null = null;
+/**
+ * The database, upgraded to this build's version; StoreRefused when a newer build upgraded it
+ * (IndexedDB refuses to open it at a lower version, and nothing is read or written) or it cannot
+ * be opened at all.
+ */
 export function db(): Promise<IDBPDatabase<AgentDB>> {
-  dbp ??= openDB<AgentDB>(DB_NAME, DB_VERSION, {
-    async upgrade(d, oldVersion, _new, tx) {
-      if (oldVersion < 1) d.createObjectStore('runs', { keyPath: 'id' }).createIndex('startedAt', 'startedAt');
-      if (oldVersion < 2) {
-        d.createObjectStore('steps');
-        d.createObjectStore('shots');
-        if (oldVersion === 1) await upgradeFrom1(tx);
-      }
-      if (oldVersion >= 1 && oldVersion < 3) await upgradeFrom2(tx);
-    },
+  dbp ??= openStore<AgentDB>('runs', async (d, oldVersion, _new, tx) => {
+    if (oldVersion < 1) d.createObjectStore('runs', { keyPath: 'id' }).createIndex('startedAt', 'startedAt');
+    if (oldVersion < 2) {
+      d.createObjectStore('steps');
+      d.createObjectStore('shots');
+      if (oldVersion === 1) await upgradeFrom1(tx);
+    }
+    if (oldVersion >= 1 && oldVersion < 3) await upgradeFrom2(tx);
   });
   return dbp;
-}
-
-function toRecord(s: RunState): RunRecord {
-  return { ...s, steps: [], summary: runSummary(s) };
 }
 
 type StepStore = { put(v: StepRecord & { runId: string }, k: [string, number]): Promise<unknown> };

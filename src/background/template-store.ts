@@ -4,7 +4,8 @@
  * template with its files' bytes (base64), kept until the person deletes it. Starting one stages
  * its files for the run, as files attached in the panel are (file-store.ts).
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { openStore } from './stores';
 import { base64Bytes, type TaskTemplate, type TemplateSummary } from '../core/templates';
 import { base64Decode, base64Encode } from '../core/export/data-url';
 import { addFile, removeFile, runFiles, STAGED } from './file-store';
@@ -17,9 +18,7 @@ interface TemplatesDB extends DBSchema {
 
 let dbp: Promise<IDBPDatabase<TemplatesDB>> | null = null;
 function db(): Promise<IDBPDatabase<TemplatesDB>> {
-  dbp ??= openDB<TemplatesDB>('webagent-templates', 1, {
-    upgrade(d) { d.createObjectStore('templates', { keyPath: 'id' }); },
-  });
+  dbp ??= openStore<TemplatesDB>('templates', (d) => { d.createObjectStore('templates', { keyPath: 'id' }); });
   return dbp;
 }
 

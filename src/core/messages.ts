@@ -8,6 +8,7 @@
  * - Broadcasts: background -> views, `{ event: 'run/update', run }` after every transition, and
  *   `{ event: 'run/stream', … }` while a reply streams in.
  */
+import type { StoreProblem } from './stores/versions';
 import type { Fingerprint, HitElement, LabelStyle, Mark, MarksSnapshot, PointHit, Rect, Viewport } from './marks';
 import type { DocAction, DocEntry, ScreenDoc } from './docs/types';
 import type { DocsFile, Refused } from './docs/file';
@@ -78,6 +79,8 @@ export interface ViewMessages {
   'settings/get': { req: Record<string, never>; res: Settings };
   /** when this service worker started (a restarted worker answers a later time) */
   'worker/info': { req: Record<string, never>; res: { startedAt: number } };
+  /** the stores this version refuses (written by a newer version, or unreadable: core/stores/versions.ts), and this version */
+  'stores/status': { req: Record<string, never>; res: { problems: StoreProblem[]; version: string } };
   /** every settings write: what changes (core/settings-patch.ts), merged into the stored settings in the background */
   'settings/patch': { req: SettingsPatch; res: Settings };
   'model/test': { req: { config?: Partial<Settings> }; res: ModelCheck };

@@ -12,8 +12,11 @@ import { active, holdKeys, newActive, queue } from './active';
 import { commit, reasonText } from './commit';
 import { drive } from './driver';
 import { restoreWatched } from '../watch';
+import { updatedFrom } from '../stores';
 
 async function resumeLatest(): Promise<void> {
+  // the first start of a new version learns the version before it here, before any run is looked at
+  await updatedFrom();
   // Called on every resume alarm (each 30 s of a run): look at the run's record before its steps.
   const head = await latestRunHead();
   if (!head || head.status !== 'running' || active.has(head.id)) return;
@@ -30,7 +33,11 @@ async function resumeLatest(): Promise<void> {
   await restoreWatched(a);
   if (!config) {
     // Tab ids start over after a browser restart: never carry on in whatever tab has the old id.
-    await commit(a, { type: 'stop', at: Date.now(), reason: reasonText(a.state, { key: 'restarted' }) });
+    // After an update the run's memory-only state (its endpoint settings, typed passwords, the
+    // values it watches) is gone with the old version: it cannot go on safely either.
+    const from = await updatedFrom();
+    const reason = from ? { key: 'updatedStopped', args: [from, chrome.runtime.getManifest().version] } : { key: 'restarted' };
+    await commit(a, { type: 'stop', at: Date.now(), reason: reasonText(a.state, reason) });
     await dropRunFiles(last.id).catch(() => undefined);
     return;
   }
