@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'traces/'] },
+  { ignores: ['dist/', 'release/', 'node_modules/', 'test-results/', 'playwright-report/', 'traces/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,11 +3,14 @@ import { crx } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
 import { readFileSync } from 'node:fs';
 import manifest from './manifest.json' with { type: 'json' };
+import pkg from './package.json' with { type: 'json' };
+import { withoutSourceMapComment } from './scripts/release.ts';
 
 /**
  * OCR's files, shipped in the extension (src/offscreen/ocr.ts loads them from there, never from a
  * CDN): Tesseract's worker, its WebAssembly core (SIMD, LSTM only) and the English trained data
- * (tessdata_best, integer: @tesseract.js-data/eng).
+ * (tessdata_best, integer: @tesseract.js-data/eng). The worker's source map comment is left out:
+ * its map is not shipped (the release package refuses source maps, docs/release.md).
  */
 const OCR_FILES: Record<string, string> = {
   'ocr/worker.min.js': 'node_modules/tesseract.js/dist/worker.min.js',
@@ -20,13 +23,17 @@ function ocrFiles(): Plugin {
     name: 'ocr-files',
     apply: 'build',
     generateBundle() {
-      for (const [fileName, from] of Object.entries(OCR_FILES)) this.emitFile({ type: 'asset', fileName, source: readFileSync(from) });
+      for (const [fileName, from] of Object.entries(OCR_FILES)) {
+        const source = fileName.endsWith('.js') ? withoutSourceMapComment(readFileSync(from, 'utf8')) : readFileSync(from);
+        this.emitFile({ type: 'asset', fileName, source });
+      }
     },
   };
 }
 
 export default defineConfig({
-  plugins: [preact(), crx({ manifest }), ocrFiles()],
+  // the version has one home, package.json (docs/release.md); manifest.json has none
+  plugins: [preact(), crx({ manifest: { ...manifest, version: pkg.version } }), ocrFiles()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -2,7 +2,7 @@
  * The service worker. Listeners are registered synchronously at top level so
  * a worker that Chrome restarts gets its events.
  */
-import { storeProblems } from './stores';
+import { storeProblems, updatedFrom } from './stores';
 import { lingering, stopRefusing } from './refuse';
 import { listenForSheets } from './sheets';
 import { listenForCopies } from './clipboard';
@@ -238,4 +238,6 @@ chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => 
 // So does the keyboard shortcut (manifest "commands", default Alt+Shift+W).
 chrome.commands.onCommand.addListener((command, tab) => { void onCommand(command, tab); });
 
+// the version that ran before, learned before anything is opened or migrated (stores.ts)
+void updatedFrom();
 void resumeAfterRestart();

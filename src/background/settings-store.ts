@@ -9,6 +9,7 @@ import { normalizeSettings, type Settings } from '../core/settings';
 import { patched, type SettingsPatch } from '../core/settings-patch';
 import { readStoredSettings, settingsBackupKey, storedSettings } from '../core/stores/settings';
 import { StoreRefused } from '../core/stores/versions';
+import { updatedFrom } from './stores';
 
 const KEY = 'settings';
 
@@ -27,6 +28,8 @@ async function readStored(): Promise<Partial<Settings>> {
   const read = readStoredSettings(raw);
   if (!read.ok) throw new StoreRefused(read.problem);
   if (raw !== undefined && read.from < (read.value.schema as number)) {
+    // the version before this one is learned from the data before the data changes (stores.ts)
+    await updatedFrom();
     await chrome.storage.local.set({ [settingsBackupKey(read.from)]: raw });
     await chrome.storage.local.set({ [KEY]: read.value });
   }

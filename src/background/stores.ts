@@ -52,6 +52,17 @@ export async function storeProblems(): Promise<StoreProblem[]> {
 }
 
 const INSTALLED = 'installed';
+
+/**
+ * Data and no `installed`: 0.1.0 kept it, the one release before versions were kept (its settings
+ * have no schema, or it had runs). Asked before this version migrates or opens anything.
+ */
+async function keptBy010(): Promise<boolean> {
+  const settings = (await chrome.storage.local.get('settings').catch(() => ({} as Record<string, unknown>))).settings as Record<string, unknown> | undefined;
+  if (settings && typeof settings === 'object' && settings.schema === undefined) return true;
+  const listed = await indexedDB.databases().catch(() => [] as IDBDatabaseInfo[]);
+  return listed.some((d) => d.name === DB_NAMES.runs);
+}
 let updated: Promise<string | null> | null = null;
 
 /**
@@ -63,8 +74,9 @@ export function updatedFrom(): Promise<string | null> {
     const now = chrome.runtime.getManifest().version;
     const got = (await chrome.storage.local.get(INSTALLED).catch(() => ({} as Record<string, unknown>)))[INSTALLED] as { version?: unknown } | undefined;
     if (got?.version === now) return null;
+    const before = typeof got?.version === 'string' ? got.version : await (async () => (await keptBy010()) ? '0.1.0' : null)();
     await chrome.storage.local.set({ [INSTALLED]: { version: now } }).catch(() => undefined);
-    return typeof got?.version === 'string' ? got.version : null;
+    return before;
   })();
   return updated;
 }

@@ -119,6 +119,29 @@ describe('the settings store', () => {
   });
 });
 
+describe('the version that ran before', () => {
+  beforeEach(() => { vi.resetModules(); });
+  afterEach(() => { vi.unstubAllGlobals(); });
+  const from = async (start: Record<string, unknown>) => {
+    vi.resetModules();
+    const data = fakeLocal(start);
+    const { updatedFrom } = await import('../../src/background/stores');
+    return { before: await updatedFrom(), data };
+  };
+
+  it('is the version kept at the last start, when it was another; this one is kept', async () => {
+    const { before, data } = await from({ installed: { version: '0.1.5' } });
+    expect(before).toBe('0.1.5');
+    expect(data.installed).toEqual({ version: '0.2.0' });
+    expect((await from({ installed: { version: '0.2.0' } })).before).toBeNull();
+  });
+  it('is 0.1.0 when its data is there without a version kept (settings without schema), none on a first install', async () => {
+    expect((await from({ settings: { baseUrl: 'http://x/v1' } })).before).toBe('0.1.0');
+    expect((await from({ settings: { schema: 1 } })).before).toBeNull();
+    expect((await from({})).before).toBeNull();
+  });
+});
+
 describe('the runs database', () => {
   beforeEach(() => { vi.resetModules(); });
 
