@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ViewMessages } from '../../src/core/messages';
 import { messageOf, onRunUpdate, send } from '../api';
 import { useAction } from '../use-action';
-import { formatCount, formatDate, formatDuration, preview, storageText } from '../format';
+import { formatBytes, formatCount, formatDate, formatDuration, preview, storageText } from '../format';
 import { t } from '../i18n';
 import { RunDetail, statusName } from './run-detail';
 import { CostTotals } from './cost-totals';
@@ -149,6 +149,11 @@ export function HistoryView({ onStarted, home }: HistoryProps) {
           onChange={(e) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void importFile(f); }} />
       </div>
       <p class="hint" data-testid="storage">{list ? storageText(list.usedBytes, list.quotaBytes) : t('histLoading')}</p>
+      {list?.pruned && (
+        <p class="note" role="status" data-testid="pruned-notice">
+          {t('histPruned', formatDate(list.pruned.at), formatCount(list.pruned.runs), formatBytes(list.pruned.bytes))}
+        </p>
+      )}
       {list && <CostTotals runs={list.runs.map((r) => r.summary)} />}
       {lines}
       {list && !list.runs.length && (
@@ -179,6 +184,7 @@ function RunRow({ row, busy, confirming, onOpen, onRerun, onDelete, onConfirm, o
       <div class="run-title">
         <b data-testid="run-task">{s.task}</b>
         {s.imported && <span class="tag" data-testid="imported-tag">{t('histImportedTag')}</span>}
+        {!!s.shotsRemoved && <span class="tag" data-testid="shots-removed-tag" title={t('histShotsRemovedTitle', formatCount(s.shotsRemoved))}>{t('histShotsRemovedTag')}</span>}
       </div>
       <div class="run-meta">
         <span data-testid="run-site">{s.site || '—'}</span>

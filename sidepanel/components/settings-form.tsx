@@ -17,6 +17,7 @@ import { messageOf, onSettingsChange, send } from '../api';
 import { differsFromSaved, draftOf, DRAFT_KEY, restoreDraft, savablePart, stableJson } from '../settings-draft';
 import { SecretsForm } from './secrets-form';
 import { GuardsForm } from './guards-form';
+import { StorageLine } from './storage-line';
 import { t } from '../i18n';
 import type { LanguageSetting } from '../../src/core/i18n';
 import { emptyRow, PriceTableForm, rowsOf, tableOf, type PriceRow } from './price-table';
@@ -507,6 +508,7 @@ export function SettingsForm({ handle, onState }: { handle?: MutableRef<Settings
             <summary>{t('guards')}</summary>
             <GuardsForm key={loaded} guards={s.guards} onChange={(guards) => change({ ...s, guards })} onRemoveAllow={removeAllow} />
           </details>
+          <StorageLine />
           <div class="row actions" ref={actions}>
             <button type="submit" class="tonal" data-testid="save-settings" disabled={!!problem} aria-describedby={problem ? 'save-blocked' : undefined}>{t('save')}</button>
             <button type="button" data-testid="test-connection" onClick={test} title={t('testConnectionTitle')}>{t('testConnection')}</button>

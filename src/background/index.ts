@@ -19,7 +19,7 @@ import { testConnection } from './model';
 import { calibrate } from './calibrate';
 import { ALARM, continueRun, control, currentRun, isActive, isRunTab, liveReply, liveRunId, runFilesChanged, startReplay, resumeAfterRestart, secretsOf, startRun, stopRun, stopRunsInTab, tabCreated, tabRemoved, viewOf } from './run';
 import { UNSEEN_PAGE, whyNotAllowed } from '../core/pages';
-import { deleteRun, listRuns, loadRun, loadShot, saveRun, withScreenshots } from './run-store';
+import { clearOld, deleteRun, lastPruned, listRuns, loadRun, loadShot, runsUsage, saveRun, withScreenshots } from './run-store';
 import { searchRuns } from '../core/trace/history';
 import { fromTrace, parseTrace, traceProblemWords } from '../core/trace/import';
 import { isDialect } from '../core/dialects/registry';
@@ -92,7 +92,15 @@ const handlers: Handlers = {
   'history/list': async ({ query }) => {
     const runs = searchRuns(await listRuns(), query ?? '');
     const est = await navigator.storage.estimate().catch(() => null);
-    return { runs, usedBytes: est?.usage ?? null, quotaBytes: est?.quota ?? null };
+    return { runs, usedBytes: est?.usage ?? null, quotaBytes: est?.quota ?? null, pruned: await lastPruned() };
+  },
+  'storage/usage': async () => {
+    const est = await navigator.storage.estimate().catch(() => null);
+    return { ...(await runsUsage()), usedBytes: est?.usage ?? null, quotaBytes: est?.quota ?? null };
+  },
+  'storage/clear': async ({ days, what }) => {
+    if (!Number.isFinite(days) || days < 0 || (what !== 'screenshots' && what !== 'runs')) throw new Error('storage/clear: days (0 or more) and what (screenshots or runs)');
+    return clearOld(Date.now() - days * 86_400_000, what);
   },
   'run/replay': async ({ runId, approveSteps }) => ({ runId: await startReplay(runId, approveSteps ?? true) }),
   'history/delete': async ({ runId }) => {

@@ -1,11 +1,13 @@
 /**
- * Runs in IndexedDB (idb), schema version 3 (core/stores/versions.ts), written after every transition so that a worker
+ * Runs in IndexedDB (idb), schema version 4 (core/stores/versions.ts), written after every transition so that a worker
  * Chrome stops picks the run up where it was:
  *
  * - runs:  the run (RunState without its finished steps) plus a summary for the history list;
  * - steps: each finished step, key [runId, index], written once, without its screenshots;
  * - shots: the step's screenshots as Blobs, key [runId, index, 'labelled' | 'clean'], and the
- *   model's screenshot of the step in progress, [runId, index, 'model'].
+ *   model's screenshot of the step in progress, [runId, index, 'model'];
+ * - sizes: each picture's size in bytes, by the same key (how much room a run takes, and what the
+ *   oldest runs free when the quota is near: core/stores/prune.ts, docs/storage.md).
  *
  * Each picture is written once: the step in progress keeps its pictures in `shots` as soon as it
  * has them (the run record keeps '' in their place, filled in again by loadRun), and a finished
@@ -29,6 +31,7 @@ import { joinSecret, splitSecret, upgradeRun, type RunState, type StepRecord } f
 import { runSummary, type RunSummary } from '../core/trace/history';
 import { bytesToDataUrl, dataUrlToBytes } from '../core/export/data-url';
 import { recordV2ToV3, splitRunV1, stepV2ToV3, toRecord, type RunRecord } from '../core/stores/runs';
+import { bytesToFree, runsBefore, runsToPrune, type Pruned, type RunRoom } from '../core/stores/prune';
 import { STORE_VERSIONS } from '../core/stores/versions';
 import { DB_NAMES, openStore } from './stores';
 import type { Vault } from '../core/secrets';
@@ -41,15 +44,19 @@ type StoredKind = ShotKind | 'model';
 interface AgentDB extends DBSchema {
   runs: { key: string; value: RunRecord; indexes: { startedAt: number } };
   steps: { key: [string, number]; value: StepRecord & { runId: string } };
-  shots: { key: [string, number, StoredKind]; value: Blob };
+  shots: { key: ShotKey; value: Blob };
+  /** each picture's size in bytes, by the same key: room is measured without reading the pictures (version 4) */
+  sizes: { key: ShotKey; value: number };
 }
+
+type ShotKey = [string, number, StoredKind];
 
 export const DB_NAME = DB_NAMES.runs;
 export const DB_VERSION = STORE_VERSIONS.runs;
 
 export class StorageFullError extends Error {
   constructor() {
-    super('The browser\'s storage for this extension is full, so the run was stopped after its last complete step. Delete old runs in History to make room.');
+    super('The browser\'s storage for this extension is full, even with the screenshots of every older run removed, so the run was stopped after its last complete step. Delete old runs in History, or clear old ones in Settings (Storage), to make room.');
   }
 }
 
@@ -61,7 +68,7 @@ async function upgradeFrom1(tx: UpgradeTx): Promise<void> {
   let cursor = await runs.openCursor();
   while (cursor) {
     const { record, steps } = splitRunV1(cursor.value as unknown as RunState);
-    for (const s of steps) await putStep(tx.objectStore('steps'), tx.objectStore('shots'), record.id, s);
+    for (const s of steps) await putStep(tx.objectStore('steps'), shotStores(tx), record.id, s);
     await cursor.update(record);
     cursor = await cursor.continue();
   }
@@ -81,6 +88,15 @@ async function upgradeFrom2(tx: UpgradeTx): Promise<void> {
   }
 }
 
+/** Version 3 -> 4: each kept picture's size into `sizes` (read once here, never again to measure room). */
+async function upgradeFrom3(tx: UpgradeTx): Promise<void> {
+  let cursor = await tx.objectStore('shots').openCursor();
+  while (cursor) {
+    await tx.objectStore('sizes').put(cursor.value.size, cursor.key);
+    cursor = await cursor.continue();
+  }
+}
+
 let dbp: Promise<IDBPDatabase<AgentDB>> | null = null;
 /**
  * The database, upgraded to this build's version; StoreRefused when a newer build upgraded it
@@ -90,18 +106,28 @@ let dbp: Promise<IDBPDatabase<AgentDB>> | null = null;
 export function db(): Promise<IDBPDatabase<AgentDB>> {
   dbp ??= openStore<AgentDB>('runs', async (d, oldVersion, _new, tx) => {
     if (oldVersion < 1) d.createObjectStore('runs', { keyPath: 'id' }).createIndex('startedAt', 'startedAt');
+    if (oldVersion < 4) d.createObjectStore('sizes');
     if (oldVersion < 2) {
       d.createObjectStore('steps');
       d.createObjectStore('shots');
       if (oldVersion === 1) await upgradeFrom1(tx);
     }
     if (oldVersion >= 1 && oldVersion < 3) await upgradeFrom2(tx);
+    if (oldVersion >= 2 && oldVersion < 4) await upgradeFrom3(tx);
   });
   return dbp;
 }
 
 type StepStore = { put(v: StepRecord & { runId: string }, k: [string, number]): Promise<unknown> };
-type ShotStore = { put(v: Blob, k: [string, number, StoredKind]): Promise<unknown> };
+/** The pictures and their sizes, written and deleted together. */
+interface ShotStores {
+  shots: { put(v: Blob, k: ShotKey): Promise<unknown>; delete(k: ShotKey | IDBKeyRange): Promise<unknown> };
+  sizes: { put(v: number, k: ShotKey): Promise<unknown>; delete(k: ShotKey | IDBKeyRange): Promise<unknown> };
+}
+
+function shotStores(tx: { objectStore(name: 'shots'): unknown; objectStore(name: 'sizes'): unknown }): ShotStores {
+  return { shots: tx.objectStore('shots'), sizes: tx.objectStore('sizes') } as ShotStores;
+}
 
 function blobOf(dataUrl: string): Blob | null {
   const b = dataUrlToBytes(dataUrl);
@@ -111,14 +137,17 @@ function blobOf(dataUrl: string): Blob | null {
 /** per run, the pictures written, by `${index}:${kind}` (the data URL, compared by reference first): each is written once */
 const written = new Map<string, Map<string, string>>();
 
-/** A picture into `shots` unless this very one is there already. */
-async function putShot(shots: ShotStore, runId: string, index: number, kind: StoredKind, dataUrl: string): Promise<void> {
+/** A picture into `shots` (its size into `sizes`) unless this very one is there already. */
+async function putShot(st: ShotStores, runId: string, index: number, kind: StoredKind, dataUrl: string): Promise<void> {
   const mine = written.get(runId) ?? new Map<string, string>();
   written.set(runId, mine);
   const key = `${index}:${kind}`;
   if (!dataUrl || mine.get(key) === dataUrl) return;
   const blob = blobOf(dataUrl);
-  if (blob) await shots.put(blob, [runId, index, kind]);
+  if (blob) {
+    await st.shots.put(blob, [runId, index, kind]);
+    await st.sizes.put(blob.size, [runId, index, kind]);
+  }
   mine.set(key, dataUrl);
 }
 
@@ -129,9 +158,9 @@ function forgetWritten(runId: string, finished: number): void {
   for (const key of mine.keys()) if (Number(key.split(':')[0]) < finished - 1) mine.delete(key);
 }
 
-async function putStep(steps: StepStore, shots: ShotStore, runId: string, s: StepRecord): Promise<void> {
-  await putShot(shots, runId, s.index, 'labelled', s.screenshot);
-  await putShot(shots, runId, s.index, 'clean', s.cleanScreenshot ?? '');
+async function putStep(steps: StepStore, st: ShotStores, runId: string, s: StepRecord): Promise<void> {
+  await putShot(st, runId, s.index, 'labelled', s.screenshot);
+  await putShot(st, runId, s.index, 'clean', s.cleanScreenshot ?? '');
   await steps.put({ ...s, runId, screenshot: '', cleanScreenshot: '' }, [runId, s.index]);
 }
 
@@ -141,12 +170,12 @@ async function dataUrlOf(blob: Blob | undefined, mime: string): Promise<string |
 }
 
 /** The step in progress's pictures into `shots` (once each); the run record keeps '' in their place. */
-async function putPending(shots: ShotStore, runId: string, p: RunState['pending']): Promise<RunState['pending']> {
+async function putPending(st: ShotStores, runId: string, p: RunState['pending']): Promise<RunState['pending']> {
   if (!p) return p;
-  await putShot(shots, runId, p.index, 'model', p.screenshot);
+  await putShot(st, runId, p.index, 'model', p.screenshot);
   if (p.kept) {
-    await putShot(shots, runId, p.index, 'labelled', p.kept.labelled);
-    await putShot(shots, runId, p.index, 'clean', p.kept.clean);
+    await putShot(st, runId, p.index, 'labelled', p.kept.labelled);
+    await putShot(st, runId, p.index, 'clean', p.kept.clean);
   }
   return { ...p, screenshot: '', ...(p.kept ? { kept: { labelled: '', clean: '' } } : {}) };
 }
@@ -197,27 +226,169 @@ export function saveRun(state: RunState): Promise<void> {
     } else if (withSecret.delete(state.id)) {
       await chrome.storage.session.remove(secretKey(state.id));
     }
-    const tx = (await db()).transaction(['runs', 'steps', 'shots'], 'readwrite');
-    try {
-      for (const s of safe.steps.slice(from)) {
-        await putStep(tx.objectStore('steps'), tx.objectStore('shots'), state.id, s);
-        // the model's picture was the step in progress's only
-        if (s.index >= (stored.get(state.id) ?? 0)) await tx.objectStore('shots').delete([state.id, s.index, 'model']);
+    // A full quota: the oldest runs' screenshots make room, one run at a time, and the write is
+    // tried again (core/stores/prune.ts); with nothing left to remove, StorageFullError.
+    for (;;) {
+      try {
+        await writeSave(safe, from);
+        break;
+      } catch (err) {
+        if (!isQuota(err)) throw err;
+        if (!(await makeRoom(1, state.id).catch(() => null))) throw new StorageFullError();
       }
-      const pending = await putPending(tx.objectStore('shots'), state.id, safe.pending);
-      await tx.objectStore('runs').put(toRecord({ ...safe, pending }));
-      await tx.done;
-    } catch (err) {
-      tx.done.catch(() => undefined); // aborted below: its rejection is expected
-      written.delete(state.id); // what this transaction wrote is gone with it
-      try { tx.abort(); } catch { /* already finished */ }
-      throw isQuota(err) ? new StorageFullError() : err;
     }
     stored.set(state.id, safe.steps.length);
     forgetWritten(state.id, safe.steps.length);
     const last = safe.steps.at(-1);
     if (last) lastSaid.set(state.id, last.observation);
+    // near the quota the browser states: room made before a write fails
+    const est = await (globalThis.navigator?.storage?.estimate() ?? Promise.resolve(null)).catch(() => null);
+    const need = bytesToFree(est?.usage ?? null, est?.quota ?? null);
+    if (need > 0) await makeRoom(need, state.id).catch((err: unknown) => console.warn('making room failed', err));
   });
+  chain = next.catch(() => undefined);
+  return next;
+}
+
+/** A save's steps, pictures and run record in one transaction (all or nothing). */
+async function writeSave(safe: RunState, from: number): Promise<void> {
+  const tx = (await db()).transaction(['runs', 'steps', 'shots', 'sizes'], 'readwrite');
+  const st = shotStores(tx);
+  try {
+    for (const s of safe.steps.slice(from)) {
+      await putStep(tx.objectStore('steps'), st, safe.id, s);
+      // the model's picture was the step in progress's only
+      if (s.index >= (stored.get(safe.id) ?? 0)) {
+        await st.shots.delete([safe.id, s.index, 'model']);
+        await st.sizes.delete([safe.id, s.index, 'model']);
+      }
+    }
+    const pending = await putPending(st, safe.id, safe.pending);
+    await tx.objectStore('runs').put(toRecord({ ...safe, pending }));
+    await tx.done;
+  } catch (err) {
+    tx.done.catch(() => undefined); // aborted below: its rejection is expected
+    written.delete(safe.id); // what this transaction wrote is gone with it
+    try { tx.abort(); } catch { /* already finished */ }
+    throw err;
+  }
+}
+
+const shotRange = (id: string) => IDBKeyRange.bound([id, -Infinity, ''], [id, Infinity, '\uffff']);
+
+/** Every run as the room planner sees it: when it started, whether it goes on, its screenshots' bytes. */
+async function roomOf(keep: string | null): Promise<Array<RunRoom & { shots: number }>> {
+  const d = await db();
+  const bytes = new Map<string, { bytes: number; shots: number }>();
+  // sizes, never the pictures: a picture read keeps its bytes on disk until the reader lets it go
+  let cursor = await d.transaction('sizes').store.openCursor();
+  while (cursor) {
+    const id = cursor.key[0];
+    const b = bytes.get(id) ?? { bytes: 0, shots: 0 };
+    b.bytes += cursor.value;
+    b.shots += 1;
+    bytes.set(id, b);
+    cursor = await cursor.continue();
+  }
+  return (await d.getAll('runs')).map((r) => ({
+    id: r.id, startedAt: r.startedAt, active: r.status === 'running' || r.id === keep,
+    shotBytes: bytes.get(r.id)?.bytes ?? 0, shots: bytes.get(r.id)?.shots ?? 0,
+  }));
+}
+
+/**
+ * Removes these runs' screenshots, then counts them in the runs' records. Two transactions: the
+ * browser refuses a transaction that writes anything while its quota is full, even one that frees
+ * more than it writes, so the removal holds no write.
+ */
+async function removeShots(ids: string[]): Promise<Pruned> {
+  const room = new Map((await roomOf(null)).map((r) => [r.id, r]));
+  const out: Pruned = { at: Date.now(), runs: 0, shots: 0, bytes: 0 };
+  const gone = ids.map((id) => room.get(id)).filter((r): r is NonNullable<typeof r> => !!r && r.shots > 0);
+  if (!gone.length) return out;
+  const d = await db();
+  const tx = d.transaction(['shots', 'sizes'], 'readwrite');
+  await Promise.all([...gone.flatMap((r) => [tx.objectStore('shots').delete(shotRange(r.id)), tx.objectStore('sizes').delete(shotRange(r.id))]), tx.done]);
+  for (const r of gone) {
+    written.delete(r.id);
+    out.runs += 1;
+    out.shots += r.shots;
+    out.bytes += r.shotBytes;
+  }
+  try {
+    const runs = d.transaction('runs', 'readwrite');
+    for (const r of gone) {
+      const rec = await runs.store.get(r.id);
+      if (!rec) continue;
+      const shotsRemoved = (rec.shotsRemoved ?? 0) + r.shots;
+      await runs.store.put({ ...rec, shotsRemoved, summary: { ...rec.summary, shotsRemoved } });
+    }
+    await runs.done;
+  } catch (err) {
+    console.warn('the runs whose screenshots were removed could not be marked', err);
+  }
+  return out;
+}
+
+const PRUNED = 'pruned';
+
+/**
+ * Room for `need` bytes: the oldest runs' screenshots removed (never those of `keep`, the run
+ * being saved, or of a run going on), the person told (History reads `pruned`). null: nothing to remove.
+ */
+async function makeRoom(need: number, keep: string): Promise<Pruned | null> {
+  const ids = runsToPrune(await roomOf(keep), need);
+  if (!ids.length) return null;
+  const done = await removeShots(ids);
+  if (!done.runs) return null;
+  try {
+    await chrome.storage.local.set({ [PRUNED]: done });
+  } catch { /* the removal stands; only the notice is lost */ }
+  console.warn(`storage nearly full: removed the screenshots of ${done.runs} oldest run(s), ${done.bytes} bytes`);
+  return done;
+}
+
+/** The last time screenshots were removed to make room, or null. */
+export async function lastPruned(): Promise<Pruned | null> {
+  try {
+    const got = (await chrome.storage.local.get(PRUNED))[PRUNED] as Pruned | undefined;
+    return got && typeof got.at === 'number' ? got : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the runs use: how many, their screenshots' bytes (the Settings' Storage line). */
+export async function runsUsage(): Promise<{ runs: number; shots: number; shotBytes: number }> {
+  await chain;
+  const room = await roomOf(null);
+  return { runs: room.length, shots: room.reduce((n, r) => n + r.shots, 0), shotBytes: room.reduce((n, r) => n + r.shotBytes, 0) };
+}
+
+/**
+ * What the person cleared: finished runs started before `before` (ms), their screenshots or the
+ * runs themselves. Runs going on are never touched.
+ */
+export async function clearOld(before: number, what: 'screenshots' | 'runs'): Promise<{ runs: number; bytes: number }> {
+  await chain;
+  const room = await roomOf(null);
+  const ids = runsBefore(room, before);
+  if (what === 'screenshots') {
+    const done = await serialized(() => removeShots(ids));
+    return { runs: done.runs, bytes: done.bytes };
+  }
+  const bytes = new Map(room.map((r) => [r.id, r.shotBytes]));
+  let freed = 0;
+  for (const id of ids) {
+    await deleteRun(id);
+    freed += bytes.get(id) ?? 0;
+  }
+  return { runs: ids.length, bytes: freed };
+}
+
+/** fn in the write chain (after every save asked for, before any asked later). */
+function serialized<T>(fn: () => Promise<T>): Promise<T> {
+  const next = chain.then(fn);
   chain = next.catch(() => undefined);
   return next;
 }
@@ -298,11 +469,12 @@ export async function listRuns(): Promise<Array<{ id: string; summary: RunSummar
 /** Deletes a run with its steps and screenshots, in one transaction. */
 export async function deleteRun(id: string): Promise<void> {
   await chain;
-  const tx = (await db()).transaction(['runs', 'steps', 'shots'], 'readwrite');
+  const tx = (await db()).transaction(['runs', 'steps', 'shots', 'sizes'], 'readwrite');
   await Promise.all([
     tx.objectStore('runs').delete(id),
     tx.objectStore('steps').delete(stepRange(id)),
-    tx.objectStore('shots').delete(IDBKeyRange.bound([id, -Infinity, ''], [id, Infinity, '\uffff'])),
+    tx.objectStore('shots').delete(shotRange(id)),
+    tx.objectStore('sizes').delete(shotRange(id)),
     tx.done,
   ]);
   stored.delete(id);

@@ -9,6 +9,7 @@
  *   `{ event: 'run/stream', … }` while a reply streams in.
  */
 import type { StoreProblem } from './stores/versions';
+import type { Pruned } from './stores/prune';
 import type { Fingerprint, HitElement, LabelStyle, Mark, MarksSnapshot, PointHit, Rect, Viewport } from './marks';
 import type { DocAction, DocEntry, ScreenDoc } from './docs/types';
 import type { DocsFile, Refused } from './docs/file';
@@ -95,7 +96,12 @@ export interface ViewMessages {
   /** a step's screenshot as a data URL: the labelled one (default) or the clean one; null when none */
   'run/screenshot': { req: { runId: string; index: number; kind?: 'labelled' | 'clean' }; res: string | null };
   /** past runs, newest first, whose task / site / answer / model match every word of `query`; and the storage used */
-  'history/list': { req: { query?: string }; res: { runs: Array<{ id: string; summary: RunSummary }>; usedBytes: number | null; quotaBytes: number | null } };
+  /** pruned: the last time screenshots were removed to make room (core/stores/prune.ts), or null */
+  'history/list': { req: { query?: string }; res: { runs: Array<{ id: string; summary: RunSummary }>; usedBytes: number | null; quotaBytes: number | null; pruned: Pruned | null } };
+  /** Settings' Storage line: the runs, their screenshots' bytes, and what the browser says of the extension's storage */
+  'storage/usage': { req: Record<string, never>; res: { runs: number; shots: number; shotBytes: number; usedBytes: number | null; quotaBytes: number | null } };
+  /** finished runs started more than `days` days ago: their screenshots removed, or the runs deleted */
+  'storage/clear': { req: { days: number; what: 'screenshots' | 'runs' }; res: { runs: number; bytes: number } };
   'history/delete': { req: { runId: string }; res: null };
   /** do a recorded run's actions again on the live site, targets found by fingerprint (default: approve each step) */
   'run/replay': { req: { runId: string; approveSteps?: boolean }; res: { runId: string } };

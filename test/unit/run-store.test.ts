@@ -111,6 +111,39 @@ describe('a full quota', () => {
     expect((await store.loadRun('quota-run'))?.status).toBe('failed');
     expect((await store.listRuns()).find((r) => r.id === 'quota-run')?.summary.stopReason).toBe('full');
   });
+
+  it('makes room by removing the oldest finished run\'s screenshots and keeps its steps, answer and trace', async () => {
+    const store = await import('../../src/background/run-store');
+    const old = { ...finishedRun('prune-old', JPEG, JPEG), startedAt: 10 };
+    await store.saveRun(old);
+    const next = { ...finishedRun('prune-new', JPEG, JPEG), startedAt: 5000 };
+    // The first screenshot write of the new run hits the quota; after room is made it fits.
+    const proto = Object.getPrototypeOf((await store.db()).transaction('shots', 'readwrite').objectStore('shots')) as { put: (...a: unknown[]) => unknown };
+    const put = proto.put;
+    let refused = 0;
+    proto.put = function (this: unknown, ...a: unknown[]) {
+      if (!refused++) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return put.apply(this, a);
+    };
+    try {
+      await store.saveRun(next);
+    } finally {
+      proto.put = put;
+    }
+    expect(refused).toBeGreaterThan(1);
+    expect(await store.loadShot('prune-new', 0, 'labelled')).toBe(JPEG);
+    // the oldest run lost its pictures only
+    expect(await store.loadShot('prune-old', 0, 'labelled')).toBeNull();
+    const kept = await store.loadRun('prune-old');
+    expect(kept?.steps).toHaveLength(old.steps.length);
+    expect(kept?.answer).toBe(old.answer);
+    expect(kept?.shotsRemoved).toBe(old.steps.length * 2);
+    expect((await store.listRuns()).find((r) => r.id === 'prune-old')?.summary.shotsRemoved).toBe(old.steps.length * 2);
+    // a run that failed earlier in this file (started later) kept its pictures: oldest first
+    expect(await store.loadShot('quota-run', 0, 'labelled')).toBe(JPEG);
+    const trace = toTrace(await store.withScreenshots(kept!), []);
+    expect(trace.steps.map((st) => st.action.type)).toEqual(old.steps.map((st) => st.action?.type));
+  });
 });
 
 describe('pictures of the step in progress', () => {

@@ -9,6 +9,7 @@ import { openProblem, STORE_VERSIONS, StoreRefused, versionProblem } from '../..
 import { readStoredSettings, SETTINGS_VERSION, settingsBackupKey, storedSettings } from '../../src/core/stores/settings';
 import { recordV2ToV3, splitRunV1, stepV2ToV3, type RunRecord } from '../../src/core/stores/runs';
 import type { RunState, StepRecord } from '../../src/core/run';
+import { bytesToFree, PRUNE_AT, PRUNE_TO, runsBefore, runsToPrune, type RunRoom } from '../../src/core/stores/prune';
 
 describe('versionProblem', () => {
   it('accepts nothing stored yet, the current version and older ones', () => {
@@ -73,6 +74,32 @@ describe('runs database migrations', () => {
     expect(up.pending?.reply?.action).toEqual({ type: 'click', target: { kind: 'label', label: 1 }, button: 'left', count: 1 });
     expect(up.replay?.steps[0].action).toEqual({ type: 'click', target: { kind: 'label', label: 0 }, button: 'left', count: 1 });
     expect(record.pending?.reply?.action).toEqual({ type: 'click', label: 1 });
+  });
+});
+
+describe('making room', () => {
+  const runs: RunRoom[] = [
+    { id: 'c', startedAt: 300, active: false, shotBytes: 50 },
+    { id: 'a', startedAt: 100, active: false, shotBytes: 40 },
+    { id: 'live', startedAt: 50, active: true, shotBytes: 999 },
+    { id: 'b', startedAt: 200, active: false, shotBytes: 0 },
+    { id: 'd', startedAt: 400, active: false, shotBytes: 70 },
+  ];
+  it('frees only near the quota the browser states, down to PRUNE_TO', () => {
+    expect(bytesToFree(null, 1000)).toBe(0);
+    expect(bytesToFree(800, null)).toBe(0);
+    expect(bytesToFree(1000 * PRUNE_AT - 1, 1000)).toBe(0);
+    expect(bytesToFree(950, 1000)).toBe(950 - 1000 * PRUNE_TO);
+  });
+  it('takes the oldest finished runs\' screenshots first, never a run going on or one with none left', () => {
+    expect(runsToPrune(runs, 0)).toEqual([]);
+    expect(runsToPrune(runs, 1)).toEqual(['a']);
+    expect(runsToPrune(runs, 41)).toEqual(['a', 'c']);
+    expect(runsToPrune(runs, 10_000)).toEqual(['a', 'c', 'd']);
+  });
+  it('clears what the person asked: finished runs started before a time, oldest first', () => {
+    expect(runsBefore(runs, 301)).toEqual(['a', 'b', 'c']);
+    expect(runsBefore(runs, 0)).toEqual([]);
   });
 });
 

@@ -390,6 +390,8 @@ export interface RunState {
   paused: Paused | null;
   /** brought in from a trace file (history import), not run here */
   imported?: boolean;
+  /** screenshots of this run removed to make room in the browser's storage (core/stores/prune.ts); its steps stay */
+  shotsRemoved?: number;
   /** a replay: the recorded actions stand in for the model (replay.ts) */
   replay?: ReplayPlan;
   /** token and cost caps (absent: none) */

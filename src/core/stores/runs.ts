@@ -8,6 +8,9 @@
  *   no steps and has a summary for the history list.
  * - Version 3 writes every action (steps, a pending reply, a replay plan) in the shared Action
  *   model (core/action/legacy.ts); version 2 kept GLM-web-only actions (`{type:'click', label}`).
+ * - Version 4 adds `sizes`, each kept picture's size by the picture's key, so the room the runs
+ *   take is measured without reading a picture (a picture read stays on disk until the reader lets
+ *   it go, so removing it would free nothing). Its upgrade only reads sizes: no data changes.
  *
  * A run saved in an older shape of the same version is brought to today's when read (core/run
  * upgradeRun): those changes only added fields.

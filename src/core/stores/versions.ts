@@ -14,8 +14,8 @@
 export const STORE_VERSIONS = {
   /** chrome.storage.local `settings`: endpoint, profiles, secrets, guard rules and allow-lists */
   settings: 1,
-  /** IndexedDB `webagent`: runs, their steps and screenshots */
-  runs: 3,
+  /** IndexedDB `webagent`: runs, their steps, screenshots and the screenshots' sizes */
+  runs: 4,
   /** IndexedDB `webagent-files`: files attached to a run */
   files: 1,
   /** IndexedDB `webagent-templates`: saved tasks */

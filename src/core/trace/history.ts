@@ -40,6 +40,8 @@ export interface RunSummary {
   imported: boolean;
   /** the follow-ups' tasks, oldest first (absent: none; docs/follow-ups.md) */
   followUps?: string[];
+  /** screenshots removed to make room (absent: none; docs/storage.md) */
+  shotsRemoved?: number;
 }
 
 export function runSummary(s: RunState): RunSummary {
@@ -50,6 +52,7 @@ export function runSummary(s: RunState): RunSummary {
     promptTokens, completionTokens, model: s.model, cost, currency: s.limits?.currency ?? null, answer: s.answer, stopReason: s.stopReason,
     imported: !!s.imported,
     ...(s.turns && s.turns.length > 1 ? { followUps: s.turns.slice(1).map((x) => x.task) } : {}),
+    ...(s.shotsRemoved ? { shotsRemoved: s.shotsRemoved } : {}),
   };
 }
 
