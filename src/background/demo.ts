@@ -20,6 +20,8 @@ import type { ChatMessage } from '../core/dialects/request';
 import { learnerFor } from '../core/dialects/registry';
 import { docOrigin } from '../core/docs/matching';
 import * as cdp from './cdp';
+import { AS_PLACEHOLDERS, hideIn } from '../core/secrets';
+import { isRunTab } from './run/tab-events';
 import { sendContent } from './content';
 import { docSink } from './doc-store';
 import { everyFrame, labelTab } from './label';
@@ -92,6 +94,8 @@ export async function stopDemo(tabId: number): Promise<{ actions: number; docume
   await rec.busy;
   recordings.delete(tabId);
   await arm(tabId, false);
+  // its pictures attached the debugger (the yellow bar): let go of the tab unless a run acts in it
+  if (!isRunTab(tabId)) await cdp.detach(tabId);
   await sendContent(tabId, 'marks/hide', {}).catch(() => undefined);
   const url = (await chrome.tabs.get(tabId).catch(() => null))?.url ?? '';
   const origin = docOrigin(url);
@@ -100,11 +104,13 @@ export async function stopDemo(tabId: number): Promise<{ actions: number; docume
   let documented = 0;
   const refused: string[] = [];
   const { useFor, docPrompt, parseDoc } = learnerFor(settings.dialect);
+  // the task as the person wrote it may name a secret or a password typed in the demonstration: the model gets placeholders
+  const task = hideIn(rec.task, { typed: rec.secrets, kept: settings.secrets }, AS_PLACEHOLDERS);
   for (const s of rec.steps) {
     if (!s.after || !origin) continue;
     const use = useFor(s.kind, s.label, s.swipeDir);
     const old = await sink.find(origin, s.fingerprint, s.kind);
-    const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: docPrompt(use, rec.task, old) }, { type: 'image_url', image_url: { url: s.before } }, { type: 'image_url', image_url: { url: s.after } }] }];
+    const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: docPrompt(use, task, old) }, { type: 'image_url', image_url: { url: s.before } }, { type: 'image_url', image_url: { url: s.after } }] }];
     const r = await askModel(settings, messages, new AbortController().signal);
     if (!r.ok) { refused.push(`${s.fingerprint.text || s.fingerprint.tag}: ${r.error}`); continue; }
     const doc = parseDoc(r.content, r.reasoning);

@@ -243,7 +243,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
 
 // The toolbar button opens the side panel.
 chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
-// So does the keyboard shortcut (manifest "commands", default Alt+Shift+W).
+// So does the keyboard shortcut (manifest "commands", default Ctrl+Shift+Y).
 chrome.commands.onCommand.addListener((command, tab) => { void onCommand(command, tab); });
 
 // the version that ran before, learned before anything is opened or migrated (stores.ts)

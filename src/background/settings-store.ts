@@ -2,12 +2,12 @@
  * Settings live in chrome.storage.local only (the API key included: never synced, never in traces),
  * under `settings`, with their shape's version (core/stores/settings.ts). Settings stored by an
  * older version are migrated when first read: the value as it was is kept under its own key
- * (settingsBackupKey) before the migrated one is written. Settings a newer version wrote, or that
+ * (settingsBackupKey) before the migrated one is written, until the person first saves settings. Settings a newer version wrote, or that
  * cannot be read, are refused (StoreRefused): never read, never written over.
  */
 import { normalizeSettings, type Settings } from '../core/settings';
 import { patched, type SettingsPatch } from '../core/settings-patch';
-import { readStoredSettings, settingsBackupKey, storedSettings } from '../core/stores/settings';
+import { isBackupKey, readStoredSettings, settingsBackupKey, storedSettings } from '../core/stores/settings';
 import { StoreRefused } from '../core/stores/versions';
 import { updatedFrom } from './stores';
 
@@ -46,6 +46,10 @@ export function patchSettings(patch: SettingsPatch): Promise<Settings> {
   return serial(async () => {
     const s = patched(normalizeSettings(await readStored()), patch);
     await chrome.storage.local.set({ [KEY]: storedSettings(s) });
+    // Saved in this version's shape: the copy kept from before a migration (keys and secrets in it) goes,
+    // so a key or a secret deleted now is deleted everywhere.
+    const old = Object.keys(await chrome.storage.local.get(null)).filter(isBackupKey);
+    if (old.length) await chrome.storage.local.remove(old);
     return s;
   });
 }

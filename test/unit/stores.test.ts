@@ -109,6 +109,7 @@ function fakeLocal(start: Record<string, unknown>) {
   const local = {
     get: async (key: string | null) => (key === null ? structuredClone(data) : key in data ? { [key]: structuredClone(data[key]) } : {}),
     set: async (items: Record<string, unknown>) => { Object.assign(data, structuredClone(items)); },
+    remove: async (keys: string[]) => { for (const k of keys) delete data[k]; },
   };
   vi.stubGlobal('chrome', { storage: { local }, runtime: { getManifest: () => ({ version: '0.2.0' }) } });
   return data;
@@ -127,6 +128,16 @@ describe('the settings store', () => {
     expect(s.apiKey).toBe('sk-1');
     expect(data[settingsBackupKey(0)]).toEqual(old);
     expect(data.settings).toMatchObject({ ...old, schema: SETTINGS_VERSION });
+  });
+
+  it('drops the kept copy when the person first saves: a secret deleted then is deleted everywhere', async () => {
+    const data = fakeLocal({ settings: { baseUrl: 'http://model.test/v1', secrets: [{ name: 'pin', value: '4242' }] } });
+    const { loadSettings, patchSettings } = await import('../../src/background/settings-store');
+    await loadSettings();
+    expect(data[settingsBackupKey(0)]).toBeTruthy();
+    await patchSettings({ set: { secrets: [] } });
+    expect(data[settingsBackupKey(0)]).toBeUndefined();
+    expect(JSON.stringify(data)).not.toContain('4242');
   });
 
   it('refuses settings a newer version wrote: nothing read, nothing written', async () => {

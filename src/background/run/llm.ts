@@ -1,4 +1,5 @@
 /** The `llm` action: one text-only request to the text model, stopped with the run. */
+import { hideRun } from '../../core/run/secrets';
 import { textModelSettings } from '../../core/settings';
 import { peelReasoning } from '../../core/dialects/shared/reply-text';
 import type { ChatMessage } from '../../core/dialects/request';
@@ -14,7 +15,8 @@ export async function askText(a: Active, prompt: string): Promise<{ ok: true; te
   const request = new AbortController();
   a.request = request;
   try {
-    const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
+    // a stored value filled into the prompt may hold a secret or a typed password: the model gets its placeholder
+    const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: hideRun(a.state, prompt) }] }];
     const r = await askModel(textModelSettings(a.settings), messages, request.signal);
     if (!r.ok) return { ok: false, error: r.error };
     const { body } = peelReasoning(r.content, r.reasoning);

@@ -148,12 +148,14 @@ export function rememberTyped(state: RunState, password: string): RunState {
 }
 
 /**
- * Storage split: what is written to the database (`state`: the pending password masked, no vault),
+ * Storage split: what is written to the database (`state`: the pending password masked, stored
+ * values with secrets and typed passwords as placeholders, no vault),
  * the pending password text, and the vault, both for memory-only storage.
  */
 export function splitSecret(state: RunState): { state: RunState; secret: string | null; vault: Vault | null } {
   const { vault, ...rest } = state;
-  const safe: RunState = rest;
+  // a stored value may hold a secret or a password the run typed: on disk as its placeholder (filled in again when typed)
+  const safe: RunState = rest.variables ? { ...rest, variables: hideRun(state, rest.variables) } : rest;
   const r = safe.pending?.reply;
   if (!r?.secret || r.action.type !== 'type' || r.action.text === PASSWORD_MASK) return { state: safe, secret: null, vault: vault ?? null };
   const reply: PendingReply = { ...r, action: { ...r.action, text: PASSWORD_MASK } };

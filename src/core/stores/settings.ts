@@ -48,7 +48,14 @@ export function storedSettings<T extends object>(settings: T): T & { schema: num
   return { ...settings, schema: SETTINGS_VERSION };
 }
 
-/** Where the value as it was is kept before a migration's result is written over it. */
+/**
+ * Where the value as it was is kept before a migration's result is written over it (until the
+ * person next saves settings: background/settings-store.ts).
+ */
 export function settingsBackupKey(from: number): string {
   return `settings.schema${from}`;
+}
+
+export function isBackupKey(key: string): boolean {
+  return /^settings\.schema\d+$/.test(key);
 }
