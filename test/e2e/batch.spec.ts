@@ -340,7 +340,8 @@ test('a warm browser starts the next task as new: no cookie, site storage, store
       const w = (window as unknown as { webagent: { send(t: string, p: unknown): Promise<unknown> } }).webagent;
       const history = await w.send('history/list', {}) as { runs: unknown[] };
       const settings = await w.send('settings/get', {}) as { apiKey: string };
-      return { runs: history.runs.length, apiKey: settings.apiKey, local: Object.keys(await chrome.storage.local.get(null)) };
+      // `installed` is the extension's own version (background/stores.ts), no task's data
+      return { runs: history.runs.length, apiKey: settings.apiKey, local: Object.keys(await chrome.storage.local.get(null)).filter((k) => k !== 'installed') };
     });
     expect(state).toEqual({ runs: 0, apiKey: '', local: [] });
     await panel.close();
