@@ -3,7 +3,7 @@
  * person's way to clear old ones: the screenshots of finished runs older than some days, or those
  * runs themselves (asked once more). A run going on is never touched.
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { messageOf, send } from '../api';
 import { t } from '../i18n';
 import { formatBytes, formatCount, storageText } from '../format';
@@ -20,6 +20,9 @@ export function StorageLine() {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  // what the list shows when a button is pressed (a choice made just before may not be rendered yet)
+  const ageList = useRef<HTMLSelectElement>(null);
+  const chosen = () => (ageList.current ? Number(ageList.current.value) : days);
 
   const read = () => send('storage/usage', {}).then(setUsage, (err: unknown) => setStatus({ ok: false, text: messageOf(err) }));
   const age = (d: number) => (d ? t('storageOlderThan', formatCount(d)) : t('storageAllFinished'));
@@ -28,7 +31,7 @@ export function StorageLine() {
     setBusy(true);
     setConfirming(false);
     try {
-      const done = await send('storage/clear', { days, what });
+      const done = await send('storage/clear', { days: chosen(), what });
       setStatus({ ok: true, text: what === 'runs' ? t('storageClearedRuns', formatCount(done.runs), formatBytes(done.bytes)) : t('storageClearedShots', formatCount(done.runs), formatBytes(done.bytes)) });
       await read();
     } catch (err) {
@@ -46,7 +49,7 @@ export function StorageLine() {
       </p>
       <div class="row">
         <label for="storage-age">{t('storageWhich')}</label>
-        <select id="storage-age" data-testid="storage-age" value={String(days)} onChange={(e) => { setDays(Number((e.target as HTMLSelectElement).value)); setConfirming(false); }}>
+        <select id="storage-age" ref={ageList} data-testid="storage-age" value={String(days)} onChange={(e) => { setDays(Number((e.target as HTMLSelectElement).value)); setConfirming(false); }}>
           {AGES.map((d) => <option key={d} value={String(d)}>{age(d)}</option>)}
         </select>
       </div>
@@ -56,7 +59,7 @@ export function StorageLine() {
       </div>
       {confirming && (
         <p class="row" data-testid="clear-runs-confirm">
-          {t('storageConfirmRuns', age(days))}{' '}
+          {t('storageConfirmRuns', age(chosen()))}{' '}
           <button type="button" class="danger" data-testid="confirm-clear-runs" onClick={() => void clear('runs')}>{t('storageDelete')}</button>
           <button type="button" data-testid="cancel-clear-runs" onClick={() => setConfirming(false)}>{t('histCancel')}</button>
         </p>
