@@ -31,7 +31,9 @@ function ocrFiles(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
+  // the release build (npm run package: mode "release") leaves out what only the tests use (src/core/release.ts)
+  define: { __RELEASE__: JSON.stringify(mode === 'release') },
   // the version has one home, package.json (docs/release.md); manifest.json has none
   plugins: [preact(), crx({ manifest: { ...manifest, version: pkg.version } }), ocrFiles()],
   build: {
@@ -43,4 +45,4 @@ export default defineConfig({
     // the offscreen document is no manifest entry: named here to be built
     rollupOptions: { input: { ocr: 'src/offscreen/ocr.html' } },
   },
-});
+}));

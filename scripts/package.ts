@@ -4,8 +4,8 @@
  * extension is built into release/build (never dist/, which the tests load meanwhile), its files
  * are checked (scripts/release.ts: no source maps, no test files, the release's permissions, the
  * manifest's version) and zipped, the same bytes for the same build. A problem exits 1 with the
- * list and writes no zip. `packageFolder` is the check and zip of a built folder, for
- * test/e2e/package.spec.ts too.
+ * list and writes no zip. `buildRelease` and `packageFolder` (the check and zip of a built folder)
+ * are test/e2e/package.spec.ts's too.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -61,6 +61,12 @@ export function packageFolder(buildDir: string, o: { version: string; changelog:
   return { problems, zipFile, files: files.size, bytes: zip.length, sha256: createHash('sha256').update(zip).digest('hex') };
 }
 
+/** The extension built for release into `outDir`: mode "release", which leaves out what only the tests use (src/core/release.ts). */
+export async function buildRelease(outDir: string): Promise<void> {
+  const { build } = await import('vite');
+  await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), mode: 'release', logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } });
+}
+
 function refuse(problems: string[]): number {
   process.stderr.write(`Not packaged: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
   return 1;
@@ -72,8 +78,7 @@ async function main(): Promise<number> {
   if (early.length) return refuse(early);
   const outDir = path.join(RELEASE_DIR, 'build');
   process.stdout.write(`Building ${version} into ${path.relative(ROOT, outDir)}/ …\n`);
-  const { build } = await import('vite');
-  await build({ root: ROOT, configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } });
+  await buildRelease(outDir);
   const r = packageFolder(outDir, { version, changelog, outDir: RELEASE_DIR });
   if (r.problems.length) return refuse(r.problems);
   process.stdout.write(`${path.relative(ROOT, r.zipFile!)}: ${r.files} files, ${(r.bytes / 1e6).toFixed(2)} MB, sha256 ${r.sha256}\n`);

@@ -4,6 +4,7 @@
  * reads the build folder and refuses to zip it while `releaseProblems` lists anything;
  * test/e2e/package.spec.ts zips dist/ through the same steps and loads the zip in Chromium.
  */
+import { TEST_ONLY_MESSAGES } from '../src/core/messages';
 import { zipSync, type ZipOptions, type Zippable } from 'fflate';
 
 /** The API permissions the release asks for, each explained in the README's "Permissions, and why". */
@@ -38,6 +39,24 @@ const SCRIPT_OR_STYLE = /\.(?:[cm]?js|css|html?)$/i;
 /** Folders that hold tests, and the names test files go by: none of them belongs in the extension. */
 const TEST_FOLDERS = new Set(['test', 'tests', '__tests__', '__mocks__', 'e2e', 'fixtures', 'test-results', 'playwright-report']);
 const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/i;
+
+/**
+ * What only the tests use, named in the code so the release build can be checked for it: the
+ * messages only tests send, and the test harness's closed-shadow-root seam (src/core/release.ts).
+ */
+export const TEST_ONLY_MARKERS: readonly string[] = [...TEST_ONLY_MESSAGES.map((m) => `'${m}'`), '__webagentClosedRoots'];
+
+/** The build's scripts that still hold test-only code (built without mode "release"). */
+export function testCodeProblems(files: ReadonlyMap<string, Uint8Array>): string[] {
+  const out: string[] = [];
+  for (const [name, bytes] of files) {
+    if (!/\.[cm]?js$/i.test(name)) continue;
+    const text = new TextDecoder().decode(bytes);
+    const found = TEST_ONLY_MARKERS.filter((m) => text.includes(m) || text.includes(m.replace(/'/g, '"')));
+    if (found.length) out.push(`${name} holds code only the tests use (${found.join(', ')}): build with mode "release" (npm run package does)`);
+  }
+  return out;
+}
 
 /** Whether a path of the build belongs to the tests (a test folder, or a test's file name). */
 export function isTestFile(file: string): boolean {
@@ -144,6 +163,7 @@ export function releaseProblems({ files, version, changelog }: ReleaseInput): st
     ...manifestProblems(files.get('manifest.json'), version),
     ...sourceMapProblems(files),
     ...[...files.keys()].filter(isTestFile).map((f) => `a file that belongs to the tests: ${f}`),
+    ...testCodeProblems(files),
   ];
 }
 

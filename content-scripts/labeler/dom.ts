@@ -2,6 +2,7 @@
  * Shadow-aware DOM helpers shared by the labeler and the select rewrite.
  * Reads only; nothing here writes to the page.
  */
+import { RELEASE } from '../../src/core/release';
 
 /** Attribute on our own elements: "overlay" (the marks) or "select-list" (the rewrite's list). */
 export const UI_ATTR = 'data-wa-ui';
@@ -15,12 +16,12 @@ type RootGetter = (el: Element) => ShadowRoot | null;
 /**
  * The extension's content script gets closed shadow roots from chrome.dom.openOrClosedShadowRoot
  * (https://developer.chrome.com/docs/extensions/reference/api/dom). The esbuild test harness has no
- * chrome API; there a fixture page may fill `globalThis.__webagentClosedRoots` (a WeakMap host →
- * root, by patching attachShadow). That WeakMap is a TEST SEAM only: the extension never reads it
- * when chrome.dom exists, and pages cannot reach the isolated world anyway.
+ * chrome API; there a fixture page may fill a WeakMap (host -> root, by patching attachShadow):
+ * a TEST SEAM only, never read when chrome.dom exists, and left out of the release build
+ * (`npm run package` builds in mode "release"; scripts/release.ts refuses a build that has it).
  */
 function closedRootGetter(): RootGetter | null {
-  const g = globalThis as unknown as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } }; __webagentClosedRoots?: WeakMap<Element, ShadowRoot> };
+  const g = globalThis as unknown as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } } };
   const api = g.chrome?.dom?.openOrClosedShadowRoot;
   if (typeof api === 'function') {
     return (el) => {
@@ -31,8 +32,12 @@ function closedRootGetter(): RootGetter | null {
       }
     };
   }
-  const seam = g.__webagentClosedRoots;
-  return seam instanceof WeakMap ? (el) => seam.get(el) ?? null : null;
+  if (!RELEASE) {
+    // the harness's seam: globalThis.__webagentClosedRoots
+    const seam = (globalThis as unknown as { __webagentClosedRoots?: WeakMap<Element, ShadowRoot> }).__webagentClosedRoots;
+    if (seam instanceof WeakMap) return (el) => seam.get(el) ?? null;
+  }
+  return null;
 }
 
 /**

@@ -2,6 +2,7 @@
  * The service worker. Listeners are registered synchronously at top level so
  * a worker that Chrome restarts gets its events.
  */
+import { RELEASE } from '../core/release';
 import { storeProblems, updatedFrom } from './stores';
 import { lingering, stopRefusing } from './refuse';
 import { listenForSheets } from './sheets';
@@ -9,7 +10,7 @@ import { listenForCopies } from './clipboard';
 import { demoState, listenForDemos, startDemo, stopDemo } from './demo';
 import { personT } from './person';
 import browser from 'webextension-polyfill';
-import { isEnvelope, type Reply, type ViewMessages, type ViewName } from '../core/messages';
+import { isEnvelope, type Reply, type TestOnlyMessage, type ViewMessages, type ViewName } from '../core/messages';
 import { runSites, toTrace } from '../core/trace';
 import { vaultValues } from '../core/secrets';
 import type { RunState } from '../core/run/state';
@@ -33,7 +34,9 @@ import { deleteEntry, docsForPage, editEntry, exportOrigin, importEntries, listE
 import { docOrigin } from '../core/docs/matching';
 import { readDocsFile } from '../core/docs/file';
 
-type Handlers = { [K in ViewName]: (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']> };
+type Handler<K extends ViewName> = (req: ViewMessages[K]['req']) => Promise<ViewMessages[K]['res']>;
+/** Every message's handler; those only the tests send (TEST_ONLY_MESSAGES) are left out of the release build. */
+type Handlers = { [K in Exclude<ViewName, TestOnlyMessage>]: Handler<K> } & { [K in TestOnlyMessage]?: Handler<K> };
 
 const STARTED_AT = Date.now();
 
@@ -48,7 +51,7 @@ async function scrubbed(s: RunState): Promise<string[]> {
 
 const handlers: Handlers = {
   ...templateHandlers,
-  'worker/info': async () => ({ startedAt: STARTED_AT }),
+  ...(RELEASE ? {} : { 'worker/info': async () => ({ startedAt: STARTED_AT }) }),
   'stores/status': async () => ({ problems: await storeProblems(), version: chrome.runtime.getManifest().version }),
   'settings/get': () => loadSettings(),
   'settings/patch': (patch) => patchSettings(patch),

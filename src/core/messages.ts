@@ -79,6 +79,7 @@ export interface ModelCheck { ms: number; models: string[]; message: string }
 export interface ViewMessages {
   'settings/get': { req: Record<string, never>; res: Settings };
   /** when this service worker started (a restarted worker answers a later time) */
+  /** tests only (TEST_ONLY_MESSAGES): when this worker started; not answered by the release build */
   'worker/info': { req: Record<string, never>; res: { startedAt: number } };
   /** the stores this version refuses (written by a newer version, or unreadable: core/stores/versions.ts), and this version */
   'stores/status': { req: Record<string, never>; res: { problems: StoreProblem[]; version: string } };
@@ -250,6 +251,10 @@ export interface KeepImagesRequest {
   labels: { marks: Mark[]; viewport: Viewport; style: LabelStyle } | null;
   kept: { mime: string; quality: number };
 }
+
+/** Messages only the tests send (a restarted worker answers a later time): the release build leaves them out. */
+export const TEST_ONLY_MESSAGES = ['worker/info'] as const;
+export type TestOnlyMessage = typeof TEST_ONLY_MESSAGES[number];
 
 export type ViewName = keyof ViewMessages;
 export type ContentName = keyof ContentMessages;

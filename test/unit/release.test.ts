@@ -96,6 +96,17 @@ describe('releaseProblems', () => {
     for (const ok of ['assets/contest.js', 'assets/testing.js', 'src/offscreen/ocr.html', 'manifest.json']) expect(isTestFile(ok), ok).toBe(false);
   });
 
+  it('refuses scripts that still hold what only the tests use (a build not made for release)', () => {
+    const more = { 'assets/worker.js': "const handlers = { 'worker/info': async () => 1 };", 'assets/content.js': 'const seam = globalThis.__webagentClosedRoots;', 'assets/panel.js': 'send("worker/info", {})' };
+    expect(problems(build(undefined, more))).toEqual([
+      "assets/worker.js holds code only the tests use ('worker/info'): build with mode \"release\" (npm run package does)",
+      'assets/content.js holds code only the tests use (__webagentClosedRoots): build with mode "release" (npm run package does)',
+      "assets/panel.js holds code only the tests use ('worker/info'): build with mode \"release\" (npm run package does)",
+    ]);
+    // the words in a page's text are no script
+    expect(problems(build(undefined, { 'sidepanel/index.html': "<p>'worker/info'</p>" }))).toEqual([]);
+  });
+
   it('lists every problem at once', () => {
     expect(problems(build({ ...MANIFEST, version: '0.1.0' }, { 'a.js.map': '' }), '0.2.0', '')).toHaveLength(3);
   });
