@@ -4,7 +4,7 @@
  * BullMQ queue (npm run worker). Exit 0 when every task ended (whatever its kind), 1 when the
  * batch was interrupted or could not go on, 2 bad usage.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 // Only light modules load before the flags and files are checked (a bad one is refused at once);
@@ -19,6 +19,7 @@ import { count } from '../src/core/i18n';
 import { makeDisplay } from './batch/display';
 import type { ResultsFile } from './batch/results-file';
 import { parseRate } from './batch/rate-limit';
+import { replaceFile } from './batch/safe-write';
 import { endpointAllowed, endpointKey } from '../src/core/batch/job';
 import { scrub } from '../src/core/trace';
 
@@ -139,6 +140,7 @@ async function main() {
   const { DIST } = await import('./browser');
   const { ensureChromium } = await import('./chromium');
   const { judgeFolder } = await import('./batch/judge');
+  const { childPath } = await import('./batch/artefacts');
   // Here (the workers run the tasks in queue mode): checked once, not found missing by every task in turn (each would count as an infrastructure failure).
   if (!values.queue && !existsSync(path.join(DIST, 'manifest.json'))) {
     process.stderr.write(`The extension is not built (${DIST} has no manifest.json). Run "npm run build" first.\n`);
@@ -152,7 +154,8 @@ async function main() {
   const secrets = [run.config.apiKey ?? '', judgeKey].filter(Boolean);
   const writeSummary = (results: ResultsFile) => {
     const all = tasks.map((t) => results.byId.get(t.id)).filter((r): r is TaskResult => !!r);
-    writeFileSync(path.join(out, 'summary.html'), scrub(summaryHtml(all, { title: `Batch ${path.basename(values.tasks!)}`, generatedAt: new Date().toISOString(), references }), secrets));
+    // a new file renamed over it: a symbolic link left at its name is replaced, its target untouched
+    replaceFile(path.join(out, 'summary.html'), scrub(summaryHtml(all, { title: `Batch ${path.basename(values.tasks!)}`, generatedAt: new Date().toISOString(), references }), secrets));
   };
   const display = makeDisplay();
   const controller = new AbortController();
@@ -170,7 +173,8 @@ async function main() {
   process.on('SIGTERM', () => { signalled ??= 'SIGTERM'; controller.abort('the batch was stopped (SIGTERM)'); });
   const judge = values.judge
     ? async (r: TaskResult) => {
-      const v = await judgeFolder(path.join(out, r.folder), { ...judgeConfig, apiKey: judgeKey, signal: controller.signal, ...(r.answerJson !== undefined ? { answerJson: r.answerJson } : {}) });
+      // the folder as a worker's result's is checked: a plain name inside --out (results.jsonl is input too)
+      const v = await judgeFolder(childPath(out, r.folder), { ...judgeConfig, apiKey: judgeKey, signal: controller.signal, ...(r.answerJson !== undefined ? { answerJson: r.answerJson } : {}) });
       if ('error' in v) throw new Error(v.error);
       return v;
     }

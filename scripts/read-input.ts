@@ -32,6 +32,8 @@ function notRegular(st: Stats): string | null {
 export interface ReadInputOptions {
   /** How the limit reads in a refusal (default: the cap in a human unit), e.g. "20 MB for all the files together". */
   limit?: string;
+  /** A symbolic link at `file` is refused (O_NOFOLLOW), not followed: for what the batch keeps in --out. */
+  noFollow?: boolean;
 }
 
 /**
@@ -42,7 +44,13 @@ export interface ReadInputOptions {
 export function readInputFile(file: string, maxBytes: number, opts: ReadInputOptions = {}): Buffer {
   const limit = opts.limit ?? humanBytes(maxBytes);
   // O_NONBLOCK: opening a FIFO for reading with no writer would otherwise wait for one forever.
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (opts.noFollow ? constants.O_NOFOLLOW : 0));
+  } catch (e) {
+    if (opts.noFollow && (e as NodeJS.ErrnoException).code === 'ELOOP') throw new Error(`${file} is a symbolic link, which is not followed here`, { cause: e });
+    throw e;
+  }
   try {
     const st = fstatSync(fd);
     const why = notRegular(st);

@@ -52,7 +52,7 @@ async function main() {
   if (!values.queue) usage('--queue is required.');
   const endpoints = (values['base-url'] ?? (process.env.VLM_BASE_URL ?? '').split(',')).map((u) => u.trim()).filter(Boolean);
   if (!endpoints.length) usage('--base-url is required: the model endpoint(s) this worker sends its key to (or set VLM_BASE_URL). Jobs that name another endpoint are refused.');
-  for (const e of endpoints) if (!endpointKey(e)) usage(`--base-url ${e}: not an http(s) URL.`);
+  for (const e of endpoints) if (!endpointKey(e)) usage(`--base-url ${e}: not an http(s) URL without a user, query or fragment.`);
   const concurrency = Number(values.concurrency ?? 1);
   if (!Number.isInteger(concurrency) || concurrency < 1) usage('--concurrency must be a positive whole number.');
   const lockSeconds = Number(values['lock-seconds'] ?? 30);

@@ -4,23 +4,21 @@
  * submitting side into a folder whose name it made itself. Neither side builds a path from what
  * the other sent without checking that it stays where it belongs (`childPath`).
  *
- * What the submitting side takes: at most ARTEFACT_LIMITS.files entries, each a plain name
- * (letters, digits, `.`, `_`, `-`; no folder, no leading dot) stored without compression, so the
- * bytes unpacked are never more than the bytes received (no zip bomb), and the zip itself no
- * larger than ARTEFACT_LIMITS.zipBytes (checked in Redis before it is fetched).
+ * What the submitting side takes: a zip no larger than ARTEFACT_LIMITS.zipBytes (checked in Redis
+ * before it is fetched), whose End of Central Directory and central directory say, before any
+ * file is copied, that it holds at most ARTEFACT_LIMITS.files entries, each a plain name stored
+ * without compression, in order, none overlapping another (src/core/batch/zip-entries.ts): the
+ * bytes unpacked are never more than the bytes received (no zip bomb, no name twice over the same
+ * bytes).
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { unzipSync, zipSync } from 'fflate';
+import { zipSync } from 'fflate';
+import { mb, readZipEntries, type ZipLimits } from '../../src/core/batch/zip-entries';
 
 export const ARTEFACT_LIMITS = { zipBytes: 300 * 1024 * 1024, files: 2_000, nameChars: 100 } as const;
 
-/** "3.2 MB" */
-export function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-const PLAIN_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+export { mb };
 
 /**
  * `root/name`, when that is a direct child of `root` (resolved); else it throws. For every path
@@ -45,26 +43,15 @@ export function packFolder(dir: string): Uint8Array {
   return zipSync(files, { level: 0 });
 }
 
-/** A received zip's files, or why it is refused. */
-export function readArtefacts(zip: Uint8Array, limits: { zipBytes: number; files: number; nameChars: number } = ARTEFACT_LIMITS): Record<string, Uint8Array> | string {
+/**
+ * A received zip's files, or why it is refused: nothing is copied before its directory has been
+ * read and checked whole; the files are views into `zip` (no copy).
+ */
+export function readArtefacts(zip: Uint8Array, limits: ZipLimits = ARTEFACT_LIMITS): Record<string, Uint8Array> | string {
   if (zip.byteLength > limits.zipBytes) return `its folder's zip is ${mb(zip.byteLength)}; the limit is ${mb(limits.zipBytes)}`;
-  let problem: string | null = null;
-  let n = 0;
-  try {
-    const files = unzipSync(zip, {
-      filter: (f) => {
-        n++;
-        if (problem) return false;
-        if (n > limits.files) problem = `its folder holds more than ${limits.files} files`;
-        else if (f.name.length > limits.nameChars || !PLAIN_NAME.test(f.name)) problem = `its folder holds "${f.name.slice(0, 80).replace(/[^\x20-\x7e]/g, '?')}", which is not a plain file name`;
-        else if (f.compression !== 0) problem = `its folder's "${f.name}" is compressed (a worker stores files as they are)`;
-        return !problem;
-      },
-    });
-    return problem ?? files;
-  } catch (e) {
-    return `its folder's zip cannot be read (${e instanceof Error ? e.message : String(e)})`;
-  }
+  const read = readZipEntries(zip, limits);
+  if (!read.ok) return read.problem;
+  return Object.fromEntries(read.entries.map((e) => [e.name, zip.subarray(e.start, e.end)]));
 }
 
 /** The files into `out/folder`, unpacked under a temporary name and renamed when whole. */

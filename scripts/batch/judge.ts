@@ -11,8 +11,12 @@
  * the folder's trace.json, else none.
  * Errors (no folder, an interact_messages.json that is no message list, a model that fails after its retries, a stop) come back as `{ error }`,
  * with the API key cut out of the message; nothing returned carries the key.
+ * What goes to the judge is the folder's own: a folder that is a symbolic link, or a file in it
+ * that is one (or a FIFO, a device), is refused, never followed (docs/batch.md, "Who trusts what":
+ * --out may hold what someone else put there).
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import OpenAI from 'openai';
 import type { Verdict } from '../../src/core/batch/types';
@@ -49,9 +53,22 @@ function cutKey(text: string, key: string): string {
   return key ? text.split(key).join('[key]') : text;
 }
 
+/** A file of the task folder, only when it is a regular file there: a symbolic link is not followed (O_NOFOLLOW). */
+async function readOwn(dir: string, name: string): Promise<Buffer> {
+  const file = await open(path.join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === 'ELOOP' ? new Error(`${name} is a symbolic link, which is not followed`) : e;
+  });
+  try {
+    if (!(await file.stat()).isFile()) throw new Error(`${name} is not a regular file`);
+    return await file.readFile();
+  } finally {
+    await file.close();
+  }
+}
+
 async function actionsFromTrace(dir: string): Promise<string[]> {
   try {
-    const trace = JSON.parse(await readFile(path.join(dir, 'trace.json'), 'utf8')) as { steps?: StepLike[] };
+    const trace = JSON.parse((await readOwn(dir, 'trace.json')).toString('utf8')) as { steps?: StepLike[] };
     return Array.isArray(trace.steps) ? trace.steps.map((s) => stepActionInWords(s)) : [];
   } catch {
     return [];
@@ -63,8 +80,9 @@ export async function judgeFolder(dir: string, o: JudgeOptions): Promise<Verdict
   let names: string[];
   let messagesText: string;
   try {
+    if (!(await lstat(dir)).isDirectory()) throw new Error('it is not a folder (a symbolic link is not followed)');
     names = await readdir(dir);
-    messagesText = await readFile(path.join(dir, 'interact_messages.json'), 'utf8');
+    messagesText = (await readOwn(dir, 'interact_messages.json')).toString('utf8');
   } catch (e) {
     return { error: `Cannot read the task folder ${dir}: ${(e as Error).message}` };
   }
@@ -80,7 +98,7 @@ export async function judgeFolder(dir: string, o: JudgeOptions): Promise<Verdict
 
   let shots: string[];
   try {
-    shots = await Promise.all(shotNames.map(async (n) => `data:image/png;base64,${(await readFile(path.join(dir, n))).toString('base64')}`));
+    shots = await Promise.all(shotNames.map(async (n) => `data:image/png;base64,${(await readOwn(dir, n)).toString('base64')}`));
   } catch (e) {
     return { error: `Cannot read a screenshot in ${dir}: ${(e as Error).message}` };
   }

@@ -83,8 +83,7 @@ function pause(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 export async function runLocalBatch(o: LocalBatchOptions): Promise<BatchOutcome> {
-  const results = new ResultsFile(o.out, o.secrets);
-  if (results.skipped) o.display.line(`results.jsonl: ${results.skipped} unreadable line(s) skipped (a crash cut a line?); their tasks run again`);
+  const results = new ResultsFile(o.out, o.tasks, o.secrets);
   const plan = planBatch(o.tasks, results.byId, o.retryFailed);
   const tally = new Tally(results, o, o.tasks.length, o.tasks.length - plan.run.length);
   if (plan.kept.length) tally.line(`${count(plan.kept.length, 'task')} already ended in ${results.file}; ${plan.run.length} to run${o.retryFailed ? ' (failed ones included: --retry-failed)' : ''}`);

@@ -94,7 +94,7 @@ export async function submitAndFollow(o: QueueBatchOptions): Promise<BatchOutcom
   const connection = redisFrom(o.queue);
   const queue = new Queue<JobData, TaskResult>(QUEUE_NAME, { connection });
   const events = new QueueEvents(QUEUE_NAME, { connection: connection.duplicate() });
-  const results = new ResultsFile(o.out, o.secrets);
+  const results = new ResultsFile(o.out, o.tasks, o.secrets);
   const batch = batchId(o.out);
   const plan = planBatch(o.tasks, results.byId, o.retryFailed);
   const tally = new Tally(results, o, o.tasks.length, o.tasks.length - plan.run.length);

@@ -28,6 +28,9 @@ export class Tally {
   constructor(readonly results: ResultsFile, private o: TallyOptions, total: number, before: number) {
     this.progress = newProgress(total, before, Date.now());
     o.display.update(this.progress);
+    // what results.jsonl held that is not kept: its tasks run again
+    if (results.skipped) this.line(`results.jsonl: ${results.skipped} unreadable line(s) skipped (a crash cut a line?); their tasks run again`);
+    for (const why of results.refused) this.line(why);
     // interrupted: the time left stops being estimated (it would only grow while the runs stop)
     o.signal.addEventListener('abort', () => this.set({ stopping: true }), { once: true });
   }

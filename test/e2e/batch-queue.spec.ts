@@ -20,6 +20,7 @@ import { startRedis, type RedisServer } from '../../scripts/redis-server';
 import type { StaticServer } from '../../scripts/static-server';
 import type { TaskResult } from '../../src/core/batch/types';
 import { artefactsKey, batchId, jobIdOf, QUEUE_NAME } from '../../scripts/batch/queue';
+import { overlappingZip } from '../fixtures/zips';
 
 const KEY = 'sk-worker-3c9e1a77f0b24d51';
 const DISHES: Array<[string, string, string]> = [
@@ -205,13 +206,13 @@ test('a worker refuses hostile jobs and sends its key only to its own endpoint; 
   }
 });
 
-test('the submitting side refuses a hostile worker\'s results: a folder that walks out of --out, an oversized zip, a task it never submitted, paths in the zip, a huge result', async () => {
+test('the submitting side refuses a hostile worker\'s results: a folder that walks out of --out, an oversized zip, a task it never submitted, paths in the zip, a huge result, names over one entry', async () => {
   test.setTimeout(120_000);
   const own = await startRedis();
   const keep = canary('canary-results');
   const out = path.join(root, 'out-hostile');
   const tasks = path.join(root, 'tasks-hostile.jsonl');
-  writeFileSync(tasks, [0, 1, 2, 3, 4].map((i) => JSON.stringify({ web_name: 'Evil', id: `Evil--${i}`, ques: `Task ${i}`, web: 'http://127.0.0.1:9/' })).join('\n'));
+  writeFileSync(tasks, [0, 1, 2, 3, 4, 5].map((i) => JSON.stringify({ web_name: 'Evil', id: `Evil--${i}`, ques: `Task ${i}`, web: 'http://127.0.0.1:9/' })).join('\n'));
   const connection = new Redis(own.url, { maxRetriesPerRequest: null });
   // Someone with Redis puts a job of their own under the id the batch will give its first task (held back a minute).
   const planted = new Queue(QUEUE_NAME, { connection });
@@ -243,6 +244,10 @@ test('the submitting side refuses a hostile worker\'s results: a folder that wal
         return { ...base, id: 'Never--9', folder: 'taskNever--9' };
       case 'Evil--4':
         return { ...base, answer: 'x'.repeat(2 * 1024 * 1024) };
+      case 'Evil--5':
+        // issue 48: 1,998 names over one stored 100 KB entry, 219 KB that unpacked to 199.9 MB
+        await connection.set(artefactsKey(job.id!), Buffer.from(overlappingZip(1998, 100 * 1024)));
+        return base;
       default:
         await connection.set(artefactsKey(job.id!), Buffer.from(zipSync({ [`../../${path.basename(keep)}/pwned.txt`]: new Uint8Array([1]) }, { level: 0 })));
         return base;
@@ -253,13 +258,14 @@ test('the submitting side refuses a hostile worker\'s results: a folder that wal
     expect(r.code, r.stderr).toBe(0);
     const lines = readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TaskResult);
     const by = new Map(lines.map((l) => [l.id, l]));
-    expect([...by.keys()].sort(), 'no line for a task never submitted').toEqual(['Evil--0', 'Evil--1', 'Evil--2', 'Evil--3', 'Evil--4']);
+    expect([...by.keys()].sort(), 'no line for a task never submitted').toEqual(['Evil--0', 'Evil--1', 'Evil--2', 'Evil--3', 'Evil--4', 'Evil--5']);
     for (const l of lines) expect(l).toMatchObject({ kind: 'infrastructure', folder: `task${l.id}` });
     expect(by.get('Evil--0')!.stopReason).toMatch(/^the worker's result was refused: it names the folder "\.\.\/canary-results"; a task's folder is "taskEvil--0"$/);
     expect(by.get('Evil--1')!.stopReason).toMatch(/^the worker's result was refused: its folder's zip is 301\.0 MB; the limit is 300\.0 MB$/);
     expect(by.get('Evil--2')!.stopReason).toMatch(/^the worker's result was refused: it is for the task "Never--9", not "Evil--2"/);
     expect(by.get('Evil--3')!.stopReason).toMatch(/^the worker's result was refused: its folder holds ".*pwned\.txt", which is not a plain file name$/);
     expect(by.get('Evil--4')!.stopReason).toMatch(/^the job was not read: its job's returnvalue is 2\.0 MB in Redis; the limit is 1\.0 MB$/);
+    expect(by.get('Evil--5')!.stopReason).toBe('the worker\'s result was refused: its folder\'s "f1.bin" starts inside or before the file listed before it (each file\'s bytes are stored once, in order)');
     // Logged as they came, and nothing written outside --out or into it for them.
     expect(r.stderr).toContain('Evil--2: the worker\'s result was refused: it is for the task "Never--9"');
     expect(readdirSync(keep)).toEqual(['keep.txt']);
@@ -267,7 +273,7 @@ test('the submitting side refuses a hostile worker\'s results: a folder that wal
     expect(readdirSync(out).filter((f) => f.startsWith('task') || f.startsWith('.'))).toEqual([]);
     expect(existsSync(path.join(root, 'pwned.txt'))).toBe(false);
     // The planted job was replaced by the batch's own before any worker took it.
-    expect(seen.sort()).toEqual(['Task 0', 'Task 1', 'Task 2', 'Task 3', 'Task 4']);
+    expect(seen.sort()).toEqual(['Task 0', 'Task 1', 'Task 2', 'Task 3', 'Task 4', 'Task 5']);
   } finally {
     await evil.close();
     evilConnection.disconnect();

@@ -6,7 +6,7 @@
  * of the last one.
  */
 import { test, expect } from './fixtures';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
@@ -237,6 +237,47 @@ test('a key that is on a page and in a task is in none of the batch\'s outputs',
   } finally {
     await keyed.close();
   }
+});
+
+test('a tampered results.jsonl and links in --out: the refused line\'s task runs again, the judge reads nothing outside --out, no write follows a link', async () => {
+  test.setTimeout(120_000);
+  const out = path.join(root, 'tampered');
+  mkdirSync(out);
+  // someone else's folder beside --out, and a file the batch must not write
+  const CANARY = 'victim-canary-5f2d';
+  const victim = path.join(root, 'victim');
+  mkdirSync(victim);
+  writeFileSync(path.join(victim, 'interact_messages.json'), JSON.stringify([
+    { role: 'system', content: 'x' }, { role: 'user', content: `Now given a task: ${CANARY}  Please interact with https://x.example/ and get the answer.` },
+    { role: 'assistant', content: `Thought: x\n\nAction: ANSWER; ${CANARY}` },
+  ]));
+  const picture = Buffer.from(`\x89PNG ${CANARY} picture`);
+  writeFileSync(path.join(victim, 'screenshot1.png'), picture);
+  const keep = path.join(root, 'keep.html');
+  writeFileSync(keep, 'keep me');
+  symlinkSync(keep, path.join(out, 'summary.html'));
+  const tasks = path.join(root, 'tasks-tampered.jsonl');
+  writeTasks(tasks, ['Recipes--0']);
+  // issue 48: a finished, unjudged line whose folder walks out of --out; a rerun with --judge sent the victim's files to the judge
+  const t = JSON.parse(readFileSync(tasks, 'utf8')) as { id: string; ques: string; web: string };
+  writeFileSync(path.join(out, 'results.jsonl'), `${JSON.stringify({
+    id: t.id, site: 'Recipes', task: t.ques, url: t.web, folder: '../victim', status: 'finished', kind: 'finished', answer: 'forged', stopReason: null, guard: null,
+    steps: 1, tokens: { prompt: 1, completion: 1 }, cost: null, durations: { totalMs: 1, startMs: 0, runMs: 1, exportMs: 0 }, attempts: 1, verdict: null,
+    startedAt: '2026-12-01T00:00:00.000Z', endedAt: '2026-12-01T00:00:01.000Z', worker: 'h:1',
+  })}\n`);
+  const judged = model.judgings.length;
+  const r = await spawnScript('batch', ['--tasks', tasks, '--out', out, '--base-url', model.baseUrl, '--max-steps', '5', '--judge']).done;
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).toContain('results.jsonl line 1: the result of "Recipes--0" is refused: its folder "../victim" is not its task\'s folder "taskRecipes--0"; the task runs again');
+  const [x] = results(out);
+  expect(x).toMatchObject({ id: 'Recipes--0', folder: 'taskRecipes--0', kind: 'finished', answer: expect.stringMatching(/kcal/), verdict: { success: true } });
+  const sent = JSON.stringify(model.judgings.slice(judged));
+  expect(sent).not.toContain(CANARY);
+  expect(sent).not.toContain(picture.toString('base64'));
+  // summary.html: the link replaced by the page, its target untouched
+  expect(lstatSync(path.join(out, 'summary.html')).isSymbolicLink()).toBe(false);
+  expect(readFileSync(path.join(out, 'summary.html'), 'utf8')).toContain('Recipes--0');
+  expect(readFileSync(keep, 'utf8')).toBe('keep me');
 });
 
 test('--file and --tasks of a FIFO, /dev/zero or a directory end with a clear message', async () => {

@@ -87,7 +87,7 @@ describe('how a run ends', () => {
 });
 
 describe('resume', () => {
-  const tasks = ['a', 'b', 'c', 'd'].map((id) => ({ id, site: 'S', task: id, url: 'https://s.example/' }));
+  const tasks = ['a', 'b', 'c', 'd'].map((id) => ({ id, site: 'S', task: `task ${id}`, url: 'https://s.example/' }));
   it('runs what has no result; with --retry-failed also what did not finish', () => {
     const done = new Map([['a', result('a', 'finished')], ['b', result('b', 'agent')], ['c', result('c', 'infrastructure')], ['gone', result('gone', 'finished')]]);
     const plain = planBatch(tasks, done, false);
@@ -102,6 +102,59 @@ describe('resume', () => {
     expect([...r.byId.keys()]).toEqual(['b', 'a']);
     expect(r.byId.get('b')!.kind).toBe('finished');
     expect(resultsText(r.byId.values(), tasks).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as TaskResult).id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('resume: results.jsonl is input too', () => {
+  // the task file's tasks, and lines as result() writes them for those tasks
+  const tasks = ['a', 'b', 'c'].map((id) => ({ id, site: 'S', task: `task ${id}`, url: 'https://s.example/' }));
+  const lines = (...rs: TaskResult[]) => rs.map((r) => JSON.stringify(r)).join('\n');
+  it('keeps a line of its task, in its own folder', () => {
+    const r = readResults(lines(result('a', 'finished'), result('gone', 'finished')), tasks);
+    expect([...r.byId.keys()]).toEqual(['a', 'gone']);
+    expect(r.refused).toEqual([]);
+  });
+  it('refuses a line whose folder is not its task\'s, and says why: its task runs again (issue 48: "../victim" went to the judge)', () => {
+    const r = readResults(lines(result('a', 'finished', { folder: '../victim' }), result('b', 'finished', { folder: 'taskc' })), tasks);
+    expect(r.byId.size).toBe(0);
+    expect(r.refused).toEqual([
+      'results.jsonl line 1: the result of "a" is refused: its folder "../victim" is not its task\'s folder "taska"; the task runs again',
+      'results.jsonl line 2: the result of "b" is refused: its folder "taskc" is not its task\'s folder "taskb"; the task runs again',
+    ]);
+    expect(planBatch(tasks, r.byId, false).run.map((t) => t.id)).toEqual(['a', 'b', 'c']);
+  });
+  it('refuses a line of the same id whose task text or start page is not the task file\'s', () => {
+    const r = readResults(lines(result('a', 'finished', { task: 'Send all the money' }), result('b', 'finished', { url: 'https://evil.example/' })), tasks);
+    expect(r.byId.size).toBe(0);
+    expect(r.refused).toEqual([
+      'results.jsonl line 1: the result of "a" is refused: its task is not the task file\'s (the text differs); the task runs again',
+      'results.jsonl line 2: the result of "b" is refused: its start page "https://evil.example/" is not the task file\'s "https://s.example/"; the task runs again',
+    ]);
+  });
+  it('drops a line of a task no longer in the file whose id or folder could walk out of --out', () => {
+    const r = readResults(lines(result('../x', 'finished'), result('gone', 'finished', { folder: '/etc' })), tasks);
+    expect(r.byId.size).toBe(0);
+    expect(r.refused[0]).toMatch(/^results\.jsonl line 1: the result of "\.\.\/x" is refused: its id "\.\.\/x" cannot be a folder name .*; it is dropped$/);
+    expect(r.refused[1]).toBe('results.jsonl line 2: the result of "gone" is refused: its folder "/etc" is not its task\'s folder "taskgone"; it is dropped');
+  });
+  it('takes the last line of a task: a refused last line leaves it without a result, a good one after a refused one is kept', () => {
+    const good = result('a', 'finished');
+    const bad = result('a', 'finished', { folder: '../victim' });
+    const afterGood = readResults(lines(good, bad), tasks);
+    expect(afterGood.byId.has('a')).toBe(false);
+    expect(afterGood.refused).toHaveLength(1);
+    const afterBad = readResults(lines(bad, good), tasks);
+    expect(afterBad.byId.get('a')).toEqual(good);
+    expect(afterBad.refused).toEqual([]);
+  });
+  it('plans a run, not a kept result, for a result that is not its task\'s, however it got into the map', () => {
+    const done = new Map([
+      ['a', result('a', 'finished', { folder: '../victim' })], ['b', result('b', 'finished', { task: 'other' })], ['c', result('c', 'finished')],
+      ['gone', result('gone', 'finished', { folder: '../../x' })],
+    ]);
+    const plan = planBatch(tasks, done, false);
+    expect(plan.run.map((t) => t.id)).toEqual(['a', 'b']);
+    expect(plan.kept.map((r) => r.id)).toEqual(['c']);
   });
 });
 

@@ -4,7 +4,7 @@
  * temporary directory with and without the success banner in the screenshots.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -206,5 +206,25 @@ describe('judgeFolder', () => {
     const wrong = await judgeFolder(dir, { ...opts('webvoyager'), apiKey: 'sk-wrong-key-456' });
     expect(wrong).toMatchObject({ error: expect.stringMatching(/401/) });
     expect(JSON.stringify(wrong)).not.toContain('sk-wrong-key-456');
+  });
+
+  it('sends nothing through a symbolic link: a linked folder, linked messages or a linked screenshot are refused', async () => {
+    const before = fake.judgings.length;
+    // someone else's folder, linked in where a task's folder goes
+    const victim = folder('victim', ['banner'], 'Milk added');
+    const linked = path.join(root, 'taskShop--8');
+    symlinkSync(victim, linked);
+    expect(await judgeFolder(linked, opts('webvoyager'))).toMatchObject({ error: expect.stringMatching(/^Cannot read the task folder .*taskShop--8: it is not a folder \(a symbolic link is not followed\)$/) });
+    const messagesLinked = folder('taskShop--9', ['banner'], 'Milk added');
+    rmSync(path.join(messagesLinked, 'interact_messages.json'));
+    symlinkSync(path.join(victim, 'interact_messages.json'), path.join(messagesLinked, 'interact_messages.json'));
+    expect(await judgeFolder(messagesLinked, opts('webvoyager'))).toMatchObject({ error: expect.stringMatching(/interact_messages\.json is a symbolic link, which is not followed$/) });
+    const shotLinked = folder('taskShop--10', ['plain'], 'Milk added');
+    rmSync(path.join(shotLinked, 'screenshot1.png'));
+    symlinkSync(path.join(victim, 'screenshot1.png'), path.join(shotLinked, 'screenshot1.png'));
+    expect(await judgeFolder(shotLinked, opts('webvoyager'))).toMatchObject({ error: expect.stringMatching(/^Cannot read a screenshot in .*: screenshot1\.png is a symbolic link, which is not followed$/) });
+    expect(fake.judgings.length, 'nothing reached the judge').toBe(before);
+    // the folder itself, read where it is, is judged
+    expect(await judgeFolder(victim, opts('webvoyager'))).toMatchObject({ success: true });
   });
 });

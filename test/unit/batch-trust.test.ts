@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
-import { checkJob, checkWorkerResult, endpointAllowed, type JobData } from '../../src/core/batch/job';
+import { checkJob, checkWorkerResult, endpointAllowed, endpointKey, type JobData } from '../../src/core/batch/job';
 import { readTasks, taskFolder } from '../../src/core/batch/tasks';
 import type { BatchTask, TaskResult } from '../../src/core/batch/types';
 import { MAX_FILES_BYTES } from '../../src/core/files';
@@ -100,6 +100,25 @@ describe('an endpoint a job names', () => {
     for (const u of ['https://evil.example/v1', 'https://api.example/v2', 'http://api.example/v1', 'http://127.0.0.1:8001/v1', 'https://api.example.evil.example/v1', 'not a url']) {
       expect(endpointAllowed(u, mine), u).toBe(false);
     }
+  });
+  it('is refused when it carries a user, a query or a fragment, even an empty one: refused, not normalised away', () => {
+    const worker = 'http://127.0.0.1:8000/v1';
+    const cases = {
+      user: 'http://evil@127.0.0.1:8000/v1', password: 'http://evil:pw@127.0.0.1:8000/v1', 'empty user': 'http://@127.0.0.1:8000/v1',
+      'user, no slashes': 'http:evil@127.0.0.1:8000/v1', 'user, backslashes': 'http:\\\\evil@127.0.0.1:8000/v1', 'user, a control character first': '\u0001http://evil@127.0.0.1:8000/v1',
+      query: 'http://127.0.0.1:8000/v1?q=1', 'empty query': 'http://127.0.0.1:8000/v1?', 'query after a slash': 'http://127.0.0.1:8000/v1/?',
+      fragment: 'http://127.0.0.1:8000/v1#x', 'empty fragment': 'http://127.0.0.1:8000/v1#',
+      'all of them, in capitals': 'HTTP://evil@127.0.0.1:8000/V1/?q=1#x',
+    };
+    for (const [what, u] of Object.entries(cases)) {
+      expect(endpointKey(u), what).toBeNull();
+      expect(endpointAllowed(u, [worker]), what).toBe(false);
+      // a worker given such an endpoint matches nothing either, not even itself
+      expect(endpointAllowed(u, [u]), what).toBe(false);
+    }
+    expect(endpointKey('HTTP://127.0.0.1:8000/V1/')).toBe(endpointKey(worker));
+    // an @ in the path is no user
+    expect(endpointKey('https://api.example/v1/@team')).toBe('https://api.example/v1/@team');
   });
 });
 

@@ -68,11 +68,23 @@ export function checkJob(x: unknown, bytes: number): JobRead {
   return { ok: true, job: { batch: d.batch, task, run: run.run, allowGuards: d.allowGuards as string[], timeoutMs: d.timeoutMs, rate } };
 }
 
-/** An endpoint as compared: origin and path, no trailing slash, no query (null: not an http(s) URL). */
+/**
+ * An endpoint as compared: scheme, host, port and path, lower-cased, without a trailing slash.
+ * Null when it is not an http(s) URL, or when it carries a user (`user@`, `user:password@`, even an
+ * empty one), a query (`?…`, even an empty `?`) or a fragment (`#…`, even an empty `#`): those are
+ * refused, never normalised away, so `http://evil@127.0.0.1:8000/v1/?q=1#x` is no spelling of
+ * `http://127.0.0.1:8000/v1`.
+ */
 export function endpointKey(url: string): string | null {
+  // what the URL parser would drop or keep apart, seen in the text as given: an empty query,
+  // fragment or user leaves no trace in the parsed URL
+  if (/[?#]/.test(url)) return null;
+  const authority = url.trim().replace(/^[a-z][a-z\d+.-]*:[/\\]*/i, '').split(/[/\\]/)[0];
+  if (authority.includes('@')) return null;
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    if (u.username || u.password) return null;
     return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase();
   } catch {
     return null;

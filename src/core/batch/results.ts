@@ -1,9 +1,11 @@
 /**
  * A batch's results (docs/batch.md): how a run's end is classed, which tasks still need a run
  * when a batch is started again, how long to wait before retrying an infrastructure failure, and
- * results.jsonl read back (the last line of a task wins; a line cut by a crash is skipped). Pure.
+ * results.jsonl read back (the last line of a task wins; a line cut by a crash is skipped; a line
+ * whose folder is not its task's, or whose task is not the task file's, is refused). Pure.
  */
-import { taskFolder } from './tasks';
+import { idProblem, taskFolder } from './tasks';
+import { oneLine } from '../run/person-text';
 import type { BatchTask, StopKind, TaskResult } from './types';
 
 /** What the batch knows of a run's end. */
@@ -37,10 +39,12 @@ export function backoffMs(attempt: number, jitter = 0): number {
 }
 
 export interface ReadResults {
-  /** the last line of each task, by id */
+  /** the last line of each task, by id, when that line is taken */
   byId: Map<string, TaskResult>;
   /** lines that could not be read (a crash cut the last one) */
   skipped: number;
+  /** why a task's last line was refused, one sentence a task (its task runs again) */
+  refused: string[];
 }
 
 function isResult(x: unknown): x is TaskResult {
@@ -48,20 +52,48 @@ function isResult(x: unknown): x is TaskResult {
   return !!r && typeof r === 'object' && typeof r.id === 'string' && typeof r.kind === 'string' && typeof r.status === 'string';
 }
 
-export function readResults(text: string): ReadResults {
+/**
+ * Why a result read back from results.jsonl is not kept (null: kept). results.jsonl is a file
+ * anyone with --out could have written: a result's folder must be its task's own (`task{id}`, the
+ * id a plain folder name), and a result of a task in the task file must be for that task (its text
+ * and start page), as a worker's result must be (job.ts `checkWorkerResult`).
+ */
+export function keptProblem(r: TaskResult, t?: BatchTask): string | null {
+  const id = idProblem(r.id);
+  if (id) return id;
+  if (r.folder !== taskFolder(r.id)) return `its folder "${oneLine(String(r.folder).slice(0, 160))}" is not its task's folder "${taskFolder(r.id)}"`;
+  if (t && r.task !== t.task) return 'its task is not the task file\'s (the text differs)';
+  if (t && r.url !== t.url) return `its start page "${oneLine(String(r.url).slice(0, 160))}" is not the task file's "${oneLine(t.url)}"`;
+  return null;
+}
+
+/**
+ * results.jsonl read back: the last line of each task is its result, when it is one the batch may
+ * keep (keptProblem, against `tasks`, the task file); a refused line leaves its task without a
+ * result, so the task runs again, and says why.
+ */
+export function readResults(text: string, tasks: readonly BatchTask[] = []): ReadResults {
   const byId = new Map<string, TaskResult>();
+  const why = new Map<string, string>();
+  const inFile = new Map(tasks.map((t) => [t.id, t]));
   let skipped = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let r: unknown;
     try {
-      const r: unknown = JSON.parse(line);
-      if (isResult(r)) byId.set(r.id, r);
-      else skipped++;
+      r = JSON.parse(line);
     } catch {
       skipped++;
+      return;
     }
-  }
-  return { byId, skipped };
+    if (!isResult(r)) { skipped++; return; }
+    const t = inFile.get(r.id);
+    const problem = keptProblem(r, t);
+    if (!problem) { byId.set(r.id, r); why.delete(r.id); return; }
+    byId.delete(r.id);
+    why.set(r.id, `results.jsonl line ${i + 1}: the result of "${oneLine(r.id.slice(0, 160))}" is refused: ${problem}; ${t ? 'the task runs again' : 'it is dropped'}`);
+  });
+  return { byId, skipped, refused: [...why.values()] };
 }
 
 /** results.jsonl's text: one line a result, in the task file's order, then any others. */
@@ -82,7 +114,8 @@ export interface Plan {
 /**
  * What a (re)started batch does: every task without a result runs; with `retryFailed`, so does
  * every task whose result is not `finished` (agent, guard and infrastructure ends). A result whose
- * task is no longer in the file is kept.
+ * task is no longer in the file is kept. A result the batch may not keep (keptProblem: another
+ * folder, another task under the same id) is no result: its task runs, and it is not kept.
  */
 export function planBatch(tasks: BatchTask[], done: Map<string, TaskResult>, retryFailed: boolean): Plan {
   const run: BatchTask[] = [];
@@ -90,10 +123,10 @@ export function planBatch(tasks: BatchTask[], done: Map<string, TaskResult>, ret
   const inFile = new Set(tasks.map((t) => t.id));
   for (const t of tasks) {
     const r = done.get(t.id);
-    if (!r || (retryFailed && r.kind !== 'finished')) run.push(t);
+    if (!r || keptProblem(r, t) || (retryFailed && r.kind !== 'finished')) run.push(t);
     else kept.push(r);
   }
-  for (const [id, r] of done) if (!inFile.has(id)) kept.push(r);
+  for (const [id, r] of done) if (!inFile.has(id) && !keptProblem(r)) kept.push(r);
   return { run, kept };
 }
 
