@@ -108,13 +108,18 @@ function requestsOf(rel: string): string[] {
   return out;
 }
 
-/** The extension API namespaces the file's code uses (`chrome.storage…` → storage); types do not count. */
+const apis = new Map<string, Set<string>>();
+/** The extension API namespaces the file's code uses (`chrome.storage…` → storage); types do not count. Walked once a file. */
 function apisOf(rel: string): Set<string> {
+  const known = apis.get(rel);
+  if (known) return known;
   const out = new Set<string>();
-  if (rel.endsWith('.html')) return out;
-  each(sourceOf(rel), (n) => {
-    if (ts.isPropertyAccessExpression(n) && isExtensionGlobal(n.expression)) out.add(n.name.text);
-  });
+  if (!rel.endsWith('.html')) {
+    each(sourceOf(rel), (n) => {
+      if (ts.isPropertyAccessExpression(n) && isExtensionGlobal(n.expression)) out.add(n.name.text);
+    });
+  }
+  apis.set(rel, out);
   return out;
 }
 
