@@ -41,6 +41,11 @@ export interface LaunchOptions {
    * browser pool loads its reset helper, scripts/batch/pool.ts: a page with the browsingData permission).
    */
   extraExtensions?: string[];
+  /**
+   * More Chromium switches (the queue worker's pool sends every request through its reach proxy,
+   * scripts/batch/reach-proxy.ts: --proxy-server and --proxy-bypass-list).
+   */
+  extraArgs?: string[];
 }
 
 export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Launched> {
@@ -61,6 +66,7 @@ export async function launchWithExtension(opts: LaunchOptions = {}): Promise<Lau
     '--silent-debugger-extension-api',
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--disable-gpu', '--disable-quic', '--no-default-browser-check',
+    ...(opts.extraArgs ?? []),
   ];
   // never the runner's whole environment (VLM_API_KEY, JUDGE_API_KEY, …): browser-env.ts
   const env = browserEnv(process.env, opts.display);

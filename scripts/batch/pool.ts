@@ -269,14 +269,15 @@ export async function resetChromium(b: Launched, helperId: string): Promise<void
  * loaded. The agent is loaded from a copy of the built extension taken now, so every task of the
  * batch runs the same build: a warm browser keeps the files it loaded, and a build during the batch
  * (which replaces dist/'s hashed file names) would leave it naming files that are gone.
+ * `extraArgs`: more Chromium switches (the queue worker's reach proxy; the local batch passes none).
  */
-export function chromiumPool(max: number, o: { extensionDir?: string } = {}): BrowserPool<Launched> & { helperDir: string } {
+export function chromiumPool(max: number, o: { extensionDir?: string; extraArgs?: string[] } = {}): BrowserPool<Launched> & { helperDir: string } {
   const helperDir = writeHelper();
   const helperId = unpackedExtensionId(helperDir);
   const extensionDir = path.join(realpathSync(mkdtempSync(path.join(tmpdir(), 'webagent-extension-'))), 'dist');
   cpSync(o.extensionDir ?? DIST, extensionDir, { recursive: true });
   const pool = new BrowserPool<Launched>({
-    launch: (spec) => launchWithExtension({ ...spec, ownSignals: true, extensionDir, extraExtensions: [helperDir] }),
+    launch: (spec) => launchWithExtension({ ...spec, ownSignals: true, extensionDir, extraExtensions: [helperDir], ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}) }),
     reset: (b) => resetChromium(b, helperId),
     close: (b) => b.close(),
   }, max);

@@ -14,6 +14,11 @@
  * where its owner said; every path is made from the checked task id and checked to stay in
  * --work. A refused job fails at once (no retry) with the reason, which the submitting side
  * writes as the task's stop reason.
+ *
+ * Where its browsers may go (issue 48): every request of the worker's browsers goes through its
+ * reach proxy (reach-proxy.ts), which lets through public addresses, the worker's own endpoints
+ * (the model endpoint, its limit proxies) and its --allow-site hosts only. A job whose start page
+ * is out of reach is refused up front by the same rule.
  */
 import { rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -29,6 +34,8 @@ import { createLimiter } from './rate-limit';
 import { startLimitProxy } from './limit-proxy';
 import { childPath, packFolder } from './artefacts';
 import { chromiumPool } from './pool';
+import { startPageReach, startReachProxy } from './reach-proxy';
+import { hostPortOf, type AllowSite } from '../../src/core/batch/reach';
 
 export interface WorkerOptions {
   queue: string;
@@ -39,6 +46,8 @@ export interface WorkerOptions {
   apiKey: string;
   /** where task folders are made */
   work: string;
+  /** hosts (and host:port) the worker's browsers may reach whatever they resolve to (--allow-site) */
+  allowSites: AllowSite[];
   /** the job lock's duration: a dead worker's task goes back to the queue after about this long */
   lockMs: number;
   log: (line: string) => void;
@@ -49,10 +58,13 @@ export async function startWorker(options: WorkerOptions): Promise<{ id: string;
   const o = { ...options, log: (line: string) => options.log(oneLine(line)) };
   const connection = redisFrom(o.queue);
   const stop = new AbortController();
+  // every request of the browsers goes through the reach proxy; the model endpoints pass by host:port
+  const reach = await startReachProxy({
+    allow: o.allowSites, passes: o.endpoints.map((e) => hostPortOf(e)).filter((e): e is string => !!e), log: (l) => o.log(`reach: ${l}`),
+  });
   // warm browsers, reset between jobs (pool.ts); one per job at once
-  const pool = chromiumPool(o.concurrency);
+  const pool = chromiumPool(o.concurrency, { extraArgs: reach.args });
   const proxies = new Map<string, Promise<Awaited<ReturnType<typeof startLimitProxy>>>>();
-  /** the model endpoint for this job: its limited endpoint's local proxy (one per endpoint and rate), or the endpoint itself with this machine's key */
   /** the model endpoint for this job: its limited endpoint's local proxy (one per endpoint and rate), or the endpoint itself with this machine's key */
   const endpoint = async (data: JobData): Promise<{ baseUrl: string; apiKey: string }> => {
     const asked = data.run.config.baseUrl ?? '';
@@ -70,6 +82,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ id: string;
     }
     // the proxy sends this machine's key; the browser's profile gets the proxy's own token, which it alone accepts
     const p = await proxy;
+    reach.passes.add(hostPortOf(p.baseUrl)!);
     return { baseUrl: p.baseUrl, apiKey: p.token };
   };
   const processor = async (job: Job<JobData, TaskResult>): Promise<TaskResult> => {
@@ -88,6 +101,12 @@ export async function startWorker(options: WorkerOptions): Promise<{ id: string;
     } catch (e) {
       o.log(`${jobName}: ${e instanceof Error ? e.message : String(e)}`);
       throw e;
+    }
+    const outOfReach = await startPageReach(data.task.url, { allow: o.allowSites, passes: reach.passes });
+    if (outOfReach) {
+      const problem = `the job was refused: ${outOfReach}`;
+      o.log(`${jobName}: ${problem}`);
+      throw new UnrecoverableError(problem);
     }
     o.log(`${jobName}: ${data.task.id} (attempt ${attempt})`);
     const end = await runTask(data.task, attempt, {
@@ -118,6 +137,7 @@ export async function startWorker(options: WorkerOptions): Promise<{ id: string;
       await worker.close();
       await pool.close();
       for (const p of proxies.values()) await (await p).close().catch(() => undefined);
+      await reach.close();
       connection.disconnect();
     },
   };

@@ -71,7 +71,8 @@ test('two workers, one killed mid-task: every task ends exactly once and its fol
   writeFileSync(tasks, DISHES.map(([name], i) => JSON.stringify({ web_name: 'Recipes', id: `Recipes--${i}`, ques: `How many calories per serving does the ${name} have?`, web: `${site.url}recipes/index.html` })).join('\n'));
   const out = path.join(root, 'out');
   for (const name of ['a', 'b']) {
-    workers.push(spawnScript('worker', ['--queue', redis.url, '--base-url', model.baseUrl, '--concurrency', '1', '--lock-seconds', '3', '--work', path.join(root, `work-${name}`)], { VLM_API_KEY: KEY }));
+    // the fixture pages are on 127.0.0.1: this worker's browsers may reach that server (and only it) on this machine
+    workers.push(spawnScript('worker', ['--queue', redis.url, '--base-url', model.baseUrl, '--allow-site', new URL(site.url).host, '--concurrency', '1', '--lock-seconds', '3', '--work', path.join(root, `work-${name}`)], { VLM_API_KEY: KEY }));
   }
   // The submitting side has no key at all: the workers' own keys reach the model.
   const submit = spawnScript('batch', ['--tasks', tasks, '--out', out, '--queue', redis.url, '--base-url', model.baseUrl, '--max-steps', '6', '--rate', '50/s'], { VLM_API_KEY: '' });
@@ -145,7 +146,7 @@ test('a worker refuses hostile jobs and sends its key only to its own endpoint; 
   const foreign = await startFakeModel({ policy: batchPolicy(PLANS) });
   const keep = canary('canary-jobs');
   const work = path.join(root, 'work-c');
-  const w = spawnScript('worker', ['--queue', own.url, '--base-url', keyed.baseUrl, '--lock-seconds', '3', '--work', work], { VLM_API_KEY: PAGE_KEY });
+  const w = spawnScript('worker', ['--queue', own.url, '--base-url', keyed.baseUrl, '--allow-site', new URL(site.url).host, '--lock-seconds', '3', '--work', work], { VLM_API_KEY: PAGE_KEY });
   const connection = new Redis(own.url, { maxRetriesPerRequest: null });
   const queue = new Queue(QUEUE_NAME, { connection });
   try {
@@ -159,19 +160,35 @@ test('a worker refuses hostile jobs and sends its key only to its own endpoint; 
       endpoint: { ...good, run: { ...good.run, config: { ...config, baseUrl: foreign.baseUrl } } },
       huge: { ...good, task: { ...task, task: 'x'.repeat(50_000) } },
       settings: { ...good, run: { ...good.run, config: { ...config, maxSteps: 1e9 } } },
+      // start pages only this machine serves (issue 48): the fixture server by another name, the metadata address, Redis
+      local: { ...good, task: { ...task, url: `http://localhost:${new URL(site.url).port}/__api/secret` } },
+      metadata: { ...good, task: { ...task, url: 'http://169.254.169.254/latest/meta-data/' } },
+      redis: { ...good, task: { ...task, url: `http://127.0.0.1:${new URL(own.url).port}/` } },
     };
     for (const [id, data] of Object.entries(hostile)) await queue.add(id, data, { jobId: id, attempts: 3 });
     const failed = async () => Promise.all(Object.keys(hostile).map(async (id) => {
       const j = await queue.getJob(id);
       return (await j?.getState()) === 'failed' ? `${id}: ${j!.failedReason} (${j!.attemptsMade})` : null;
     }));
-    await expect.poll(async () => (await failed()).filter(Boolean).length, { timeout: 60_000 }).toBe(4);
+    await expect.poll(async () => (await failed()).filter(Boolean).length, { timeout: 60_000 }).toBe(7);
     const reasons = (await failed()).join('\n');
     expect(reasons).toMatch(/^walk: the job was refused: its task: its id "\/\.\.\/\.\.\/canary-jobs" cannot be a folder name .* \(1\)$/m);
     expect(reasons).toMatch(new RegExp(`^endpoint: the job was refused: it names the model endpoint ${foreign.baseUrl.replace(/[/.]/g, '\\$&')}, and this worker sends its key only to .* \\(1\\)$`, 'm'));
     expect(reasons).toMatch(/^huge: the job was refused: its task: its task is longer than 20000 characters \(1\)$/m);
     expect(reasons).toMatch(/^settings: the job was refused: --max-steps must be a whole number from 1 to 1000\. \(1\)$/m);
     expect(readFileSync(path.join(keep, 'keep.txt'), 'utf8')).toBe('keep me');
+    expect(reasons).toMatch(/^local: the job was refused: its start page is out of this worker's reach: localhost names this machine; this worker's browser reaches only public addresses, its model endpoint and its --allow-site hosts \(1\)$/m);
+    expect(reasons).toMatch(/^metadata: the job was refused: its start page is out of this worker's reach: 169\.254\.169\.254 is a metadata address; .* \(1\)$/m);
+    expect(reasons).toMatch(/^redis: the job was refused: its start page is out of this worker's reach: 127\.0\.0\.1 is a loopback address; .* \(1\)$/m);
+    expect(site.events.filter((e) => e.type === 'api').map((e) => e.value), 'the refused start page was never requested').not.toContain('/__api/secret');
+
+    // Every request of the browser goes through the check, not only the start page: an allowed page
+    // asks for the same server by a name the worker does not allow, and those requests never arrive.
+    await queue.add('reach', { ...good, task: { ...task, id: 'Reach--0', url: `${site.url}batch/reach.html` } }, { jobId: 'reach', attempts: 1 });
+    await expect.poll(() => site.events.some((e) => e.value === '/__api/reach-done'), { timeout: 60_000 }).toBe(true);
+    expect(site.events.filter((e) => e.type === 'api' && e.value.startsWith('/__api/leak-')), 'requests to localhost').toEqual([]);
+    expect(w.stderr()).toMatch(new RegExp(`reach: refused localhost:${new URL(site.url).port}: localhost names this machine`));
+    await expect.poll(async () => (await queue.getJob('reach'))?.getState(), { timeout: 60_000 }).toMatch(/^(completed|failed)$/);
 
     // A submitter with no key that names its own server: the task ends saying why, and that server hears nothing.
     const tasks = path.join(root, 'tasks-foreign.jsonl');
