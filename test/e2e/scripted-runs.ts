@@ -36,9 +36,9 @@ export function sequence(steps: Step[], before?: (n: number) => Promise<void>): 
 
 export interface Outcome { r: CliResult; trace: Trace; events: Record<string, string>[]; model: FakeModel }
 
-/** `page` under guards/, run by `agent` (the spec's in-process runner, useAgent); `input`: the runner's stdin (one answer a line); the trace is written to `traceFile`. */
-export async function runScripted(agent: InProcessAgent, site: StaticServer, page: string, steps: Step[], input: string, traceFile: string): Promise<Outcome> {
-  const model = await sequence(steps);
+/** `page` under guards/, run by `agent` (the spec's in-process runner, useAgent); `input`: the runner's stdin (one answer a line); the trace is written to `traceFile`; `before` as sequence's. */
+export async function runScripted(agent: InProcessAgent, site: StaticServer, page: string, steps: Step[], input: string, traceFile: string, before?: (n: number) => Promise<void>): Promise<Outcome> {
+  const model = await sequence(steps, before);
   try {
     const r = await agent.run(['--task', 'Check the guards', '--url', `${site.url}guards/${page}`, '--base-url', model.baseUrl, '--trace', traceFile, '--max-steps', String(steps.length + 2)], {}, input);
     return { r, trace: JSON.parse(readFileSync(traceFile, 'utf8')) as Trace, events: [...site.events], model };
