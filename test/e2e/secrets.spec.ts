@@ -8,7 +8,7 @@
  */
 import { test, expect, type Page } from './fixtures';
 import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { shareExtension, panelSend, waitForRun } from './support';
+import { labelIn, panelSend, shareExtension, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Settings } from '../../src/core/settings';
@@ -24,12 +24,6 @@ shareExtension((e) => { ({ site, panel } = e); }, models);
 
 function reply(thought: string, action: string, memory = '{}'): ModelReply {
   return { content: `Thought: ${thought}\nAction: ${action}\nMemory_Updated: ${memory}` };
-}
-
-function labelIn(q: RecordedRequest, re: RegExp): number {
-  const l = q.prompt?.elements.find((e) => re.test(e.text))?.label;
-  if (l === undefined) throw new Error(`no element matching ${re} in the prompt`);
-  return l;
 }
 
 async function fake(policy: (q: RecordedRequest) => ModelReply): Promise<FakeModel> {

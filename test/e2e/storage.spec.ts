@@ -8,8 +8,8 @@
  */
 import { test, expect, type Page } from './fixtures';
 import { launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
-import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { panelSend, serveFixtures, stopWorker, waitForRun } from './support';
+import { startFakeModel, type FakeModel, type ModelReply } from '../fixtures/model/server';
+import { labelIn, panelSend, serveFixtures, stopWorker, waitForRun } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { ViewMessages } from '../../src/core/messages';
 
@@ -26,12 +26,6 @@ type Usage = ViewMessages['storage/usage']['res'];
 
 function reply(action: string): ModelReply {
   return { content: `Thought: next.\nAction: ${action}\nMemory_Updated: {}` };
-}
-
-function labelIn(q: RecordedRequest, re: RegExp): number {
-  const l = q.prompt?.elements.find((e) => re.test(e.text))?.label;
-  if (l === undefined) throw new Error(`no element matching ${re} in the prompt`);
-  return l;
 }
 
 test.beforeAll(async () => {

@@ -1,4 +1,5 @@
 /** Shared pieces of the end-to-end tests: fixture sites, the agent CLI, trace checks. */
+import type { RecordedRequest } from '../fixtures/model/server';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, test, type CliResult, type Pool } from './fixtures';
@@ -230,4 +231,11 @@ export function playwrightInvocation(): string {
     started = readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19] ?? '';
   } catch { /* not Linux: the parent's id alone */ }
   return `${process.ppid}-${started}`;
+}
+
+/** The label of the first element in a glm-web request's element list whose text matches `re` (a scripted model's pick); throws when none does. */
+export function labelIn(q: RecordedRequest, re: RegExp): number {
+  const l = q.prompt?.elements.find((e) => re.test(e.text))?.label;
+  if (l === undefined) throw new Error(`no element matching ${re} in the prompt`);
+  return l;
 }

@@ -21,8 +21,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { DIST, launchWithExtension, openPanel, type Launched } from '../../scripts/browser';
-import { startFakeModel, type FakeModel, type ModelReply, type RecordedRequest } from '../fixtures/model/server';
-import { panelSend, ROOT, serveFixtures } from './support';
+import { startFakeModel, type FakeModel, type ModelReply } from '../fixtures/model/server';
+import { labelIn, panelSend, ROOT, serveFixtures } from './support';
 import type { StaticServer } from '../../scripts/static-server';
 import type { RunView } from '../../src/core/messages';
 import type { Settings } from '../../src/core/settings';
@@ -49,12 +49,6 @@ let pausedId = '';
 
 function reply(thought: string, action: string): ModelReply {
   return { content: `Thought: ${thought}\nAction: ${action}\nMemory_Updated: {}` };
-}
-
-function labelIn(q: RecordedRequest, re: RegExp): number {
-  const l = q.prompt?.elements.find((e) => re.test(e.text))?.label;
-  if (l === undefined) throw new Error(`no element matching ${re} in the prompt`);
-  return l;
 }
 
 /** The folder's files replaced by the build in `from` (a zip's entries, or a built folder). */
