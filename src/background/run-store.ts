@@ -241,10 +241,13 @@ export function saveRun(state: RunState): Promise<void> {
     forgetWritten(state.id, safe.steps.length);
     const last = safe.steps.at(-1);
     if (last) lastSaid.set(state.id, last.observation);
-    // near the quota the browser states: room made before a write fails
-    const est = await (globalThis.navigator?.storage?.estimate() ?? Promise.resolve(null)).catch(() => null);
-    const need = bytesToFree(est?.usage ?? null, est?.quota ?? null);
-    if (need > 0) await makeRoom(need, state.id).catch((err: unknown) => console.warn('making room failed', err));
+    // near the quota the browser states: room made before a write fails, asked only when a
+    // finished step (and its pictures) was written, not at every transition of the run
+    if (from < safe.steps.length) {
+      const est = await (globalThis.navigator?.storage?.estimate() ?? Promise.resolve(null)).catch(() => null);
+      const need = bytesToFree(est?.usage ?? null, est?.quota ?? null);
+      if (need > 0) await makeRoom(need, state.id).catch((err: unknown) => console.warn('making room failed', err));
+    }
   });
   chain = next.catch(() => undefined);
   return next;
