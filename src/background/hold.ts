@@ -17,6 +17,10 @@
  *   another destination is held whatever it carries. What Fetch cannot pause (WebSocket
  *   handshakes, the browser's own prefetches) is refused (refuse.ts).
  *
+ * A tab whose downloads are caught (catchDownloads: the download rule is on) also pauses its page
+ * loads' responses, at the tab and in every frame in another process (attached as above, at any
+ * level): downloads.ts judges each from its headers, before any byte of its body is read.
+ *
  * Fetch.disable and detaching the debugger let paused requests go on, so stopHolding blocks the
  * tab's held requests first, and a run that ends calls dropHeld (or blockHeld with the list it
  * kept) before it detaches. A request the page no longer waits for (the tab navigated or closed)
@@ -38,8 +42,14 @@ const PATTERNS: Record<HoldLevel, unknown[]> = {
   carriers: patternsOf(CARRIERS),
   every: [{ urlPattern: '*', requestStage: 'Request' }],
 };
+/** Page loads' responses, paused before their body is read: downloads.ts judges them. */
+const RESPONSES = { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' };
 /** each held tab's level now */
 const levels = new Map<number, HoldLevel>();
+/** tabs whose page loads' responses are paused for downloads.ts */
+const catching = new Set<number>();
+/** each tab's patterns as last set (Fetch.enable is sent again only when they change) */
+const patternsSet = new Map<number, string>();
 /** each tab's child sessions (frames in other processes, workers, service workers) held too */
 const children = new Map<number, Set<string>>();
 
@@ -47,8 +57,49 @@ const judges = new Map<number, Judge>();
 /** tab -> its held requests, still paused (`taken`: the run has them) */
 const held = new Map<number, Array<{ held: Held; taken: boolean }>>();
 
+/** A paused page load's response (Fetch's response stage), as downloads.ts judges it. */
+export interface PausedResponse {
+  tabId: number;
+  sessionId?: string;
+  requestId: string;
+  /** present for a navigation; absent for the browser's own download request */
+  networkId?: string;
+  url: string;
+  status: number;
+  headers: Array<{ name: string; value: string }>;
+  /** the frame's document URL, when the session is a frame of its own (its site is the download's) */
+  frameUrl?: string;
+}
+
+/** What downloads.ts does with paused responses: judges each (it answers every one), and blocks those it holds when the tab is let go. */
+export interface ResponseHandler {
+  paused(r: PausedResponse): void;
+  drop(tabIds: number[]): Promise<void>;
+  /** how many it holds for these tabs that the run has not taken yet */
+  waiting(tabIds: number[]): number;
+}
+let responses: ResponseHandler | null = null;
+
+export function handleResponses(h: ResponseHandler): void {
+  responses = h;
+}
+
+/** The document URL of a child session's frame (a frame in another process), when known. */
+export function frameUrlOf(sessionId: string | undefined): string | undefined {
+  return sessionId ? sessionUrls.get(sessionId) : undefined;
+}
+
+/** each child session's document URL (a frame in another process) */
+const sessionUrls = new Map<string, string>();
+/** each child session's target id (a frame in another process: its frame id) */
+const sessionTargets = new Map<string, string>();
+
 interface Paused {
   requestId: string;
+  networkId?: string;
+  responseStatusCode?: number;
+  responseErrorReason?: string;
+  responseHeaders?: Array<{ name: string; value: string }>;
   /** the child session it came from (absent: the tab's page) */
   sessionId?: string;
   resourceType?: string;
@@ -61,6 +112,27 @@ interface Paused {
   };
 }
 
+/** The Fetch patterns for the tab now: its level's requests, and its page loads' responses when downloads are caught. */
+function patternsFor(tabId: number): unknown[] {
+  const level = levels.get(tabId);
+  return [...(level ? PATTERNS[level] : []), ...(catching.has(tabId) ? [RESPONSES] : [])];
+}
+
+/** Frames in other processes (and workers, service workers) are attached: at 'every', or when downloads are caught. */
+const attachesChildren = (tabId: number) => levels.get(tabId) === 'every' || catching.has(tabId);
+
+/** Sets the tab's patterns, in it and in every child session it has. */
+async function apply(tabId: number): Promise<void> {
+  const patterns = patternsFor(tabId);
+  const key = JSON.stringify(patterns);
+  if (patternsSet.get(tabId) === key) return;
+  await cdp.send(tabId, 'Fetch.enable', { patterns });
+  patternsSet.set(tabId, key);
+  for (const sessionId of children.get(tabId) ?? []) await chrome.debugger.sendCommand({ tabId, sessionId }, 'Fetch.enable', { patterns }).catch(() => undefined);
+  // Frames in other processes, workers and service workers: each a child session, held the same way.
+  if (attachesChildren(tabId)) await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
+}
+
 /**
  * Pauses the tab's outgoing requests for judging, at `level` or the level it has if higher (see
  * the module's comment): pausing more costs an API-heavy page a round trip a request (`npm run
@@ -69,20 +141,39 @@ interface Paused {
 export async function startHolding(tabId: number, level: HoldLevel): Promise<void> {
   const had = levels.get(tabId);
   if (had && RANK[had] >= RANK[level]) return;
-  await cdp.send(tabId, 'Fetch.enable', { patterns: PATTERNS[level] });
   levels.set(tabId, level);
-  // Frames in other processes, workers and service workers: each a child session, held the same way.
-  if (level === 'every') await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
+  await apply(tabId).catch((err) => {
+    if (had) levels.set(tabId, had);
+    else levels.delete(tabId);
+    throw err;
+  });
 }
 
-/** Ends the pausing; requests still held are blocked first (disabling would let them go). */
+/** Pauses the responses of the tab's page loads, in every frame, for downloads.ts to judge before any byte lands. */
+export async function catchDownloads(tabId: number): Promise<void> {
+  if (catching.has(tabId)) return;
+  catching.add(tabId);
+  await apply(tabId).catch((err) => {
+    catching.delete(tabId);
+    throw err;
+  });
+}
+
+/** Ends the pausing; requests and responses still held are blocked first (disabling would let them go). */
 export async function stopHolding(tabId: number): Promise<void> {
-  const level = levels.get(tabId);
+  const attached = attachesChildren(tabId);
   levels.delete(tabId);
+  catching.delete(tabId);
+  patternsSet.delete(tabId);
   await dropHeld([tabId]);
+  await responses?.drop([tabId]).catch(() => undefined);
   if (!cdp.attachedTabs().includes(tabId)) return;
-  if (level === 'every') await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => undefined);
-  for (const sessionId of children.get(tabId) ?? []) await chrome.debugger.sendCommand({ tabId, sessionId }, 'Fetch.disable').catch(() => undefined);
+  if (attached) await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => undefined);
+  for (const sessionId of children.get(tabId) ?? []) {
+    await chrome.debugger.sendCommand({ tabId, sessionId }, 'Fetch.disable').catch(() => undefined);
+    sessionUrls.delete(sessionId);
+    sessionTargets.delete(sessionId);
+  }
   children.delete(tabId);
   await cdp.send(tabId, 'Fetch.disable').catch(() => undefined);
 }
@@ -94,16 +185,20 @@ export function holdLevel(tabId: number): HoldLevel | null {
 
 /**
  * A child target attached (a frame in another process, a worker, a service worker): Fetch on in
- * it, its own children attached the same way, then it runs (it waits for us at its start, so no
+ * it with the tab's patterns, Page on in a frame (its downloads are announced there: downloads.ts),
+ * its own children attached the same way, then it runs (it waits for us at its start, so no
  * request of it goes before the hold is on). A child of a tab no longer held just runs.
  */
-async function childAttached(tabId: number, sessionId: string): Promise<void> {
+async function childAttached(tabId: number, sessionId: string, info: { type?: string; url?: string; targetId?: string }): Promise<void> {
   const child = { tabId, sessionId };
-  if (levels.get(tabId) === 'every') {
+  if (attachesChildren(tabId)) {
     const set = children.get(tabId) ?? new Set<string>();
     set.add(sessionId);
     children.set(tabId, set);
-    await chrome.debugger.sendCommand(child, 'Fetch.enable', { patterns: PATTERNS.every }).catch(() => undefined);
+    if (info.url) sessionUrls.set(sessionId, info.url);
+    if (info.targetId) sessionTargets.set(sessionId, info.targetId);
+    await chrome.debugger.sendCommand(child, 'Fetch.enable', { patterns: patternsFor(tabId) }).catch(() => undefined);
+    if (info.type === 'iframe') await chrome.debugger.sendCommand(child, 'Page.enable').catch(() => undefined);
     await chrome.debugger.sendCommand(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }).catch(() => undefined);
   }
   await chrome.debugger.sendCommand(child, 'Runtime.runIfWaitingForDebugger').catch(() => undefined);
@@ -119,6 +214,9 @@ chrome.debugger.onDetach.addListener((source) => {
   if (source.tabId === undefined) return;
   judges.delete(source.tabId);
   levels.delete(source.tabId);
+  catching.delete(source.tabId);
+  patternsSet.delete(source.tabId);
+  for (const s of children.get(source.tabId) ?? []) { sessionUrls.delete(s); sessionTargets.delete(s); }
   children.delete(source.tabId);
   held.delete(source.tabId);
 });
@@ -147,6 +245,16 @@ async function answer(tabId: number, sessionId: string | undefined, method: 'Fet
 }
 
 function paused(tabId: number, p: Paused): void {
+  if (p.responseStatusCode !== undefined || p.responseErrorReason !== undefined) {
+    // a page load's response (catchDownloads): downloads.ts answers it
+    if (!responses || p.responseErrorReason !== undefined) { void answer(tabId, p.sessionId, 'Fetch.continueRequest', { requestId: p.requestId }); return; }
+    responses.paused({
+      tabId, requestId: p.requestId, url: p.request.url, status: p.responseStatusCode!, headers: p.responseHeaders ?? [],
+      ...(p.sessionId ? { sessionId: p.sessionId } : {}), ...(p.networkId ? { networkId: p.networkId } : {}),
+      ...(p.sessionId && sessionUrls.has(p.sessionId) ? { frameUrl: sessionUrls.get(p.sessionId) } : {}),
+    });
+    return;
+  }
   const go = () => answer(tabId, p.sessionId, 'Fetch.continueRequest', { requestId: p.requestId });
   const judge = judges.get(tabId);
   if (!judge || !p.request) { void go(); return; }
@@ -173,7 +281,12 @@ const waiters = new Set<(tabId: number) => void>();
 const QUIET_MS = 200;
 const GATHER_MS = 1_000;
 
-const waitingCount = (tabIds: number[]) => tabIds.reduce((n, t) => n + (held.get(t) ?? []).filter((h) => !h.taken).length, 0);
+const waitingCount = (tabIds: number[]) => tabIds.reduce((n, t) => n + (held.get(t) ?? []).filter((h) => !h.taken).length, 0) + (responses?.waiting(tabIds) ?? 0);
+
+/** downloads.ts holds a response of the tab: an action's settle wait ends for the question (settledOrHeld). */
+export function heldResponse(tabId: number): void {
+  for (const w of waiters) w(tabId);
+}
 
 /**
  * Waits for `settling` (an action's settle wait), or less: until one of these tabs holds a
@@ -207,8 +320,19 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   if (source.tabId === undefined) return;
   const sessionId = (source as { sessionId?: string }).sessionId;
   if (method === 'Fetch.requestPaused') paused(source.tabId, { ...(params as Paused), ...(sessionId ? { sessionId } : {}) });
-  else if (method === 'Target.attachedToTarget') void childAttached(source.tabId, (params as { sessionId: string }).sessionId);
-  else if (method === 'Target.detachedFromTarget') children.get(source.tabId)?.delete((params as { sessionId: string }).sessionId);
+  else if (method === 'Target.attachedToTarget') {
+    const p = params as { sessionId: string; targetInfo?: { type?: string; url?: string; targetId?: string } };
+    void childAttached(source.tabId, p.sessionId, p.targetInfo ?? {});
+  } else if (method === 'Target.detachedFromTarget') {
+    const gone = (params as { sessionId: string }).sessionId;
+    children.get(source.tabId)?.delete(gone);
+    sessionUrls.delete(gone);
+    sessionTargets.delete(gone);
+  } else if (method === 'Page.frameNavigated' && sessionId) {
+    // a frame in another process loaded another document: its site is the next download's
+    const frame = (params as { frame?: { id?: string; url?: string } }).frame;
+    if (frame?.url && frame.id === sessionTargets.get(sessionId)) sessionUrls.set(sessionId, frame.url);
+  }
 });
 
 /** The requests these tabs hold that the run has not taken yet (they stay paused). */

@@ -14,7 +14,7 @@ import { translatorFor } from '../core/locales';
 import { unwatchFileChoosers, watchFileChoosers } from './act/files';
 import { dropDialogs, isActing, watchDialogs } from './dialogs';
 import { effectCheck } from '../core/guards/request-effect';
-import { setJudge, startHolding, stopHolding, type HoldLevel } from './hold';
+import { catchDownloads, setJudge, startHolding, stopHolding, type HoldLevel } from './hold';
 import { linger, refuseAway, stopRefusing } from './refuse';
 import { MIN_SECRET_CHARS } from '../core/secrets';
 import { destinationOf } from '../core/site';
@@ -134,7 +134,9 @@ export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
   await watchFileChoosers(tabId, run.state.id, (names, url) => placeFiles(run, tabId, names, url)).catch(() => undefined);
   const t = () => translatorFor(run.state.locale);
   await watchDialogs(tabId, (d) => dialogHit(d, { site: run.state.site, guards: run.state.guards, approved: approvedRule(run.state), t: t() })).catch(() => undefined);
-  // With the password, payment, delete and send rules all off (or always allowed on the site) nothing is held: nothing is paused either.
+  // The download rule on: a download from any frame of the tab is held before any byte is written (downloads.ts).
+  if (ruleOn(run.state, ['download'])) await catchDownloads(tabId).catch(() => undefined);
+  // With the password, payment, delete and send rules all off (or always allowed on the site) no request is held: none is paused either.
   if (!holds(run.state)) return;
   // first by the values a request may carry or where it goes; during an action, also by what it would do (the guards' second line)
   setJudge(tabId, (req) => {

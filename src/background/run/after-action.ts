@@ -63,10 +63,9 @@ async function resolveAfter(a: Active, after: AfterAction, before: string): Prom
     if (away.length) said.push(yes ? modelText.awaySent(what(away)) : modelText.awayBlocked(what(away)));
   }
   if (after.downloads.length) {
-    const names = after.downloads.map((d) => d.filename);
     if (keep) await keepDownloads(after.downloads);
     else await undoDownloads(after.downloads);
-    said.push(keep ? modelText.downloadKept(names) : modelText.downloadUndone(names));
+    said.push(keep ? modelText.downloadKept(after.downloads) : modelText.downloadUndone(after.downloads));
   }
   if (after.rule === 'leave-site') said.push(keep ? modelText.leftSiteKept(after.url) : await leaveSiteUndone(a, after.url, before));
   return said.join(' ');

@@ -9,10 +9,20 @@ import { hostKey, type GuardHit, type GuardId, type GuardSettings } from '.';
 import type { Translate } from '../i18n';
 import { english } from '../locales';
 import { awayHost, destinationOf, httpHost, sameSite, siteKey } from '../site';
+import { downloadDetails } from './download-response';
 import type { PageDialog } from './page-dialog';
 import type { Held } from './request-hold';
 
-export interface Landed<D extends { filename: string } = { filename: string }> {
+/** A download as the person is asked about it: "a.exe" (application/x-msdownload, 2.9 MB) from example.com. */
+function downloadForPerson(d: LandedDownload, t: Translate): string {
+  const details = downloadDetails(d);
+  const named = `"${d.filename}"${details ? ` (${details})` : ''}`;
+  return d.site ? t('downloadFromSite', named, d.site) : named;
+}
+
+type LandedDownload = { filename: string; size?: number; type?: string; site?: string };
+
+export interface Landed<D extends LandedDownload = LandedDownload> {
   /** the tab's URL after the action */
   url: string;
   /** downloads the action started: suggested file names */
@@ -76,7 +86,7 @@ export function afterActionHit(landed: Landed, ctx: AfterContext, guards: GuardS
   if (hits.length) return { id: hits[0].id, reason: hits.map((h) => h.reason).join('; ') };
   // A download the person approved before the click (the download guard's guess) is not asked again.
   if (landed.downloads.length && ctx.approved !== 'download' && ruleOn(guards, ctx.site, 'download')) {
-    return { id: 'download', reason: t('whyDownloadBegan', landed.downloads.map((d) => `"${d.filename}"`).join(', ')) };
+    return { id: 'download', reason: t('whyDownloadBegan', landed.downloads.map((d) => downloadForPerson(d, t)).join(', ')) };
   }
   const away = awayHost(ctx.site, landed.url, ctx.apps);
   const from = httpHost(ctx.before);

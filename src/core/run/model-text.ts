@@ -3,7 +3,8 @@
  * translated. What the person reads is in person-text.ts.
  */
 import type { BudgetStop } from './budget';
-import { PASSWORD_MASK } from './state';
+import { PASSWORD_MASK, type DownloadNote } from './state';
+import { downloadDetails } from '../guards/download-response';
 import type { FileMeta, FilePick } from '../files';
 import type { GuardId } from '../guards';
 import { placeholderOf, typedPlaceholderOf } from '../secrets';
@@ -102,8 +103,11 @@ export const modelText = {
   /** an action stored a variable that holds a typed password */
   storedSecret: (name: string) => `Stored in ${name} (a password: not shown).`,
   /** what an action did that the guards look at after it (guards/after.ts), and what became of it */
-  downloadKept: (names: string[]) => `The browser began downloading ${quoted(names)}; the download was kept.`,
-  downloadUndone: (names: string[]) => `The browser began downloading ${quoted(names)}; the user did not allow it, so the download was cancelled and deleted.`,
+  downloadKept: (list: DownloadNote[]) => `The browser began downloading ${downloadsText(list)}; the download was kept.`,
+  /** `held`: none had begun (held at the response), so nothing was written */
+  downloadUndone: (list: DownloadNote[]) => list.every((d) => d.id < 0)
+    ? `The page started downloading ${downloadsText(list)}; the user did not allow it, so nothing was saved.`
+    : `The browser began downloading ${downloadsText(list)}; the user did not allow it, so the download was cancelled and deleted.`,
   leftSiteKept: (url: string) => `The page went to ${url}, another site than the task's; the user allowed it.`,
   leftSiteUndone: (url: string, back: string) => `The page went to ${url}, another site than the task's; the user did not allow it, so the browser went back to ${back}.`,
   leftSiteClosed: (url: string) => `A new tab went to ${url}, another site than the task's; the user did not allow it, so that tab was closed.`,
@@ -127,6 +131,14 @@ export const modelText = {
   stoppedMidAction: 'The run stopped while this action was being done: it may have happened.',
   userSaid: (feedback: string) => `The user said: ${feedback}`,
 };
+
+/** "a.exe" (application/x-msdownload, 2.9 MB) from example.com, … */
+function downloadsText(list: DownloadNote[]): string {
+  return list.map((d) => {
+    const details = downloadDetails(d);
+    return `"${d.filename}"${details ? ` (${details})` : ''}${d.site ? ` from ${d.site}` : ''}`;
+  }).join(', ');
+}
 
 function quoted(names: string[]): string {
   return names.map((n) => `"${n}"`).join(', ');

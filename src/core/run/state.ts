@@ -77,7 +77,22 @@ export interface ApprovalRequest {
 }
 
 /** A download the browser started from the run's tab (background/downloads.ts): the browser's id. */
-export interface DownloadNote { id: number; url: string; filename: string }
+/**
+ * A download an action of the run started (background/downloads.ts). Held at the response (id < 0):
+ * nothing was written while the person was asked; begun (id > 0: the browser's download id): the
+ * browser had begun it, paused.
+ */
+export interface DownloadNote {
+  id: number;
+  url: string;
+  filename: string;
+  /** bytes, when known (the response's Content-Length, or the browser's count) */
+  size?: number;
+  /** its MIME type, when known */
+  type?: string;
+  /** the site of the frame that started it (a frame of another site than the tab's shows here) */
+  site?: string;
+}
 
 /**
  * What an action did that a guard would have asked about, seen after it (guards/after.ts): the page

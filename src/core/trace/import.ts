@@ -100,7 +100,11 @@ function afterActionOf(v: unknown): AfterAction | null {
   const decision = ['approved', 'rejected', 'auto', 'takeover', 'stopped'].includes(a.decision as string) ? a.decision as AfterAction['decision'] : undefined;
   const downloads = Array.isArray(a.downloads) ? a.downloads.filter((d) => d && typeof d === 'object').map((d) => {
     const o = d as Record<string, unknown>;
-    return { id: typeof o.id === 'number' ? o.id : -1, url: str(o.url) ?? '', filename: str(o.filename) ?? '' };
+    const size = typeof o.size === 'number' && o.size >= 0 ? o.size : undefined;
+    return {
+      id: typeof o.id === 'number' ? o.id : -1, url: str(o.url) ?? '', filename: str(o.filename) ?? '',
+      ...(size !== undefined ? { size } : {}), ...(str(o.type) ? { type: str(o.type)! } : {}), ...(str(o.site) ? { site: str(o.site)! } : {}),
+    };
   }) : [];
   return {
     rule, reason: str(a.reason), url: str(a.url) ?? '', downloads,
