@@ -19,18 +19,20 @@ export interface StaticServer {
 const DOWNLOAD_BYTES = 256 * 1024;
 
 /**
- * GET /__download/NAME?hold=MS: a file download (Content-Disposition: attachment) whose first
+ * GET /__download/NAME?hold=MS&type=MIME&bytes=N: a file download (Content-Disposition: attachment
+ * unless `inline=1`; `type` default application/octet-stream, `bytes` default 256 KB) whose first
  * kilobyte comes at once and the rest after `hold` ms, so it is still going when the browser
  * starts it (test fixture sites: the download guard).
  */
-function download(res: http.ServerResponse, name: string, hold: number, events: Record<string, string>[]): void {
+function download(res: http.ServerResponse, name: string, q: URLSearchParams, events: Record<string, string>[]): void {
   events.push({ type: 'download', value: name });
+  const bytes = Math.min(Math.max(Number(q.get('bytes') ?? DOWNLOAD_BYTES) || DOWNLOAD_BYTES, 1024), 64 * 1024 * 1024);
   res.writeHead(200, {
-    'content-type': 'application/octet-stream', 'content-length': String(DOWNLOAD_BYTES),
-    'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`, 'cache-control': 'no-store',
+    'content-type': q.get('type') ?? 'application/octet-stream', 'content-length': String(bytes), 'cache-control': 'no-store',
+    ...(q.get('inline') === '1' ? {} : { 'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"` }),
   });
   res.write(Buffer.alloc(1024, 97));
-  setTimeout(() => res.end(Buffer.alloc(DOWNLOAD_BYTES - 1024, 98)), Math.min(Math.max(hold, 0), 30_000));
+  setTimeout(() => res.end(Buffer.alloc(bytes - 1024, 98)), Math.min(Math.max(Number(q.get('hold') ?? 0), 0), 30_000));
 }
 
 export interface ServeOptions {
@@ -78,7 +80,7 @@ export async function serveDir(root: string, port = 0, options: ServeOptions = {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       return res.end('<!doctype html><title>Done</title><p>Done.</p>');
     }
-    if (pathname.startsWith('/__download/')) return download(res, pathname.slice('/__download/'.length), Number(url.searchParams.get('hold') ?? 0), events);
+    if (pathname.startsWith('/__download/')) return download(res, pathname.slice('/__download/'.length), url.searchParams, events);
     const file = fileFor(pathname, base, mounts);
     if (!file) { res.writeHead(403); return res.end(); }
     const delay = Math.min(Math.max(Number(url.searchParams.get('delay') ?? 0) || 0, 0), 30_000);

@@ -19,7 +19,7 @@
  * Downloads a run never got to ask about are undone when it ends.
  */
 import * as cdp from './cdp';
-import { frameUrlOf, handleResponses, heldResponse, type PausedResponse } from './hold';
+import { frameUrlOf, handleResponses, heldResponse, loadsInFlight, type PausedResponse } from './hold';
 import { downloadOfResponse } from '../core/guards/download-response';
 import type { DownloadNote } from '../core/run';
 
@@ -193,12 +193,13 @@ chrome.downloads.onDeterminingFilename.addListener((item, suggest) => {
 });
 
 /**
- * The downloads these tabs started since last taken: those announced by the debugger are waited
- * for (up to MATCH_MS) until the browser has created them.
+ * The downloads these tabs started since last taken: page loads on their way are waited for until
+ * answered (one may be a download), and those announced by the debugger until the browser has
+ * created them (up to MATCH_MS in all).
  */
 export async function takeDownloads(tabIds: number[]): Promise<DownloadNote[]> {
   const end = Date.now() + MATCH_MS;
-  while (Date.now() < end && (deciding.size || announced.some((a) => a.id === null && tabIds.includes(a.tabId) && Date.now() - a.at < MATCH_MS))) {
+  while (Date.now() < end && (deciding.size || loadsInFlight(tabIds) > 0 || announced.some((a) => a.id === null && tabIds.includes(a.tabId) && Date.now() - a.at < MATCH_MS))) {
     await new Promise((r) => setTimeout(r, 50));
   }
   const out: DownloadNote[] = [];

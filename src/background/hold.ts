@@ -112,14 +112,44 @@ interface Paused {
   };
 }
 
-/** The Fetch patterns for the tab now: its level's requests, and its page loads' responses when downloads are caught. */
+/** The Fetch patterns for the tab now: its level's requests, and its page loads and their responses when downloads are caught. */
 function patternsFor(tabId: number): unknown[] {
   const level = levels.get(tabId);
-  return [...(level ? PATTERNS[level] : []), ...(catching.has(tabId) ? [RESPONSES] : [])];
+  // every level pauses page loads already; caught downloads need them to know what is on its way (loadsInFlight)
+  const requests = level ? PATTERNS[level] : catching.has(tabId) ? PATTERNS.documents : [];
+  return [...requests, ...(catching.has(tabId) ? [RESPONSES] : [])];
+}
+
+/** page loads of a tab whose downloads are caught, sent and not answered yet (by session and request id) */
+const inFlight = new Map<string, { tabId: number; at: number }>();
+/** How long a page load counts as on its way: one that takes longer is no action's download. */
+const IN_FLIGHT_MS = 3_000;
+
+/**
+ * How many page loads of these tabs (their frames' included) were sent in the last IN_FLIGHT_MS
+ * and have no answer yet: any may turn out to be a download (a `download` link's request has no
+ * other sign), so an action's downloads are taken once they are answered (downloads.ts).
+ */
+export function loadsInFlight(tabIds: number[]): number {
+  const old = Date.now() - IN_FLIGHT_MS;
+  let n = 0;
+  for (const [key, l] of inFlight) {
+    if (l.at < old) inFlight.delete(key);
+    else if (tabIds.includes(l.tabId)) n++;
+  }
+  return n;
 }
 
 /** Frames in other processes (and workers, service workers) are attached: at 'every', or when downloads are caught. */
 const attachesChildren = (tabId: number) => levels.get(tabId) === 'every' || catching.has(tabId);
+
+/**
+ * A child waits for us at its start only at 'every' (a value in the page: none of its requests may
+ * go before the hold is on in it). Catching downloads alone does not make it wait: a frame that
+ * waits at its start for a client whose attach the browser never announced (seen when a frame
+ * of another site was on its way as the run began) would never load.
+ */
+const waitsAtStart = (tabId: number) => levels.get(tabId) === 'every';
 
 /** Sets the tab's patterns, in it and in every child session it has. */
 async function apply(tabId: number): Promise<void> {
@@ -130,7 +160,7 @@ async function apply(tabId: number): Promise<void> {
   patternsSet.set(tabId, key);
   for (const sessionId of children.get(tabId) ?? []) await chrome.debugger.sendCommand({ tabId, sessionId }, 'Fetch.enable', { patterns }).catch(() => undefined);
   // Frames in other processes, workers and service workers: each a child session, held the same way.
-  if (attachesChildren(tabId)) await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
+  if (attachesChildren(tabId)) await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: waitsAtStart(tabId), flatten: true });
 }
 
 /**
@@ -138,13 +168,17 @@ async function apply(tabId: number): Promise<void> {
  * the module's comment): pausing more costs an API-heavy page a round trip a request (`npm run
  * bench`, part hold), so the run asks for more only once it has more to watch.
  */
-export async function startHolding(tabId: number, level: HoldLevel): Promise<void> {
+export async function startHolding(tabId: number, level: HoldLevel, downloads = false): Promise<void> {
   const had = levels.get(tabId);
-  if (had && RANK[had] >= RANK[level]) return;
-  levels.set(tabId, level);
+  const caught = catching.has(tabId);
+  if (had && RANK[had] >= RANK[level] && (caught || !downloads)) return;
+  if (!had || RANK[had] < RANK[level]) levels.set(tabId, level);
+  if (downloads) catching.add(tabId);
+  // one Fetch.enable for both (a frame's load on its way as the patterns change twice was seen lost)
   await apply(tabId).catch((err) => {
     if (had) levels.set(tabId, had);
     else levels.delete(tabId);
+    if (!caught) catching.delete(tabId);
     throw err;
   });
 }
@@ -198,10 +232,11 @@ async function childAttached(tabId: number, sessionId: string, info: { type?: st
     if (info.url) sessionUrls.set(sessionId, info.url);
     if (info.targetId) sessionTargets.set(sessionId, info.targetId);
     await chrome.debugger.sendCommand(child, 'Fetch.enable', { patterns: patternsFor(tabId) }).catch(() => undefined);
-    if (info.type === 'iframe') await chrome.debugger.sendCommand(child, 'Page.enable').catch(() => undefined);
-    await chrome.debugger.sendCommand(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }).catch(() => undefined);
+    await chrome.debugger.sendCommand(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: waitsAtStart(tabId), flatten: true }).catch(() => undefined);
   }
   await chrome.debugger.sendCommand(child, 'Runtime.runIfWaitingForDebugger').catch(() => undefined);
+  // Page answers only once the frame runs: on after it (a download the frame begins later is announced there)
+  if (attachesChildren(tabId) && info.type === 'iframe') await chrome.debugger.sendCommand(child, 'Page.enable').catch(() => undefined);
 }
 
 /** The function that judges the tab's requests; null: every request goes on. */
@@ -245,6 +280,11 @@ async function answer(tabId: number, sessionId: string | undefined, method: 'Fet
 }
 
 function paused(tabId: number, p: Paused): void {
+  const key = `${p.sessionId ?? ''}|${p.requestId}`;
+  if (p.resourceType === 'Document' && catching.has(tabId)) {
+    if (p.responseStatusCode === undefined && p.responseErrorReason === undefined) inFlight.set(key, { tabId, at: Date.now() });
+    else inFlight.delete(key);
+  }
   if (p.responseStatusCode !== undefined || p.responseErrorReason !== undefined) {
     // a page load's response (catchDownloads): downloads.ts answers it
     if (!responses || p.responseErrorReason !== undefined) { void answer(tabId, p.sessionId, 'Fetch.continueRequest', { requestId: p.requestId }); return; }

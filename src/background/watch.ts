@@ -134,8 +134,6 @@ export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
   await watchFileChoosers(tabId, run.state.id, (names, url) => placeFiles(run, tabId, names, url)).catch(() => undefined);
   const t = () => translatorFor(run.state.locale);
   await watchDialogs(tabId, (d) => dialogHit(d, { site: run.state.site, guards: run.state.guards, approved: approvedRule(run.state), t: t() })).catch(() => undefined);
-  // The download rule on: a download from any frame of the tab is held before any byte is written (downloads.ts).
-  if (ruleOn(run.state, ['download'])) await catchDownloads(tabId).catch(() => undefined);
   // With the password, payment, delete and send rules all off (or always allowed on the site) no request is held: none is paused either.
   if (!holds(run.state)) return;
   // first by the values a request may carry or where it goes; during an action, also by what it would do (the guards' second line)
@@ -147,13 +145,21 @@ export async function watchTab(tabId: number, run: WatchedRun): Promise<void> {
 }
 
 /**
- * Before an action: once the run has a value to watch (a secret, a password or card number it
+ * Before an action: downloads caught in every frame (the download rule); once the run has a value to watch (a secret, a password or card number it
  * typed), its tabs hold every kind of request that can carry it, not only page loads; once one is
  * in a page, every request.
  */
 export async function holdWatched(tabIds: number[], run: WatchedRun): Promise<void> {
-  if (!holds(run.state) || (!watchedOf(run).length && !judgesEffects(run.state))) return;
-  for (const t of tabIds) await startHolding(t, levelOf(run)).catch(() => undefined);
+  // The download rule on: a download from any frame of the tab is held before any byte is written
+  // (downloads.ts). Set before the first action, not as the run attaches: frames of other sites
+  // are then attached to the debugger after the page has loaded (a frame of another site that was
+  // on its way as they were attached was seen never to load).
+  const downloads = ruleOn(run.state, ['download']);
+  const requests = holds(run.state) && (watchedOf(run).length > 0 || judgesEffects(run.state));
+  for (const t of tabIds) {
+    if (requests) await startHolding(t, levelOf(run), downloads).catch(() => undefined);
+    else if (downloads) await catchDownloads(t).catch(() => undefined);
+  }
 }
 
 /**
