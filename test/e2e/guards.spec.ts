@@ -334,7 +334,7 @@ test.describe('leaving the site by a form, a script or a redirect: asked before 
   });
 });
 
-test.describe('downloads the browser starts: paused, asked even in auto mode, kept or undone', () => {
+test.describe('downloads a page starts: held before any byte, asked even in auto mode, kept or undone', () => {
   let site: StaticServer;
   let browser: Launched;
   let model: FakeModel;
@@ -355,7 +355,7 @@ test.describe('downloads the browser starts: paused, asked even in auto mode, ke
     seen.first = await waitForRun(panel, runId, (r) => r.pending?.index === 0 && !!r.pending.approval?.after, 'the report download is asked about');
     seen.whileAsked = await items();
     // The panel's card: Keep or Undo, nothing to edit (the action ran).
-    await expect(panel.getByTestId('approval-reason')).toContainText('this action started a download: "report-2024.csv"');
+    await expect(panel.getByTestId('approval-reason')).toContainText(`this action started a download: "report-2024.csv" (application/octet-stream, 256 KB) from ${new URL(site.url).host}`);
     await expect(panel.getByTestId('approve')).toContainText('Keep');
     await expect(panel.getByTestId('edit')).toHaveCount(0);
     await panel.getByTestId('approve').click();
@@ -374,27 +374,28 @@ test.describe('downloads the browser starts: paused, asked even in auto mode, ke
     await site.close();
   });
 
-  test('a download is paused at once and the run asks, though no guard guessed it before the click', () => {
+  test('a download is held at its response (the browser has not begun it) and the run asks, though no guard guessed it before the click', () => {
     const a = seen.first!.pending!.approval!;
-    expect(a).toMatchObject({ rule: 'download', after: true, reason: 'this action started a download: "report-2024.csv"' });
-    const report = seen.whileAsked!.find((i) => i.url.includes('report-2024'));
-    expect(report).toMatchObject({ state: 'in_progress', paused: true });
+    expect(a).toMatchObject({ rule: 'download', after: true, reason: `this action started a download: "report-2024.csv" (application/octet-stream, 256 KB) from ${new URL(site.url).host}` });
+    // the server answered; the browser has no download of it while the person is asked
+    expect(site.events).toContainEqual({ type: 'download', value: 'report-2024.csv' });
+    expect(seen.whileAsked!.find((i) => i.url.includes('report-2024'))).toBeUndefined();
     expect(site.events.filter((e) => e.type === 'click').map((e) => e.value)).toEqual(['report', 'log']);
   });
 
   test('kept when approved: it finishes, and the model is told', () => {
     const step = seen.end!.steps[0];
     expect(step.approval).toEqual({ decision: 'auto', feedback: null });
-    expect(step.afterAction).toMatchObject({ rule: 'download', decision: 'approved', downloads: [{ filename: 'report-2024.csv' }] });
-    expect(step.observation).toBe('Success. The browser began downloading "report-2024.csv"; the download was kept.');
+    expect(step.afterAction).toMatchObject({ rule: 'download', decision: 'approved', downloads: [{ filename: 'report-2024.csv', size: 262144, type: 'application/octet-stream', site: new URL(site.url).host }] });
+    expect(step.observation).toBe(`Success. The browser began downloading "report-2024.csv" (application/octet-stream, 256 KB) from ${new URL(site.url).host}; the download was kept.`);
     expect(seen.all!.find((i) => i.url.includes('report-2024'))).toMatchObject({ state: 'complete', exists: true });
   });
 
-  test('cancelled and erased when refused, and the model is told', () => {
-    expect(seen.secondAsked!.find((i) => i.url.includes('server-log'))).toMatchObject({ state: 'in_progress', paused: true });
+  test('refused: nothing is written, and the model is told', () => {
+    expect(seen.secondAsked!.find((i) => i.url.includes('server-log'))).toBeUndefined();
     const step = seen.end!.steps[1];
     expect(step.afterAction).toMatchObject({ rule: 'download', decision: 'rejected', feedback: 'not the log', downloads: [{ filename: 'server-log.txt' }] });
-    expect(step.result).toEqual({ ok: false, error: 'The browser began downloading "server-log.txt"; the user did not allow it, so the download was cancelled and deleted. The user said: not the log' });
+    expect(step.result).toEqual({ ok: false, error: `The page started downloading "server-log.txt" (application/octet-stream, 256 KB) from ${new URL(site.url).host}; the user did not allow it, so nothing was saved. The user said: not the log` });
     expect(seen.all!.find((i) => i.url.includes('server-log'))).toBeUndefined();
     expect(seen.end!.status).toBe('finished');
   });
