@@ -79,16 +79,25 @@ function responsePaused(r: PausedResponse): void {
   const id = nextHeld--;
   responsesHeld.set(id, held);
   const site = siteOf(r.url, r.frameUrl);
-  const note: DownloadNote = { id, url: r.url, filename: d.filename, ...(d.size !== undefined ? { size: d.size } : {}), ...(d.type ? { type: d.type } : {}), ...(site ? { site } : {}) };
+  const note: DownloadNote = {
+    id, url: r.url, filename: d.filename, ...(d.size !== undefined ? { size: d.size } : {}), ...(d.type ? { type: d.type } : {}), ...(site ? { site } : {}),
+    held: { tabId: r.tabId, requestId: r.requestId, ...(r.sessionId ? { sessionId: r.sessionId } : {}) },
+  };
   caught.set(r.tabId, [...(caught.get(r.tabId) ?? []), note]);
   heldResponse(r.tabId);
 }
 
+/** Where a held response is: kept here, or (a worker restarted since) as its note says. */
+function heldOfNote(d: DownloadNote): HeldResponse | undefined {
+  const h = responsesHeld.get(d.id);
+  responsesHeld.delete(d.id);
+  return h ?? (d.held ? { ...d.held, url: d.url } : undefined);
+}
+
 /** Lets held responses go: the browser saves them (and they are not caught again when it begins). */
-async function releaseResponses(ids: number[]): Promise<void> {
-  for (const id of ids) {
-    const h = responsesHeld.get(id);
-    responsesHeld.delete(id);
+async function releaseResponses(list: DownloadNote[]): Promise<void> {
+  for (const d of list) {
+    const h = heldOfNote(d);
     if (!h) continue;
     allowed.set(h.url, Date.now() + DECIDED_MS);
     await answer(h, 'Fetch.continueRequest', { requestId: h.requestId });
@@ -96,10 +105,9 @@ async function releaseResponses(ids: number[]): Promise<void> {
 }
 
 /** Fails held responses: nothing is written (the frame stays on its page); what the browser makes of a refused download request is erased. */
-async function refuseResponses(ids: number[]): Promise<void> {
-  for (const id of ids) {
-    const h = responsesHeld.get(id);
-    responsesHeld.delete(id);
+async function refuseResponses(list: DownloadNote[]): Promise<void> {
+  for (const d of list) {
+    const h = heldOfNote(d);
     if (!h) continue;
     refused.set(h.url, Date.now() + DECIDED_MS);
     await answer(h, 'Fetch.failRequest', { requestId: h.requestId, errorReason: 'Aborted' });
@@ -116,7 +124,7 @@ handleResponses({
       if (left.length) caught.set(t, left);
       else caught.delete(t);
     }
-    await refuseResponses(ids);
+    await refuseResponses(ids.map((id) => ({ id, url: '', filename: '' })));
   },
   waiting: (tabIds) => tabIds.reduce((n, t) => n + (caught.get(t)?.length ?? 0), 0),
 });
@@ -213,7 +221,7 @@ export async function takeDownloads(tabIds: number[]): Promise<DownloadNote[]> {
 
 /** Lets the downloads go on: held responses are saved, the browser's downloads resume and get their name. */
 export async function keepDownloads(list: DownloadNote[]): Promise<void> {
-  await releaseResponses(list.filter((d) => d.id < 0).map((d) => d.id));
+  await releaseResponses(list.filter((d) => d.id < 0));
   for (const d of list.filter((x) => x.id > 0)) {
     held.delete(d.id);
     naming.get(d.id)?.();
@@ -224,7 +232,7 @@ export async function keepDownloads(list: DownloadNote[]): Promise<void> {
 
 /** Undoes the downloads: held responses fail (nothing written); the browser's are cancelled and erased, a finished one's file deleted first. */
 export async function undoDownloads(list: DownloadNote[]): Promise<void> {
-  await refuseResponses(list.filter((d) => d.id < 0).map((d) => d.id));
+  await refuseResponses(list.filter((d) => d.id < 0));
   for (const d of list.filter((x) => x.id > 0)) {
     held.delete(d.id);
     naming.delete(d.id);

@@ -30,7 +30,7 @@ import type { RunView } from '../../src/core/messages';
 import type { StaticServer } from '../../scripts/static-server';
 import { startFakeModel, type FakeModel } from '../fixtures/model/server';
 import type { PromptParts } from '../fixtures/dialects/glm-web/request';
-import { panelSend, serveFixtures, waitForRun } from './support';
+import { panelSend, serveFixtures, stopWorker, waitForRun } from './support';
 
 type Item = { id: number; filename: string; state: string; url: string; exists: boolean };
 interface Asked { run: RunView; files: string[]; items: Item[]; requested: string[] }
@@ -162,4 +162,38 @@ test('the page\'s own downloads: kept on "yes" (a link that says it downloads, a
   expect(after.sizes['prices.csv']).toBe(28);
   expect(after.items.map((i) => i.url).filter((u) => /launcher|tool-|blob:http:\/\/localhost/.test(u))).toEqual([]);
   expect(after.end!.status).toBe('finished');
+});
+
+test('a worker Chrome stops while the question is open still answers the held download: "no" writes nothing', async () => {
+  test.setTimeout(120_000);
+  const m = await startFakeModel({
+    policy: (req) => {
+      const p = req.prompt as PromptParts;
+      const el = p.elements.find((e) => /^Get the launcher$/.test(e.text));
+      if (p.history.length > 0) return { content: 'Thought: Done.\nAction: ANSWER; <content>done</content>\nMemory_Updated: {}' };
+      if (!el) return { content: 'Thought: The page is still loading.\nAction: Wait\nMemory_Updated: {}' };
+      return { content: `Thought: I will click ${el.text}.\nAction: Click [${el.label}]\nMemory_Updated: {}` };
+    },
+  });
+  try {
+    const before = site.events.filter((e) => e.value === 'launcher.desktop').length;
+    const { runId } = await panelSend<{ runId: string }>(panel, 'run/start', {
+      task: 'Get the launcher', url: `${site.url}downloads/shop.html`,
+      config: { baseUrl: m.baseUrl, apiKey: 'sk-downloads', model: 'glm-4.5v', approveSteps: false, maxSteps: 10 },
+    });
+    await waitForRun(panel, runId, (r) => /launcher/.test(r.pending?.approval?.reason ?? ''), 'the launcher is asked about', 60_000);
+    expect(site.events.filter((e) => e.value === 'launcher.desktop').length).toBe(before + 1);
+    await stopWorker(browser.context, browser.extensionId, panel);
+    await panelSend(panel, 'run/reject', { runId });
+    const end = await waitForRun(panel, runId, (r) => r.status !== 'running', 'the run ends', 60_000);
+    const step = end.steps.find((st) => st.afterAction?.downloads.some((d) => d.filename === 'launcher.desktop'))!;
+    expect(step.afterAction).toMatchObject({ decision: 'rejected' });
+    // the run's end lets the debugger go, which would let a response still held go on: it was refused before
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(visible(filesNow()).filter((f) => f.startsWith('launcher'))).toEqual([]);
+    const worker = browser.context.serviceWorkers().at(-1)!;
+    expect((await itemsOf(worker)).filter((i) => i.url.includes('launcher'))).toEqual([]);
+  } finally {
+    await m.close();
+  }
 });

@@ -92,6 +92,8 @@ export interface DownloadNote {
   type?: string;
   /** the site of the frame that started it (a frame of another site than the tab's shows here) */
   site?: string;
+  /** a held response (id < 0): where the browser holds it, so a worker restarted meanwhile can still answer it */
+  held?: { tabId: number; requestId: string; sessionId?: string };
 }
 
 /**
