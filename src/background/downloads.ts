@@ -21,6 +21,7 @@
 import * as cdp from './cdp';
 import { frameUrlOf, handleResponses, heldResponse, loadsInFlight, type PausedResponse } from './hold';
 import { downloadOfResponse } from '../core/guards/download-response';
+import { destinationOf } from '../core/site';
 import type { DownloadNote } from '../core/run';
 
 /** How long a download and its debugger announcement may be apart. */
@@ -52,17 +53,9 @@ function prune(): void {
   for (const m of [allowed, refused]) for (const [u, until] of m) if (until < Date.now()) m.delete(u);
 }
 
-/** The site a download comes from: its URL's host (a blob's, its page's), else the frame's. */
+/** The site a download comes from (core/site.ts destinationOf): its URL's (a blob's, its page's), else its frame's. */
 function siteOf(url: string, frameUrl?: string): string | undefined {
-  for (const u of [url.startsWith('blob:') ? url.slice(5) : url, frameUrl ?? '']) {
-    try {
-      const parsed = new URL(u);
-      if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.host;
-    } catch {
-      // not a URL with a host: the next one
-    }
-  }
-  return undefined;
+  return destinationOf(url.startsWith('blob:') ? url.slice(5) : url) ?? (frameUrl ? destinationOf(frameUrl) : null) ?? undefined;
 }
 
 function answer(h: HeldResponse, method: string, params: Record<string, unknown>): Promise<void> {
@@ -78,7 +71,7 @@ function responsePaused(r: PausedResponse): void {
   if (!d || allowed.has(r.url)) { void answer(held, 'Fetch.continueRequest', go); return; }
   const id = nextHeld--;
   responsesHeld.set(id, held);
-  const site = siteOf(r.url, r.frameUrl);
+  const site = siteOf(r.url);
   const note: DownloadNote = {
     id, url: r.url, filename: d.filename, ...(d.size !== undefined ? { size: d.size } : {}), ...(d.type ? { type: d.type } : {}), ...(site ? { site } : {}),
     held: { tabId: r.tabId, requestId: r.requestId, ...(r.sessionId ? { sessionId: r.sessionId } : {}) },
@@ -105,27 +98,34 @@ async function releaseResponses(list: DownloadNote[]): Promise<void> {
 }
 
 /** Fails held responses: nothing is written (the frame stays on its page); what the browser makes of a refused download request is erased. */
+async function refuse(h: HeldResponse): Promise<void> {
+  refused.set(h.url, Date.now() + DECIDED_MS);
+  await answer(h, 'Fetch.failRequest', { requestId: h.requestId, errorReason: 'Aborted' });
+}
+
 async function refuseResponses(list: DownloadNote[]): Promise<void> {
   for (const d of list) {
     const h = heldOfNote(d);
-    if (!h) continue;
-    refused.set(h.url, Date.now() + DECIDED_MS);
-    await answer(h, 'Fetch.failRequest', { requestId: h.requestId, errorReason: 'Aborted' });
+    if (h) await refuse(h);
   }
+}
+
+/** Every response these tabs hold fails, taken by the run or not (and leaves the run's list). */
+async function refuseHeldOf(tabIds: number[]): Promise<void> {
+  const mine = [...responsesHeld].filter(([, h]) => tabIds.includes(h.tabId));
+  for (const [id] of mine) responsesHeld.delete(id);
+  for (const t of tabIds) {
+    const left = (caught.get(t) ?? []).filter((d) => !mine.some(([id]) => id === d.id));
+    if (left.length) caught.set(t, left);
+    else caught.delete(t);
+  }
+  for (const [, h] of mine) await refuse(h);
 }
 
 handleResponses({
   paused: responsePaused,
-  // the tab is let go (hold.ts stopHolding): what it holds fails, taken or not
-  drop: async (tabIds) => {
-    const ids = [...responsesHeld].filter(([, h]) => tabIds.includes(h.tabId)).map(([id]) => id);
-    for (const t of tabIds) {
-      const left = (caught.get(t) ?? []).filter((d) => !ids.includes(d.id));
-      if (left.length) caught.set(t, left);
-      else caught.delete(t);
-    }
-    await refuseResponses(ids.map((id) => ({ id, url: '', filename: '' })));
-  },
+  // the tab is let go (hold.ts stopHolding): what it holds fails
+  drop: refuseHeldOf,
   waiting: (tabIds) => tabIds.reduce((n, t) => n + (caught.get(t)?.length ?? 0), 0),
 });
 
@@ -179,10 +179,10 @@ async function created(item: chrome.downloads.DownloadItem): Promise<void> {
 
 chrome.downloads.onCreated.addListener((item) => { void created(item); });
 
+/** the browser's downloads a run took (asked about) and has not decided on yet */
+const asked = new Set<number>();
 /** Whether a browser download is one a run caught and has not decided on. */
-const isCaught = (id: number) => [...caught.values()].some((l) => l.some((d) => d.id === id)) || held.has(id);
-/** the browser's downloads the run took (asked about) and not decided yet */
-const held = new Set<number>();
+const isCaught = (id: number) => asked.has(id) || [...caught.values()].some((l) => l.some((d) => d.id === id));
 
 /**
  * The browser asks for a download's name: a run's (once created() has said so) waits for the
@@ -215,7 +215,7 @@ export async function takeDownloads(tabIds: number[]): Promise<DownloadNote[]> {
     out.push(...(caught.get(t) ?? []));
     caught.delete(t);
   }
-  for (const d of out) if (d.id > 0) held.add(d.id);
+  for (const d of out) if (d.id > 0) asked.add(d.id);
   return out;
 }
 
@@ -223,7 +223,7 @@ export async function takeDownloads(tabIds: number[]): Promise<DownloadNote[]> {
 export async function keepDownloads(list: DownloadNote[]): Promise<void> {
   await releaseResponses(list.filter((d) => d.id < 0));
   for (const d of list.filter((x) => x.id > 0)) {
-    held.delete(d.id);
+    asked.delete(d.id);
     naming.get(d.id)?.();
     naming.delete(d.id);
     await chrome.downloads.resume(d.id).catch(() => undefined);
@@ -234,7 +234,7 @@ export async function keepDownloads(list: DownloadNote[]): Promise<void> {
 export async function undoDownloads(list: DownloadNote[]): Promise<void> {
   await refuseResponses(list.filter((d) => d.id < 0));
   for (const d of list.filter((x) => x.id > 0)) {
-    held.delete(d.id);
+    asked.delete(d.id);
     naming.delete(d.id);
     const [item] = await chrome.downloads.search({ id: d.id }).catch(() => []);
     if (item?.state === 'complete') await chrome.downloads.removeFile(d.id).catch(() => undefined);
@@ -244,8 +244,8 @@ export async function undoDownloads(list: DownloadNote[]): Promise<void> {
 
 /** A run ended: what its tabs downloaded and nobody approved is undone. */
 export async function dropDownloads(tabIds: number[]): Promise<void> {
+  await refuseHeldOf(tabIds);
   const left = tabIds.flatMap((t) => caught.get(t) ?? []);
   for (const t of tabIds) caught.delete(t);
-  const heldIds = [...responsesHeld].filter(([, h]) => tabIds.includes(h.tabId)).map(([id]) => id);
-  await undoDownloads([...left, ...heldIds.filter((id) => !left.some((d) => d.id === id)).map((id) => ({ id, url: '', filename: '' }))]);
+  await undoDownloads(left);
 }

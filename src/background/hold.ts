@@ -67,8 +67,6 @@ export interface PausedResponse {
   url: string;
   status: number;
   headers: Array<{ name: string; value: string }>;
-  /** the frame's document URL, when the session is a frame of its own (its site is the download's) */
-  frameUrl?: string;
 }
 
 /** What downloads.ts does with paused responses: judges each (it answers every one), and blocks those it holds when the tab is let go. */
@@ -291,7 +289,6 @@ function paused(tabId: number, p: Paused): void {
     responses.paused({
       tabId, requestId: p.requestId, url: p.request.url, status: p.responseStatusCode!, headers: p.responseHeaders ?? [],
       ...(p.sessionId ? { sessionId: p.sessionId } : {}), ...(p.networkId ? { networkId: p.networkId } : {}),
-      ...(p.sessionId && sessionUrls.has(p.sessionId) ? { frameUrl: sessionUrls.get(p.sessionId) } : {}),
     });
     return;
   }
